@@ -1,0 +1,33 @@
+"""Build the compiled extensions of kaptai (Cython, nogil kernels)."""
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+compile_args = ["-O3"]
+if os.environ.get("KAPTAI_NATIVE"):
+    compile_args.append("-march=native")
+
+extensions = [
+    Extension(
+        "kaptai.kts._eval",
+        ["kaptai/kts/_eval.pyx"],
+        include_dirs=[np.get_include()],
+        extra_compile_args=compile_args,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        language_level=3,
+        compiler_directives={
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)
