@@ -1,0 +1,574 @@
+"""Rule options of Kap Tai Shap (夾大十) and Kap Shap (夾十), with named presets.
+
+Every option of ``rules/kap-tai-shap.md`` is a field of the frozen dataclass
+:class:`RuleSet`, with the page's name and default.  Two presets follow §9:
+``'traditional'`` (the pot game, basic form only) and ``'advanced'`` (all five forms,
+per-score payments, dealer keeps the deal on a win).  Any option can be set on top of a
+preset.
+
+The module also holds the player-count tables of §2: sets (副) per player count, hand
+sizes, the number of groups ``n`` and the number of dice thrown for the first hand (先手).
+
+Examples
+--------
+>>> from kaptai.kts.rules import RuleSet, resolve_rules, sets_for_players
+>>> rules = resolve_rules("advanced", settlement="pot")
+>>> rules.settlement, sorted(rules.forms) == sorted(RuleSet.preset("advanced").forms)
+('pot', True)
+>>> [sets_for_players(p) for p in (2, 4, 7, 10, 11, 22)]
+[1, 2, 3, 4, 5, 8]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from kaptai.errors import RulesError
+from kaptai.kts.tiles import TILES_PER_SET, run_values
+
+__all__ = [
+    "FORMS",
+    "OPTION_VALUES",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "MAX_SETS",
+    "RuleSet",
+    "PRESETS",
+    "resolve_rules",
+    "validate_players",
+    "sets_for_players",
+    "half_groups",
+    "hand_sizes",
+    "check_deal",
+    "n_dice",
+]
+
+#: Winning forms (§3), in the page's order.
+FORMS: tuple[str, ...] = ("basic", "general_eyes", "run4", "run6", "run8")
+
+#: Allowed values of the options that take one of a few values.
+OPTION_VALUES: Mapping[str, tuple] = MappingProxyType(
+    {
+        "settlement": ("pot", "advanced"),
+        "drawn_hand": ("refund", "carry"),
+        "claim": ("previous", "any", "none"),
+        "turn": ("claim-then-draw", "claim-or-draw"),
+        "dice": (3, 4),
+        "gee_joon_run_value": (6, 3),
+        "base_combination": ("max", "sum"),
+    }
+)
+
+#: Smallest and largest supported player counts.
+MIN_PLAYERS: int = 2
+MAX_PLAYERS: int = 22
+#: Largest accepted ``sets`` option.
+MAX_SETS: int = 8
+
+
+def _allowed(values: Iterable) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def _normalise_forms(value: object) -> frozenset[str]:
+    if isinstance(value, str):
+        items: list = [s for s in (p.strip() for p in value.split(",")) if s]
+    elif isinstance(value, Iterable):
+        items = list(value)
+    else:
+        raise RulesError(
+            f"option 'forms' has bad value {value!r}: expected a non-empty collection (or a "
+            f"comma-separated string) of {_allowed(FORMS)}"
+        )
+    out = set()
+    for item in items:
+        key = item.strip().lower().replace("-", "_").replace(" ", "_") if isinstance(item, str) else item
+        if key not in FORMS:
+            raise RulesError(
+                f"option 'forms' has unknown form {item!r}: expected some of {_allowed(FORMS)}"
+            )
+        out.add(key)
+    if not out:
+        raise RulesError(
+            f"option 'forms' is empty ({value!r}): expected at least one of {_allowed(FORMS)}"
+        )
+    return frozenset(out)
+
+
+def _check_choice(name: str, value: object) -> object:
+    allowed = OPTION_VALUES[name]
+    if isinstance(allowed[0], str):
+        ok = isinstance(value, str) and value in allowed
+    else:
+        ok = (
+            isinstance(value, Integral)
+            and not isinstance(value, (bool, np.bool_))
+            and int(value) in allowed
+        )
+    if not ok:
+        raise RulesError(
+            f"option {name!r} has bad value {value!r}: expected one of {_allowed(allowed)}"
+        )
+    return value if isinstance(value, str) else int(value)
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise RulesError(f"option {name!r} has bad value {value!r}: expected True or False")
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A complete, validated set of rule options.
+
+    Parameters
+    ----------
+    name : str
+        Label used in tables and reports.  Not changed by overrides; pass ``name=`` to
+        label a variant.
+    forms : frozenset of str
+        Winning forms allowed (§3), a non-empty subset of :data:`FORMS`.  Any iterable of
+        form names or a comma-separated string is accepted and normalised.  ``run8`` needs
+        n = 4 groups, so it never applies in Kap Shap (two players).
+    settlement : {'pot', 'advanced'}
+        Pot (傳統彩池制) or per-score payments (進階計分制), §6.
+    house_cut : float
+        House cut 0-1: of the pot, or of the winner's gross receipts under advanced
+        settlement.
+    dealer_keeps_on_win : bool
+        Dealer streak (連莊): a winning dealer keeps the deal, §5.6.
+    drawn_hand : {'refund', 'carry'}
+        Exhausted wall (流局): antes returned, or rolled into the next pot.
+    claim : {'previous', 'any', 'none'}
+        Who may claim (搶牌) a discard, §8.
+    turn : {'claim-then-draw', 'claim-or-draw'}
+        Turn structure, §8.
+    keep_drawn : bool
+        Whether a drawn tile that does not win may be kept (another tile discarded).
+    dice : {3, 4}
+        3: the source rule, 3 dice, 4 from 9 players, 2 in Kap Shap.  4: Culin's reading,
+        4 dice always, taken literally, so also in Kap Shap.
+    gee_joon_run_value : {6, 3}
+        Value of 2-4 in runs.
+    base_combination : {'max', 'sum'}
+        How the bases of several applicable special hands combine (§4).
+    sets : int or None
+        Number of sets (副), 1-8; None uses the §2 table for the player count.
+
+    Raises
+    ------
+    RulesError
+        Naming the option, the bad value and the allowed values.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import RuleSet
+    >>> r = RuleSet(forms="basic, run4", house_cut=0)
+    >>> sorted(r.forms), r.house_cut
+    (['basic', 'run4'], 0.0)
+    >>> RuleSet(dice=5)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: option 'dice' has bad value 5: expected one of 3, 4
+    """
+
+    name: str = "traditional"
+    forms: frozenset[str] = field(default=frozenset({"basic"}))
+    settlement: str = "pot"
+    house_cut: float = 0.05
+    dealer_keeps_on_win: bool = False
+    drawn_hand: str = "refund"
+    claim: str = "previous"
+    turn: str = "claim-then-draw"
+    keep_drawn: bool = True
+    dice: int = 3
+    gee_joon_run_value: int = 6
+    base_combination: str = "max"
+    sets: int | None = None
+
+    def __post_init__(self) -> None:
+        def put(name: str, value: object) -> None:
+            object.__setattr__(self, name, value)
+
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise RulesError(f"option 'name' has bad value {self.name!r}: expected a non-empty string")
+        put("forms", _normalise_forms(self.forms))
+        for opt in OPTION_VALUES:
+            put(opt, _check_choice(opt, getattr(self, opt)))
+
+        cut = self.house_cut
+        if (
+            isinstance(cut, (bool, np.bool_))
+            or not isinstance(cut, Real)
+            or not math.isfinite(float(cut))
+            or not 0.0 <= float(cut) <= 1.0
+        ):
+            raise RulesError(
+                f"option 'house_cut' has bad value {cut!r}: expected a number from 0 to 1 inclusive"
+            )
+        put("house_cut", float(cut))
+
+        for opt in ("dealer_keeps_on_win", "keep_drawn"):
+            put(opt, _check_bool(opt, getattr(self, opt)))
+
+        sets = self.sets
+        if sets is not None:
+            if (
+                isinstance(sets, (bool, np.bool_))
+                or not isinstance(sets, Integral)
+                or not 1 <= sets <= MAX_SETS
+            ):
+                raise RulesError(
+                    f"option 'sets' has bad value {sets!r}: expected None (the table for the "
+                    f"player count) or an integer 1-{MAX_SETS}"
+                )
+            put("sets", int(sets))
+
+    # ---------------------------------------------------------------- construction
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """Names of all options, in field order.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet.option_names()[:3]
+        ('name', 'forms', 'settlement')
+        """
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def _check_names(cls, overrides: Mapping[str, Any]) -> None:
+        valid = cls.option_names()
+        unknown = [k for k in overrides if k not in valid]
+        if unknown:
+            raise RulesError(
+                f"unknown rule option(s) {', '.join(repr(k) for k in unknown)}: valid options "
+                f"are {', '.join(valid)}"
+            )
+
+    @classmethod
+    def preset(cls, name: str, /, **overrides: Any) -> RuleSet:
+        """A named preset (§9), optionally with some options changed.
+
+        Parameters
+        ----------
+        name : {'traditional', 'advanced'}
+            Preset name; see :data:`PRESETS`.
+        **overrides
+            Options to set on top of the preset (``name=`` relabels the result).
+
+        Returns
+        -------
+        RuleSet
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet.preset("advanced", settlement="pot").settlement
+        'pot'
+        """
+        if not isinstance(name, str) or name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}: expected one of {_allowed(PRESETS)}")
+        return PRESETS[name].replace(**overrides)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Rebuild a RuleSet from :meth:`to_dict` output.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> r = RuleSet.preset("advanced")
+        >>> RuleSet.from_dict(r.to_dict()) == r
+        True
+        """
+        cls._check_names(data)
+        return cls(**dict(data))
+
+    def replace(self, **overrides: Any) -> RuleSet:
+        """A copy with some options changed (validated again).
+
+        Raises
+        ------
+        RulesError
+            For an unknown option name (the message lists the valid ones) or a bad value.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet().replace(house_cut=0.1).house_cut
+        0.1
+        """
+        self._check_names(overrides)
+        if not overrides:
+            return self
+        return dataclasses.replace(self, **overrides)
+
+    # ---------------------------------------------------------------- views
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly dict of all options; ``forms`` as a list in :data:`FORMS` order.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> d = RuleSet.preset("advanced").to_dict()
+        >>> d["forms"], d["house_cut"], d["sets"]
+        (['basic', 'general_eyes', 'run4', 'run6', 'run8'], 0.0, None)
+        """
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["forms"] = [f for f in FORMS if f in self.forms]
+        return out
+
+    def describe(self) -> str:
+        """Human-readable summary, one option per line.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> print(RuleSet().describe().splitlines()[1])
+          forms: basic
+        """
+        d = self.to_dict()
+        lines = [f"RuleSet {self.name!r}"]
+        for key, value in d.items():
+            if key == "name":
+                continue
+            if key == "forms":
+                value = ", ".join(value)
+            elif key == "sets" and value is None:
+                value = "table for the player count"
+            lines.append(f"  {key}: {value}")
+        return "\n".join(lines)
+
+    def sets_for(self, players: int) -> int:
+        """Number of sets in play: the ``sets`` option, or the §2 table.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet().sets_for(5), RuleSet(sets=2).sets_for(5)
+        (3, 2)
+        """
+        p = validate_players(players)
+        return self.sets if self.sets is not None else sets_for_players(p)
+
+    def run_values(self) -> np.ndarray:
+        """Run-values of the 21 tiles under this ruleset's ``gee_joon_run_value``.
+
+        Examples
+        --------
+        >>> from kaptai.kts.rules import RuleSet
+        >>> int(RuleSet(gee_joon_run_value=3).run_values()[19])
+        3
+        """
+        return run_values(self.gee_joon_run_value)
+
+
+#: The presets of §9 (read-only mapping name -> RuleSet).
+PRESETS: Mapping[str, RuleSet] = MappingProxyType(
+    {
+        "traditional": RuleSet(),
+        "advanced": RuleSet(
+            name="advanced",
+            forms=frozenset(FORMS),
+            settlement="advanced",
+            house_cut=0.0,
+            dealer_keeps_on_win=True,
+            drawn_hand="refund",
+        ),
+    }
+)
+
+
+def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **overrides: Any) -> RuleSet:
+    """Turn what a user passed as ``rules`` into a RuleSet.
+
+    Parameters
+    ----------
+    rules : RuleSet, str, mapping or None
+        None means the ``'traditional'`` preset; a string names a preset; a mapping is read
+        with :meth:`RuleSet.from_dict`; a RuleSet is used as is.
+    **overrides
+        Options to change on top.
+
+    Returns
+    -------
+    RuleSet
+
+    Raises
+    ------
+    RulesError
+        For an unknown preset (the message lists the presets), option or value.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import resolve_rules
+    >>> resolve_rules().name, resolve_rules("advanced").settlement
+    ('traditional', 'advanced')
+    >>> resolve_rules("fast")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: unknown preset 'fast': expected one of 'traditional', 'advanced'
+    """
+    if rules is None:
+        return PRESETS["traditional"].replace(**overrides)
+    if isinstance(rules, str):
+        return RuleSet.preset(rules, **overrides)
+    if isinstance(rules, RuleSet):
+        return rules.replace(**overrides)
+    if isinstance(rules, Mapping):
+        return RuleSet.from_dict(rules).replace(**overrides)
+    raise RulesError(
+        f"rules must be a RuleSet, a preset name ({_allowed(PRESETS)}), a mapping or None, "
+        f"got {type(rules).__name__} {rules!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Player counts (§2)
+# --------------------------------------------------------------------------------------
+
+
+def validate_players(players: int) -> int:
+    """Check a player count and return it as an int.
+
+    Raises
+    ------
+    RulesError
+        Unless ``players`` is an integer (not a bool) from 2 to 22.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import validate_players
+    >>> validate_players(4)
+    4
+    >>> validate_players(1)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: players=1 is not supported: expected an integer from 2 to 22
+    """
+    if (
+        isinstance(players, (bool, np.bool_))
+        or not isinstance(players, Integral)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
+        raise RulesError(
+            f"players={players!r} is not supported: expected an integer from "
+            f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    return int(players)
+
+
+def sets_for_players(players: int) -> int:
+    """Sets (副) used by default for a player count, per the §2 table.
+
+    2 -> 1 (Kap Shap), 3-4 -> 2, 5-7 -> 3, 8-10 -> 4, more: ``2 + ceil((players - 4) / 3)``.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import sets_for_players
+    >>> [sets_for_players(p) for p in range(2, 14)]
+    [1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]
+    """
+    p = validate_players(players)
+    if p == 2:
+        return 1
+    return 2 + math.ceil((p - 4) / 3)
+
+
+def half_groups(players: int) -> int:
+    """Number of ten-pair-sized groups ``n``: 3 in Kap Shap (2 players), else 4.
+
+    A winning hand has ``2n + 2`` tiles.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import half_groups
+    >>> half_groups(2), half_groups(5)
+    (3, 4)
+    """
+    return 3 if validate_players(players) == 2 else 4
+
+
+def hand_sizes(players: int) -> tuple[int, int]:
+    """Dealt hand sizes (first hand, every other player): (8, 7) in Kap Shap, else (10, 9).
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import hand_sizes
+    >>> hand_sizes(2), hand_sizes(4)
+    ((8, 7), (10, 9))
+    """
+    n = half_groups(players)
+    return (2 * n + 2, 2 * n + 1)
+
+
+def check_deal(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None) -> None:
+    """Check that the deal fits in the sets in play.
+
+    Parameters
+    ----------
+    players : int
+        Player count, 2-22.
+    rules : RuleSet, str or None
+        Rules (see :func:`resolve_rules`); only ``sets`` matters.
+
+    Raises
+    ------
+    RulesError
+        If the deal needs more tiles than ``32 * sets``; the message names both numbers.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import check_deal, RuleSet
+    >>> check_deal(4)
+    >>> check_deal(4, RuleSet(sets=1))
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: 4 players need 37 tiles for the deal (10 + 3 x 9) but 1 set holds only 32
+    """
+    rules = resolve_rules(rules)
+    p = validate_players(players)
+    first, other = hand_sizes(p)
+    needed = first + other * (p - 1)
+    sets = rules.sets_for(p)
+    available = TILES_PER_SET * sets
+    if needed > available:
+        noun = "set holds" if sets == 1 else "sets hold"
+        raise RulesError(
+            f"{p} players need {needed} tiles for the deal ({first} + {p - 1} x {other}) "
+            f"but {sets} {noun} only {available}"
+        )
+
+
+def n_dice(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None) -> int:
+    """Number of dice the dealer throws to pick the first hand (先手).
+
+    With ``dice=3`` (the source): 2 in Kap Shap, 3 for 3-8 players, 4 from 9 players.
+    With ``dice=4``: 4 always, two players included.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import n_dice
+    >>> n_dice(2), n_dice(8), n_dice(9), n_dice(2, {"dice": 4})
+    (2, 3, 4, 4)
+    """
+    rules = resolve_rules(rules)
+    p = validate_players(players)
+    if rules.dice == 4 or p >= 9:
+        return 4
+    if p == 2:
+        return 2
+    return 3
