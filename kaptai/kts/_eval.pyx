@@ -1,0 +1,746 @@
+# cython: language_level=3
+"""Compiled Kap Tai Shap (夾大十) evaluator: win test, best score, waits, overlap.
+
+Arithmetic structure
+--------------------
+A ten pair is two tiles whose ten-values sum to 10 or 20.  With the ten-value
+taken mod 10 (its *class*, 0..9) a ten pair is exactly a pair of classes
+``(k, 10 - k)``: two tiles of class 0, two of class 5, or one each of classes
+1&9, 2&8, 3&7, 4&6.  So a multiset of tiles splits into ten pairs iff
+
+    C0 even, C5 even, C1 == C9, C2 == C8, C3 == C7, C4 == C6
+
+on its class counts ``C``.  We keep the six quantities packed in one 64-bit
+``key`` (one byte each: d1..d4 offset by 64, then C0 and C5), so removing a
+group is one subtraction and the test is one mask and compare.  A basic win is
+then "the key minus one eye is balanced", the general-eyes form is a little
+arithmetic on d2 and d4, and a run is a precomputed key delta.
+"""
+from libc.stdint cimport int64_t, uint64_t, int8_t
+from libc.string cimport memset
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+cimport numpy as cnp
+import numpy as np
+
+cnp.import_array()
+
+# ---------------------------------------------------------------- constants
+cdef int TV[21]
+cdef int CLS[21]
+cdef int RV_DEFAULT[21]
+cdef int IS_PAIR_TYPE[21]        # ids whose identical pair is a ten pair: 5-5, 4-6, 1-4, 2-3
+cdef int64_t CDELTA[10]          # key change for one tile of class k
+cdef int64_t EYE_KEY[10]         # masked key that is balanced after removing an eye of class k
+cdef int64_t KEY_BASE
+cdef int64_t CHECK_MASK
+cdef int64_t GE_MASK             # d1, d3 and the two parity bits
+
+_tv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3]
+_rv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 6, 3]
+for _i in range(21):
+    TV[_i] = _tv[_i]
+    CLS[_i] = _tv[_i] % 10
+    RV_DEFAULT[_i] = _rv[_i]
+    IS_PAIR_TYPE[_i] = 1 if _i in (4, 8, 17, 18) else 0
+
+KEY_BASE = 64 | (64 << 8) | (64 << 16) | (64 << 24)
+CHECK_MASK = <int64_t>0xFFFFFFFF | (<int64_t>1 << 32) | (<int64_t>1 << 40)
+GE_MASK = <int64_t>0xFF | (<int64_t>0xFF << 16) | (<int64_t>1 << 32) | (<int64_t>1 << 40)
+for _k in range(10):
+    if _k == 0:
+        CDELTA[_k] = <int64_t>1 << 32
+    elif _k == 5:
+        CDELTA[_k] = <int64_t>1 << 40
+    elif _k < 5:
+        CDELTA[_k] = <int64_t>1 << (8 * (_k - 1))
+    else:
+        CDELTA[_k] = -(<int64_t>1 << (8 * (10 - _k - 1)))
+for _k in range(10):
+    EYE_KEY[_k] = (KEY_BASE + 2 * CDELTA[_k]) & CHECK_MASK
+
+cdef int RUN_BASE_L[9]
+RUN_BASE_L[4] = 2
+RUN_BASE_L[6] = 4
+RUN_BASE_L[8] = 8
+
+
+cdef inline bint balanced(int64_t key) noexcept nogil:
+    return (key & CHECK_MASK) == KEY_BASE
+
+
+cdef inline int field(int64_t key, int j) noexcept nogil:
+    """Signed d_j (j = 1..4) of a key."""
+    return <int>((key >> (8 * (j - 1))) & 0xFF) - 64
+
+
+# ---------------------------------------------------------------- hand state
+cdef void rules_init(EvalRules* r, int forms, int base_sum, int n, int gee_joon_run_value) noexcept nogil:
+    cdef int i
+    r.forms = forms
+    r.base_sum = base_sum
+    r.n = n
+    for i in range(21):
+        r.rv[i] = RV_DEFAULT[i]
+    r.rv[19] = gee_joon_run_value
+
+
+cdef void hs_clear(HandState* h) noexcept nogil:
+    memset(h.c, 0, sizeof(h.c))
+    memset(h.rvc, 0, sizeof(h.rvc))
+    h.key = KEY_BASE
+    h.size = 0
+
+
+cdef void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
+    h.c[t] += 1
+    h.rvc[r.rv[t]] += 1
+    h.key += CDELTA[CLS[t]]
+    h.size += 1
+
+
+cdef void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
+    h.c[t] -= 1
+    h.rvc[r.rv[t]] -= 1
+    h.key -= CDELTA[CLS[t]]
+    h.size -= 1
+
+
+cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,
+                        int base_sum) noexcept nogil:
+    """Base points from the form item and the pattern items that hold."""
+    cdef int b
+    if base_sum:
+        b = form_item
+        if all_even:
+            b += 4
+        if all_odd:
+            b += 5
+        if all_pairs:
+            b += 8
+        return b
+    b = form_item
+    if all_even and 4 > b:
+        b = 4
+    if all_odd and 5 > b:
+        b = 5
+    if all_pairs and 8 > b:
+        b = 8
+    return b
+
+
+# ---------------------------------------------------------------- run helpers
+cdef inline bint run_available(const HandState* h, const EvalRules* r, int eye, int L, int v,
+                               int choice19) noexcept nogil:
+    """Can the hand, after removing the eye (two copies of id ``eye``), supply one
+    tile of each run-value v..v+L-1?  ``choice19`` says the tile of value
+    ``r.rv[19]`` is 2-4 itself (1) or another tile of that value (0)."""
+    cdef int w, avail, gv = r.rv[19]
+    for w in range(v, v + L):
+        if w == gv:
+            if choice19:
+                avail = h.c[19] - (2 if eye == 19 else 0)
+            else:
+                avail = h.rvc[w] - h.c[19]
+                if eye >= 0 and eye != 19 and r.rv[eye] == w:
+                    avail -= 2
+        else:
+            avail = h.rvc[w]
+            if eye >= 0 and r.rv[eye] == w:
+                avail -= 2
+        if avail < 1:
+            return False
+    return True
+
+
+cdef inline int64_t run_delta(const EvalRules* r, int L, int v, int choice19) noexcept nogil:
+    """Key change of removing a run v..v+L-1 (with 2-4 as the tile of its value if choice19)."""
+    cdef int w
+    cdef int64_t d = 0
+    for w in range(v, v + L):
+        if w == r.rv[19] and choice19:
+            d += CDELTA[3]
+        else:
+            d += CDELTA[w % 10]
+    return d
+
+
+# ---------------------------------------------------------------- win and score
+cdef inline bint eye_in_class(const HandState* h, int k, int64_t masked) noexcept nogil:
+    cdef int i
+    if masked != EYE_KEY[k]:
+        return False
+    for i in range(21):
+        if CLS[i] == k and h.c[i] >= 2:
+            return True
+    return False
+
+
+cdef inline bint basic_possible(const HandState* h, int64_t key) noexcept nogil:
+    """Is ``key`` (the hand's tiles minus some groups) one eye away from balanced,
+    with an eye available in the hand's counts?  (Counts are those of ``h``.)"""
+    cdef int64_t m = key & CHECK_MASK
+    cdef int k
+    for k in range(10):
+        if m == EYE_KEY[k] and eye_in_class(h, k, m):
+            return True
+    return False
+
+
+cdef inline int ge_max_k(const HandState* h, int* g_out) noexcept nogil:
+    """Largest number k of general eyes such that the rest splits into ten pairs
+    (no ordinary eye), or -1.  Fills g_out[0..3] with the eyes taken per id."""
+    cdef int64_t key = h.key
+    cdef int d2, d4, m, A, B, g2, g3, g01, g0
+    if (key & GE_MASK) != (KEY_BASE & GE_MASK):
+        return -1
+    d2 = field(key, 2)
+    d4 = field(key, 4)
+    if (d2 & 1) or (d4 & 1) or d4 < 0:
+        return -1
+    g3 = d4 // 2
+    if g3 > h.c[3] // 2:
+        return -1
+    m = d2 // 2
+    A = h.c[0] // 2 + h.c[1] // 2
+    B = h.c[2] // 2
+    g2 = B if B < A - m else A - m
+    if g2 < 0 or g2 < -m:
+        return -1
+    g01 = m + g2
+    g0 = h.c[0] // 2 if h.c[0] // 2 < g01 else g01
+    g_out[0] = g0
+    g_out[1] = g01 - g0
+    g_out[2] = g2
+    g_out[3] = g3
+    return g3 + g01 + g2
+
+
+cdef bint hs_is_win(const HandState* h, const EvalRules* r) noexcept nogil:
+    cdef int64_t key = h.key
+    cdef int g[4]
+    cdef int L, v, ch, k, e
+    cdef int64_t m
+    if r.forms & FORM_BASIC:
+        if basic_possible(h, key):
+            return True
+    if r.forms & FORM_GENERAL_EYES:
+        k = ge_max_k(h, g)
+        if k >= 2:
+            return True
+    if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+        for L in range(4, 9, 2):
+            if L == 4 and not (r.forms & FORM_RUN4):
+                continue
+            if L == 6 and not (r.forms & FORM_RUN6):
+                continue
+            if L == 8 and not (r.forms & FORM_RUN8):
+                continue
+            if r.n - L // 2 < 0:
+                continue
+            for v in range(2, 14 - L):
+                for ch in range(2):
+                    if ch == 1 and not (v <= r.rv[19] < v + L):
+                        continue
+                    if not run_available(h, r, -1, L, v, ch):
+                        continue
+                    m = (key - run_delta(r, L, v, ch)) & CHECK_MASK
+                    for e in range(21):
+                        if h.c[e] >= 2 and m == EYE_KEY[CLS[e]] and run_available(h, r, e, L, v, ch):
+                            return True
+    return False
+
+
+cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* specials_out) noexcept nogil:
+    """Best score (advanced table, no self-draw or streak) or -1; best form code
+    (0 basic, 1 general eyes, 2 run4, 3 run6, 4 run8) and the special flags."""
+    cdef int64_t key = h.key
+    cdef int best = -1, best_form = -1, specials = 0
+    cdef int e, i, s, ap, L, v, ch, k, non_pair_tiles = 0, odd_pair_type = 0
+    cdef int all_even = 1, all_odd = 1
+    cdef int g[4]
+    cdef int64_t m
+    for i in range(21):
+        if h.c[i]:
+            if TV[i] & 1:
+                all_even = 0
+            else:
+                all_odd = 0
+            if IS_PAIR_TYPE[i]:
+                if h.c[i] & 1:
+                    odd_pair_type = 1
+            else:
+                non_pair_tiles += h.c[i]
+    if r.forms & FORM_BASIC:
+        for e in range(21):
+            if h.c[e] >= 2 and balanced(key - 2 * CDELTA[CLS[e]]):
+                if IS_PAIR_TYPE[e]:
+                    ap = non_pair_tiles == 0 and not odd_pair_type
+                else:
+                    ap = non_pair_tiles == 2 and h.c[e] == 2 and not odd_pair_type
+                if ap:
+                    specials |= SPECIAL_ALL_PAIRS
+                s = combine(2, all_even, all_odd, ap, r.base_sum) + (1 if e < 4 else 0)
+                if s > best:
+                    best = s
+                    best_form = 0
+    if r.forms & FORM_GENERAL_EYES:
+        k = ge_max_k(h, g)
+        if k >= 2:
+            specials |= SPECIAL_GENERAL_EYES
+            ap = 0
+            if not odd_pair_type and non_pair_tiles == 2 * k:
+                ap = 1
+                specials |= SPECIAL_ALL_PAIRS
+            s = combine(2, all_even, all_odd, ap, r.base_sum) + k
+            if s > best:
+                best = s
+                best_form = 1
+    if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+        for L in range(4, 9, 2):
+            if L == 4 and not (r.forms & FORM_RUN4):
+                continue
+            if L == 6 and not (r.forms & FORM_RUN6):
+                continue
+            if L == 8 and not (r.forms & FORM_RUN8):
+                continue
+            if r.n - L // 2 < 0:
+                continue
+            for v in range(2, 14 - L):
+                for ch in range(2):
+                    if ch == 1 and not (v <= r.rv[19] < v + L):
+                        continue
+                    if not run_available(h, r, -1, L, v, ch):
+                        continue
+                    m = (key - run_delta(r, L, v, ch)) & CHECK_MASK
+                    for e in range(21):
+                        if h.c[e] >= 2 and m == EYE_KEY[CLS[e]] and run_available(h, r, e, L, v, ch):
+                            specials |= (SPECIAL_RUN4 if L == 4 else (SPECIAL_RUN6 if L == 6 else SPECIAL_RUN8))
+                            s = combine(RUN_BASE_L[L], 0, 0, 0, r.base_sum) + (1 if e < 4 else 0)
+                            if s > best:
+                                best = s
+                                best_form = L // 2
+    if best >= 0:
+        if all_even:
+            specials |= SPECIAL_ALL_EVEN
+        if all_odd:
+            specials |= SPECIAL_ALL_ODD
+    else:
+        specials = 0
+    form_out[0] = best_form
+    specials_out[0] = specials
+    return best
+
+
+cdef int hs_waits(HandState* h, const EvalRules* r, int* out) noexcept nogil:
+    """out[t] = 1 where adding tile t makes a win; returns the number of such t."""
+    cdef int t, n = 0
+    for t in range(21):
+        hs_add(h, t, r)
+        out[t] = hs_is_win(h, r)
+        n += out[t]
+        hs_remove(h, t, r)
+    return n
+
+
+# ---------------------------------------------------------------- overlap (distance)
+cdef inline int pair_overlap(const int* cr, const int* co, int m) noexcept nogil:
+    """Largest number of tiles of ``cr`` (class counts) that m ten-pair slots can
+    hold, the other half of a slot coming from the outside supply ``co``."""
+    cdef int F = 0, S = 0, j, a, b, f, use
+    F = cr[0] // 2 + cr[5] // 2
+    if cr[0] & 1 and co[0] >= 1:
+        S += 1
+    if cr[5] & 1 and co[5] >= 1:
+        S += 1
+    for j in range(1, 5):
+        a = cr[j]
+        b = cr[10 - j]
+        if a >= b:
+            F += b
+            S += a - b if a - b < co[10 - j] else co[10 - j]
+        else:
+            F += a
+            S += b - a if b - a < co[j] else co[j]
+    f = F if F < m else m
+    use = m - f
+    return 2 * f + (S if S < use else use)
+
+
+cdef inline void class_counts(const int* c, int* out) noexcept nogil:
+    cdef int i
+    for i in range(10):
+        out[i] = 0
+    for i in range(21):
+        out[CLS[i]] += c[i]
+
+
+cdef int run_overlap(int* hc, int* oc, const EvalRules* r, int L, int v, int w, int m) noexcept nogil:
+    """Best overlap of a run v..v+L-1 (values from w on still to place) plus m
+    ten pairs, given hand counts hc and outside supply oc (both per tile id).
+    Takes a hand tile for each value when there is one; branches only where the
+    class of that tile is a choice (2-4 against the other tiles of its value)."""
+    cdef int best = -1, got, i, j, jj, took, ids[4], nid = 0
+    cdef int cr[10]
+    cdef int co[10]
+    if w == v + L:
+        class_counts(hc, cr)
+        class_counts(oc, co)
+        return pair_overlap(cr, co, m)
+    for i in range(21):
+        if r.rv[i] == w:
+            ids[nid] = i
+            nid += 1
+    # one branch per class among the tiles of value w: a hand tile of that class
+    # if there is one (exchanging it with an outside tile of the same class
+    # never helps), else an outside tile of that class
+    for j in range(nid):
+        i = ids[j]
+        if j > 0 and CLS[ids[j - 1]] == CLS[i]:
+            continue                      # class already handled
+        took = -1
+        for jj in range(j, nid):
+            if CLS[ids[jj]] == CLS[i] and hc[ids[jj]] >= 1:
+                took = ids[jj]
+                break
+        if took >= 0:
+            hc[took] -= 1
+            got = run_overlap(hc, oc, r, L, v, w + 1, m)
+            hc[took] += 1
+            if got >= 0 and got + 1 > best:
+                best = got + 1
+            continue
+        for jj in range(j, nid):
+            if CLS[ids[jj]] == CLS[i] and oc[ids[jj]] >= 1:
+                took = ids[jj]
+                break
+        if took >= 0:
+            oc[took] -= 1
+            got = run_overlap(hc, oc, r, L, v, w + 1, m)
+            oc[took] += 1
+            if got > best:
+                best = got
+    return best
+
+
+cdef int max_overlap(const int* c, const int* copies, const EvalRules* r) noexcept nogil:
+    """Largest number of the hand's tiles that a feasible winning hand shares.
+
+    A winning hand W of 2n+2 tiles is feasible when W[i] <= copies[i].  The hand
+    then needs (size - overlap) exchanges ... see ``kaptai.kts.odds``.
+    """
+    cdef int hc[21]
+    cdef int oc[21]
+    cdef int cr[10]
+    cdef int co[10]
+    cdef int n = r.n, size = 0, best = 0, cap, e, i, use, need, s, L, v, got
+    cdef int g0, g1, g2, g3, gi[4], lim[4], k, ok, ov
+    for i in range(21):
+        hc[i] = c[i]
+        oc[i] = copies[i] - c[i]
+        size += c[i]
+    cap = size if size < 2 * n + 2 else 2 * n + 2
+    # one eye + groups: basic and runs
+    for e in range(21):
+        if copies[e] < 2:
+            continue
+        use = c[e] if c[e] < 2 else 2
+        need = 2 - use
+        if oc[e] < need:
+            continue
+        hc[e] -= use
+        oc[e] -= need
+        if r.forms & FORM_BASIC:
+            class_counts(hc, cr)
+            class_counts(oc, co)
+            got = use + pair_overlap(cr, co, n)
+            if got > best:
+                best = got
+        for L in range(4, 9, 2):
+            if L == 4 and not (r.forms & FORM_RUN4):
+                continue
+            if L == 6 and not (r.forms & FORM_RUN6):
+                continue
+            if L == 8 and not (r.forms & FORM_RUN8):
+                continue
+            if n - L // 2 < 0 or best >= cap:
+                continue
+            for v in range(2, 14 - L):
+                # upper bound: eye + a whole run + full pairs
+                s = use + L + 2 * (n - L // 2)
+                if s > cap:
+                    s = cap
+                if s <= best:
+                    continue
+                got = run_overlap(hc, oc, r, L, v, v, n - L // 2)
+                if got >= 0 and use + got > best:
+                    best = use + got
+        hc[e] += use
+        oc[e] += need
+        if best >= cap:
+            return best
+    # general eyes: k >= 2 eyes from ids 0..3 and n + 1 - k ten pairs
+    if r.forms & FORM_GENERAL_EYES:
+        for i in range(4):
+            lim[i] = (c[i] + 1) // 2 + 2
+            if lim[i] > copies[i] // 2:
+                lim[i] = copies[i] // 2
+        for g0 in range(lim[0] + 1):
+            for g1 in range(lim[1] + 1):
+                for g2 in range(lim[2] + 1):
+                    for g3 in range(lim[3] + 1):
+                        k = g0 + g1 + g2 + g3
+                        if k < 2 or k > n + 1:
+                            continue
+                        gi[0] = g0
+                        gi[1] = g1
+                        gi[2] = g2
+                        gi[3] = g3
+                        ok = 1
+                        ov = 0
+                        for i in range(4):
+                            use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
+                            need = 2 * gi[i] - use
+                            if copies[i] - c[i] < need:
+                                ok = 0
+                            hc[i] = c[i] - use
+                            oc[i] = copies[i] - c[i] - need
+                            ov += use
+                        if ok:
+                            class_counts(hc, cr)
+                            class_counts(oc, co)
+                            got = ov + pair_overlap(cr, co, n + 1 - k)
+                            if got > best:
+                                best = got
+                        for i in range(4):
+                            hc[i] = c[i]
+                            oc[i] = copies[i] - c[i]
+    return best
+
+
+# ---------------------------------------------------------------- Python batch API
+def _score_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
+    """Best score of each row (or -1); rows are hands of 2n+2 tile ids."""
+    cdef Py_ssize_t N = tiles.shape[0], m = tiles.shape[1], i, j
+    cdef EvalRules r
+    cdef HandState h
+    cdef int form, specials
+    out = np.empty(N, dtype=np.int32)
+    cdef int[::1] o = out
+    rules_init(&r, forms, base_sum, (m - 2) // 2, gjrv)
+    with nogil:
+        for i in range(N):
+            hs_clear(&h)
+            for j in range(m):
+                hs_add(&h, tiles[i, j], &r)
+            if hs_is_win(&h, &r):
+                o[i] = hs_score(&h, &r, &form, &specials)
+            else:
+                o[i] = -1
+    return out
+
+
+def _classify_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
+    """(score, form code, special flags) of each row."""
+    cdef Py_ssize_t N = tiles.shape[0], m = tiles.shape[1], i, j
+    cdef EvalRules r
+    cdef HandState h
+    cdef int form, specials
+    score = np.empty(N, dtype=np.int32)
+    formo = np.empty(N, dtype=np.int8)
+    spec = np.empty(N, dtype=np.int16)
+    cdef int[::1] so = score
+    cdef int8_t[::1] fo = formo
+    cdef short[::1] po = spec
+    rules_init(&r, forms, base_sum, (m - 2) // 2, gjrv)
+    with nogil:
+        for i in range(N):
+            hs_clear(&h)
+            for j in range(m):
+                hs_add(&h, tiles[i, j], &r)
+            so[i] = hs_score(&h, &r, &form, &specials)
+            fo[i] = form
+            po[i] = specials
+    return score, formo, spec
+
+
+def _waits_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
+    """(N, 21) bool: adding tile t to row i makes a win."""
+    cdef Py_ssize_t N = tiles.shape[0], m = tiles.shape[1], i, j
+    cdef EvalRules r
+    cdef HandState h
+    cdef int w[21]
+    out = np.zeros((N, 21), dtype=np.bool_)
+    cdef cnp.npy_bool[:, ::1] o = out
+    rules_init(&r, forms, base_sum, (m - 1) // 2, gjrv)
+    with nogil:
+        for i in range(N):
+            hs_clear(&h)
+            for j in range(m):
+                hs_add(&h, tiles[i, j], &r)
+            hs_waits(&h, &r, w)
+            for j in range(21):
+                o[i, j] = w[j]
+    return out
+
+
+def _max_overlap_counts(counts, copies, int forms, int base_sum, int gjrv, int n):
+    """Max overlap of one count vector with a feasible winning hand."""
+    cdef int c[21]
+    cdef int k[21]
+    cdef EvalRules r
+    cdef int i
+    for i in range(21):
+        c[i] = counts[i]
+        k[i] = copies[i]
+    rules_init(&r, forms, base_sum, n, gjrv)
+    return max_overlap(c, k, &r)
+
+
+# ---------------------------------------------------------------- exact deal tables
+cdef enum:
+    MAX_SCORE = 64
+    MAX_LIVE = 200
+    DIST_OFFSET = 1           # distance -1 (complete) is stored at index 0
+
+cdef int SYM_PARTNER[21]      # tiles that play identical roles: (4,8) (5,10) (11,12) (13,14) (15,16) (17,18)
+for _i in range(21):
+    SYM_PARTNER[_i] = -1
+for _a, _b in ((4, 8), (5, 10), (11, 12), (13, 14), (15, 16), (17, 18)):
+    SYM_PARTNER[_b] = _a
+
+
+cdef struct DealCtx:
+    EvalRules r
+    HandState hs
+    int K[21]
+    int suffix[22]
+    int size                  # hand size being enumerated
+    int complete              # 1: hands of 2n+2 (first hand); 0: 2n+1 (other hands)
+    int do_distance
+    uint64_t binom[17][17]
+    uint64_t total
+    uint64_t vectors
+    uint64_t win
+    uint64_t score_hist[64]
+    uint64_t form_hist[5]
+    uint64_t special_hist[7]
+    uint64_t dist_hist[16]
+    uint64_t ready
+    uint64_t ready_any
+    uint64_t waits_hist[22]
+    uint64_t live_hist[200]
+    uint64_t waits_weighted   # sum over ready hands of weight * number of live waits
+
+
+cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
+    cdef int s, form, spec, b, t, nw = 0, nany = 0, live = 0, ov, d
+    cdef HandState* h = &x.hs
+    x.total += w
+    x.vectors += 1
+    if x.complete:
+        if hs_is_win(h, &x.r):
+            s = hs_score(h, &x.r, &form, &spec)
+            x.win += w
+            x.score_hist[s if s < MAX_SCORE else MAX_SCORE - 1] += w
+            x.form_hist[form] += w
+            for b in range(7):
+                if spec & (1 << b):
+                    x.special_hist[b] += w
+            d = -1
+        elif x.do_distance:
+            ov = max_overlap(h.c, x.K, &x.r)
+            d = 2 * x.r.n + 1 - ov
+        else:
+            d = -2
+    else:
+        for t in range(21):
+            hs_add(h, t, &x.r)
+            if hs_is_win(h, &x.r):
+                nany += 1
+                if x.K[t] - h.c[t] >= 0:      # h.c[t] already includes the added copy
+                    nw += 1
+                    live += x.K[t] - h.c[t] + 1
+            hs_remove(h, t, &x.r)
+        if nany:
+            x.ready_any += w
+        if nw:
+            x.ready += w
+            x.waits_hist[nw] += w
+            x.live_hist[live if live < MAX_LIVE else MAX_LIVE - 1] += w
+            x.waits_weighted += w * <uint64_t>nw
+            d = 0
+        elif x.do_distance:
+            ov = max_overlap(h.c, x.K, &x.r)
+            d = 2 * x.r.n + 1 - ov
+        else:
+            d = -2
+    if d >= -1:
+        x.dist_hist[d + DIST_OFFSET] += w
+
+
+cdef void deal_dfs(DealCtx* x, int i, int remaining, uint64_t w) noexcept nogil:
+    cdef int c, maxc, p, added = 0
+    cdef uint64_t mult
+    if i == 21:
+        if remaining == 0:
+            deal_leaf(x, w)
+        return
+    if x.suffix[i] < remaining:
+        return
+    maxc = x.K[i] if x.K[i] < remaining else remaining
+    p = SYM_PARTNER[i]
+    if p >= 0 and x.hs.c[p] < maxc:
+        maxc = x.hs.c[p]
+    for c in range(maxc + 1):
+        mult = 1
+        if p >= 0 and c < x.hs.c[p]:
+            mult = 2
+        deal_dfs(x, i + 1, remaining - c, w * x.binom[x.K[i]][c] * mult)
+        if c < maxc:
+            hs_add(&x.hs, i, &x.r)
+            added += 1
+    for c in range(added):
+        hs_remove(&x.hs, i, &x.r)
+
+
+def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bint distance):
+    """Exact weighted tallies over every hand of ``size`` tiles dealt from a
+    multiset with ``copies[i]`` copies of tile i.  Weights are products of
+    binomial coefficients (exact unsigned 64-bit integers); the caller divides
+    by C(total, size).  Returns a dict of Python ints / lists of ints."""
+    cdef DealCtx* x = <DealCtx*> PyMem_Calloc(1, sizeof(DealCtx))
+    cdef int i, j
+    if x == NULL:
+        raise MemoryError()
+    try:
+        rules_init(&x.r, forms, base_sum, n, gjrv)
+        hs_clear(&x.hs)
+        for i in range(21):
+            x.K[i] = copies[i]
+            if not 0 <= x.K[i] <= 16:
+                raise ValueError("copies per tile must be 0..16")
+        x.suffix[21] = 0
+        for i in range(20, -1, -1):
+            x.suffix[i] = x.suffix[i + 1] + x.K[i]
+        for i in range(17):
+            x.binom[i][0] = 1
+            for j in range(1, 17):
+                x.binom[i][j] = 0 if i == 0 else x.binom[i - 1][j - 1] + x.binom[i - 1][j]
+        x.size = size
+        x.complete = 1 if size == 2 * n + 2 else 0
+        x.do_distance = distance
+        with nogil:
+            deal_dfs(x, 0, size, 1)
+        return {
+            "total": x.total, "vectors": x.vectors, "win": x.win,
+            "score_hist": [x.score_hist[i] for i in range(MAX_SCORE)],
+            "form_hist": [x.form_hist[i] for i in range(5)],
+            "special_hist": [x.special_hist[i] for i in range(7)],
+            "dist_hist": [x.dist_hist[i] for i in range(16)],
+            "ready": x.ready, "ready_any": x.ready_any,
+            "waits_hist": [x.waits_hist[i] for i in range(22)],
+            "live_hist": [x.live_hist[i] for i in range(MAX_LIVE)],
+            "waits_weighted": x.waits_weighted,
+        }
+    finally:
+        PyMem_Free(x)
