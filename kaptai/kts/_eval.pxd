@@ -41,4 +41,4 @@ cdef void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil
 cdef bint hs_is_win(const HandState* h, const EvalRules* r) noexcept nogil
 cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* specials_out) noexcept nogil
 cdef int hs_waits(HandState* h, const EvalRules* r, int* out) noexcept nogil
-cdef int max_overlap(const int* c, const int* copies, const EvalRules* r) noexcept nogil
+cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ceiling) noexcept nogil

@@ -18,6 +18,9 @@ arithmetic on d2 and d4, and a run is a precomputed key delta.
 """
 from libc.stdint cimport int64_t, uint64_t, int8_t
 from libc.string cimport memset
+
+cdef extern from *:
+    int popcount "__builtin_popcount"(unsigned int) nogil
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 cimport numpy as cnp
 import numpy as np
@@ -366,118 +369,152 @@ cdef inline int pair_overlap(const int* cr, const int* co, int m) noexcept nogil
     return 2 * f + (S if S < use else use)
 
 
-cdef inline void class_counts(const int* c, int* out) noexcept nogil:
-    cdef int i
+cdef inline int bucket_of(int i, const EvalRules* r) noexcept nogil:
+    """Run bucket of a tile: its run-value, except 2-4 valued 6 gets bucket 13
+    (it is a class-3 tile among the class-6 tiles of value 6)."""
+    if i == 19 and r.rv[19] == 6:
+        return 13
+    return r.rv[i]
+
+
+cdef inline int run_fill(const int* cr, const int* co, const int* hb, const int* ob,
+                         int L, int v, int gj6, int m) noexcept nogil:
+    """Best overlap of a run v..v+L-1 plus m ten pairs.  cr/co: class counts of
+    the hand tiles still free / of the outside supply; hb/ob: the same per run
+    bucket.  A value is filled by a hand tile when there is one (swapping it
+    for an outside tile of the same class never helps), else from outside; at
+    value 6 (when 2-4 counts 6) the class-6 and class-3 tiles are both tried."""
+    cdef int lcr[10]
+    cdef int lco[10]
+    cdef int i, w, ov = 0, best = -1, got, opt, kls, from_hand
     for i in range(10):
-        out[i] = 0
-    for i in range(21):
-        out[CLS[i]] += c[i]
-
-
-cdef int run_overlap(int* hc, int* oc, const EvalRules* r, int L, int v, int w, int m) noexcept nogil:
-    """Best overlap of a run v..v+L-1 (values from w on still to place) plus m
-    ten pairs, given hand counts hc and outside supply oc (both per tile id).
-    Takes a hand tile for each value when there is one; branches only where the
-    class of that tile is a choice (2-4 against the other tiles of its value)."""
-    cdef int best = -1, got, i, j, jj, took, ids[4], nid = 0
-    cdef int cr[10]
-    cdef int co[10]
-    if w == v + L:
-        class_counts(hc, cr)
-        class_counts(oc, co)
-        return pair_overlap(cr, co, m)
-    for i in range(21):
-        if r.rv[i] == w:
-            ids[nid] = i
-            nid += 1
-    # one branch per class among the tiles of value w: a hand tile of that class
-    # if there is one (exchanging it with an outside tile of the same class
-    # never helps), else an outside tile of that class
-    for j in range(nid):
-        i = ids[j]
-        if j > 0 and CLS[ids[j - 1]] == CLS[i]:
-            continue                      # class already handled
-        took = -1
-        for jj in range(j, nid):
-            if CLS[ids[jj]] == CLS[i] and hc[ids[jj]] >= 1:
-                took = ids[jj]
-                break
-        if took >= 0:
-            hc[took] -= 1
-            got = run_overlap(hc, oc, r, L, v, w + 1, m)
-            hc[took] += 1
-            if got >= 0 and got + 1 > best:
-                best = got + 1
+        lcr[i] = cr[i]
+        lco[i] = co[i]
+    for w in range(v, v + L):
+        if gj6 and w == 6:
             continue
-        for jj in range(j, nid):
-            if CLS[ids[jj]] == CLS[i] and oc[ids[jj]] >= 1:
-                took = ids[jj]
-                break
-        if took >= 0:
-            oc[took] -= 1
-            got = run_overlap(hc, oc, r, L, v, w + 1, m)
-            oc[took] += 1
-            if got > best:
-                best = got
+        if hb[w] >= 1:
+            ov += 1
+            lcr[w % 10] -= 1
+        elif ob[w] >= 1:
+            lco[w % 10] -= 1
+        else:
+            return -1
+    if not (gj6 and v <= 6 < v + L):
+        return ov + pair_overlap(lcr, lco, m)
+    for opt in range(2):
+        kls = 6 if opt == 0 else 3
+        i = 6 if opt == 0 else 13
+        if hb[i] >= 1:
+            from_hand = 1
+            lcr[kls] -= 1
+        elif ob[i] >= 1:
+            from_hand = 0
+            lco[kls] -= 1
+        else:
+            continue
+        got = ov + from_hand + pair_overlap(lcr, lco, m)
+        if got > best:
+            best = got
+        if from_hand:
+            lcr[kls] += 1
+        else:
+            lco[kls] += 1
     return best
 
 
-cdef int max_overlap(const int* c, const int* copies, const EvalRules* r) noexcept nogil:
+cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ceiling) noexcept nogil:
     """Largest number of the hand's tiles that a feasible winning hand shares.
 
-    A winning hand W of 2n+2 tiles is feasible when W[i] <= copies[i].  The hand
-    then needs (size - overlap) exchanges ... see ``kaptai.kts.odds``.
+    A winning hand W of 2n+2 tiles is feasible when ``W[i] <= copies[i]``; the
+    overlap is ``sum(min(c[i], W[i]))``.  ``ceiling`` is an upper bound the
+    caller already knows (e.g. 2n for a 2n+1-tile hand known not to be ready):
+    the search stops as soon as it is reached.
+
+    Exact: every eye id, every general-eye split and every run placement is
+    tried; the ten pairs are solved in closed form by ``pair_overlap``; a run
+    whose upper bound (eye + run values the hand holds + best pairs before the
+    run is removed, which can only shrink) cannot beat the best is skipped.
     """
-    cdef int hc[21]
-    cdef int oc[21]
+    cdef int CR[10]
+    cdef int CO[10]
+    cdef int HB[14]
+    cdef int OB[14]
     cdef int cr[10]
     cdef int co[10]
-    cdef int n = r.n, size = 0, best = 0, cap, e, i, use, need, s, L, v, got
-    cdef int g0, g1, g2, g3, gi[4], lim[4], k, ok, ov
+    cdef int hb[14]
+    cdef int ob[14]
+    cdef int pb[5]
+    cdef int n = r.n, size = 0, best = 0, cap, e, i, use, need, L, v, got, m, b, kls
+    cdef int gj6 = r.rv[19] == 6, present, g0, g1, g2, g3, k, ok, ov
+    cdef int gi[4]
+    cdef int lim[4]
+    for i in range(10):
+        CR[i] = 0
+        CO[i] = 0
+    for i in range(14):
+        HB[i] = 0
+        OB[i] = 0
     for i in range(21):
-        hc[i] = c[i]
-        oc[i] = copies[i] - c[i]
         size += c[i]
+        CR[CLS[i]] += c[i]
+        CO[CLS[i]] += copies[i] - c[i]
+        b = bucket_of(i, r)
+        HB[b] += c[i]
+        OB[b] += copies[i] - c[i]
     cap = size if size < 2 * n + 2 else 2 * n + 2
-    # one eye + groups: basic and runs
+    if ceiling < cap:
+        cap = ceiling
     for e in range(21):
         if copies[e] < 2:
             continue
         use = c[e] if c[e] < 2 else 2
         need = 2 - use
-        if oc[e] < need:
+        if copies[e] - c[e] < need:
             continue
-        hc[e] -= use
-        oc[e] -= need
+        for i in range(10):
+            cr[i] = CR[i]
+            co[i] = CO[i]
+        kls = CLS[e]
+        cr[kls] -= use
+        co[kls] -= need
         if r.forms & FORM_BASIC:
-            class_counts(hc, cr)
-            class_counts(oc, co)
             got = use + pair_overlap(cr, co, n)
             if got > best:
                 best = got
-        for L in range(4, 9, 2):
-            if L == 4 and not (r.forms & FORM_RUN4):
-                continue
-            if L == 6 and not (r.forms & FORM_RUN6):
-                continue
-            if L == 8 and not (r.forms & FORM_RUN8):
-                continue
-            if n - L // 2 < 0 or best >= cap:
-                continue
-            for v in range(2, 14 - L):
-                # upper bound: eye + a whole run + full pairs
-                s = use + L + 2 * (n - L // 2)
-                if s > cap:
-                    s = cap
-                if s <= best:
+                if best >= cap:
+                    return cap
+        if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+            for i in range(14):
+                hb[i] = HB[i]
+                ob[i] = OB[i]
+            b = bucket_of(e, r)
+            hb[b] -= use
+            ob[b] -= need
+            present = 0
+            for i in range(2, 14):
+                if hb[i] >= 1:
+                    present |= 1 << (6 if i == 13 else i)
+            for m in range(n + 1):
+                pb[m] = pair_overlap(cr, co, m)
+            for L in range(8, 3, -2):
+                if L == 4 and not (r.forms & FORM_RUN4):
                     continue
-                got = run_overlap(hc, oc, r, L, v, v, n - L // 2)
-                if got >= 0 and use + got > best:
-                    best = use + got
-        hc[e] += use
-        oc[e] += need
-        if best >= cap:
-            return best
+                if L == 6 and not (r.forms & FORM_RUN6):
+                    continue
+                if L == 8 and not (r.forms & FORM_RUN8):
+                    continue
+                m = n - L // 2
+                if m < 0:
+                    continue
+                for v in range(2, 14 - L):
+                    if use + popcount(present & (((1 << L) - 1) << v)) + pb[m] <= best:
+                        continue
+                    got = run_fill(cr, co, hb, ob, L, v, gj6, m)
+                    if got >= 0 and use + got > best:
+                        best = use + got
+                        if best >= cap:
+                            return cap
     # general eyes: k >= 2 eyes from ids 0..3 and n + 1 - k ten pairs
     if r.forms & FORM_GENERAL_EYES:
         for i in range(4):
@@ -497,23 +534,23 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r) noexce
                         gi[3] = g3
                         ok = 1
                         ov = 0
+                        for i in range(10):
+                            cr[i] = CR[i]
+                            co[i] = CO[i]
                         for i in range(4):
                             use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
                             need = 2 * gi[i] - use
                             if copies[i] - c[i] < need:
                                 ok = 0
-                            hc[i] = c[i] - use
-                            oc[i] = copies[i] - c[i] - need
+                            cr[CLS[i]] -= use
+                            co[CLS[i]] -= need
                             ov += use
-                        if ok:
-                            class_counts(hc, cr)
-                            class_counts(oc, co)
+                        if ok and ov + 2 * (n + 1 - k) > best:
                             got = ov + pair_overlap(cr, co, n + 1 - k)
                             if got > best:
                                 best = got
-                        for i in range(4):
-                            hc[i] = c[i]
-                            oc[i] = copies[i] - c[i]
+                                if best >= cap:
+                                    return cap
     return best
 
 
@@ -593,7 +630,7 @@ def _max_overlap_counts(counts, copies, int forms, int base_sum, int gjrv, int n
         c[i] = counts[i]
         k[i] = copies[i]
     rules_init(&r, forms, base_sum, n, gjrv)
-    return max_overlap(c, k, &r)
+    return max_overlap(c, k, &r, 2 * n + 2)
 
 
 # ---------------------------------------------------------------- exact deal tables
@@ -648,7 +685,7 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
                     x.special_hist[b] += w
             d = -1
         elif x.do_distance:
-            ov = max_overlap(h.c, x.K, &x.r)
+            ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n + 1)   # not a win: at most 2n+1 shared
             d = 2 * x.r.n + 1 - ov
         else:
             d = -2
@@ -670,7 +707,7 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
             x.waits_weighted += w * <uint64_t>nw
             d = 0
         elif x.do_distance:
-            ov = max_overlap(h.c, x.K, &x.r)
+            ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n)       # not ready: at most 2n shared
             d = 2 * x.r.n + 1 - ov
         else:
             d = -2

@@ -1,0 +1,184 @@
+"""Exact deal odds of Kap Tai Shap (夾大十) and Kap Shap (夾十).
+
+Every hand of ``h`` tiles dealt from the sets in play is a count vector ``c``
+over the 21 tile ids with probability
+``prod(comb(K[i], c[i])) / comb(sum(K), h)`` (hypergeometric), ``K[i]`` being
+the copies the sets hold.  The compiled kernel walks every count vector once
+(tiles that play identical roles — 5-5/4-6, 3-3/1-5 and the four pairs of
+military tiles of equal value — are enumerated in canonical order with a
+multiplicity), evaluates it and adds its weight, as an exact 64-bit integer,
+to tallies.  Only the final division into a :class:`fractions.Fraction` and
+then a float happens in Python.
+
+Definitions
+-----------
+natural
+    The first hand's dealt 10 (8) tiles are already a win (under the
+    ruleset's forms).
+ready
+    A dealt non-first hand of 9 (7) tiles is one tile from a win with that
+    tile still available: some tile ``t`` completes it and the sets hold more
+    copies of ``t`` than the hand.  ``ready_any_tile`` drops the availability
+    condition (it differs only when the hand holds every copy of its wait).
+waits, live outs
+    Over ready hands: the number of distinct tiles that complete the hand and
+    are still available, and the number of their copies outside the hand.
+distance_from_ready
+    Fewest tiles to exchange (throw one, take one from outside the hand) to
+    make the hand ready: ``2n + 1 - max overlap`` with a feasible winning hand
+    of ``2n + 2`` tiles.  0 = ready; for the first hand (10 tiles) -1 means it
+    is already complete and 0 that one discard leaves it ready.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kaptai.core.tables import exact_fraction, hypergeometric_total, tidy_frame
+from kaptai.kts import _eval
+from kaptai.kts.dice import first_hand_distribution
+from kaptai.kts.evaluate import SPECIALS, c_rules
+from kaptai.kts.rules import FORMS, RuleSet, check_deal, half_groups, hand_sizes, n_dice, validate_players
+from kaptai.kts.tiles import COPIES_PER_SET
+
+__all__ = ["deal_odds", "ODDS_COLUMNS", "game_name"]
+
+ODDS_COLUMNS = ["game", "rules", "players", "sets", "hand", "metric", "breakdown", "level", "value", "exact", "method"]
+
+
+def game_name(players: int) -> str:
+    """'kap-shap' for two players, else 'kap-tai-shap'."""
+    return "kap-shap" if players == 2 else "kap-tai-shap"
+
+
+def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int, distance: bool) -> dict:
+    t = _eval._deal_tables(copies, size, mask, base_sum, gj, n, distance)
+    total = hypergeometric_total(copies, size)
+    if t["total"] != total:  # pragma: no cover - the enumeration must cover every deal
+        raise RuntimeError(f"enumeration weight {t['total']} != C({sum(copies)}, {size}) = {total}")
+    return t
+
+
+def deal_odds(
+    players: int = 4,
+    rules: RuleSet | str | None = "traditional",
+    *,
+    distance: bool = True,
+) -> pd.DataFrame:
+    """Exact odds of the deal for one player count and ruleset.
+
+    Parameters
+    ----------
+    players : int
+        2 (Kap Shap) to 22.
+    rules : RuleSet or preset name
+        Forms, ``base_combination``, ``gee_joon_run_value``, ``sets`` and
+        ``dice`` are used.
+    distance : bool
+        Also compute the distance-from-ready distributions (the slowest part).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy table, columns ``game, rules, players, sets, hand, metric,
+        breakdown, level, value, exact, method``; ``value`` is a float
+        probability (or mean), ``exact`` the same as an exact fraction
+        ``'p/q'`` where there is one, ``method`` is ``'exact'``.  Metrics:
+
+        - ``natural`` (hand 'first'): P(the dealt first hand is a win);
+        - ``ready``, ``ready_any_tile`` (hand 'other'): P(one tile from a win);
+        - ``mean_waits`` (over ready hands), ``waits_distribution``,
+          ``live_outs_distribution`` (conditional on ready);
+        - ``mean_score``, ``score_distribution``, ``form_distribution``
+          (conditional on a complete first hand);
+        - ``special`` (level = the special hand): P(the dealt first hand is a
+          win making that special hand);
+        - ``distance_from_ready`` (both hands);
+        - ``first_hand_seat`` (level = seat relative to the dealer): the dice.
+
+    Examples
+    --------
+    >>> from kaptai.kts import deal_odds
+    >>> df = deal_odds(2, "traditional")
+    >>> float(df.query("metric == 'natural'").value.iloc[0])  # doctest: +ELLIPSIS
+    0.0077...
+    >>> df.query("metric == 'first_hand_seat'")[["level", "exact"]].to_dict("records")
+    [{'level': '0', 'exact': '1/2'}, {'level': '1', 'exact': '1/2'}]
+    """
+    players = validate_players(players)
+    r, mask, base_sum, gj = c_rules(rules)
+    check_deal(players, r)
+    sets = r.sets_for(players)
+    n = half_groups(players)
+    first_size, other_size = hand_sizes(players)
+    copies = [int(k) for k in COPIES_PER_SET * sets]
+
+    first = _tallies(copies, first_size, mask, base_sum, gj, n, distance)
+    other = _tallies(copies, other_size, mask, base_sum, gj, n, distance)
+    tf, to = first["total"], other["total"]
+
+    base = {"game": game_name(players), "rules": r.name, "players": players, "sets": sets, "method": "exact"}
+    rows: list[dict[str, Any]] = []
+
+    def add(hand, metric, frac, breakdown=None, level=None):
+        rows.append(
+            {
+                **base,
+                "hand": hand,
+                "metric": metric,
+                "breakdown": breakdown,
+                "level": None if level is None else str(level),
+                "value": float(frac),
+                "exact": f"{frac.numerator}/{frac.denominator}" if isinstance(frac, Fraction) else None,
+            }
+        )
+
+    add("first", "natural", exact_fraction(first["win"], tf))
+    add("other", "ready", exact_fraction(other["ready"], to))
+    add("other", "ready_any_tile", exact_fraction(other["ready_any"], to))
+    ready = other["ready"]
+    if ready:
+        add("other", "mean_waits", Fraction(other["waits_weighted"], ready))
+        for k, w in enumerate(other["waits_hist"]):
+            if w:
+                add("other", "waits_distribution", Fraction(w, ready), "waits", k)
+        for k, w in enumerate(other["live_hist"]):
+            if w:
+                add("other", "live_outs_distribution", Fraction(w, ready), "live_outs", k)
+    win = first["win"]
+    if win:
+        add("first", "mean_score", Fraction(sum(s * w for s, w in enumerate(first["score_hist"])), win))
+        for s, w in enumerate(first["score_hist"]):
+            if w:
+                add("first", "score_distribution", Fraction(w, win), "score", s)
+        for f, w in zip(FORMS, first["form_hist"]):
+            if f in r.forms:
+                add("first", "form_distribution", Fraction(w, win), "form", f)
+    for name, w in zip(SPECIALS, first["special_hist"]):
+        add("first", "special", exact_fraction(w, tf), "special", name)
+    if distance:
+        for hand, t, tot in (("first", first, tf), ("other", other, to)):
+            for i, w in enumerate(t["dist_hist"]):
+                if w:
+                    add(hand, "distance_from_ready", exact_fraction(w, tot), "distance", i - 1)
+    for seat, p in first_hand_distribution(players, r).items():
+        add(None, "first_hand_seat", p, "seat_from_dealer", seat)
+
+    return tidy_frame(
+        rows,
+        ODDS_COLUMNS,
+        {
+            "rules": r.to_dict(),
+            "players": players,
+            "sets": sets,
+            "copies": copies,
+            "dice": n_dice(players, r),
+            "hand_sizes": (first_size, other_size),
+            "method": "exact",
+        },
+    )
