@@ -1,0 +1,167 @@
+"""The ``kaptai`` command line: a thin layer over the library functions.
+
+Examples
+--------
+``kaptai odds kap-tai-shap --players 4 --rules advanced --format json``
+``kaptai evaluate kap-tai-shap "66 66 44 44 14 14 55 55 46 46" --rules advanced``
+``kaptai waits kap-tai-shap "16 16 16 12 33 13 15 22 66" --seen "44 26"``
+
+Errors in the input (a bad tile, option or player count) print one line
+``kaptai: error: ...`` on stderr and exit with status 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from typing import Any, Sequence
+
+import pandas as pd
+
+from kaptai._version import __version__
+from kaptai.core.tables import to_json_records
+from kaptai.errors import KaptaiError, RulesError
+
+__all__ = ["main", "build_parser"]
+
+KTS_GAMES = ("kap-tai-shap", "kap-shap")
+OTHER_GAMES = ("big-two", "nine-ten", "nantong", "heaven-eleven")
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """Parse ``KEY=VALUE`` (VALUE as a Python literal when it is one)."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    key, value = text.split("=", 1)
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        parsed = {"true": True, "false": False}.get(value.lower(), value)
+    return key.strip().replace("-", "_"), parsed
+
+
+def _rules(args: argparse.Namespace):
+    from kaptai.kts.rules import resolve_rules
+
+    overrides = dict(args.option or [])
+    return resolve_rules(args.rules, **overrides)
+
+
+def _check_game(game: str) -> None:
+    if game in OTHER_GAMES:
+        raise RulesError(f"game {game!r} is not available yet: kaptai models {', '.join(KTS_GAMES)} so far")
+
+
+def _players(args: argparse.Namespace) -> int:
+    if args.players is not None:
+        return args.players
+    return 2 if args.game == "kap-shap" else 4
+
+
+def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
+    if fmt == "json":
+        print(to_json_records(df))
+    elif fmt == "csv":
+        df.to_csv(sys.stdout, index=False)
+    else:
+        view = df[list(columns)] if columns else df
+        with pd.option_context("display.max_rows", None, "display.width", 200):
+            print(view.to_string(index=False))
+
+
+def _cmd_odds(args: argparse.Namespace) -> None:
+    from kaptai.kts.odds import deal_odds
+
+    _check_game(args.game)
+    players = _players(args)
+    if args.game == "kap-shap" and players != 2:
+        raise RulesError(f"kap-shap is the two-player game; got --players {players}")
+    df = deal_odds(players, _rules(args), distance=not args.no_distance)
+    if args.format == "table":
+        print(f"# {df['game'].iloc[0]}: {players} players, {df['sets'].iloc[0]} set(s), rules {df['rules'].iloc[0]}"
+              f" — exact deal odds (value = probability; distributions are conditional, see docs)")
+    _emit(df, args.format, ["hand", "metric", "level", "value", "exact"])
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> None:
+    from kaptai.kts.evaluate import evaluate
+
+    _check_game(args.game)
+    ev = evaluate(args.hand, _rules(args), sets=args.sets)
+    row = {"win": ev.is_win, "score": ev.score, "form": ev.form, "specials": ",".join(sorted(ev.specials)),
+           "decomposition": ev.describe()}
+    _emit(pd.DataFrame([row]), args.format)
+
+
+def _cmd_waits(args: argparse.Namespace) -> None:
+    from kaptai.kts.evaluate import waits
+
+    _check_game(args.game)
+    df = waits(args.hand, _rules(args), seen=args.seen or (), players=args.players, sets=args.sets)
+    if df.empty and args.format == "table":
+        print("not ready: no tile completes this hand")
+        return
+    _emit(df, args.format)
+
+
+def _add_rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="traditional", help="preset: traditional (default) or advanced")
+    p.add_argument(
+        "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
+        help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
+    )
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``kaptai`` command."""
+    parser = argparse.ArgumentParser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
+    parser.add_argument("--version", action="version", version=f"kaptai {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    games = KTS_GAMES + OTHER_GAMES
+
+    p = sub.add_parser("odds", help="exact odds of the deal")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
+    p.add_argument("--no-distance", action="store_true", help="skip the distance-from-ready tables (faster)")
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_odds)
+
+    p = sub.add_parser("evaluate", help="classify and score one complete hand")
+    p.add_argument("game", choices=games)
+    p.add_argument("hand", help='e.g. "66 66 44 44 14 14 55 55 46 46"')
+    p.add_argument("--sets", type=int, default=None, help="sets in play (rejects impossible copies)")
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_evaluate)
+
+    p = sub.add_parser("waits", help="tiles that complete a hand of 9 (7), with live outs")
+    p.add_argument("game", choices=games)
+    p.add_argument("hand")
+    p.add_argument("--seen", default="", help="tiles already visible (discards)")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--sets", type=int, default=None)
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_waits)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``kaptai`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except KaptaiError as exc:
+        print(f"kaptai: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("kaptai: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The kaptai command line: output formats, exit codes, error messages."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kaptai.cli import main
+
+
+def test_odds_json_rows(capsys):
+    assert main(["odds", "kap-tai-shap", "--players", "4", "--rules", "advanced", "--format", "json",
+                 "--no-distance"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert isinstance(rows, list) and rows
+    assert all("metric" in r and "value" in r for r in rows)
+    natural = [r for r in rows if r["metric"] == "natural"]
+    assert len(natural) == 1 and 0.04 < natural[0]["value"] < 0.06
+    seats = [r for r in rows if r["metric"] == "first_hand_seat"]
+    assert [r["level"] for r in seats] == ["0", "1", "2", "3"]
+    assert abs(sum(r["value"] for r in seats) - 1) < 1e-12
+
+
+def test_odds_csv_and_table(capsys):
+    assert main(["odds", "kap-shap", "--format", "csv", "--no-distance"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("game,rules,players,sets,hand,metric")
+    assert any(line.startswith("kap-shap,traditional,2,1,first,natural") for line in out)
+    assert main(["odds", "kap-tai-shap", "--players", "3", "--no-distance"]) == 0
+    assert "natural" in capsys.readouterr().out
+
+
+def test_rule_options_from_the_shell(capsys):
+    assert main(["odds", "kap-tai-shap", "-o", "forms=basic,run4", "-o", "gee_joon_run_value=3",
+                 "--format", "json", "--no-distance"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    forms = {r["level"] for r in rows if r["metric"] == "form_distribution"}
+    assert forms == {"basic", "run4"}
+
+
+def test_evaluate_and_waits(capsys):
+    assert main(["evaluate", "kap-tai-shap", "66 66 44 44 14 14 55 55 46 46", "--rules", "advanced",
+                 "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["score"] == 10 and row["form"] == "general_eyes"
+    assert main(["waits", "kap-tai-shap", "16 16 16 12 33 13 15 22 66", "--seen", "44 26", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["tile"]: r["live_outs"] for r in rows} == {"4-4": 3, "2-6": 1, "3-5": 2}
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["odds", "kap-tai-shap", "--players", "23"], "players=23"),
+        (["odds", "kap-tai-shap", "--rules", "fancy"], "unknown preset 'fancy'"),
+        (["odds", "kap-tai-shap", "-o", "bogus=1"], "bogus"),
+        (["odds", "kap-tai-shap", "-o", "house_cut=2"], "house_cut"),
+        (["evaluate", "kap-tai-shap", "66 66 17 44 14 14 55 55 46 46"], "'17'"),
+        (["evaluate", "kap-tai-shap", "66 66 44"], "3 tiles"),
+        (["evaluate", "kap-tai-shap", "雜九 66 44 44 14 14 55 55 46 46"], "4-5 or 3-6"),
+        (["odds", "big-two"], "not available yet"),
+    ],
+)
+def test_bad_input_exits_2_without_traceback(argv, message, tmp_path):
+    # run outside the source tree so the installed package (with its extensions) is used
+    proc = subprocess.run([sys.executable, "-m", "kaptai", *argv], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
