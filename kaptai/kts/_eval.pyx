@@ -66,6 +66,26 @@ RUN_BASE_L[4] = 2
 RUN_BASE_L[6] = 4
 RUN_BASE_L[8] = 8
 
+cdef int CLASS_IDS[10][4]        # tile ids of each ten-value class
+cdef int CLASS_NIDS[10]
+for _k in range(10):
+    CLASS_NIDS[_k] = 0
+for _i in range(21):
+    _k = _tv[_i] % 10
+    CLASS_IDS[_k][CLASS_NIDS[_k]] = _i
+    CLASS_NIDS[_k] += 1
+
+# key change of removing a run v..v+L-1; [gee_joon 6|3][L][v][2-4 taken as the tile of its value]
+cdef int64_t RUN_DELTA[2][9][13][2]
+for _g, _gv in enumerate((6, 3)):
+    for _L in (4, 6, 8):
+        for _v in range(2, 14 - _L):
+            for _ch in range(2):
+                _d = 0
+                for _w in range(_v, _v + _L):
+                    _d += CDELTA[3] if (_w == _gv and _ch) else CDELTA[_w % 10]
+                RUN_DELTA[_g][_L][_v][_ch] = _d
+
 
 cdef inline bint balanced(int64_t key) noexcept nogil:
     return (key & CHECK_MASK) == KEY_BASE
@@ -231,24 +251,44 @@ cdef bint hs_is_win(const HandState* h, const EvalRules* r) noexcept nogil:
         if k >= 2:
             return True
     if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
-        for L in range(4, 9, 2):
-            if L == 4 and not (r.forms & FORM_RUN4):
-                continue
-            if L == 6 and not (r.forms & FORM_RUN6):
-                continue
-            if L == 8 and not (r.forms & FORM_RUN8):
-                continue
-            if r.n - L // 2 < 0:
-                continue
-            for v in range(2, 14 - L):
-                for ch in range(2):
-                    if ch == 1 and not (v <= r.rv[19] < v + L):
+        return runs_win(h, r, key)
+    return False
+
+
+cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept nogil:
+    """Is there an eye + run + ten pairs decomposition (run forms allowed by r)?
+    Presence bit masks reject most runs at once; the key tells which eye class
+    could complete a run, and only those eyes are checked."""
+    cdef int gv = r.rv[19], w, L, v, ch, k, j, e, gi = 0 if r.rv[19] == 6 else 1
+    cdef unsigned int pres0 = 0, pres1 = 0, mask
+    cdef int64_t m
+    for w in range(2, 13):
+        if w == gv:
+            if h.rvc[w] - h.c[19] >= 1:
+                pres0 |= 1u << w
+            if h.c[19] >= 1:
+                pres1 |= 1u << w
+        elif h.rvc[w] >= 1:
+            pres0 |= 1u << w
+            pres1 |= 1u << w
+    for L in range(4, 9, 2):
+        if not (r.forms & (FORM_RUN4 << (L // 2 - 2))) or r.n - L // 2 < 0:
+            continue
+        for v in range(2, 14 - L):
+            mask = ((1u << L) - 1) << v
+            for ch in range(2):
+                if ch == 1:
+                    if not (v <= gv < v + L) or (pres1 & mask) != mask:
                         continue
-                    if not run_available(h, r, -1, L, v, ch):
+                elif (pres0 & mask) != mask:
+                    continue
+                m = (key - RUN_DELTA[gi][L][v][ch]) & CHECK_MASK
+                for k in range(10):
+                    if EYE_KEY[k] != m:
                         continue
-                    m = (key - run_delta(r, L, v, ch)) & CHECK_MASK
-                    for e in range(21):
-                        if h.c[e] >= 2 and m == EYE_KEY[CLS[e]] and run_available(h, r, e, L, v, ch):
+                    for j in range(CLASS_NIDS[k]):
+                        e = CLASS_IDS[k][j]
+                        if h.c[e] >= 2 and run_available(h, r, e, L, v, ch):
                             return True
     return False
 
@@ -740,13 +780,19 @@ cdef void deal_dfs(DealCtx* x, int i, int remaining, uint64_t w) noexcept nogil:
         hs_remove(&x.hs, i, &x.r)
 
 
-def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bint distance):
+def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bint distance, prefix=()):
     """Exact weighted tallies over every hand of ``size`` tiles dealt from a
     multiset with ``copies[i]`` copies of tile i.  Weights are products of
     binomial coefficients (exact unsigned 64-bit integers); the caller divides
-    by C(total, size).  Returns a dict of Python ints / lists of ints."""
+    by C(total, size).  Returns a dict of Python ints / lists of ints.
+
+    ``prefix`` fixes the counts of the first tile ids (0, 1, ... — at most 4,
+    so no identical-role pair is split): the tallies then cover only the hands
+    with those counts, so disjoint prefixes can run in parallel threads (the
+    walk releases the GIL) and their tallies add up."""
     cdef DealCtx* x = <DealCtx*> PyMem_Calloc(1, sizeof(DealCtx))
-    cdef int i, j
+    cdef int i, j, c, start, remaining
+    cdef uint64_t w0
     if x == NULL:
         raise MemoryError()
     try:
@@ -766,8 +812,22 @@ def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bin
         x.size = size
         x.complete = 1 if size == 2 * n + 2 else 0
         x.do_distance = distance
-        with nogil:
-            deal_dfs(x, 0, size, 1)
+        start = len(prefix)
+        if start > 4:
+            raise ValueError("prefix may fix at most the first 4 tile ids")
+        remaining = size
+        w0 = 1
+        for i in range(start):
+            c = prefix[i]
+            if not 0 <= c <= x.K[i]:
+                raise ValueError("prefix count out of range")
+            w0 *= x.binom[x.K[i]][c]
+            remaining -= c
+            for j in range(c):
+                hs_add(&x.hs, i, &x.r)
+        if remaining >= 0:
+            with nogil:
+                deal_dfs(x, start, remaining, w0)
         return {
             "total": x.total, "vectors": x.vectors, "win": x.win,
             "score_hist": [x.score_hist[i] for i in range(MAX_SCORE)],

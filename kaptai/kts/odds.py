@@ -32,7 +32,10 @@ distance_from_ready
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
@@ -56,8 +59,32 @@ def game_name(players: int) -> str:
     return "kap-shap" if players == 2 else "kap-tai-shap"
 
 
-def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int, distance: bool) -> dict:
-    t = _eval._deal_tables(copies, size, mask, base_sum, gj, n, distance)
+def _prefixes(copies: list[int], size: int, depth: int = 3):
+    """Counts of the first ``depth`` tile ids: disjoint slices of the enumeration."""
+    ranges = [range(min(copies[i], size) + 1) for i in range(depth)]
+    return [p for p in itertools.product(*ranges) if sum(p) <= size]
+
+
+def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int, distance: bool,
+             workers: int | None = None) -> dict:
+    """Exact tallies over every hand of ``size`` tiles, the enumeration split
+    into slices walked by ``workers`` threads (the compiled walk releases the
+    GIL); integer tallies add up exactly, so the result does not depend on
+    the number of threads."""
+    workers = workers or os.cpu_count() or 1
+    slices = _prefixes(copies, size)
+    run = lambda p: _eval._deal_tables(copies, size, mask, base_sum, gj, n, distance, p)  # noqa: E731
+    if workers == 1:
+        parts = [run(p) for p in slices]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(run, slices))
+    t = {}
+    for key, value in parts[0].items():
+        if isinstance(value, list):
+            t[key] = [sum(col) for col in zip(*(part[key] for part in parts))]
+        else:
+            t[key] = sum(part[key] for part in parts)
     total = hypergeometric_total(copies, size)
     if t["total"] != total:  # pragma: no cover - the enumeration must cover every deal
         raise RuntimeError(f"enumeration weight {t['total']} != C({sum(copies)}, {size}) = {total}")
@@ -69,6 +96,7 @@ def deal_odds(
     rules: RuleSet | str | None = "traditional",
     *,
     distance: bool = True,
+    workers: int | None = None,
 ) -> pd.DataFrame:
     """Exact odds of the deal for one player count and ruleset.
 
@@ -81,6 +109,9 @@ def deal_odds(
         ``dice`` are used.
     distance : bool
         Also compute the distance-from-ready distributions (the slowest part).
+    workers : int, optional
+        Threads walking the enumeration (default: one per CPU). The result is
+        exactly the same for any number.
 
     Returns
     -------
@@ -118,8 +149,8 @@ def deal_odds(
     first_size, other_size = hand_sizes(players)
     copies = [int(k) for k in COPIES_PER_SET * sets]
 
-    first = _tallies(copies, first_size, mask, base_sum, gj, n, distance)
-    other = _tallies(copies, other_size, mask, base_sum, gj, n, distance)
+    first = _tallies(copies, first_size, mask, base_sum, gj, n, distance, workers)
+    other = _tallies(copies, other_size, mask, base_sum, gj, n, distance, workers)
     tf, to = first["total"], other["total"]
 
     base = {"game": game_name(players), "rules": r.name, "players": players, "sets": sets, "method": "exact"}
