@@ -86,6 +86,44 @@ for _g, _gv in enumerate((6, 3)):
                     _d += CDELTA[3] if (_w == _gv and _ch) else CDELTA[_w % 10]
                 RUN_DELTA[_g][_L][_v][_ch] = _d
 
+# signatures (masked keys) of hands that an eye of class k + a run could make balanced
+cdef int64_t SIG_VALS[2][512]
+cdef int SIG_START[2][513]
+cdef int SIG_CAND[2][1024]
+cdef int N_SIG[2]
+cdef enum:
+    SIG_HASH_BITS = 12
+    SIG_HASH_SIZE = 4096
+cdef int SIG_HASH_IDX[2][4096]
+for _g, _gv in enumerate((6, 3)):
+    _sigs = {}
+    for _L in (4, 6, 8):
+        for _v in range(2, 14 - _L):
+            for _ch in range(2):
+                if _ch and not (_v <= _gv < _v + _L):
+                    continue
+                for _k in range(10):
+                    _sig = (KEY_BASE + RUN_DELTA[_g][_L][_v][_ch] + 2 * CDELTA[_k]) & CHECK_MASK
+                    _sigs.setdefault(_sig, []).append((_L << 16) | (_v << 8) | (_ch << 4) | _k)
+    _order = sorted(_sigs)
+    assert len(_order) <= 512 and sum(len(x) for x in _sigs.values()) <= 1024
+    N_SIG[_g] = len(_order)
+    _pos = 0
+    for _j, _sig in enumerate(_order):
+        SIG_VALS[_g][_j] = _sig
+        SIG_START[_g][_j] = _pos
+        for _c in _sigs[_sig]:
+            SIG_CAND[_g][_pos] = _c
+            _pos += 1
+    SIG_START[_g][len(_order)] = _pos
+    for _j in range(SIG_HASH_SIZE):
+        SIG_HASH_IDX[_g][_j] = -1
+    for _j, _sig in enumerate(_order):
+        _slot = ((_sig * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF) >> (64 - SIG_HASH_BITS)
+        while SIG_HASH_IDX[_g][_slot] >= 0:
+            _slot = (_slot + 1) & (SIG_HASH_SIZE - 1)
+        SIG_HASH_IDX[_g][_slot] = _j
+
 
 cdef inline bint balanced(int64_t key) noexcept nogil:
     return (key & CHECK_MASK) == KEY_BASE
@@ -255,13 +293,31 @@ cdef bint hs_is_win(const HandState* h, const EvalRules* r) noexcept nogil:
     return False
 
 
+cdef inline int find_sig(int g, int64_t sig) noexcept nogil:
+    """Index of ``sig`` in the signature table of gee-joon setting g, or -1
+    (open addressing: one multiply and usually one probe)."""
+    cdef uint64_t slot = (<uint64_t>sig * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - SIG_HASH_BITS)
+    while SIG_HASH_IDX[g][slot] >= 0:
+        if SIG_VALS[g][SIG_HASH_IDX[g][slot]] == sig:
+            return SIG_HASH_IDX[g][slot]
+        slot = (slot + 1) & (SIG_HASH_SIZE - 1)
+    return -1
+
+
 cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept nogil:
     """Is there an eye + run + ten pairs decomposition (run forms allowed by r)?
-    Presence bit masks reject most runs at once; the key tells which eye class
-    could complete a run, and only those eyes are checked."""
-    cdef int gv = r.rv[19], w, L, v, ch, k, j, e, gi = 0 if r.rv[19] == 6 else 1
-    cdef unsigned int pres0 = 0, pres1 = 0, mask
-    cdef int64_t m
+
+    Removing a run and an eye of class k leaves balanced ten pairs only if the
+    hand's masked key equals ``(KEY_BASE + run delta + 2 * CDELTA[k])`` masked:
+    a sorted table of those signatures (a few hundred) rejects almost every
+    hand with one binary search; the few candidates left are checked for the
+    tiles themselves."""
+    cdef int g = 0 if r.rv[19] == 6 else 1, gv = r.rv[19]
+    cdef int idx, j, L, v, ch, k, jj, e, w, cand
+    cdef unsigned int pres0 = 0, pres1 = 0, mask, pres
+    idx = find_sig(g, key & CHECK_MASK)
+    if idx < 0:
+        return False
     for w in range(2, 13):
         if w == gv:
             if h.rvc[w] - h.c[19] >= 1:
@@ -271,25 +327,22 @@ cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept
         elif h.rvc[w] >= 1:
             pres0 |= 1u << w
             pres1 |= 1u << w
-    for L in range(4, 9, 2):
+    for j in range(SIG_START[g][idx], SIG_START[g][idx + 1]):
+        cand = SIG_CAND[g][j]
+        L = cand >> 16
+        v = (cand >> 8) & 0xFF
+        ch = (cand >> 4) & 0xF
+        k = cand & 0xF
         if not (r.forms & (FORM_RUN4 << (L // 2 - 2))) or r.n - L // 2 < 0:
             continue
-        for v in range(2, 14 - L):
-            mask = ((1u << L) - 1) << v
-            for ch in range(2):
-                if ch == 1:
-                    if not (v <= gv < v + L) or (pres1 & mask) != mask:
-                        continue
-                elif (pres0 & mask) != mask:
-                    continue
-                m = (key - RUN_DELTA[gi][L][v][ch]) & CHECK_MASK
-                for k in range(10):
-                    if EYE_KEY[k] != m:
-                        continue
-                    for j in range(CLASS_NIDS[k]):
-                        e = CLASS_IDS[k][j]
-                        if h.c[e] >= 2 and run_available(h, r, e, L, v, ch):
-                            return True
+        mask = ((1u << L) - 1) << v
+        pres = pres1 if ch else pres0
+        if (pres & mask) != mask:
+            continue
+        for jj in range(CLASS_NIDS[k]):
+            e = CLASS_IDS[k][jj]
+            if h.c[e] >= 2 and run_available(h, r, e, L, v, ch):
+                return True
     return False
 
 
