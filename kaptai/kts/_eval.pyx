@@ -66,6 +66,13 @@ RUN_BASE_L[4] = 2
 RUN_BASE_L[6] = 4
 RUN_BASE_L[8] = 8
 
+# interchangeable eye tiles (same ten-value class and run-value; 2-4 and 1-2 stand alone)
+cdef int EYE_GROUP[21]
+_groups = {}
+for _i in range(21):
+    _key = (_tv[_i] % 10, _rv[_i], _i == 19)
+    EYE_GROUP[_i] = _groups.setdefault(_key, len(_groups))
+assert len(_groups) <= 12, _groups
 cdef int CLASS_IDS[10][4]        # tile ids of each ten-value class
 cdef int CLASS_NIDS[10]
 for _k in range(10):
@@ -540,6 +547,7 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     cdef int pb[5]
     cdef int n = r.n, size = 0, best = 0, cap, e, i, use, need, L, v, got, m, b, kls
     cdef int gj6 = r.rv[19] == 6, present, g0, g1, g2, g3, k, ok, ov
+    cdef int tried[12]
     cdef int gi[4]
     cdef int lim[4]
     for i in range(10):
@@ -558,6 +566,8 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     cap = size if size < 2 * n + 2 else 2 * n + 2
     if ceiling < cap:
         cap = ceiling
+    for i in range(12):
+        tried[i] = 0
     for e in range(21):
         if copies[e] < 2:
             continue
@@ -565,6 +575,11 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
         need = 2 - use
         if copies[e] - c[e] < need:
             continue
+        # tiles of one class and run bucket are interchangeable as an eye: the
+        # result depends only on (group, tiles taken from the hand)
+        if tried[EYE_GROUP[e]] & (1 << use):
+            continue
+        tried[EYE_GROUP[e]] |= 1 << use
         for i in range(10):
             cr[i] = CR[i]
             co[i] = CO[i]
