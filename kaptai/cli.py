@@ -3,6 +3,7 @@
 Examples
 --------
 ``kaptai odds kap-tai-shap --players 4 --rules advanced --format json``
+``kaptai simulate kap-tai-shap --players 4 --hands 1000000 --seed 1 --policy greedy``
 ``kaptai evaluate kap-tai-shap "66 66 44 44 14 14 55 55 46 46" --rules advanced``
 ``kaptai waits kap-tai-shap "16 16 16 12 33 13 15 22 66" --seen "44 26"``
 
@@ -84,6 +85,45 @@ def _cmd_odds(args: argparse.Namespace) -> None:
     _emit(df, args.format, ["hand", "metric", "level", "value", "exact"])
 
 
+def _policy_arg(text: str, players: int):
+    """``greedy`` for every seat, or ``SEAT=POLICY,...`` (other seats greedy)."""
+    if "=" not in text:
+        return text
+    seats = ["greedy"] * players
+    for item in text.split(","):
+        seat, _, name = item.partition("=")
+        try:
+            index = int(seat)
+        except ValueError:
+            raise RulesError(f"--policy: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
+        if not 0 <= index < players:
+            raise RulesError(f"--policy: seat {index} does not exist with {players} players (seats 0-{players - 1})")
+        seats[index] = name.strip()
+    return seats
+
+
+def _cmd_simulate(args: argparse.Namespace) -> None:
+    from kaptai.kts.simulate import simulate
+
+    _check_game(args.game)
+    players = _players(args)
+    if args.game == "kap-shap" and players != 2:
+        raise RulesError(f"kap-shap is the two-player game; got --players {players}")
+    df = simulate(
+        players,
+        _rules(args),
+        hands=args.hands,
+        seed=args.seed,
+        policies=_policy_arg(args.policy, players),
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    if args.format == "table":
+        print(f"# {args.game}: {players} players, rules {df['rules'].iloc[0]}, {args.hands} hands, seed {args.seed}"
+              f" — Monte Carlo, 95% intervals")
+    _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import evaluate
 
@@ -127,6 +167,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-distance", action="store_true", help="skip the distance-from-ready tables (faster)")
     _add_rules_args(p)
     p.set_defaults(func=_cmd_odds)
+
+    p = sub.add_parser("simulate", help="Monte Carlo of whole hands with playing policies")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
+    p.add_argument("--hands", type=int, default=100_000, help="hands to play (default 100000)")
+    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
+    p.add_argument("--policy", default="greedy",
+                   help="random | greedy | score for every seat, or SEAT=POLICY,... (seat 0 = dealer; others greedy)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (same seed, same table for any number)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("evaluate", help="classify and score one complete hand")
     p.add_argument("game", choices=games)

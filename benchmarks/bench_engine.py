@@ -1,0 +1,105 @@
+"""Throughput of the Kap Tai Shap game engine: compiled against the pure-Python reference.
+
+Run ``python benchmarks/bench_engine.py [--quick]``; prints one row per measurement.
+``run(quick)`` returns the rows as dicts ``{name, value, unit}``.
+
+Measured on one core, complete 4-player hands (deal, play to a win or an empty wall),
+the median of several timed runs after a warm-up:
+
+* compiled engine with ``random``, ``greedy`` and ``score`` policies (traditional rules),
+  and ``greedy`` / ``score`` with the advanced forms;
+* the reference engine (:mod:`kaptai.kts.engine_reference`) with ``random`` and
+  ``greedy`` in the same run, and the compiled/reference ratios;
+* growth of the peak resident memory over a run of many chunks (should be ~0: tallies
+  are merged chunk by chunk).
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from kaptai.kts import _engine
+from kaptai.kts.engine_reference import make_config
+from kaptai.kts.engine_reference import run_hands as reference_run_hands
+from kaptai.kts.policies import policy_codes
+
+
+def _rate(fn, hands: int, repeats: int) -> float:
+    """Median hands per second of ``fn(hands)`` over ``repeats`` runs (after a warm-up)."""
+    fn(max(1, hands // 10))
+    rates = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(hands)
+        rates.append(hands / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def _compiled(cfg, policy: str):
+    codes = policy_codes([policy] * cfg.players)
+    seed = iter(range(10**6))
+    return lambda n: _engine.run_hands(cfg, codes, np.random.PCG64(next(seed)), n)
+
+
+def _reference(cfg, policy: str):
+    seed = iter(range(10**6))
+    return lambda n: reference_run_hands(cfg, [policy] * cfg.players, np.random.PCG64(next(seed)), n)
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Measure and return rows ``{'name', 'value', 'unit'}``.
+
+    Parameters
+    ----------
+    quick : bool
+        Fewer hands and repeats (a smoke run of a few seconds).
+    """
+    repeats = 3 if quick else 7
+    n_fast = 5_000 if quick else 50_000
+    n_adv = 1_000 if quick else 10_000
+    n_ref = 20 if quick else 150
+    trad = make_config(4, "traditional")
+    adv = make_config(4, "advanced")
+    out: list[dict] = []
+
+    def row(name, value, unit):
+        out.append({"name": name, "value": float(value), "unit": unit})
+
+    rates = {}
+    for policy in ("random", "greedy", "score"):
+        rates[policy] = _rate(_compiled(trad, policy), n_fast, repeats)
+        row(f"compiled {policy} 4p traditional", rates[policy], "hands/s")
+    for policy in ("greedy", "score"):
+        row(f"compiled {policy} 4p advanced", _rate(_compiled(adv, policy), n_adv, repeats), "hands/s")
+    for policy in ("random", "greedy"):
+        ref = _rate(_reference(trad, policy), n_ref, max(1, repeats // 2))
+        row(f"reference {policy} 4p traditional", ref, "hands/s")
+        row(f"speed-up {policy} compiled/reference", rates[policy] / ref, "x")
+
+    from kaptai.kts.simulate import CHUNK_HANDS, simulate
+
+    simulate(4, "traditional", CHUNK_HANDS, seed=0, progress=False)
+    before = _peak_rss_mb()
+    simulate(4, "traditional", (5 if quick else 40) * CHUNK_HANDS, seed=0, progress=False)
+    row("peak RSS growth over a many-chunk run", _peak_rss_mb() - before, "MB")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for r in run(quick="--quick" in argv):
+        print(f"{r['name']:<42} {r['value']:>14,.1f} {r['unit']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

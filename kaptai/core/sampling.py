@@ -1,0 +1,93 @@
+"""Reproducible random streams for chunked Monte Carlo runs.
+
+A run of ``hands`` trials is cut into chunks of a fixed size; chunk ``i`` reads its own
+``PCG64`` stream built from child ``i`` of ``SeedSequence(entropy)``.  The streams belong
+to the chunks, never to the workers, so a run gives the same result whatever the number of
+worker processes, and a longer run with the same seed starts with the same chunks.
+
+Examples
+--------
+>>> from kaptai.core.sampling import chunk_plan, chunk_seeds, seed_entropy
+>>> chunk_plan(10, 4)
+[(0, 0, 4), (1, 4, 4), (2, 8, 2)]
+>>> ent = seed_entropy(42)
+>>> ent
+42
+>>> a, b = chunk_seeds(ent, 2), chunk_seeds(ent, 3)
+>>> bool(a[1].generate_state(1)[0] == b[1].generate_state(1)[0])
+True
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+__all__ = ["seed_entropy", "chunk_plan", "chunk_seeds", "bit_generator"]
+
+
+def seed_entropy(seed: int | np.random.SeedSequence | None) -> int:
+    """The entropy to record for a run: the seed itself, or fresh entropy for None.
+
+    Parameters
+    ----------
+    seed : int, SeedSequence or None
+        A non-negative integer, a ``SeedSequence`` (its entropy is used; it must not have
+        a spawn key), or None for fresh OS entropy.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        For a negative or non-integer seed.
+
+    Examples
+    --------
+    >>> from kaptai.core.sampling import seed_entropy
+    >>> seed_entropy(7), seed_entropy(None) >= 0
+    (7, True)
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(seed, np.random.SeedSequence):
+        if seed.spawn_key:
+            raise ValueError("pass the root SeedSequence (no spawn_key) or its entropy as seed")
+        return int(seed.entropy)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral) or seed < 0:
+        raise ValueError(f"seed={seed!r}: expected a non-negative integer or None")
+    return int(seed)
+
+
+def chunk_plan(total: int, chunk_size: int) -> list[tuple[int, int, int]]:
+    """Cut ``total`` trials into chunks: ``(index, start, size)`` triples.
+
+    Examples
+    --------
+    >>> from kaptai.core.sampling import chunk_plan
+    >>> chunk_plan(3, 8)
+    [(0, 0, 3)]
+    """
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size={chunk_size!r}: expected a positive integer")
+    return [
+        (i, start, min(chunk_size, total - start))
+        for i, start in enumerate(range(0, total, chunk_size))
+    ]
+
+
+def chunk_seeds(entropy: int, n_chunks: int) -> list[np.random.SeedSequence]:
+    """Children ``0 .. n_chunks - 1`` of ``SeedSequence(entropy)``.
+
+    Child ``i`` does not depend on ``n_chunks``, so runs of different lengths share their
+    first chunks.
+    """
+    return np.random.SeedSequence(entropy).spawn(n_chunks)
+
+
+def bit_generator(child: np.random.SeedSequence) -> np.random.PCG64:
+    """The chunk's bit generator: ``PCG64(child)``."""
+    return np.random.PCG64(child)

@@ -1,0 +1,25 @@
+"""Type stubs of the compiled game engine (private; use kaptai.kts.simulate)."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from kaptai.kts.engine_reference import EngineConfig
+
+ACTIONS: tuple[str, ...]
+
+def run_hands(
+    cfg: EngineConfig,
+    policies: Sequence[int],
+    bit_generator: np.random.BitGenerator,
+    n_hands: int,
+    hand_offset: int = ...,
+    record: int = ...,
+    wall: npt.ArrayLike | None = ...,
+    first_hand: int = ...,
+    scripts: Sequence[Sequence[int]] | None = ...,
+) -> tuple[dict[str, npt.NDArray[np.int64]], npt.NDArray[np.int32]]: ...
+def _basic_waits(counts: Sequence[int]) -> int: ...
+def _distance_proxy(counts: Sequence[int], copies: Sequence[int], n: int) -> int: ...
+def _key_of(counts: Sequence[int]) -> tuple[int, int]: ...

@@ -1,0 +1,1323 @@
+# cython: language_level=3
+"""Compiled Kap Tai Shap (夾大十) / Kap Shap (夾十) game engine: deal, claim, draw, discard.
+
+The engine plays whole hands without the GIL and returns tallies (and, for a few sample
+hands, the full move list).  Its pure-Python twin :mod:`kaptai.kts.engine_reference` makes
+the same moves on the same random stream; the tests compare whole hand logs.  Users call
+:func:`kaptai.kts.simulate.simulate`; this module is private.
+
+Hand procedure (``rules/kap-tai-shap.md`` §2, §5, §8)
+----------------------------------------------------
+Seats 0 .. P-1 in the direction of play; seat 0 is the dealer.  Every hand is independent
+(the dealer is seat 0, no dealer streak).
+
+1. **Shuffle** the sorted tiles (Fisher-Yates, ``j = bounded(i + 1)`` for ``i`` = last
+   index down to 1).  **Dice**: ``bounded(6) + 1`` per die (2, 3 or 4 dice, ``dice``
+   option); the first hand (先手) is ``total mod P``.  The saw-tooth wall changes no
+   probability, so the wall is the shuffled sequence itself (§2).
+2. **Deal** in order from the wall: 10 (8) tiles to the first hand F, then 9 (7) to F+1,
+   F+2, ...  The wall is then drawn from in the same order.
+3. **Turn 1**, the first hand: a winning 10 (8) tiles is a **natural** (self-drawn point);
+   otherwise it discards one tile (its only discard of the turn).
+4. **Turn k >= 2** of seat s (previous seat p = s-1), ``turn='claim-then-draw'``:
+
+   a. *Claim step.*  If s already committed (4d) to p's first discard, s takes that tile.
+      Otherwise, with ``claim='previous'`` the candidate is p's last discard, if s has not
+      decided on another discard of p; with ``claim='any'`` the candidates are every tile
+      face up on the table (discards never die); with ``claim='none'`` there are none.
+      The policy may take one candidate: if it completes a winning hand s wins at once
+      (**claimed**, no self-draw point); otherwise the claim is kept.
+   b. After a claim s discards one of the tiles it held before the claim (the claimed tile
+      is exchanged for a hand tile: 以手牌交換該張棄牌); this is s's *first discard*.
+   c. *Draw step* (compulsory).  If the wall is empty the hand ends drawn (流局).  The drawn
+      tile that completes a winning hand wins (**self-drawn**).  Otherwise s discards
+      (``keep_drawn=True``: any tile; ``keep_drawn=False``: the drawn tile, no choice);
+      this is s's *second discard* (or its only one).
+   d. *Early claim window* (``claim='previous'`` only): right after s's first discard (4b),
+      before s draws, the next seat s+1 must decide on it.  A claim that wins ends the
+      hand **before s draws**.  A claim that does not win is committed: the tile leaves
+      the table at once and s+1 takes it in its own claim step (4a) -- the exchange
+      discard belongs to s+1's own turn, so s+1 makes it knowing s's second discard.  Having
+      decided on s's first discard (taken or declined), s+1 may still claim s's second
+      discard only if it declined the first.  So a player gains at most two tiles a turn
+      and only the next player ever claims under ``claim='previous'``.  A committed claim
+      lapses if the hand ends first (s draws a winning tile, or the wall is empty).
+5. ``turn='claim-or-draw'``: in turn k >= 2 seat s either claims (as 4a, then discards
+   as 4b) or draws (as 4c); one discard per turn, no early window.  With an empty wall a
+   seat may still claim; the hand ends drawn at the first seat that would have to draw,
+   or after ``MAX_TURNS`` turns.
+
+Win checks are automatic (a winning draw, natural or claimed tile always wins).  The
+score of a win is the advanced-table score (§4, ``base_combination``), plus 1 for a
+natural or self-drawn win; no streak bonus.  What is left open and decided here:
+the exchange discard after an early claim is made in the claimer's own turn (above);
+under ``claim='any'`` a seat may take any face-up tile, its own old discards included,
+and there is no early window; ``keep_drawn=False`` does not restrict the discard after a
+claim.
+
+Hand log
+--------
+One row per event ``(hand, step, turn, seat, action, tile, value)`` with actions
+``dice`` (value = dice total, -1 for a constructed wall), ``deal``, ``natural`` (value =
+score), ``claim``, ``decline`` (tile = the candidate, -1 if several), ``claim_win`` (value
+= score), ``draw``, ``self_drawn_win`` (value = score), ``discard``, ``drawn_hand`` and
+``turn_limit``.  ``turn`` is 0 for the deal and the dice; a claim decided in the early
+window carries the turn of the seat whose discard it is.  The hand length is the turn in
+which it ended.
+
+Randomness
+----------
+One numpy ``bitgen_t`` per chunk of hands (``PCG64``), read with ``next_uint32`` in the
+order: shuffle, dice, then the ``'random'`` policy's draws.  Bounded integers use Lemire's
+multiply-shift with rejection.
+
+Policies
+--------
+Codes 0 ``random``, 1 ``greedy``, 2 ``score`` (see :mod:`kaptai.kts.policies` for the
+definitions), 3 scripted (tests: decisions read from an int array, then greedy).
+"""
+from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, realloc, free
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+cimport numpy as cnp
+import numpy as np
+
+from kaptai.kts._eval cimport (
+    EvalRules, HandState, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
+)
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    static inline int kt_ctz(unsigned int x) { return __builtin_ctz(x); }
+    """
+    int kt_ctz(unsigned int x) noexcept nogil
+    int kt_popcount "__builtin_popcount"(unsigned int x) noexcept nogil
+
+cdef enum:
+    NT = 21
+    MAXP = 22
+    MAXWALL = 256
+    READY_LEVELS = 64
+    SCORE_LEVELS = 64
+    MAX_TURNS = 1000
+    HORIZON = 3
+    LOG_COLS = 7
+
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    POL_SCORE = 2
+    POL_SCRIPT = 3
+
+    CLAIM_PREVIOUS = 0
+    CLAIM_ANY = 1
+    CLAIM_NONE = 2
+
+    EV_DICE = 0
+    EV_DEAL = 1
+    EV_NATURAL = 2
+    EV_CLAIM = 3
+    EV_DECLINE = 4
+    EV_CLAIM_WIN = 5
+    EV_DRAW = 6
+    EV_SELF_DRAWN_WIN = 7
+    EV_DISCARD = 8
+    EV_DRAWN_HAND = 9
+    EV_TURN_LIMIT = 10
+
+    K_NATURAL = 0
+    K_CLAIMED = 1
+    K_SELF_DRAWN = 2
+    K_DRAWN = 3
+    K_LIMIT = 4
+
+    ERR_SCRIPT_CLAIM = 1
+    ERR_SCRIPT_DISCARD = 2
+    ERR_MEMORY = 3
+
+ACTIONS = ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
+           "self_drawn_win", "discard", "drawn_hand", "turn_limit")
+
+# ------------------------------------------------------------------ ten-pair key constants
+# The packed key of HandState (see kaptai/kts/_eval.pyx): d1..d4 = C_j - C_{10-j} offset by
+# 64 in bytes 0..3, then the counts C0 and C5 in bytes 4 and 5 (only their parity is
+# checked).  Copied here for the fast basic-form waits; a test checks them against _eval.
+cdef int CLS[21]
+cdef int64_t CDELTA[10]
+cdef int64_t TARGET[10]          # masked key of a hand one tile of class c short of balanced
+cdef int CLASS_MASK[10]          # tile ids of each class, as a bit set
+cdef int64_t KEY_BASE = 64 | (64 << 8) | (64 << 16) | (64 << 24)
+cdef int64_t CHECK_MASK = <int64_t>0xFFFFFFFF | (<int64_t>1 << 32) | (<int64_t>1 << 40)
+
+_tv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3]
+for _k in range(10):
+    CLASS_MASK[_k] = 0
+for _i in range(21):
+    CLS[_i] = _tv[_i] % 10
+    CLASS_MASK[CLS[_i]] |= 1 << _i
+for _k in range(10):
+    if _k == 0:
+        CDELTA[_k] = <int64_t>1 << 32
+        TARGET[_k] = KEY_BASE | (<int64_t>1 << 32)
+    elif _k == 5:
+        CDELTA[_k] = <int64_t>1 << 40
+        TARGET[_k] = KEY_BASE | (<int64_t>1 << 40)
+    elif _k < 5:
+        CDELTA[_k] = <int64_t>1 << (8 * (_k - 1))
+        TARGET[_k] = KEY_BASE - CDELTA[_k]
+    else:
+        CDELTA[_k] = -(<int64_t>1 << (8 * (10 - _k - 1)))
+        TARGET[_k] = KEY_BASE - CDELTA[_k]
+
+
+# ------------------------------------------------------------------ state
+cdef struct Stats:
+    int64_t hands
+    int64_t first_hand[MAXP]
+    int64_t wins_first[3][MAXP]
+    int64_t wins_dealer[3][MAXP]
+    int64_t ends[2]
+    int64_t length[MAX_TURNS + 1]
+    int64_t score_first[MAXP][SCORE_LEVELS]
+    int64_t score_dealer[MAXP][SCORE_LEVELS]
+    int64_t ready_first[MAXP][READY_LEVELS]
+    int64_t alive_first[MAXP][READY_LEVELS]
+    int64_t ready_dealer[MAXP][READY_LEVELS]
+    int64_t alive_dealer[MAXP][READY_LEVELS]
+
+
+cdef struct Game:
+    # table
+    int P, n, n_first, n_other, n_tiles, n_dice
+    int claim_mode, claim_then_draw, keep_drawn
+    int has_basic, has_extra
+    int copies[NT]
+    int total_copies
+    EvalRules r          # every form of the ruleset
+    EvalRules rx         # the forms other than basic (extra waits)
+    int policy[MAXP]
+    bitgen_t* rng
+    # scripts (tests)
+    const int32_t* script[MAXP]
+    int script_len[MAXP]
+    int script_pos[MAXP]
+    int error
+    int error_seat
+    # hand state
+    int wall[MAXWALL]
+    int pos
+    HandState h[MAXP]
+    int table[NT]
+    int table_total
+    int first, dice_total, turn, step
+    int own_turns[MAXP]
+    int committed[MAXP]
+    # log
+    int recording
+    int64_t hand_index
+    int32_t* log
+    int64_t log_n, log_cap
+    Stats* st
+
+
+cdef inline uint32_t bounded(bitgen_t* rng, uint32_t s) noexcept nogil:
+    """Uniform integer in [0, s) by Lemire's multiply-shift with rejection."""
+    cdef uint32_t x = rng.next_uint32(rng.state)
+    cdef uint64_t m = <uint64_t>x * s
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < s:
+        threshold = (<uint32_t>0 - s) % s
+        while low < threshold:
+            x = rng.next_uint32(rng.state)
+            m = <uint64_t>x * s
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline void ev(Game* g, int seat, int action, int tile, int value) noexcept nogil:
+    cdef int32_t* row
+    cdef int32_t* grown
+    if g.recording:
+        if g.log_n >= g.log_cap:
+            grown = <int32_t*> realloc(g.log, <size_t>(2 * g.log_cap) * LOG_COLS * sizeof(int32_t))
+            if grown == NULL:
+                g.error = ERR_MEMORY
+                g.recording = 0
+                g.step += 1
+                return
+            g.log = grown
+            g.log_cap *= 2
+        row = g.log + g.log_n * LOG_COLS
+        row[0] = <int32_t>g.hand_index
+        row[1] = g.step
+        row[2] = g.turn
+        row[3] = seat
+        row[4] = action
+        row[5] = tile
+        row[6] = value
+        g.log_n += 1
+    g.step += 1
+
+
+# ------------------------------------------------------------------ hand state
+# Local inline copies of _eval's hs_add / hs_remove (same HandState layout; the
+# cross-module calls cannot be inlined and dominate the policy loops).  Checked against
+# _eval by the tests (``_key_of``).
+cdef inline void add(HandState* h, int t, const EvalRules* r) noexcept nogil:
+    h.c[t] += 1
+    h.rvc[r.rv[t]] += 1
+    h.key += CDELTA[CLS[t]]
+    h.size += 1
+
+
+cdef inline void remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
+    h.c[t] -= 1
+    h.rvc[r.rv[t]] -= 1
+    h.key -= CDELTA[CLS[t]]
+    h.size -= 1
+
+
+cdef inline int imbalance(int64_t key) noexcept nogil:
+    """Tiles to add or remove to balance a key: sum |d_j| + parities of C0 and C5."""
+    cdef int j, d, i = <int>((key >> 32) & 1) + <int>((key >> 40) & 1)
+    for j in range(4):
+        d = <int>((key >> (8 * j)) & 0xFF) - 64
+        i += d if d >= 0 else -d
+    return i
+
+
+cdef inline int short_class(int64_t key) noexcept nogil:
+    """Class c such that one more tile of class c balances ``key``, or -1."""
+    cdef int c
+    cdef int64_t km = key & CHECK_MASK
+    for c in range(10):
+        if km == TARGET[c]:
+            return c
+    return -1
+
+
+# ------------------------------------------------------------------ waits and metrics
+cdef inline int basic_waits(const HandState* h) noexcept nogil:
+    """Bit set of the tiles completing a basic win (1 eye + n ten pairs) of hand h.
+
+    A wait w either pairs with a single tile of its own id into the eye (then the hand
+    minus that tile is balanced: the hand has one tile of w's class too many), or the eye
+    is a pair already held and w is the one tile short after removing it."""
+    cdef int e, c, k, mask = 0, held = 0, pair_classes = 0
+    for e in range(NT):
+        if h.c[e] >= 1:
+            held |= 1 << e
+            if h.c[e] >= 2:
+                pair_classes |= 1 << CLS[e]
+    c = short_class(h.key)
+    if c >= 0:
+        mask |= held & CLASS_MASK[(10 - c) % 10]
+    while pair_classes:
+        k = kt_ctz(pair_classes)
+        pair_classes &= pair_classes - 1
+        c = short_class(h.key - 2 * CDELTA[k])
+        if c >= 0:
+            mask |= CLASS_MASK[c]
+    return mask
+
+
+cdef inline int waits_mask(Game* g, HandState* h, int* basic_out) noexcept nogil:
+    """Bit set of every waiting tile of h under the ruleset's forms."""
+    cdef int t, mask = 0
+    if g.has_basic:
+        mask = basic_waits(h)
+    basic_out[0] = mask
+    if g.has_extra:
+        for t in range(NT):
+            if not (mask >> t) & 1:
+                add(h, t, &g.rx)
+                if hs_is_win(h, &g.rx):
+                    mask |= 1 << t
+                remove(h, t, &g.rx)
+    return mask
+
+
+cdef inline int no_waits_possible(Game* g, const HandState* h) noexcept nogil:
+    """True when no discard from h (2n+2 tiles) leaves a hand with a wait.
+
+    Only for the basic form alone: h - t + w = eye + pairs needs the key of h minus an eye
+    within 2 of balanced, so within 4 before the eye is removed."""
+    return not g.has_extra and imbalance(h.key) > 4
+
+
+cdef inline int live_count(Game* g, const HandState* h, int mask) noexcept nogil:
+    cdef int w, live = 0
+    while mask:
+        w = kt_ctz(mask)
+        mask &= mask - 1
+        live += g.copies[w] - h.c[w] - g.table[w]
+    return live
+
+
+cdef inline int feasible_mask(Game* g, const HandState* h) noexcept nogil:
+    """Tiles with a copy outside the hand."""
+    cdef int w, mask = 0
+    for w in range(NT):
+        if h.c[w] < g.copies[w]:
+            mask |= 1 << w
+    return mask
+
+
+cdef inline void group_fs(const int* c, int grp, int* f, int* s) noexcept nogil:
+    """Full ten pairs and leftover singles of one class group (0, 5, or j with 10-j)."""
+    cdef int a, b
+    if grp == 0 or grp == 5:
+        f[0] = c[grp] // 2
+        s[0] = c[grp] & 1
+    else:
+        a = c[grp]
+        b = c[10 - grp]
+        if a < b:
+            f[0] = a
+            s[0] = b - a
+        else:
+            f[0] = b
+            s[0] = a - b
+
+
+cdef struct OvCtx:
+    # class counts of a hand and, per class, how many tile ids offer each eye option
+    int cls[10]
+    int cnt1[10]       # ids e of the class with c[e] >= 1 and copies[e] - c[e] >= 1
+    int cnt2[10]       # ids e of the class with c[e] >= 2
+    int cnt0           # ids e with copies[e] - c[e] >= 2 (eye wholly from outside)
+
+
+cdef inline void ov_count(OvCtx* o, int c, int cp, int k, int sign) noexcept nogil:
+    """Add (sign = 1) or remove (-1) the eye options of one tile id with c copies held."""
+    if cp < 2:
+        return
+    if cp - c >= 2:
+        o.cnt0 += sign
+    if c >= 1 and cp - c >= 1:
+        o.cnt1[k] += sign
+    if c >= 2:
+        o.cnt2[k] += sign
+
+
+cdef void ov_init(Game* g, const HandState* h, OvCtx* o) noexcept nogil:
+    cdef int e
+    memset(o, 0, sizeof(OvCtx))
+    for e in range(NT):
+        o.cls[CLS[e]] += h.c[e]
+        ov_count(o, h.c[e], g.copies[e], CLS[e], 1)
+
+
+cdef int ov_eval(const OvCtx* o, int n, int target) noexcept nogil:
+    """Largest basic-layout overlap over the eye options of ``o`` (stops at ``target``)."""
+    cdef int fg[6]
+    cdef int sg[6]
+    cdef int cls[10]
+    cdef int grp, k, u, F = 0, S = 0, f, s2, f1, s1, got, best = 0
+    for k in range(10):
+        cls[k] = o.cls[k]
+    for grp in range(6):
+        group_fs(cls, grp, &fg[grp], &sg[grp])
+        F += fg[grp]
+        S += sg[grp]
+    for u in range(2, -1, -1):
+        for k in range(10):
+            if u == 2 and o.cnt2[k] == 0:
+                continue
+            if u == 1 and o.cnt1[k] == 0:
+                continue
+            if u == 0 and (k > 0 or o.cnt0 == 0):
+                continue
+            grp = k if k <= 5 else 10 - k
+            cls[k] -= u
+            group_fs(cls, grp, &f1, &s1)
+            cls[k] += u
+            f = F - fg[grp] + f1
+            s2 = S - sg[grp] + s1
+            if f > n:
+                f = n
+            got = u + 2 * f + (s2 if s2 < n - f else n - f)
+            if got > best:
+                best = got
+                if best >= target:
+                    return best
+    return best
+
+
+cdef inline int pair_value(int F, int S, int n) noexcept nogil:
+    cdef int f = F if F < n else n
+    return 2 * f + (S if S < n - f else n - f)
+
+
+cdef inline int provides(int c, int cp, int u) noexcept nogil:
+    """Whether a tile id with c copies held (cp in the sets) offers eye option u."""
+    if cp < 2:
+        return 0
+    if u == 0:
+        return cp - c >= 2
+    if u == 1:
+        return c >= 1 and cp - c >= 1
+    return c >= 2
+
+
+cdef int free_classes(const int* cls, int k, int u, int n) noexcept nogil:
+    """Classes j such that removing one tile of class j from cls minus the eye (u tiles of
+    class k) keeps the ten-pair part of the overlap."""
+    cdef int c[10]
+    cdef int fg[6]
+    cdef int sg[6]
+    cdef int j, grp, F = 0, S = 0, f1, s1, p0, mask = 0
+    for j in range(10):
+        c[j] = cls[j]
+    c[k] -= u
+    for grp in range(6):
+        group_fs(c, grp, &fg[grp], &sg[grp])
+        F += fg[grp]
+        S += sg[grp]
+    p0 = pair_value(F, S, n)
+    for j in range(10):
+        if c[j] >= 1:
+            grp = j if j <= 5 else 10 - j
+            c[j] -= 1
+            group_fs(c, grp, &f1, &s1)
+            c[j] += 1
+            if pair_value(F - fg[grp] + f1, S - sg[grp] + s1, n) == p0:
+                mask |= 1 << j
+    return mask
+
+
+cdef void distances_after_discard(Game* g, const HandState* h, int todo, int* dist) noexcept nogil:
+    """dist[t] for every t in ``todo``: the distance proxy of h minus one tile t.
+
+    Removing a tile lowers the overlap by at most one, and h - t keeps the overlap ov of h
+    exactly when some eye option (k, u) that is optimal for h is still offered in h - t and
+    removing a tile of t's class leaves its ten-pair part unchanged.  So the optimal
+    options of h are found once and each candidate costs a few bit tests."""
+    cdef OvCtx o
+    cdef int ov, k, u, grp, F = 0, S = 0, f1, s1, f, s2, got, nopt = 0, t, i, kt, ct, cpt, after, keep
+    cdef int fg[6]
+    cdef int sg[6]
+    cdef int opt_k[30]
+    cdef int opt_u[30]
+    cdef int opt_free[30]
+    ov_init(g, h, &o)
+    ov = ov_eval(&o, g.n, 1 << 20)
+    for grp in range(6):
+        group_fs(o.cls, grp, &fg[grp], &sg[grp])
+        F += fg[grp]
+        S += sg[grp]
+    for u in range(3):
+        for k in range(10):
+            if u == 2 and o.cnt2[k] == 0:
+                continue
+            if u == 1 and o.cnt1[k] == 0:
+                continue
+            if u == 0 and (k > 0 or o.cnt0 == 0):
+                continue
+            grp = k if k <= 5 else 10 - k
+            o.cls[k] -= u
+            group_fs(o.cls, grp, &f1, &s1)
+            o.cls[k] += u
+            f = F - fg[grp] + f1
+            s2 = S - sg[grp] + s1
+            got = u + pair_value(f, s2, g.n)
+            if got == ov:
+                opt_k[nopt] = k
+                opt_u[nopt] = u
+                opt_free[nopt] = free_classes(o.cls, k, u, g.n)
+                nopt += 1
+    while todo:
+        t = kt_ctz(todo)
+        todo &= todo - 1
+        kt = CLS[t]
+        ct = h.c[t]
+        cpt = g.copies[t]
+        keep = 0
+        for i in range(nopt):
+            if not (opt_free[i] >> kt) & 1:
+                continue
+            k = opt_k[i]
+            u = opt_u[i]
+            if u == 0:
+                after = o.cnt0 - provides(ct, cpt, 0) + provides(ct - 1, cpt, 0)
+            elif u == 1:
+                after = o.cnt1[k] - (provides(ct, cpt, 1) - provides(ct - 1, cpt, 1) if kt == k else 0)
+            else:
+                after = o.cnt2[k] - (provides(ct, cpt, 2) - provides(ct - 1, cpt, 2) if kt == k else 0)
+            if after > 0:
+                keep = 1
+                break
+        dist[t] = h.size - 1 - (ov if keep else ov - 1)
+
+
+cdef int distance_proxy(Game* g, const HandState* h) noexcept nogil:
+    """See kaptai.kts.policies.distance_proxy."""
+    cdef OvCtx o
+    ov_init(g, h, &o)
+    return h.size - ov_eval(&o, g.n, 1 << 20)
+
+
+cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
+                        int* bmask, int* feasible) noexcept nogil:
+    """For every legal t: the waits of h - t (all forms, and the basic ones alone), their
+    live outs with t on the table, and whether a basic wait has a copy outside h - t.
+
+    The live copies of a wait w do not depend on t (t moves from hand to table), and the
+    basic waits of h - t follow from the key of h minus t's class, so with the basic form
+    alone nothing is recomputed per candidate but a few key comparisons."""
+    cdef int t, e, w, k, c, m, held = 0, pair2 = 0, pair3 = 0, feas = 0, ids, pcls, held_t
+    cdef int64_t key
+    for e in range(NT):
+        if h.c[e] >= 1:
+            held |= 1 << e
+            if h.c[e] >= 2:
+                pair2 |= 1 << e
+                if h.c[e] >= 3:
+                    pair3 |= 1 << e
+        if h.c[e] < g.copies[e]:
+            feas |= 1 << e
+    if g.has_extra:
+        for t in range(NT):
+            if not (legal >> t) & 1:
+                continue
+            remove(h, t, &g.r)
+            g.table[t] += 1
+            g.table_total += 1
+            mask[t] = waits_mask(g, h, &bmask[t])
+            live[t] = live_count(g, h, mask[t])
+            feasible[t] = (bmask[t] & feasible_mask(g, h)) != 0
+            g.table[t] -= 1
+            g.table_total -= 1
+            add(h, t, &g.r)
+        return
+    if not g.has_basic or imbalance(h.key) > 4:
+        for t in range(NT):
+            if (legal >> t) & 1:
+                live[t] = 0
+                mask[t] = 0
+                bmask[t] = 0
+                feasible[t] = 0
+        return
+    for t in range(NT):
+        if not (legal >> t) & 1:
+            continue
+        key = h.key - CDELTA[CLS[t]]
+        held_t = held if h.c[t] >= 2 else held & ~(1 << t)
+        ids = pair2 if h.c[t] >= 3 else pair2 & ~(1 << t)
+        pcls = 0
+        while ids:
+            e = kt_ctz(ids)
+            ids &= ids - 1
+            pcls |= 1 << CLS[e]
+        m = 0
+        c = short_class(key)
+        if c >= 0:
+            m |= held_t & CLASS_MASK[(10 - c) % 10]
+        while pcls:
+            k = kt_ctz(pcls)
+            pcls &= pcls - 1
+            c = short_class(key - 2 * CDELTA[k])
+            if c >= 0:
+                m |= CLASS_MASK[c]
+        mask[t] = m
+        bmask[t] = m
+        live[t] = live_count(g, h, m)
+        feasible[t] = (m & (feas | (1 << t))) != 0
+
+
+cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
+    """Sum over live waits of live copies x (score + 1)."""
+    cdef int w, live, form, spec
+    cdef int64_t total = 0
+    for w in range(NT):
+        if (mask >> w) & 1:
+            live = g.copies[w] - h.c[w] - g.table[w]
+            if live > 0:
+                add(h, w, &g.r)
+                total += <int64_t>live * (hs_score(h, &g.r, &form, &spec) + 1)
+                remove(h, w, &g.r)
+    return total
+
+
+cdef inline int64_t comb(int64_t u, int k) noexcept nogil:
+    if u < k:
+        return 0
+    if k == 0:
+        return 1
+    if k == 1:
+        return u
+    if k == 2:
+        return u * (u - 1) // 2
+    return u * (u - 1) * (u - 2) // 6
+
+
+cdef inline int horizon(Game* g) noexcept nogil:
+    cdef int k = (g.n_tiles - g.pos) // g.P
+    return k if k < HORIZON else HORIZON
+
+
+cdef inline int64_t value_num(Game* g, HandState* h, int mask, int live, int k) noexcept nogil:
+    """Numerator of the score policy's value (its denominator is ``live``)."""
+    cdef int64_t unseen
+    if live == 0 or k == 0:
+        return 0
+    unseen = g.total_copies - h.size - g.table_total
+    return (comb(unseen, k) - comb(unseen - live, k)) * score_sum(g, h, mask)
+
+
+cdef inline int frac_cmp(int64_t an, int64_t ad, int64_t bn, int64_t bd) noexcept nogil:
+    """Sign of an/ad - bn/bd for positive denominators."""
+    cdef int64_t x = an * bd, y = bn * ad
+    return (x > y) - (x < y)
+
+
+# ------------------------------------------------------------------ policies
+cdef inline void put_down(Game* g, int s, int t) noexcept nogil:
+    remove(&g.h[s], t, &g.r)
+    g.table[t] += 1
+    g.table_total += 1
+    ev(g, s, EV_DISCARD, t, -1)
+
+
+cdef inline int64_t value_of(Game* g, HandState* h, int t, int mask, int live, int k) noexcept nogil:
+    """Value numerator of h - t (t put on the table)."""
+    cdef int64_t v
+    remove(h, t, &g.r)
+    g.table[t] += 1
+    g.table_total += 1
+    v = value_num(g, h, mask, live, k)
+    g.table[t] -= 1
+    g.table_total -= 1
+    add(h, t, &g.r)
+    return v
+
+
+cdef int smart_discard(Game* g, int s, int legal, int use_value) noexcept nogil:
+    """Greedy / score discard: max (value, live, -distance, expected score, -tile)."""
+    cdef HandState* h = &g.h[s]
+    cdef int t, best_t = -1, k = horizon(g), cmp, ov_all, any_live = 0
+    cdef int live[NT]
+    cdef int mask[NT]
+    cdef int bmask[NT]
+    cdef int feas[NT]
+    cdef int dist[NT]
+    cdef int64_t vnum[NT]
+    cdef int64_t ss[NT]
+    cdef int tied = 0, best_live = -1, best_dist = 1 << 20, todo
+    cdef int64_t bn = 0, bd = 1
+    discard_waits(g, h, legal, live, mask, bmask, feas)
+    for t in range(NT):
+        if not (legal >> t) & 1:
+            continue
+        ss[t] = -1
+        vnum[t] = 0
+        dist[t] = -1
+        if live[t] > 0:
+            any_live = 1
+            if use_value and k > 0:
+                vnum[t] = value_of(g, h, t, mask[t], live[t], k)
+            if feas[t]:
+                dist[t] = 0
+    # the tied set, narrowed key by key
+    tied = legal
+    if use_value and any_live:
+        bn = -1
+        for t in range(NT):
+            if (tied >> t) & 1:
+                cmp = 1 if bn < 0 else frac_cmp(vnum[t], live[t] if live[t] > 0 else 1, bn, bd)
+                if cmp > 0:
+                    bn = vnum[t]
+                    bd = live[t] if live[t] > 0 else 1
+        for t in range(NT):
+            if (tied >> t) & 1 and frac_cmp(vnum[t], live[t] if live[t] > 0 else 1, bn, bd) != 0:
+                tied &= ~(1 << t)
+    for t in range(NT):
+        if (tied >> t) & 1 and live[t] > best_live:
+            best_live = live[t]
+    for t in range(NT):
+        if (tied >> t) & 1 and live[t] != best_live:
+            tied &= ~(1 << t)
+    if kt_popcount(tied) == 1:
+        return kt_ctz(tied)
+    # distance from ready of every tied candidate
+    todo = 0
+    for t in range(NT):
+        if (tied >> t) & 1 and dist[t] < 0:
+            todo |= 1 << t
+    if todo:
+        distances_after_discard(g, h, todo, dist)
+    for t in range(NT):
+        if (tied >> t) & 1 and dist[t] < best_dist:
+            best_dist = dist[t]
+    for t in range(NT):
+        if (tied >> t) & 1 and dist[t] != best_dist:
+            tied &= ~(1 << t)
+    if kt_popcount(tied) == 1 or best_live == 0:
+        return kt_ctz(tied)           # one left, or no live hand: expected scores all 0
+    # expected score (live-weighted), only among live hands
+    bn = -1
+    bd = 1
+    for t in range(NT):
+        if not (tied >> t) & 1:
+            continue
+        if live[t] > 0:
+            remove(h, t, &g.r)
+            g.table[t] += 1
+            g.table_total += 1
+            ss[t] = score_sum(g, h, mask[t])
+            g.table[t] -= 1
+            g.table_total -= 1
+            add(h, t, &g.r)
+        else:
+            ss[t] = 0
+        if best_t < 0 or frac_cmp(ss[t], live[t] if live[t] > 0 else 1, bn, bd) > 0:
+            best_t = t
+            bn = ss[t]
+            bd = live[t] if live[t] > 0 else 1
+    return best_t
+
+
+cdef void hand_metric(Game* g, HandState* h, int use_value, int k, int64_t* vn, int64_t* vd,
+                      int* live) noexcept nogil:
+    """(value, live outs) of a hand of 2n+1 tiles against the current table."""
+    cdef int bm, mask = waits_mask(g, h, &bm)
+    live[0] = live_count(g, h, mask)
+    vd[0] = live[0] if live[0] > 0 else 1
+    vn[0] = value_num(g, h, mask, live[0], k) if use_value else 0
+
+
+cdef inline int metric_cmp(int64_t an, int64_t ad, int al, int64_t bn, int64_t bd, int bl) noexcept nogil:
+    cdef int c = frac_cmp(an, ad, bn, bd)
+    if c != 0:
+        return c
+    return (al > bl) - (al < bl)
+
+
+cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) noexcept nogil:
+    """Greedy / score claim: the best winning candidate, else one that raises the metric."""
+    cdef HandState* h = &g.h[s]
+    cdef int i, c, t, sc, form, spec, best_win = -1, best_score = -1, pre = 0
+    cdef int k = horizon(g), choice = -1, best_live = 0, after_live, have, measured = 0
+    cdef int64_t vn, vd, best_n = 0, best_d = 1, after_n, after_d
+    cdef int live[NT]
+    cdef int mask[NT]
+    cdef int bmask[NT]
+    cdef int feas[NT]
+    for i in range(nc):
+        c = cands[i]
+        add(h, c, &g.r)
+        if hs_is_win(h, &g.r):
+            sc = hs_score(h, &g.r, &form, &spec)
+            if sc > best_score:
+                best_score = sc
+                best_win = c
+        remove(h, c, &g.r)
+    if best_win >= 0:
+        return best_win
+    for t in range(NT):
+        if h.c[t] > 0:
+            pre |= 1 << t
+    for i in range(nc):
+        c = cands[i]
+        add(h, c, &g.r)
+        if no_waits_possible(g, h):
+            remove(h, c, &g.r)        # every hand after the claim scores (0, 0)
+            continue
+        if not measured:
+            remove(h, c, &g.r)
+            hand_metric(g, h, use_value, k, &best_n, &best_d, &best_live)
+            measured = 1
+            add(h, c, &g.r)
+        g.table[c] -= 1
+        g.table_total -= 1
+        discard_waits(g, h, pre, live, mask, bmask, feas)
+        have = 0
+        after_n = 0
+        after_d = 1
+        after_live = 0
+        for t in range(NT):
+            if not (pre >> t) & 1:
+                continue
+            vn = 0
+            if use_value and live[t] > 0 and k > 0:
+                vn = value_of(g, h, t, mask[t], live[t], k)
+            vd = live[t] if live[t] > 0 else 1
+            if not have or metric_cmp(vn, vd, live[t], after_n, after_d, after_live) > 0:
+                have = 1
+                after_n = vn
+                after_d = vd
+                after_live = live[t]
+        g.table[c] += 1
+        g.table_total += 1
+        remove(h, c, &g.r)
+        if metric_cmp(after_n, after_d, after_live, best_n, best_d, best_live) > 0:
+            best_n = after_n
+            best_d = after_d
+            best_live = after_live
+            choice = c
+    return choice
+
+
+cdef int script_next(Game* g, int s, int* value) noexcept nogil:
+    if g.script_pos[s] >= g.script_len[s]:
+        return 0
+    value[0] = g.script[s][g.script_pos[s]]
+    g.script_pos[s] += 1
+    return 1
+
+
+cdef int decide_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
+    """Tile taken, or -1 to decline."""
+    cdef int pol = g.policy[s], v, i, j
+    if pol == POL_SCRIPT:
+        if script_next(g, s, &v):
+            if v == -1:
+                return -1
+            for i in range(nc):
+                if cands[i] == v:
+                    return v
+            g.error = ERR_SCRIPT_CLAIM
+            g.error_seat = s
+            return -1
+        pol = POL_GREEDY
+    if pol == POL_RANDOM:
+        j = bounded(g.rng, nc + 1)
+        return -1 if j == 0 else cands[j - 1]
+    return smart_claim(g, s, cands, nc, pol == POL_SCORE)
+
+
+cdef int decide_discard(Game* g, int s, int legal) noexcept nogil:
+    cdef int pol = g.policy[s], v, t, n = 0, j
+    cdef int ids[NT]
+    if pol == POL_SCRIPT:
+        if script_next(g, s, &v):
+            if 0 <= v < NT and (legal >> v) & 1:
+                return v
+            g.error = ERR_SCRIPT_DISCARD
+            g.error_seat = s
+            for t in range(NT):
+                if (legal >> t) & 1:
+                    return t
+        pol = POL_GREEDY
+    if pol == POL_RANDOM:
+        for t in range(NT):
+            if (legal >> t) & 1:
+                ids[n] = t
+                n += 1
+        j = bounded(g.rng, n)
+        return ids[j]
+    return smart_discard(g, s, legal, pol == POL_SCORE)
+
+
+# ------------------------------------------------------------------ the hand
+cdef inline int held(const HandState* h) noexcept nogil:
+    cdef int t, m = 0
+    for t in range(NT):
+        if h.c[t] > 0:
+            m |= 1 << t
+    return m
+
+
+cdef void note_ready(Game* g, int s, int t) noexcept nogil:
+    cdef int bm, mask, r, rel
+    if t >= READY_LEVELS:
+        return
+    mask = waits_mask(g, &g.h[s], &bm)
+    r = (mask & feasible_mask(g, &g.h[s])) != 0
+    rel = (s - g.first + g.P) % g.P
+    g.st.alive_first[rel][t] += 1
+    g.st.ready_first[rel][t] += r
+    g.st.alive_dealer[s][t] += 1
+    g.st.ready_dealer[s][t] += r
+
+
+cdef inline void end_turn(Game* g, int s) noexcept nogil:
+    g.own_turns[s] += 1
+    note_ready(g, s, g.own_turns[s])
+
+
+cdef void finish(Game* g, int winner, int kind, int score) noexcept nogil:
+    cdef int rel, sc
+    g.st.length[g.turn] += 1
+    if winner >= 0:
+        rel = (winner - g.first + g.P) % g.P
+        sc = score if score < SCORE_LEVELS - 1 else SCORE_LEVELS - 1
+        g.st.wins_first[kind][rel] += 1
+        g.st.wins_dealer[kind][winner] += 1
+        g.st.score_first[rel][sc] += 1
+        g.st.score_dealer[winner][sc] += 1
+    else:
+        g.st.ends[0] += 1
+        if kind == K_LIMIT:
+            g.st.ends[1] += 1
+
+
+cdef int take_claim(Game* g, int s, int tile) noexcept nogil:
+    """Take ``tile`` off the table; 1 if it wins (the hand is finished)."""
+    cdef HandState* h = &g.h[s]
+    cdef int form, spec, sc
+    g.table[tile] -= 1
+    g.table_total -= 1
+    ev(g, s, EV_CLAIM, tile, -1)
+    add(h, tile, &g.r)
+    if hs_is_win(h, &g.r):
+        sc = hs_score(h, &g.r, &form, &spec)
+        remove(h, tile, &g.r)
+        ev(g, s, EV_CLAIM_WIN, tile, sc)
+        finish(g, s, K_CLAIMED, sc)
+        return 1
+    remove(h, tile, &g.r)
+    return 0
+
+
+cdef void stall(Game* g, int s) noexcept nogil:
+    ev(g, (s + 1) % g.P, EV_TURN_LIMIT, -1, -1)
+    finish(g, -1, K_LIMIT, -1)
+
+
+cdef void play_hand(Game* g) noexcept nogil:
+    """Play one hand from g.wall / g.first (already set)."""
+    cdef int P = g.P, F = g.first, i, j, s, t, seat, pre, took, last, e, x, nxt, sc, form, spec
+    cdef int nc, choice
+    cdef int cands[NT]
+    cdef HandState* h
+    g.st.hands += 1
+    g.st.first_hand[F] += 1
+    g.turn = 0
+    g.step = 0
+    g.pos = 0
+    g.table_total = 0
+    memset(g.table, 0, sizeof(g.table))
+    for i in range(P):
+        hs_clear(&g.h[i])
+        g.own_turns[i] = 0
+        g.committed[i] = -1
+    ev(g, F, EV_DICE, -1, g.dice_total)
+    for i in range(P):
+        seat = (F + i) % P
+        for j in range(g.n_first if i == 0 else g.n_other):
+            t = g.wall[g.pos]
+            g.pos += 1
+            add(&g.h[seat], t, &g.r)
+            ev(g, seat, EV_DEAL, t, -1)
+    for i in range(1, P):
+        note_ready(g, (F + i) % P, 0)
+
+    g.turn = 1
+    h = &g.h[F]
+    if hs_is_win(h, &g.r):
+        sc = hs_score(h, &g.r, &form, &spec) + 1
+        ev(g, F, EV_NATURAL, -1, sc)
+        finish(g, F, K_NATURAL, sc)
+        return
+    last = decide_discard(g, F, held(h))
+    put_down(g, F, last)
+    end_turn(g, F)
+
+    s = (F + 1) % P
+    while True:
+        if g.error:
+            return
+        g.turn += 1
+        h = &g.h[s]
+        pre = held(h)
+        took = -1
+        # -- claim step
+        if g.committed[s] >= 0:
+            took = g.committed[s]
+            g.committed[s] = -1
+        elif g.claim_mode != CLAIM_NONE:
+            nc = 0
+            if g.claim_mode == CLAIM_PREVIOUS:
+                if last >= 0:
+                    cands[0] = last
+                    nc = 1
+            else:
+                for t in range(NT):
+                    if g.table[t] > 0:
+                        cands[nc] = t
+                        nc += 1
+            if nc > 0:
+                choice = decide_claim(g, s, cands, nc)
+                if choice < 0:
+                    ev(g, s, EV_DECLINE, cands[0] if nc == 1 else -1, -1)
+                else:
+                    if take_claim(g, s, choice):
+                        return
+                    took = choice
+        if took >= 0:
+            add(h, took, &g.r)
+            e = decide_discard(g, s, pre)
+            put_down(g, s, e)
+            last = e
+            if not g.claim_then_draw:
+                end_turn(g, s)
+                if g.turn >= MAX_TURNS:
+                    stall(g, s)
+                    return
+                s = (s + 1) % P
+                continue
+            if g.claim_mode == CLAIM_PREVIOUS:
+                nxt = (s + 1) % P
+                cands[0] = e
+                if decide_claim(g, nxt, cands, 1) < 0:
+                    ev(g, nxt, EV_DECLINE, e, -1)
+                else:
+                    if take_claim(g, nxt, e):
+                        return
+                    g.committed[nxt] = e
+        # -- draw step
+        if g.pos >= g.n_tiles:
+            ev(g, s, EV_DRAWN_HAND, -1, -1)
+            finish(g, -1, K_DRAWN, -1)
+            return
+        x = g.wall[g.pos]
+        g.pos += 1
+        add(h, x, &g.r)
+        ev(g, s, EV_DRAW, x, -1)
+        if hs_is_win(h, &g.r):
+            sc = hs_score(h, &g.r, &form, &spec) + 1
+            ev(g, s, EV_SELF_DRAWN_WIN, x, sc)
+            finish(g, s, K_SELF_DRAWN, sc)
+            return
+        if g.keep_drawn:
+            last = decide_discard(g, s, held(h))
+        else:
+            last = x
+        put_down(g, s, last)
+        end_turn(g, s)
+        if g.turn >= MAX_TURNS:
+            stall(g, s)
+            return
+        s = (s + 1) % P
+
+
+cdef void deal_random(Game* g, int* sorted_tiles) noexcept nogil:
+    cdef int i, j, tmp, total = 0
+    memcpy(g.wall, sorted_tiles, g.n_tiles * sizeof(int))
+    for i in range(g.n_tiles - 1, 0, -1):
+        j = bounded(g.rng, i + 1)
+        tmp = g.wall[i]
+        g.wall[i] = g.wall[j]
+        g.wall[j] = tmp
+    for i in range(g.n_dice):
+        total += bounded(g.rng, 6) + 1
+    g.dice_total = total
+    g.first = total % g.P
+
+
+# ------------------------------------------------------------------ Python entry point
+cdef object _stats_to_dict(Stats* st, int P):
+    """Copy the used part of the tallies into numpy arrays (see engine_reference.new_stats)."""
+    out = {
+        "hands": np.array([st.hands], dtype=np.int64),
+        "first_hand": np.array([st.first_hand[i] for i in range(P)], dtype=np.int64),
+        "wins_first": np.array([[st.wins_first[k][i] for i in range(P)] for k in range(3)], dtype=np.int64),
+        "wins_dealer": np.array([[st.wins_dealer[k][i] for i in range(P)] for k in range(3)], dtype=np.int64),
+        "ends": np.array([st.ends[0], st.ends[1]], dtype=np.int64),
+    }
+    cdef int64_t[::1] length = np.empty(MAX_TURNS + 1, dtype=np.int64)
+    cdef int i
+    for i in range(MAX_TURNS + 1):
+        length[i] = st.length[i]
+    out["length"] = np.asarray(length)
+    for name in ("score_first", "score_dealer", "ready_first", "alive_first",
+                 "ready_dealer", "alive_dealer"):
+        out[name] = np.zeros((P, 64), dtype=np.int64)
+    cdef int64_t[:, ::1] a1 = out["score_first"]
+    cdef int64_t[:, ::1] a2 = out["score_dealer"]
+    cdef int64_t[:, ::1] a3 = out["ready_first"]
+    cdef int64_t[:, ::1] a4 = out["alive_first"]
+    cdef int64_t[:, ::1] a5 = out["ready_dealer"]
+    cdef int64_t[:, ::1] a6 = out["alive_dealer"]
+    cdef int j
+    for i in range(P):
+        for j in range(64):
+            a1[i, j] = st.score_first[i][j]
+            a2[i, j] = st.score_dealer[i][j]
+            a3[i, j] = st.ready_first[i][j]
+            a4[i, j] = st.alive_first[i][j]
+            a5[i, j] = st.ready_dealer[i][j]
+            a6[i, j] = st.alive_dealer[i][j]
+    return out
+
+
+def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_offset=0,
+              long long record=0, wall=None, int first_hand=-1, scripts=None):
+    """Play ``n_hands`` hands on one bit generator; return (tallies, log array).
+
+    Parameters
+    ----------
+    cfg : kaptai.kts.engine_reference.EngineConfig
+        The validated table.
+    policies : sequence of int
+        Policy code per seat (0 random, 1 greedy, 2 score, 3 scripted).
+    bit_generator : numpy.random.BitGenerator
+        A fresh generator for the chunk (``PCG64``).
+    n_hands : int
+        Hands to play.
+    hand_offset : int
+        Index of the first hand, written in the log.
+    record : int
+        Log the first ``record`` hands.
+    wall : array of int, optional
+        Constructed wall (then ``n_hands`` must be 1 and ``first_hand`` given); no shuffle
+        and no dice are drawn.
+    first_hand : int
+        First-hand seat of the constructed wall.
+    scripts : sequence of sequences of int, optional
+        Decisions of each seat with policy code 3.
+
+    Returns
+    -------
+    (dict, numpy.ndarray)
+        Tallies with the keys of ``engine_reference.new_stats`` and an int32 array of log
+        rows ``(hand, step, turn, seat, action, tile, value)``.
+    """
+    cdef Game* g = <Game*> malloc(sizeof(Game))
+    cdef Stats* st = <Stats*> malloc(sizeof(Stats))
+    cdef int sorted_tiles[MAXWALL]
+    cdef int i, t, k, P = cfg.players
+    cdef long long hand
+    cdef bitgen_t* rng
+    cdef int32_t[::1] script_view
+    if g == NULL or st == NULL:
+        free(g)
+        free(st)
+        raise MemoryError()
+    memset(g, 0, sizeof(Game))
+    memset(st, 0, sizeof(Stats))
+    keep = []
+    try:
+        if not 2 <= P <= MAXP or cfg.n_tiles > MAXWALL:
+            raise ValueError("table too large for the compiled engine")
+        g.P = P
+        g.n = cfg.n
+        g.n_first = cfg.n_first
+        g.n_other = cfg.n_other
+        g.n_tiles = cfg.n_tiles
+        g.n_dice = cfg.n_dice
+        g.claim_mode = cfg.claim_code
+        g.claim_then_draw = cfg.turn_code == 0
+        g.keep_drawn = 1 if cfg.keep_drawn else 0
+        g.has_basic = cfg.forms_mask & 1
+        g.has_extra = (cfg.forms_mask & ~1) != 0
+        rules_init(&g.r, cfg.forms_mask, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
+        rules_init(&g.rx, cfg.forms_mask & ~1, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
+        k = 0
+        for t in range(NT):
+            g.copies[t] = cfg.copies[t]
+            for i in range(cfg.copies[t]):
+                sorted_tiles[k] = t
+                k += 1
+        g.total_copies = k
+        if len(policies) != P:
+            raise ValueError("one policy code per seat")
+        for i in range(P):
+            g.policy[i] = int(policies[i])
+            if not 0 <= g.policy[i] <= POL_SCRIPT:
+                raise ValueError(f"unknown policy code {g.policy[i]}")
+            if g.policy[i] == POL_SCRIPT:
+                arr = np.ascontiguousarray(scripts[i] if scripts is not None else [], dtype=np.int32)
+                keep.append(arr)
+                g.script_len[i] = arr.shape[0]
+                if arr.shape[0]:
+                    script_view = arr
+                    g.script[i] = &script_view[0]
+        if wall is not None:
+            w = np.ascontiguousarray(wall, dtype=np.int64)
+            if n_hands != 1 or w.shape[0] != g.n_tiles or not 0 <= first_hand < P:
+                raise ValueError("a constructed wall plays one hand: all tiles, a first-hand seat")
+            if not np.array_equal(np.sort(w), np.array([sorted_tiles[i] for i in range(g.n_tiles)])):
+                raise ValueError("a constructed wall must hold exactly the tiles of the sets")
+        g.st = st
+        g.log_cap = 1024
+        g.log = <int32_t*> malloc(g.log_cap * LOG_COLS * sizeof(int32_t))
+        if g.log == NULL:
+            raise MemoryError()
+        capsule = bit_generator.capsule
+        rng = <bitgen_t*> PyCapsule_GetPointer(capsule, "BitGenerator")
+        g.rng = rng
+        if wall is not None:
+            for i in range(g.n_tiles):
+                g.wall[i] = w[i]
+            g.first = first_hand
+            g.dice_total = -1
+            g.hand_index = hand_offset
+            g.recording = record > 0
+            with bit_generator.lock, nogil:
+                play_hand(g)
+        else:
+            with bit_generator.lock, nogil:
+                for hand in range(n_hands):
+                    deal_random(g, sorted_tiles)
+                    g.hand_index = hand_offset + hand
+                    g.recording = hand < record
+                    play_hand(g)
+                    if g.error:
+                        break
+        if g.error == ERR_MEMORY:
+            raise MemoryError("hand log")
+        if g.error:
+            what = "claim" if g.error == ERR_SCRIPT_CLAIM else "discard"
+            raise ValueError(
+                f"scripted {what} at seat {g.error_seat}, turn {g.turn} is not a legal choice"
+            )
+        log = np.empty((g.log_n, LOG_COLS), dtype=np.int32)
+        if g.log_n:
+            memcpy(cnp.PyArray_DATA(log), g.log, g.log_n * LOG_COLS * sizeof(int32_t))
+        return _stats_to_dict(st, P), log
+    finally:
+        free(g.log)
+        free(g)
+        free(st)
+
+
+# ------------------------------------------------------------------ test helpers
+def _basic_waits(counts):
+    """Bit set of the basic-form waits of a count vector (fast path), for tests."""
+    cdef HandState h
+    cdef EvalRules r
+    rules_init(&r, 1, 0, 4, 6)
+    hs_clear(&h)
+    for t in range(NT):
+        for _ in range(counts[t]):
+            hs_add(&h, t, &r)
+    return basic_waits(&h)
+
+
+def _distance_proxy(counts, copies, int n):
+    """The compiled distance proxy of a count vector, for tests."""
+    cdef Game* g = <Game*> malloc(sizeof(Game))
+    cdef int t
+    try:
+        rules_init(&g.r, 1, 0, n, 6)
+        g.n = n
+        for t in range(NT):
+            g.copies[t] = copies[t]
+        hs_clear(&g.h[0])
+        for t in range(NT):
+            for _ in range(counts[t]):
+                hs_add(&g.h[0], t, &g.r)
+        g.has_basic = 1
+        return distance_proxy(g, &g.h[0])
+    finally:
+        free(g)
+
+
+def _key_of(counts):
+    """(key from the local add, key from _eval's hs_add) of a count vector, for tests."""
+    cdef HandState a, b
+    cdef EvalRules r
+    rules_init(&r, 1, 0, 4, 6)
+    hs_clear(&a)
+    hs_clear(&b)
+    for t in range(NT):
+        for _ in range(counts[t]):
+            add(&a, t, &r)
+            hs_add(&b, t, &r)
+    return int(a.key), int(b.key)
