@@ -5,6 +5,7 @@ Examples
 ``kaptai odds kap-tai-shap --players 4 --rules advanced --format json``
 ``kaptai simulate kap-tai-shap --players 4 --hands 1000000 --seed 1 --policy greedy``
 ``kaptai evaluate kap-tai-shap "66 66 44 44 14 14 55 55 46 46" --rules advanced``
+``kaptai advise kap-tai-shap "16 16 16 12 33 13 15 22 66 45" --seen "44" --draws 3``
 ``kaptai waits kap-tai-shap "16 16 16 12 33 13 15 22 66" --seen "44 26"``
 
 Errors in the input (a bad tile, option or player count) print one line
@@ -145,6 +146,28 @@ def _cmd_waits(args: argparse.Namespace) -> None:
     _emit(df, args.format)
 
 
+def _cmd_advise(args: argparse.Namespace) -> None:
+    from kaptai.kts.advisor import advise
+
+    _check_game(args.game)
+    players = _players(args)
+    df = advise(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=players,
+                sets=args.sets, offered=args.offered)
+    if args.format == "table":
+        print(f"# {args.game}: P(win within {args.draws} own draws), keeping the hand and throwing every tile "
+              f"that does not win; expected score of that win")
+    _emit(df, args.format, [c for c in df.columns if c != "exact"])
+
+
+def _cmd_draw_odds(args: argparse.Namespace) -> None:
+    from kaptai.kts.advisor import draw_odds
+
+    _check_game(args.game)
+    df = draw_odds(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=_players(args),
+                   sets=args.sets, claims=args.claims)
+    _emit(df, args.format)
+
+
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="traditional", help="preset: traditional (default) or advanced")
     p.add_argument(
@@ -179,6 +202,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _add_rules_args(p)
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("advise", help="rank the discards of a 10-tile hand, or advise on claiming an offered tile")
+    p.add_argument("game", choices=games)
+    p.add_argument("hand", help='10 tiles (8 in kap-shap), or 9 (7) with --offered')
+    p.add_argument("--seen", default="", help="tiles already visible (discards, exposed tiles)")
+    p.add_argument("--draws", type=int, default=3, help="horizon in own draws (default 3)")
+    p.add_argument("--offered", default=None, help="the previous player's discard: claim it or not?")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--sets", type=int, default=None)
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_advise)
+
+    p = sub.add_parser("draw-odds", help="exact odds of winning within k own draws")
+    p.add_argument("game", choices=games)
+    p.add_argument("hand")
+    p.add_argument("--seen", default="")
+    p.add_argument("--draws", type=int, default=3)
+    p.add_argument("--claims", action="store_true", help="the next player may also claim the previous discard")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--sets", type=int, default=None)
+    _add_rules_args(p)
+    p.set_defaults(func=_cmd_draw_odds)
 
     p = sub.add_parser("evaluate", help="classify and score one complete hand")
     p.add_argument("game", choices=games)

@@ -68,3 +68,51 @@ def test_bad_input_exits_2_without_traceback(argv, message, tmp_path):
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stdout == ""
+
+
+def test_simulate_json_rows(capsys):
+    assert main(["simulate", "kap-tai-shap", "--players", "4", "--hands", "3000", "--seed", "1",
+                 "--format", "json", "--no-progress"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for key in ("metric", "seat", "relative_to", "value", "ci_low", "ci_high"):
+        assert all(key in r for r in rows)
+    names = {r["metric"] for r in rows}
+    assert {"win", "win_natural", "win_claimed", "win_self_drawn", "drawn_hand"} <= names
+    wins = [r for r in rows if r["metric"] == "win" and r["relative_to"] == "first_hand"]
+    assert [r["seat"] for r in wins] == [0, 1, 2, 3]
+    assert all(r["ci_low"] <= r["value"] <= r["ci_high"] for r in rows if r["ci_low"] is not None)
+    drawn = [r for r in rows if r["metric"] == "drawn_hand"]
+    assert len(drawn) == 1 and drawn[0]["seat"] is None
+
+
+def test_simulate_same_seed_same_output(capsys):
+    argv = ["simulate", "kap-shap", "--hands", "2000", "--seed", "5", "--format", "csv", "--no-progress"]
+    main(argv)
+    first = capsys.readouterr().out
+    main(argv + ["--workers", "2"])
+    assert capsys.readouterr().out == first
+
+
+def test_advise_ranks_the_useless_tile_first(capsys):
+    assert main(["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "--seen", "44", "--draws", "3",
+                 "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["discard"] == "4-5" and rows[0]["rank"] == 1
+    assert rows[0]["waits"] == "4-4 2-6 3-5"
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["simulate", "kap-tai-shap", "--hands", "0"], "hands=0"),
+        (["simulate", "kap-tai-shap", "--policy", "smart", "--hands", "10"], "unknown policy 'smart'"),
+        (["simulate", "kap-tai-shap", "--policy", "9=random", "--hands", "10"], "seat 9"),
+        (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "--draws", "0"], "draws=0"),
+        (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "--seen", "16 16 16"], "1-6"),
+    ],
+)
+def test_bad_simulate_and_advise_input(argv, message, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "kaptai", *argv], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
