@@ -220,18 +220,6 @@ cdef inline bint run_available(const HandState* h, const EvalRules* r, int eye, 
     return True
 
 
-cdef inline int64_t run_delta(const EvalRules* r, int L, int v, int choice19) noexcept nogil:
-    """Key change of removing a run v..v+L-1 (with 2-4 as the tile of its value if choice19)."""
-    cdef int w
-    cdef int64_t d = 0
-    for w in range(v, v + L):
-        if w == r.rv[19] and choice19:
-            d += CDELTA[3]
-        else:
-            d += CDELTA[w % 10]
-    return d
-
-
 # ---------------------------------------------------------------- win and score
 cdef inline bint eye_in_class(const HandState* h, int k, int64_t masked) noexcept nogil:
     cdef int i
@@ -414,7 +402,7 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
                         continue
                     if not run_available(h, r, -1, L, v, ch):
                         continue
-                    m = (key - run_delta(r, L, v, ch)) & CHECK_MASK
+                    m = (key - RUN_DELTA[0 if r.rv[19] == 6 else 1][L][v][ch]) & CHECK_MASK
                     for e in range(21):
                         if h.c[e] >= 2 and m == EYE_KEY[CLS[e]] and run_available(h, r, e, L, v, ch):
                             specials |= (SPECIAL_RUN4 if L == 4 else (SPECIAL_RUN6 if L == 6 else SPECIAL_RUN8))
@@ -663,6 +651,14 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
 
 
 # ---------------------------------------------------------------- Python batch API
+cdef inline void hs_load(HandState* h, const int8_t[:, ::1] tiles, Py_ssize_t i, const EvalRules* r) noexcept nogil:
+    """Reset ``h`` to the hand in row i of ``tiles``."""
+    cdef Py_ssize_t j
+    hs_clear(h)
+    for j in range(tiles.shape[1]):
+        hs_add(h, tiles[i, j], r)
+
+
 def _score_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
     """Best score of each row (or -1); rows are hands of 2n+2 tile ids."""
     cdef Py_ssize_t N = tiles.shape[0], m = tiles.shape[1], i, j
@@ -674,9 +670,7 @@ def _score_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
     rules_init(&r, forms, base_sum, (m - 2) // 2, gjrv)
     with nogil:
         for i in range(N):
-            hs_clear(&h)
-            for j in range(m):
-                hs_add(&h, tiles[i, j], &r)
+            hs_load(&h, tiles, i, &r)
             if hs_is_win(&h, &r):
                 o[i] = hs_score(&h, &r, &form, &specials)
             else:
@@ -699,9 +693,7 @@ def _classify_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjr
     rules_init(&r, forms, base_sum, (m - 2) // 2, gjrv)
     with nogil:
         for i in range(N):
-            hs_clear(&h)
-            for j in range(m):
-                hs_add(&h, tiles[i, j], &r)
+            hs_load(&h, tiles, i, &r)
             so[i] = hs_score(&h, &r, &form, &specials)
             fo[i] = form
             po[i] = specials
@@ -719,9 +711,7 @@ def _waits_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
     rules_init(&r, forms, base_sum, (m - 1) // 2, gjrv)
     with nogil:
         for i in range(N):
-            hs_clear(&h)
-            for j in range(m):
-                hs_add(&h, tiles[i, j], &r)
+            hs_load(&h, tiles, i, &r)
             hs_waits(&h, &r, w)
             for j in range(21):
                 o[i, j] = w[j]
