@@ -125,6 +125,28 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
 
+def _player_range(text: str) -> list[int]:
+    """``3-10`` or ``3,4,6`` -> list of player counts."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo, sep, hi = part.partition("-")
+        try:
+            out += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+        except ValueError:
+            raise RulesError(f"--players {text!r}: expected a range like 3-10 or a list like 3,4,6") from None
+    return out
+
+
+def _cmd_report(args: argparse.Namespace) -> None:
+    from kaptai.report import build_report
+
+    _check_game(args.game)
+    fmt = args.format or ("md" if str(args.out).endswith(".md") else "html")
+    build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
+                 fmt=fmt, workers=args.workers, progress=not args.no_progress)
+    print(f"wrote {args.out}")
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import evaluate
 
@@ -224,6 +246,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sets", type=int, default=None)
     _add_rules_args(p)
     p.set_defaults(func=_cmd_draw_odds)
+
+    p = sub.add_parser("report", help="build the strategy report (self-contained HTML or Markdown)")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", default="3-10", help="player counts, e.g. 3-10 or 3,4,6 (default 3-10)")
+    p.add_argument("--hands", type=int, default=20_000, help="hands per Monte Carlo configuration")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="reports/kap-tai-shap.html")
+    p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("evaluate", help="classify and score one complete hand")
     p.add_argument("game", choices=games)

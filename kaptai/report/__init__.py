@@ -1,0 +1,89 @@
+"""Report builder: self-contained HTML (figures embedded) or Markdown.
+
+>>> from kaptai.report import REPORT_GAMES
+>>> REPORT_GAMES
+('kap-tai-shap',)
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import tempfile
+from typing import Sequence
+
+from kaptai.errors import RulesError
+from kaptai.report.render import Section, to_html, to_markdown
+
+__all__ = ["build_report", "REPORT_GAMES", "Section"]
+
+REPORT_GAMES = ("kap-tai-shap",)
+
+
+def build_report(
+    game: str = "kap-tai-shap",
+    *,
+    players: Sequence[int] = (3, 4, 5, 6, 8, 10),
+    hands: int = 20_000,
+    seed: int = 1,
+    out: str | os.PathLike | None = None,
+    fmt: str | None = None,
+    workers: int = 1,
+    progress: bool = True,
+) -> tuple[str, dict]:
+    """Build the report of ``game`` and write it to ``out`` (atomically).
+
+    Parameters
+    ----------
+    game : str
+        'kap-tai-shap'.
+    players : sequence of int
+        Player counts to cover (3-22).
+    hands : int
+        Hands per Monte Carlo configuration.
+    seed : int
+    out : path, optional
+        Output file; its suffix picks the format unless ``fmt`` is given.
+    fmt : {'html', 'md'}, optional
+    workers : int
+        Worker processes for the simulations.
+    progress : bool
+        Print progress lines on stderr.
+
+    Returns
+    -------
+    (str, dict)
+        The document text and the computed tables.
+    """
+    if game not in REPORT_GAMES:
+        raise RulesError(f"no report for game {game!r}: expected one of {', '.join(REPORT_GAMES)}")
+    if fmt is None:
+        fmt = "md" if out is not None and str(out).endswith(".md") else "html"
+    if fmt not in ("html", "md"):
+        raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise RulesError(f"hands={hands!r} is not allowed: expected an integer >= 1")
+    for p in players:
+        if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= 22:
+            raise RulesError(f"players={p!r} is not supported: expected integers from 2 to 22")
+    from kaptai.report import kts
+
+    extra = []
+    try:
+        from kaptai.report import kts_extra
+
+        extra = list(kts_extra.SECTIONS)
+    except ImportError:
+        pass
+    title, sections, meta, results = kts.build_sections(
+        players, hands, seed, workers=workers, progress=progress, extra_sections=extra
+    )
+    text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
+    if out is not None:
+        path = pathlib.Path(out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return text, results

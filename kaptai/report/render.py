@@ -1,0 +1,132 @@
+"""Render a report (a list of sections of blocks) to self-contained HTML or Markdown.
+
+A block is one of ``("p", text)``, ``("table", DataFrame, caption)`` or
+``("figure", matplotlib Figure, caption)``.  Figures are embedded as base64
+PNG data URIs, so the files need no network and no side files.
+
+Examples
+--------
+>>> import pandas as pd
+>>> from kaptai.report.render import Section, to_markdown
+>>> md = to_markdown("T", [Section("S", [("p", "hello"), ("table", pd.DataFrame({"a": [1]}), "one")])])
+>>> "## S" in md and "| a |" in md
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Section", "to_html", "to_markdown", "figure_png"]
+
+
+@dataclass
+class Section:
+    """A titled part of a report."""
+
+    title: str
+    blocks: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def figure_png(fig) -> str:
+    """A matplotlib figure as a base64 PNG string (the figure is closed)."""
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return ""
+        if value == 0 or 1e-3 <= abs(value) < 1e6:
+            return f"{value:.4f}".rstrip("0").rstrip(".") if abs(value) < 100 else f"{value:,.1f}"
+        return f"{value:.3g}"
+    return "" if value is None or value is pd.NA else str(value)
+
+
+_CSS = """
+body { font-family: "Noto Sans", "Helvetica Neue", Arial, "Noto Sans CJK SC", sans-serif; max-width: 1000px;
+       margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { border-bottom: 2px solid #8b0000; padding-bottom: .2em; }
+h2 { color: #8b0000; margin-top: 1.8em; }
+table { border-collapse: collapse; margin: .8em 0 1.2em; font-size: .92em; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; } td.txt { text-align: left; }
+th { background: #f3ecec; }
+caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: .3em; }
+figure { margin: 1em 0; } figcaption { font-size: .9em; color: #555; }
+img { max-width: 100%; }
+.meta { color: #555; font-size: .9em; }
+"""
+
+
+def to_html(title: str, sections: list[Section], meta: str = "") -> str:
+    """One self-contained HTML page."""
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+    ]
+    if meta:
+        out.append(f'<p class="meta">{html.escape(meta)}</p>')
+    for sec in sections:
+        out.append(f"<h2>{html.escape(sec.title)}</h2>")
+        for block in sec.blocks:
+            kind = block[0]
+            if kind == "p":
+                out.append(f"<p>{html.escape(block[1])}</p>")
+            elif kind == "table":
+                df, caption = block[1], block[2]
+                head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+                rows = "".join(
+                    "<tr>" + "".join(
+                        f'<td class="{"num" if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) else "txt"}">'
+                        f"{html.escape(_fmt(v))}</td>"
+                        for v in row
+                    ) + "</tr>"
+                    for row in df.itertuples(index=False)
+                )
+                out.append(f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead>"
+                           f"<tbody>{rows}</tbody></table>")
+            elif kind == "figure":
+                png = figure_png(block[1])
+                out.append(f'<figure><img alt="{html.escape(block[2])}" src="data:image/png;base64,{png}">'
+                           f"<figcaption>{html.escape(block[2])}</figcaption></figure>")
+            else:  # pragma: no cover
+                raise ValueError(f"unknown block kind {kind!r}")
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def to_markdown(title: str, sections: list[Section], meta: str = "") -> str:
+    """The same report as Markdown (figures as embedded data URIs)."""
+    out = [f"# {title}", ""]
+    if meta:
+        out += [f"_{meta}_", ""]
+    for sec in sections:
+        out += [f"## {sec.title}", ""]
+        for block in sec.blocks:
+            kind = block[0]
+            if kind == "p":
+                out += [block[1], ""]
+            elif kind == "table":
+                df, caption = block[1], block[2]
+                out += [f"**{caption}**", "", "| " + " | ".join(str(c) for c in df.columns) + " |",
+                        "|" + "---|" * len(df.columns)]
+                out += ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+                out.append("")
+            elif kind == "figure":
+                out += [f"![{block[2]}](data:image/png;base64,{figure_png(block[1])})", "", f"_{block[2]}_", ""]
+    return "\n".join(out)

@@ -1,0 +1,53 @@
+"""The report builds at a small size; every promised section, table and figure is there."""
+import re
+
+import pytest
+
+from kaptai.errors import RulesError
+from kaptai.report import build_report
+
+SECTIONS = ["Rules modelled", "Exact deal odds", "Simulated win rates by seat", "Summary for players", "Methods"]
+
+
+@pytest.fixture(scope="module")
+def html_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "kts.html"
+    text, results = build_report(players=(3, 4), hands=2000, seed=3, out=out, progress=False)
+    return out, text, results
+
+
+def test_html_is_self_contained_with_every_section(html_report):
+    out, text, _ = html_report
+    assert out.read_text(encoding="utf-8") == text
+    for title in SECTIONS:
+        assert f"<h2>{title}</h2>" in text
+    assert text.count("<img ") >= 2 and text.count('src="data:image/png;base64,') == text.count("<img ")
+    assert "http://" not in text and "https://" not in text  # nothing to fetch
+    assert text.count("<table>") >= 4
+
+
+def test_numbers_come_from_the_run(html_report):
+    _, text, results = html_report
+    odds = results["odds"]
+    nat = odds[(odds.metric == "natural") & (odds.players == 4) & (odds.rules == "traditional")].value.iloc[0]
+    assert f"{100 * nat:.2f}%" in text  # the summary quotes the exact figure computed in the run
+    assert not re.search(r"\b(TODO|TBD|XXX|nan)\b", text)
+
+
+def test_markdown_version(tmp_path):
+    text, _ = build_report(players=(4,), hands=1000, seed=1, out=tmp_path / "r.md", progress=False)
+    assert text.startswith("# Kap Tai Shap")
+    for title in SECTIONS:
+        assert f"## {title}" in text
+    assert "](data:image/png;base64," in text
+
+
+def test_bad_input_writes_nothing(tmp_path):
+    out = tmp_path / "x.html"
+    with pytest.raises(RulesError, match="hands=0"):
+        build_report(players=(4,), hands=0, out=out, progress=False)
+    with pytest.raises(RulesError, match="players=30"):
+        build_report(players=(30,), hands=10, out=out, progress=False)
+    with pytest.raises(RulesError, match="no report for game"):
+        build_report("big-two", out=out, progress=False)
+    assert not out.exists()
