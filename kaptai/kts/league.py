@@ -1,0 +1,788 @@
+"""Policy league for Kap Tai Shap (夾大十): how much is playing well worth, per hand?
+
+Each playing policy -- the compiled built-ins ``'random'``, ``'greedy'`` and ``'score'``
+(:mod:`kaptai.kts.policies`) and, on request, the advisor-driven :class:`AdvisorPolicy`
+-- sits at a table whose other seats all play one fixed *baseline* policy (``'greedy'``
+by default).  The table is played with :func:`kaptai.kts.simulate.simulate` and the
+outcome frequencies are turned into money under the ruleset's settlement
+(``rules/kap-tai-shap.md`` §6).
+
+Design of the head-to-head
+--------------------------
+*Seat rotation.*  Seats are not alike (the dice make the first hand (先手) depend on the
+dealer seat), so a policy ``X`` other than the baseline plays ``players`` runs, one with
+``X`` at each dealer-relative seat ``s`` and the baseline everywhere else, with the same
+number of hands each.  Its figures are the averages over ``s``: the seat of a player who
+takes every seat equally often.  The baseline itself is measured from one all-baseline
+run, averaging its seats.  So every policy meets the same field at the same seats.
+
+*Hands.*  ``hands`` is rounded up to a multiple of the player count
+(``ceil(hands / players)`` hands per seat); the ``hands`` column gives the hands behind
+each row.
+
+*Seeds.*  Every run gets its own seed, derived from ``(seed, ruleset options, players,
+policy, seat)`` with :class:`numpy.random.SeedSequence`, so runs are independent (their
+variances add) and a row does not change when other policies or player counts are
+added.  The same seed gives the same table.
+
+Money
+-----
+All values are in units of one ante (pot game) or one scoring point (advanced game; a
+point is one unit) per hand, from the point of view of one seat; the dealer streak
+(連莊) is not modelled (every hand is independent, as in
+:func:`~kaptai.kts.simulate.simulate`).  With ``w_j`` = P(seat ``j`` wins), ``d`` =
+P(drawn hand, 流局), ``m_j`` = E[score | ``j`` wins], ``P`` players and house cut ``c``:
+
+- pot, ``drawn_hand='refund'``: ``EV_s = w_s * P * (1 - c) - (1 - d)``;
+- pot, ``drawn_hand='carry'`` (long run; the pot at a win holds ``P / (1 - d)`` antes
+  on average): ``EV_s = w_s * P * (1 - c) / (1 - d) - 1``;
+- advanced: ``EV_s = w_s * (P - 1) * m_s * (1 - c) - sum_{j != s} w_j * m_j``.
+
+The seats' EVs add up to minus the house's take (``-c * P * (1 - d)`` in the pot game, 0
+in the advanced game without a cut).  ``value_of_play`` is ``EV(X) - EV('random')``: what
+playing ``X`` instead of random legal moves earns, per hand, in the same seat against the
+same field.
+
+Confidence intervals
+--------------------
+The outcome of a hand falls in one multinomial cell (drawn, or seat ``j`` wins with score
+``k``); every EV above is a function ``f`` of the cell probabilities ``p``.  Its interval
+is the delta-method normal interval ``f(p_hat) +- z * sqrt(g' (diag p - p p') g / N)``,
+``g`` the gradient of ``f``.  For the refund and advanced settlements ``f`` is linear, so
+this is exactly the normal interval of the mean net payoff per hand.  Averages over the
+seat runs and differences (``value_of_play``) add the variances of independent runs.
+``win`` uses the Wilson interval of the pooled wins (conservative for the balanced
+seat rotation); ``win_share`` is ``players * win`` with the interval scaled alike.
+
+Examples
+--------
+>>> from kaptai.kts.league import policy_league
+>>> df = policy_league(players=(3,), rules=("traditional",), hands=300, seed=1,
+...                    policies=("random", "greedy"), progress=False)
+>>> df[["policy", "metric"]].drop_duplicates().shape
+(7, 2)
+>>> sorted(set(df.metric))
+['ev_per_hand', 'value_of_play', 'win', 'win_share']
+>>> df.groupby("policy").hands.first().to_dict()
+{'greedy': 300, 'random': 300}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kaptai._version import __version__
+from kaptai.core.sampling import seed_entropy
+from kaptai.core.stats import wilson_interval, z_value
+from kaptai.errors import RulesError
+from kaptai.kts.advisor import advise
+from kaptai.kts.engine_reference import make_config
+from kaptai.kts.policies import BUILTIN_POLICIES, Policy, SeatView
+from kaptai.kts.rules import RuleSet, resolve_rules
+from kaptai.kts.simulate import CHUNK_HANDS, CONFIDENCE, simulate
+from kaptai.kts.tiles import N_TILE_TYPES, format_tile
+
+__all__ = [
+    "LEAGUE_COLUMNS",
+    "LEAGUE_METRICS",
+    "AdvisorPolicy",
+    "expected_value",
+    "seat_ev",
+    "policy_league",
+    "plot_league",
+]
+
+#: Columns of :func:`policy_league`.
+LEAGUE_COLUMNS: list[str] = [
+    "game", "rules", "players", "policy", "opponents", "metric",
+    "value", "ci_low", "ci_high", "hands", "method",
+]
+#: Metrics of :func:`policy_league` and what they are (per hand, one seat's view).
+LEAGUE_METRICS: dict[str, str] = {
+    "win": "P(the policy's seat wins the hand), averaged over the seats",
+    "win_share": "players x win: 1 is the fair share 1/players",
+    "ev_per_hand": "expected net gain per hand in antes (pot) or points (advanced)",
+    "value_of_play": "ev_per_hand(policy) - ev_per_hand('random'), same seats and field",
+}
+_GAME = "kap-tai-shap"
+_ADVISOR = "advisor"
+_TILE_ID = {format_tile(t): t for t in range(N_TILE_TYPES)}
+
+
+# --------------------------------------------------------------------------------------
+# The advisor-driven policy
+# --------------------------------------------------------------------------------------
+
+
+def _ids(counts: Sequence[int]) -> list[int]:
+    return [t for t in range(N_TILE_TYPES) for _ in range(int(counts[t]))]
+
+
+class AdvisorPolicy(Policy):
+    """Play what :func:`kaptai.kts.advisor.advise` ranks first (``'advisor'``).
+
+    - **discard**: ``advise`` on the seat's ``2n + 2`` tiles with ``seen`` = every tile
+      face up on the table (:attr:`SeatView.table`); the first-ranked discard that is
+      legal is thrown (after a claim the claimed tile may not be thrown straight back;
+      that option ranks as not claiming at all).
+    - **claim** (搶牌): for each candidate ``c``, ``advise(hand, offered=c)`` with ``seen``
+      = the table less that copy of ``c``; the candidate is claimable when the first row
+      is ``claim_win`` or ``claim`` (ties go to not claiming).  Among claimable
+      candidates (several only under ``claim='any'``) a winning claim of the highest
+      score comes first, then the best first row by (P(win within ``draws``), expected
+      score, live outs, -distance), then the lowest tile id.  Under
+      ``turn='claim-or-draw'`` declining means drawing.
+
+    The policy is deterministic (it never reads ``view.rng``).  It is a Python policy, so
+    :func:`~kaptai.kts.simulate.simulate` plays its tables in the pure-Python reference
+    engine (:mod:`kaptai.kts.engine_reference`, the other seats included): tens of hands
+    per second at 4 players, against tens of thousands for the compiled built-ins.
+    Budget a few hundred hands.
+
+    Parameters
+    ----------
+    draws : int
+        Horizon of ``advise`` (own draws), at least 1.
+
+    Examples
+    --------
+    >>> from kaptai.kts.league import AdvisorPolicy
+    >>> from kaptai.kts.policies import SeatView
+    >>> from kaptai.kts.rules import resolve_rules
+    >>> from kaptai.kts.tiles import parse_hand, tile_counts, format_tile
+    >>> hand = tile_counts(parse_hand("16 16 33 13 15 22 55 46 66 56"))
+    >>> table = tile_counts(parse_hand("45 45 36"))
+    >>> view = SeatView(seat=1, players=4, n=4, rules=resolve_rules("traditional"),
+    ...                 copies=(4,) * 11 + (2,) * 10, hand=tuple(hand), table=tuple(table),
+    ...                 wall_remaining=20, turn=3, first_hand=0, rng=None)
+    >>> legal = tuple(t for t in range(21) if hand[t])
+    >>> format_tile(AdvisorPolicy().discard(view, legal))    # advise() ranks 5-6 first
+    '5-6'
+    """
+
+    name = _ADVISOR
+
+    def __init__(self, draws: int = 3):
+        if isinstance(draws, bool) or not isinstance(draws, Integral) or draws < 1:
+            raise RulesError(f"draws={draws!r} is not allowed: expected an integer >= 1")
+        self.draws = int(draws)
+
+    def _advise(self, view: SeatView, hand: Sequence[int], seen: Sequence[int], offered=None):
+        return advise(
+            _ids(hand), view.rules, seen=_ids(seen), draws=self.draws, players=view.players,
+            sets=view.rules.sets, offered=offered,
+        )
+
+    def discard(self, view: SeatView, legal: tuple[int, ...]) -> int:
+        ranked = self._advise(view, view.hand, view.table)
+        for d in ranked["discard"]:
+            t = _TILE_ID.get(d) if d is not None else None
+            if t is not None and t in legal:
+                return t
+        return legal[0]  # pragma: no cover - a winning hand is never asked to discard
+
+    def claim(self, view: SeatView, candidates: tuple[int, ...]) -> int | None:
+        best_key, choice = None, None
+        for c in candidates:
+            seen = list(view.table)
+            seen[c] -= 1
+            top = self._advise(view, view.hand, seen, offered=c).iloc[0]
+            if top["action"] not in ("claim_win", "claim"):
+                continue
+            # a winning claim first (by score), then the advisor's own ordering
+            key = (
+                top["action"] == "claim_win",
+                top["expected_score"] if top["action"] == "claim_win" else 0.0,
+                Fraction(top["exact"]),
+                -1.0 if math.isnan(top["expected_score"]) else top["expected_score"],
+                int(top["live_outs"]),
+                -int(top["distance"]),
+            )
+            if best_key is None or key > best_key:  # strict: ties keep the lowest tile id
+                best_key, choice = key, c
+        return choice
+
+
+# --------------------------------------------------------------------------------------
+# Settlement: expected value from outcome frequencies
+# --------------------------------------------------------------------------------------
+
+
+def expected_value(
+    win: Sequence[float],
+    drawn: float,
+    rules: RuleSet | str | Mapping[str, Any] | None = "traditional",
+    *,
+    score_mean: Sequence[float] | None = None,
+) -> np.ndarray:
+    """Expected net gain per hand of every seat, from win rates (and mean winning scores).
+
+    Parameters
+    ----------
+    win : sequence of float
+        P(seat ``j`` wins the hand), one entry per seat; ``len(win)`` is the player count.
+    drawn : float
+        P(the hand is drawn, 流局); ``sum(win) + drawn`` should be 1.
+    rules : RuleSet, str, mapping or None
+        Settlement, ``house_cut`` and ``drawn_hand`` are read from it.
+    score_mean : sequence of float, optional
+        E[score | seat ``j`` wins]; required for advanced settlement (NaN is allowed for
+        a seat that never wins).
+
+    Returns
+    -------
+    numpy.ndarray
+        EV per seat, in antes (pot) or points (advanced):
+
+        - pot, refund: ``w_s * P * (1 - cut) - (1 - drawn)``;
+        - pot, carry: ``w_s * P * (1 - cut) / (1 - drawn) - 1``;
+        - advanced: ``w_s * (P - 1) * m_s * (1 - cut) - sum_{j != s} w_j * m_j``.
+
+    Raises
+    ------
+    RulesError
+        For bad rules, or advanced settlement without ``score_mean`` of the right length.
+
+    Examples
+    --------
+    >>> from kaptai.kts.league import expected_value
+    >>> expected_value([0.3, 0.2, 0.25, 0.15], 0.1, "traditional").round(4).tolist()
+    [0.24, -0.14, 0.05, -0.33]
+    >>> expected_value([0.3, 0.2, 0.25, 0.15], 0.1, "advanced",
+    ...                score_mean=[3, 4, 2, 5]).round(4).tolist()
+    [0.65, 0.25, -0.95, 0.05]
+    """
+    r = resolve_rules(rules)
+    w = np.asarray(win, dtype=np.float64)
+    P = w.size
+    cut = r.house_cut
+    if r.settlement == "pot":
+        if r.drawn_hand == "carry":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return w * P * (1.0 - cut) / (1.0 - drawn) - 1.0
+        return w * P * (1.0 - cut) - (1.0 - drawn)
+    if score_mean is None or len(score_mean) != P:
+        raise RulesError(
+            f"advanced settlement needs score_mean, one mean winning score per seat ({P})"
+        )
+    a = w * np.nan_to_num(np.asarray(score_mean, dtype=np.float64))  # E[score; j wins]
+    return (P - 1) * (1.0 - cut) * a - (a.sum() - a)
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """Multinomial outcome cells of one run: who wins (-1 drawn), the score, P(cell)."""
+
+    players: int
+    hands: int
+    winner: np.ndarray
+    score: np.ndarray
+    p: np.ndarray
+
+    @property
+    def drawn(self) -> float:
+        return float(self.p[self.winner < 0].sum())
+
+
+def _cells(sim: pd.DataFrame, rules: RuleSet) -> _Cells:
+    """Outcome cells of a :func:`simulate` table (dealer-relative seats)."""
+    P = int(sim["players"].iloc[0])
+    drawn_row = sim[sim.metric == "drawn_hand"]
+    N = int(drawn_row.samples.iloc[0])
+    win = sim[(sim.metric == "win") & (sim.relative_to == "dealer")].sort_values("seat")
+    w = win.value.to_numpy(dtype=np.float64)
+    winner, score, p = [-1], [0.0], [float(drawn_row.value.iloc[0])]
+    if rules.settlement == "pot":
+        winner += list(range(P))
+        score += [0.0] * P
+        p += w.tolist()
+    else:
+        dist = sim[(sim.metric == "score") & (sim.relative_to == "dealer")]
+        for seat, q, level in zip(dist.seat, dist.value, dist.level):
+            winner.append(int(seat))
+            score.append(float(level))
+            p.append(float(w[int(seat)] * q))
+    return _Cells(P, N, np.array(winner), np.array(score), np.array(p))
+
+
+def _ev_and_var(cells: _Cells, weights: np.ndarray, rules: RuleSet) -> tuple[float, float]:
+    """EV of the seat mix ``weights`` and the delta-method variance of its estimate."""
+    P, cut = cells.players, rules.house_cut
+    won = cells.winner >= 0
+    w_of_winner = np.where(won, weights[np.maximum(cells.winner, 0)], 0.0)
+    if rules.settlement == "pot":
+        gross = P * (1.0 - cut) * w_of_winner  # what the mix receives in the cell
+        if rules.drawn_hand == "carry":
+            d = cells.drawn
+            if d >= 1.0:
+                return float("nan"), float("nan")
+            A = float((cells.p * gross).sum())
+            ev = A / (1.0 - d) - 1.0
+            grad = np.where(won, gross / (1.0 - d), A / (1.0 - d) ** 2)
+        else:
+            grad = np.where(won, gross - 1.0, 0.0)
+            ev = float((cells.p * grad).sum())
+    else:
+        # the mix receives (P-1) x score x (1-cut) when it wins, pays the score otherwise
+        grad = np.where(
+            won, cells.score * ((P - 1) * (1.0 - cut) * w_of_winner - (1.0 - w_of_winner)), 0.0
+        )
+        ev = float((cells.p * grad).sum())
+    mean_g = float((cells.p * grad).sum())
+    var = max(float((cells.p * grad * grad).sum()) - mean_g * mean_g, 0.0) / cells.hands
+    return ev, var
+
+
+def seat_ev(
+    sim: pd.DataFrame,
+    rules: RuleSet | str | Mapping[str, Any] | None = None,
+    *,
+    confidence: float = CONFIDENCE,
+) -> pd.DataFrame:
+    """EV per hand of every dealer-relative seat of a :func:`simulate` table, with CIs.
+
+    Parameters
+    ----------
+    sim : pandas.DataFrame
+        A table of :func:`kaptai.kts.simulate.simulate` (its ``win`` rows relative to the
+        dealer, ``drawn_hand`` and, for advanced settlement, the ``score`` distribution).
+    rules : RuleSet, str, mapping or None
+        The rules it was played under; default ``sim.attrs['rules']``.
+    confidence : float
+        Level of the intervals (delta method, see the module docstring).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``seat`` (0 = dealer), ``value`` (EV in antes or points per hand),
+        ``ci_low``, ``ci_high``, ``sd`` (standard error), ``hands``.
+
+    Examples
+    --------
+    >>> from kaptai.kts.simulate import simulate
+    >>> from kaptai.kts.league import seat_ev
+    >>> sim = simulate(4, "traditional", 2000, seed=1, progress=False)
+    >>> ev = seat_ev(sim)
+    >>> drawn = sim[sim.metric == "drawn_hand"].value.iloc[0]
+    >>> bool(abs(ev.value.sum() + 0.05 * 4 * (1 - drawn)) < 1e-12)   # the house's take
+    True
+    """
+    if rules is None:
+        if "rules" not in sim.attrs:
+            raise RulesError("seat_ev needs rules= when the table has no attrs['rules']")
+        rules = sim.attrs["rules"]
+    r = resolve_rules(rules)
+    cells = _cells(sim, r)
+    z = z_value(confidence)
+    rows = []
+    for s in range(cells.players):
+        weights = np.zeros(cells.players)
+        weights[s] = 1.0
+        ev, var = _ev_and_var(cells, weights, r)
+        sd = math.sqrt(var)
+        rows.append((s, ev, ev - z * sd, ev + z * sd, sd, cells.hands))
+    return pd.DataFrame(rows, columns=["seat", "value", "ci_low", "ci_high", "sd", "hands"])
+
+
+# --------------------------------------------------------------------------------------
+# The league
+# --------------------------------------------------------------------------------------
+
+
+def _count(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
+        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= {minimum}")
+    return int(value)
+
+
+def _as_tuple(value: Any, single: tuple[type, ...]) -> tuple:
+    if isinstance(value, single):
+        return (value,)
+    if isinstance(value, Iterable):
+        return tuple(value)
+    return (value,)
+
+
+def _policy_name(p: object, what: str) -> str:
+    if isinstance(p, str) and p.strip().lower() in BUILTIN_POLICIES:
+        return p.strip().lower()
+    raise RulesError(
+        f"unknown {what} {p!r}: expected one of {', '.join(repr(b) for b in BUILTIN_POLICIES)} "
+        "(the advisor policy is added with include_advisor=True)"
+    )
+
+
+def _run_seed(entropy: int, rules: RuleSet, players: int, policy: str, seat: int | None) -> int:
+    """Seed of one run, from the league seed and what the run is (not from run order)."""
+    rules_key = zlib.crc32(json.dumps(rules.to_dict(), sort_keys=True, default=str).encode())
+    ss = np.random.SeedSequence(
+        entropy,
+        spawn_key=(rules_key, players, zlib.crc32(policy.encode()), players if seat is None else seat),
+    )
+    hi, lo = (int(x) for x in ss.generate_state(2, np.uint32))
+    return (hi << 32) | lo
+
+
+@dataclass
+class _Result:
+    """A policy's figures at one table: win (pooled counts), EV and its variance."""
+
+    wins: float  # wins of the policy's seat(s), pooled (may be fractional for the baseline)
+    trials: int  # hands behind ``wins``
+    scale: float  # win = wins / trials * scale
+    ev: float
+    var: float
+    hands: int
+
+
+def policy_league(
+    players: int | Sequence[int] = (3, 4, 6, 10),
+    rules: RuleSet | str | Mapping[str, Any] | Sequence[RuleSet | str | Mapping[str, Any]] = (
+        "traditional", "advanced",
+    ),
+    hands: int = 20_000,
+    seed: int | None = 0,
+    policies: str | Sequence[str] = ("random", "greedy", "score"),
+    include_advisor: bool = False,
+    advisor_hands: int = 200,
+    workers: int = 1,
+    progress: bool = True,
+    *,
+    baseline: str = "greedy",
+) -> pd.DataFrame:
+    """Head-to-head league of playing policies: win rate and EV per hand, with CIs.
+
+    For every ruleset and player count, each policy plays against a field of
+    ``baseline`` at every seat in turn (the module docstring gives the design and the
+    interval methods).  The compiled engine plays the built-ins; the advisor policy
+    (:class:`AdvisorPolicy`, ``include_advisor=True``) runs in the pure-Python reference
+    engine, so it gets only ``advisor_hands`` hands -- its rows say so in ``hands``.
+
+    Parameters
+    ----------
+    players : int or sequence of int
+        Player counts (2-22; 2 is Kap Shap).
+    rules : RuleSet, str, mapping or a sequence of them
+        Rulesets (:func:`kaptai.kts.rules.resolve_rules`); their names label the rows
+        and must differ.
+    hands : int
+        Hands per policy and table, at least 1, rounded up to a multiple of the player
+        count (one equal share per seat).
+    seed : int or None
+        League seed (None: fresh entropy, recorded in ``attrs['seed_entropy']``).
+    policies : str or sequence of str
+        Built-in policies: ``'random'``, ``'greedy'``, ``'score'``.  ``'random'`` is always
+        played, as the reference of ``value_of_play``; its rows appear only if listed.
+    include_advisor : bool
+        Also play :class:`AdvisorPolicy` (slow: a few hundred hands take a minute).
+    advisor_hands : int
+        Hands per table for the advisor policy, at least 1 (rounded up like ``hands``).
+    workers : int
+        Worker processes for :func:`~kaptai.kts.simulate.simulate`; results do not depend
+        on it.
+    progress : bool
+        Show a ``tqdm`` progress bar (hands) on stderr.
+    baseline : str
+        Built-in policy of the field (every other seat).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`LEAGUE_COLUMNS`: ``game, rules, players, policy, opponents, metric,
+        value, ci_low, ci_high, hands, method``; metrics :data:`LEAGUE_METRICS`
+        (``value_of_play`` for every policy but ``'random'``).  Values are per hand in
+        antes (pot settlement) or points (advanced), one seat's view.  ``attrs`` holds
+        ``seed_entropy``, ``version``, ``settings`` (every argument, the rules as dicts),
+        ``runs`` (every simulate run: rules, players, policy, seat (None: all seats
+        baseline), seed, hands, engine), ``confidence``, ``metrics`` and ``ev_method``.
+
+    Raises
+    ------
+    RulesError
+        For an unknown policy or baseline, a bad player count or ruleset, duplicate
+        ruleset names, ``hands``/``advisor_hands``/``workers`` < 1 or a bad seed.
+
+    Examples
+    --------
+    >>> from kaptai.kts.league import policy_league
+    >>> df = policy_league(players=4, rules="traditional", hands=400, seed=2,
+    ...                    policies=("random", "greedy"), progress=False)
+    >>> df[["policy", "metric", "value", "ci_low", "ci_high"]].round(3)
+       policy         metric  value  ci_low  ci_high
+    0  random            win  0.045   0.029    0.070
+    1  random      win_share  0.180   0.115    0.280
+    2  random    ev_per_hand -0.824  -0.901   -0.747
+    3  greedy            win  0.249   0.246    0.250
+    4  greedy      win_share  0.998   0.986    1.000
+    5  greedy    ev_per_hand -0.050  -0.050   -0.050
+    6  greedy  value_of_play  0.774   0.697    0.851
+    >>> policy_league(players=1, hands=10)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: players=1 is not supported: expected an integer from 2 to 22
+    """
+    try:
+        player_counts = tuple(dict.fromkeys(_as_tuple(players, (int, np.integer))))
+    except TypeError:
+        raise RulesError(f"players={players!r}: expected a player count or a sequence of them") from None
+    if not player_counts:
+        raise RulesError("players is empty: give at least one player count")
+    tables = []
+    for p in player_counts:
+        for r in _as_tuple(rules, (str, RuleSet, Mapping)):
+            tables.append(make_config(p, r))  # validates players, rules and the deal
+    rule_sets: list[RuleSet] = []
+    for cfg in tables:
+        if all(cfg.rules != r for r in rule_sets):
+            rule_sets.append(cfg.rules)
+    names = [r.name for r in rule_sets]
+    if len(set(names)) != len(names):
+        raise RulesError(
+            f"rulesets with the same name {names!r}: give each a distinct name= to label the rows"
+        )
+    if not rule_sets:
+        raise RulesError("rules is empty: give at least one ruleset")
+    hands = _count("hands", hands, 1)
+    advisor_hands = _count("advisor_hands", advisor_hands, 1)
+    workers = _count("workers", workers, 1)
+    baseline = _policy_name(baseline, "baseline policy")
+    pols: list[str] = []
+    for p in _as_tuple(policies, (str,)):
+        name = _policy_name(p, "policy")
+        if name not in pols:
+            pols.append(name)
+    if not pols and not include_advisor:
+        raise RulesError("policies is empty: give at least one built-in policy")
+    try:
+        entropy = seed_entropy(seed)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+
+    played = list(pols) + (["random"] if "random" not in pols else [])
+    order = sorted(tables, key=lambda c: (names.index(c.rules.name), player_counts.index(c.players)))
+
+    def per_seat(total: int, P: int) -> int:
+        return -(-total // P)
+
+    total_hands = 0
+    for cfg in order:
+        P = cfg.players
+        total_hands += len(played) * per_seat(hands, P) * P
+        if include_advisor:
+            total_hands += per_seat(advisor_hands, P) * P
+
+    from tqdm.auto import tqdm
+
+    runs: list[dict[str, Any]] = []
+    bar = tqdm(total=total_hands, disable=not progress, file=sys.stderr, unit="hand", desc="league")
+
+    def play(cfg, name: str, seats: list[int | None], n_seat: int) -> _Result:
+        P, r = cfg.players, cfg.rules
+        wins = ev = var = 0.0
+        trials = 0
+        scale = 1.0
+        for seat in seats:
+            if seat is None:  # all seats play the baseline; average the seats
+                table_pols: list = [baseline] * P
+                weights = np.full(P, 1.0 / P)
+            else:
+                table_pols = [baseline] * P
+                table_pols[seat] = AdvisorPolicy() if name == _ADVISOR else name
+                weights = np.zeros(P)
+                weights[seat] = 1.0
+            s = _run_seed(entropy, r, P, name, seat)
+            sim = simulate(P, r, n_seat, s, policies=table_pols, workers=workers, progress=False)
+            cells = _cells(sim, r)
+            e, v = _ev_and_var(cells, weights, r)
+            ev += e / len(seats)
+            var += v / len(seats) ** 2
+            if seat is None:
+                wins += round((1.0 - cells.drawn) * n_seat)  # won hands; one seat's share is 1/P
+                scale = 1.0 / P
+            else:
+                win_row = sim[(sim.metric == "win") & (sim.relative_to == "dealer") & (sim.seat == seat)]
+                wins += round(float(win_row.value.iloc[0]) * n_seat)
+            trials += n_seat
+            runs.append({
+                "rules": r.name, "players": P, "policy": name, "seat": seat, "seed": s,
+                "hands": n_seat, "engine": sim.attrs["engine"],
+            })
+            bar.update(n_seat)
+        return _Result(wins, trials, scale, ev, var, n_seat * len(seats))
+
+    z = z_value(CONFIDENCE)
+    out: list[dict[str, Any]] = []
+    try:
+        for cfg in order:
+            P, r = cfg.players, cfg.rules
+            results: dict[str, _Result] = {}
+            for name in played:
+                n_seat = per_seat(hands, P)
+                if name == baseline:
+                    results[name] = play(cfg, name, [None], n_seat * P)
+                else:
+                    results[name] = play(cfg, name, list(range(P)), n_seat)
+            if include_advisor:
+                results[_ADVISOR] = play(cfg, _ADVISOR, list(range(P)), per_seat(advisor_hands, P))
+            shown = list(pols) + ([_ADVISOR] if include_advisor else [])
+            for name in shown:
+                res = results[name]
+                lo, hi = wilson_interval(res.wins, res.trials, CONFIDENCE)
+                win = res.wins / res.trials * res.scale
+                lo, hi = float(lo) * res.scale, float(hi) * res.scale
+                sd = math.sqrt(res.var)
+                base = {"game": _GAME, "rules": r.name, "players": P, "policy": name,
+                        "opponents": baseline, "hands": res.hands, "method": "monte_carlo"}
+                out.append({**base, "metric": "win", "value": win, "ci_low": lo, "ci_high": hi})
+                out.append({**base, "metric": "win_share", "value": win * P, "ci_low": lo * P,
+                            "ci_high": hi * P})
+                out.append({**base, "metric": "ev_per_hand", "value": res.ev,
+                            "ci_low": res.ev - z * sd, "ci_high": res.ev + z * sd})
+                if name != "random":
+                    ref = results["random"]
+                    diff = res.ev - ref.ev
+                    sd_d = math.sqrt(res.var + ref.var)
+                    out.append({**base, "metric": "value_of_play", "value": diff,
+                                "ci_low": diff - z * sd_d, "ci_high": diff + z * sd_d})
+    finally:
+        bar.close()
+
+    df = pd.DataFrame(out, columns=LEAGUE_COLUMNS)
+    df = df.astype({"players": "int64", "hands": "int64"})
+    df.attrs.update({
+        "seed_entropy": entropy,
+        "version": __version__,
+        "settings": {
+            "players": [int(p) for p in player_counts],
+            "rules": [r.to_dict() for r in rule_sets],
+            "hands": hands,
+            "policies": pols,
+            "baseline": baseline,
+            "include_advisor": bool(include_advisor),
+            "advisor_hands": advisor_hands,
+            "chunk_hands": CHUNK_HANDS,
+        },
+        "runs": runs,
+        "confidence": CONFIDENCE,
+        "metrics": dict(LEAGUE_METRICS),
+        "ev_method": (
+            "EV from the simulated outcome frequencies (dealer-relative seats) under the "
+            "ruleset's settlement; delta-method normal intervals (exact variance of the mean "
+            "net payoff for refund and advanced settlement); seat runs and value_of_play "
+            "combine independent runs; win: Wilson interval of the pooled wins"
+        ),
+    })
+    return df
+
+
+# --------------------------------------------------------------------------------------
+# Plot
+# --------------------------------------------------------------------------------------
+
+_AXIS_LABELS = {
+    "ev_per_hand": "EV per hand (antes)",
+    "value_of_play": "value of play vs random (antes per hand)",
+    "win": "P(win) per hand",
+    "win_share": "win share (1 = fair share, 1/players)",
+}
+_REFERENCE_LINE = {"ev_per_hand": 0.0, "value_of_play": 0.0, "win_share": 1.0}
+
+
+def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None):
+    """Plot one metric of :func:`policy_league`: points with CI error bars per policy.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A league table.
+    metric : {'ev_per_hand', 'value_of_play', 'win', 'win_share'}
+        What to plot.
+    ax : matplotlib.axes.Axes, optional
+        Draw everything in this axes (rulesets told apart by marker and line style).
+        By default a new figure has one panel per ruleset.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        x = players, one colour per policy (dodged), error bars = the confidence
+        intervals; y is in antes (points, under advanced settlement) per hand for the
+        money metrics.
+
+    Raises
+    ------
+    RulesError
+        For an unknown metric or a table without its rows.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from kaptai.kts.league import policy_league, plot_league
+    >>> df = policy_league(players=(3, 4), rules="traditional", hands=200, seed=0,
+    ...                    policies=("random", "greedy"), progress=False)
+    >>> fig = plot_league(df)
+    >>> fig.axes[0].get_ylabel(), fig.axes[0].get_xlabel()
+    ('EV per hand (antes)', 'players')
+    """
+    if metric not in LEAGUE_METRICS:
+        raise RulesError(f"unknown metric {metric!r}: expected one of {', '.join(map(repr, LEAGUE_METRICS))}")
+    sel = df[df.metric == metric]
+    if sel.empty:
+        raise RulesError(f"the table has no {metric!r} rows")
+    from matplotlib.figure import Figure
+
+    rulesets = list(dict.fromkeys(sel.rules))
+    everyone = list(dict.fromkeys(df.policy))  # colours stay the same across metrics
+    policies = [p for p in everyone if p in set(sel.policy)]
+    counts = sorted(set(int(p) for p in sel.players))
+    xpos = {p: i for i, p in enumerate(counts)}
+    colours = {p: f"C{i}" for i, p in enumerate(everyone)}
+    width = 0.7
+    step = width / max(len(policies), 1)
+    if ax is None:
+        fig = Figure(figsize=(4.2 * len(rulesets) + 1.0, 3.8), layout="constrained")
+        axes = fig.subplots(1, len(rulesets), squeeze=False)[0]
+        panel = {r: axes[i] for i, r in enumerate(rulesets)}
+        styles = {r: ("o", "-") for r in rulesets}
+    else:
+        fig = ax.figure
+        axes = [ax]
+        panel = {r: ax for r in rulesets}
+        styles = {r: (m, ls) for r, m, ls in zip(rulesets, "osD^v<>", ["-", "--", ":", "-."] * 2)}
+    for r in rulesets:
+        a = panel[r]
+        marker, line = styles[r]
+        for j, pol in enumerate(policies):
+            part = sel[(sel.rules == r) & (sel.policy == pol)].sort_values("players")
+            if part.empty:
+                continue
+            x = np.array([xpos[int(p)] for p in part.players]) + (j - (len(policies) - 1) / 2) * step
+            y = part.value.to_numpy(dtype=float)
+            err = np.vstack([y - part.ci_low.to_numpy(dtype=float), part.ci_high.to_numpy(dtype=float) - y])
+            opp = part.opponents.iloc[0]
+            label = f"{pol} (vs {opp})" if ax is None or len(rulesets) == 1 else f"{pol}, {r}"
+            a.errorbar(x, y, yerr=np.clip(err, 0, None), fmt=marker, linestyle=line, linewidth=0.8,
+                       color=colours[pol], capsize=3, markersize=5, label=label)
+    for a in axes:
+        a.set_xticks(range(len(counts)), [str(p) for p in counts])
+        a.set_xlabel("players")
+        a.set_ylabel(_AXIS_LABELS[metric])
+        if metric in _REFERENCE_LINE:
+            a.axhline(_REFERENCE_LINE[metric], color="0.6", linewidth=0.8, zorder=0)
+        a.grid(axis="y", alpha=0.3)
+        a.legend(fontsize="small")
+    if ax is None:
+        for r in rulesets:
+            panel[r].set_title(f"{r} rules")
+    return fig
