@@ -147,6 +147,26 @@ def _cmd_report(args: argparse.Namespace) -> None:
     print(f"wrote {args.out}")
 
 
+def _cmd_league(args: argparse.Namespace) -> None:
+    from kaptai.kts.league import plot_league, policy_league
+
+    _check_game(args.game)
+    df = policy_league(
+        players=tuple(_player_range(args.players)),
+        rules=tuple(r.strip() for r in args.rules_list.split(",")),
+        hands=args.hands,
+        seed=args.seed,
+        policies=tuple(p.strip() for p in args.policies.split(",")),
+        include_advisor=args.advisor_hands > 0,
+        advisor_hands=max(args.advisor_hands, 1),
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    if args.plot:
+        plot_league(df).savefig(args.plot, dpi=110, bbox_inches="tight")
+    _emit(df, args.format, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import evaluate
 
@@ -246,6 +266,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sets", type=int, default=None)
     _add_rules_args(p)
     p.set_defaults(func=_cmd_draw_odds)
+
+    p = sub.add_parser("league", help="policies head to head: win rate, EV per hand, value of playing well")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", default="4", help="player counts, e.g. 3-10 or 3,4,6 (default 4)")
+    p.add_argument("--rules-list", default="traditional,advanced", help="rulesets (presets), comma-separated")
+    p.add_argument("--policies", default="random,greedy,score")
+    p.add_argument("--hands", type=int, default=20_000, help="hands per policy and configuration")
+    p.add_argument("--advisor-hands", type=int, default=0,
+                   help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--plot", default=None, help="save the EV plot to this file")
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=_cmd_league)
 
     p = sub.add_parser("report", help="build the strategy report (self-contained HTML or Markdown)")
     p.add_argument("game", choices=games)

@@ -116,3 +116,13 @@ def test_bad_simulate_and_advise_input(argv, message, tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_league_table_and_plot(capsys, tmp_path):
+    plot = tmp_path / "league.png"
+    assert main(["league", "kap-tai-shap", "--players", "3", "--rules-list", "traditional", "--hands", "600",
+                 "--seed", "2", "--format", "json", "--no-progress", "--plot", str(plot)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["policy"] for r in rows} == {"random", "greedy", "score"}
+    assert {"win", "win_share", "ev_per_hand", "value_of_play"} <= {r["metric"] for r in rows}
+    assert plot.stat().st_size > 1000
