@@ -167,6 +167,21 @@ def _cmd_league(args: argparse.Namespace) -> None:
     _emit(df, args.format, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
 
 
+def _cmd_fairness(args: argparse.Namespace) -> None:
+    from kaptai.core.settlement import validate_cut
+    from kaptai.kts.fairness import fairness, plot_fairness
+
+    _check_game(args.game)
+    if args.cut is not None:
+        validate_cut(args.cut)
+    players = _players(args)
+    df = fairness(players, args.hands, args.seed, cut=args.cut, variants=args.variants, policies=args.policy,
+                  progress=not args.no_progress)
+    if args.plot:
+        plot_fairness(df, path=args.plot)
+    _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import evaluate
 
@@ -266,6 +281,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sets", type=int, default=None)
     _add_rules_args(p)
     p.set_defaults(func=_cmd_draw_odds)
+
+    p = sub.add_parser("fairness", help="expected value per seat, house take and fairness of scoring variants")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
+    p.add_argument("--hands", type=int, default=100_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--cut", type=float, default=None, help="house cut 0-1 for every variant (default: each ruleset's)")
+    p.add_argument("--variants", default="traditional,advanced",
+                   help="presets, comma-separated, or a ready-made set name (see kaptai.kts.fairness.VARIANT_SETS)")
+    p.add_argument("--policy", default="greedy")
+    p.add_argument("--plot", default=None, help="save the seat-EV / house-take figure to this file")
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=_cmd_fairness)
 
     p = sub.add_parser("league", help="policies head to head: win rate, EV per hand, value of playing well")
     p.add_argument("game", choices=games)

@@ -126,3 +126,31 @@ def test_league_table_and_plot(capsys, tmp_path):
     assert {r["policy"] for r in rows} == {"random", "greedy", "score"}
     assert {"win", "win_share", "ev_per_hand", "value_of_play"} <= {r["metric"] for r in rows}
     assert plot.stat().st_size > 1000
+
+
+def test_fairness_json_rows(capsys, tmp_path):
+    plot = tmp_path / "fair.png"
+    assert main(["fairness", "kap-tai-shap", "--players", "4", "--hands", "2000", "--seed", "1", "--format", "json",
+                 "--no-progress", "--plot", str(plot)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for key in ("variant", "seat", "relative_to", "metric", "value", "ci_low", "ci_high"):
+        assert all(key in r for r in rows)
+    ev = [r for r in rows if r["metric"] == "ev_per_hand" and r["variant"] == "traditional" and r["relative_to"] == "dealer"]
+    assert [r["seat"] for r in ev] == [0, 1, 2, 3]
+    take = [r for r in rows if r["metric"] == "house_take_per_hand" and r["variant"] == "traditional"]
+    assert len(take) == 1 and take[0]["seat"] is None
+    # pot game: the seats' EVs and the house take sum to zero
+    assert abs(sum(r["value"] for r in ev) + take[0]["value"]) < 1e-9
+    assert plot.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["fairness", "kap-tai-shap", "--hands", "100", "--cut", "1.5"], "house_cut=1.5"),
+        (["fairness", "kap-tai-shap", "--hands", "100", "--variants", "bogus"], "unknown variant 'bogus'"),
+    ],
+)
+def test_bad_fairness_input(argv, message, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "kaptai", *argv], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
