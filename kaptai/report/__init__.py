@@ -68,16 +68,7 @@ def build_report(
             raise RulesError(f"players={p!r} is not supported: expected integers from 2 to 22")
     from kaptai.report import kts
 
-    extra = []
-    try:
-        from kaptai.report import kts_extra
-
-        extra = list(kts_extra.SECTIONS)
-    except ImportError:
-        pass
-    title, sections, meta, results = kts.build_sections(
-        players, hands, seed, workers=workers, progress=progress, extra_sections=extra
-    )
+    title, sections, meta, results = kts.build_sections(players, hands, seed, workers=workers, progress=progress)
     text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
     if out is not None:
         path = pathlib.Path(out)

@@ -154,6 +154,100 @@ def _seat_section(players: Sequence[int], hands: int, seed: int, workers: int, p
     return sec, sims
 
 
+def _league_section(players, hands, seed, workers, progress):
+    from kaptai.kts.league import plot_league, policy_league
+
+    _step(progress, f"policy league: players {list(players)}, {hands} hands per policy")
+    league = policy_league(players=tuple(players), rules=("traditional", "advanced"), hands=hands, seed=seed,
+                           workers=workers, progress=False)
+    p4 = 4 if 4 in players else players[0]
+    q = league[(league.players == p4) & league.metric.isin(["win", "ev_per_hand", "value_of_play"])]
+    table = q[["rules", "policy", "metric", "value", "ci_low", "ci_high"]].rename(
+        columns={"ci_low": "95% low", "ci_high": "95% high"})
+    fig = plot_league(league, metric="ev_per_hand")
+    sec = Section(
+        "Policies head to head",
+        [
+            ("p", "Each policy plays every seat in turn against a field of greedy players (random: uniform legal "
+                  "moves; greedy: most live outs, then closest to ready; score: chance of winning in the next draws "
+                  "times the expected score). EV per hand is in antes for the pot game and in points under advanced "
+                  "scoring; 'value of play' is the EV gained over random play."),
+            ("table", table, f"League, {p4} players, {hands:,} hands per policy and seat rotation"),
+            ("figure", fig, "EV per hand by policy and player count against a greedy field, 95% intervals"),
+        ],
+    )
+    return sec, {"league": league}
+
+
+def _fairness_section(players, hands, seed, workers, progress):
+    import matplotlib.pyplot as plt
+
+    from kaptai.kts.fairness import VARIANT_SETS, compare_variants, cut_curve, plot_cut_curve, plot_seat_ev
+
+    p4 = 4 if 4 in players else players[0]
+    _step(progress, f"fairness: presets, {p4} players, {hands} hands")
+    presets = compare_variants(["traditional", "advanced"], players=p4, hands=hands, seed=seed, progress=False)
+    ev = presets[(presets.metric == "ev_per_hand")]
+    ev_table = ev[["variant", "relative_to", "seat", "value", "ci_low", "ci_high"]].rename(
+        columns={"value": "EV per hand", "ci_low": "95% low", "ci_high": "95% high"})
+    fig_ev, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+    plot_seat_ev(presets, relative_to="dealer", ax=axes[0])
+    plot_seat_ev(presets, relative_to="first_hand", ax=axes[1])
+    fig_ev.tight_layout()
+
+    _step(progress, "fairness: house cut 0-10%")
+    cuts = cut_curve(p4, "traditional", hands, seed, progress=False)
+    fig_cut = plot_cut_curve(cuts)
+    take = cuts[cuts.metric == "house_take_per_hand"][["variant", "value"]].rename(
+        columns={"variant": "cut", "value": "house take per hand (antes)"})
+    be = float(presets[(presets.variant == "traditional") & (presets.metric == "break_even_cut")].value.iloc[0])
+
+    _step(progress, "fairness: scoring variants")
+    variants = {**VARIANT_SETS["forms_settlement"], **VARIANT_SETS["base_combination"]}
+    comp = compare_variants(variants, players=p4, hands=hands, seed=seed, progress=False)
+    rank = comp[comp.metric.isin(["ev_spread", "sd_hand_result", "drawn_hand_rate", "hand_length_mean",
+                                  "first_hand_advantage"])]
+    rank = rank.pivot_table(index="variant", columns="metric", values="value", sort=False).reset_index()
+    rank = rank.sort_values("ev_spread").reset_index(drop=True)
+    rank.insert(0, "fairness rank", range(1, len(rank) + 1))
+    sec = Section(
+        "Expected value, house cut and fairness",
+        [
+            ("p", f"Expected result of each seat per hand, {p4} players, greedy policy, {hands:,} hands: pot game "
+                  "(everyone antes 1, the house takes the cut, the winner the rest) for the traditional preset, "
+                  "per-score payments for the advanced preset (no cut). Seats relative to the dealer and relative "
+                  "to the first hand."),
+            ("table", ev_table, "EV per hand by seat (antes / points), 95% intervals"),
+            ("figure", fig_ev, "EV per hand by seat, relative to the dealer (left) and to the first hand (right)"),
+            ("p", f"The house cut: every seat's EV falls linearly with the cut; the break-even cut, above which every "
+                  f"seat loses on average, is {100 * be:.2f}% in the traditional pot game with {p4} players."),
+            ("table", take, "House take per hand against the cut (traditional, pot)"),
+            ("figure", fig_cut, "EV per seat and house take against the house cut"),
+            ("p", "Scoring variants ranked by fairness: the spread between the best and worst seat's EV (smaller is "
+                  "fairer); the standard deviation of a hand's result and the drawn-hand rate say how decisive the "
+                  "game is."),
+            ("table", rank, "Fairness ranking of the scoring variants"),
+        ],
+    )
+    trad = presets[presets.variant == "traditional"]
+    cut_now = float(trad.house_cut.iloc[0])
+    seat_ev = trad[(trad.metric == "ev_per_hand") & (trad.relative_to == "dealer")]
+    best_seat = seat_ev.loc[seat_ev.value.idxmax()]
+    verdict = ("every seat expects to lose" if float(seat_ev.value.max()) < 0 else
+               f"seat {int(best_seat.seat)} from the dealer still expects {float(best_seat.value):+.3f} antes")
+    lines = [
+        f"House cut: at the traditional {100 * cut_now:.0f}% cut the house takes "
+        f"{float(trad[trad.metric == 'house_take_per_hand'].value.iloc[0]):.3f} antes per hand with {p4} players and "
+        f"{verdict} (seats from the dealer); the estimated break-even cut is {100 * be:.2f}%.",
+        f"Fairest scoring variant by seat-EV spread: {rank.variant.iloc[0]} (spread {rank.ev_spread.iloc[0]:.3f}); "
+        f"least fair: {rank.variant.iloc[-1]} (spread {rank.ev_spread.iloc[-1]:.3f}).",
+    ]
+    return sec, {"fairness": presets, "cut_curve": cuts, "variants": comp, "summary_lines": lines}
+
+
+EXTRA_SECTIONS = (_league_section, _fairness_section)
+
+
 def build_sections(
     players: Sequence[int] = (3, 4, 5, 6, 8, 10),
     hands: int = 20_000,
@@ -161,7 +255,7 @@ def build_sections(
     *,
     workers: int = 1,
     progress: bool = True,
-    extra_sections: Sequence = (),
+    extra_sections: Sequence | None = None,
 ) -> tuple[str, list[Section], str, dict[str, Any]]:
     """Compute every section of the Kap Tai Shap report.
 
@@ -177,10 +271,12 @@ def build_sections(
     sections.append(sec)
     sec, results["simulations"] = _seat_section(players, hands, seed, workers, progress)
     sections.append(sec)
-    for make in extra_sections:
-        sec, res = make(players=players, hands=hands, seed=seed, workers=workers, progress=progress)
+    for make in EXTRA_SECTIONS if extra_sections is None else extra_sections:
+        sec, res = make(players, hands, seed, workers, progress)
         sections.append(sec)
+        lines = res.pop("summary_lines", [])
         results.update(res)
+        results.setdefault("summary_lines", []).extend(lines)
     sections.append(_summary_section(results))
     sections.append(_methods_section(players, hands, seed))
     meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · "
@@ -206,10 +302,11 @@ def _summary_section(results: dict[str, Any]) -> Section:
         g = w[w.rules == r].sort_values("seat")
         best = g.loc[g.value.idxmax()]
         worst = g.loc[g.value.idxmin()]
-        lines.append(f"{r.capitalize()}: the seat {int(best.seat)} after the first hand wins most often "
+        lines.append(f"{r.capitalize()}: seat {int(best.seat)} counted from the first hand wins most often "
                      f"({100 * best.value:.1f}%, 95% interval {100 * best.ci_low:.1f}–{100 * best.ci_high:.1f}%), "
-                     f"the seat {int(worst.seat)} least ({100 * worst.value:.1f}%): being next after a discard is "
-                     f"worth more than the first hand's extra tile." if int(best.seat) != 0 else
+                     f"seat {int(worst.seat)} least ({100 * worst.value:.1f}%)"
+                     + (": being next after the first hand's discard is worth more than its extra tile."
+                        if int(best.seat) == 1 else ".") if int(best.seat) != 0 else
                      f"{r.capitalize()}: the first hand wins most often ({100 * best.value:.1f}%).")
     for line in results.get("summary_lines", []):
         lines.append(line)

@@ -6,7 +6,8 @@ import pytest
 from kaptai.errors import RulesError
 from kaptai.report import build_report
 
-SECTIONS = ["Rules modelled", "Exact deal odds", "Simulated win rates by seat", "Summary for players", "Methods"]
+SECTIONS = ["Rules modelled", "Exact deal odds", "Simulated win rates by seat", "Policies head to head",
+            "Expected value, house cut and fairness", "Summary for players", "Methods"]
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,7 @@ def test_html_is_self_contained_with_every_section(html_report):
     assert out.read_text(encoding="utf-8") == text
     for title in SECTIONS:
         assert f"<h2>{title}</h2>" in text
-    assert text.count("<img ") >= 2 and text.count('src="data:image/png;base64,') == text.count("<img ")
+    assert text.count("<img ") >= 5 and text.count('src="data:image/png;base64,') == text.count("<img ")
     assert "http://" not in text and "https://" not in text  # nothing to fetch
     assert text.count("<table>") >= 4
 
