@@ -1,0 +1,164 @@
+"""Run every kaptai benchmark and print one table.
+
+Usage::
+
+    python benchmarks/run.py [--quick] [--json out.json]
+
+Rows come from ``benchmarks/bench_eval.py`` (evaluator throughput, reference ratios,
+exact deal tables) and, when it is present and imports cleanly,
+``benchmarks/bench_engine.py`` (game engine throughput).  Each module exposes
+``run(quick: bool = False) -> list[dict]`` with rows ``{name, value, unit}`` and optional
+extra keys (``repeats``: how many runs the median is taken over).  See
+``benchmarks/README.md`` for what each row means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import importlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for p in (str(HERE), str(ROOT)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+#: Benchmark modules, in the order their rows are printed.
+MODULES = ("bench_eval", "bench_engine", "bench_advisor")
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        )
+        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def format_value(value: float, unit: str) -> str:
+    if unit == "s":
+        return f"{value:.3f}"
+    if unit == "x":
+        return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+    if isinstance(value, float) and not value.is_integer() and abs(value) < 100:
+        return f"{value:,.2f}"
+    return f"{value:,.0f}"
+
+
+def print_table(sections: list[tuple[str, list[dict]]]) -> None:
+    rows = [(title, r) for title, rs in sections for r in rs]
+    if not rows:
+        return
+    name_w = max(len(str(r["name"])) for _, r in rows)
+    val_w = max(len(format_value(r["value"], r.get("unit", ""))) for _, r in rows)
+    unit_w = max(len(str(r.get("unit", ""))) for _, r in rows)
+    for title, rs in sections:
+        if not rs:
+            continue
+        print(f"\n== {title} ==")
+        for r in rs:
+            extra = f"median of {r['repeats']}" if "repeats" in r else ""
+            others = {k: v for k, v in r.items() if k not in ("name", "value", "unit", "repeats")}
+            if others:
+                extra += ("  " if extra else "") + " ".join(f"{k}={v}" for k, v in others.items())
+            print(
+                f"{str(r['name']):<{name_w}}  {format_value(r['value'], r.get('unit', '')):>{val_w}}"
+                f"  {str(r.get('unit', '')):<{unit_w}}  {extra}".rstrip()
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the kaptai benchmarks and print one table.")
+    parser.add_argument("--quick", action="store_true", help="smaller samples and time budgets on slow rows")
+    parser.add_argument("--json", metavar="OUT", help="also write the rows and the machine details as JSON")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    meta = {
+        "date": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "quick": args.quick,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": _cpu(),
+        "cpus": os.cpu_count(),
+        "commit": _git_commit(),
+    }
+    try:
+        import numpy
+
+        meta["numpy"] = numpy.__version__
+    except ImportError:  # pragma: no cover
+        pass
+    print(f"kaptai benchmarks {meta['date']}  {'--quick  ' if args.quick else ''}"
+          f"python {meta['python']}  {meta['cpu']} ({meta['cpus']} CPUs)  commit {meta['commit']}")
+    print("Times are medians over repeated runs ('median of k'); the machine may be noisy.")
+
+    sections: list[tuple[str, list[dict]]] = []
+    notes: list[str] = []
+    for name in MODULES:
+        if not (HERE / f"{name}.py").exists():
+            notes.append(f"{name}: benchmarks/{name}.py not found, skipped")
+            continue
+        try:
+            module = importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - any import failure means: skip it, say why
+            notes.append(f"{name}: does not import cleanly ({type(exc).__name__}: {exc}), skipped")
+            continue
+        if not callable(getattr(module, "run", None)):
+            notes.append(f"{name}: has no run(quick) function, skipped")
+            continue
+        t0 = time.perf_counter()
+        try:
+            rows = list(module.run(quick=args.quick))
+        except Exception as exc:  # noqa: BLE001 - keep the other modules' rows
+            traceback.print_exc()
+            notes.append(f"{name}: run() failed ({type(exc).__name__}: {exc})")
+            continue
+        sections.append((f"{name} ({time.perf_counter() - t0:.0f} s)", rows))
+
+    others = sorted(f.stem for f in HERE.glob("bench_*.py") if f.stem not in MODULES)
+    for name in others:
+        notes.append(f"{name}: not run (add it to MODULES in benchmarks/run.py to include it)")
+
+    print_table(sections)
+    for note in notes:
+        print(f"note: {note}")
+    total = time.perf_counter() - started
+    print(f"\ntotal {total:.0f} s")
+
+    if args.json:
+        payload = {
+            "meta": {**meta, "seconds": round(total, 1), "notes": notes},
+            "rows": [{"module": title.split(" ")[0], **r} for title, rs in sections for r in rs],
+        }
+        Path(args.json).write_text(json.dumps(payload, indent=2, default=float) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
