@@ -147,7 +147,7 @@ def deal_table_rows(quick: bool = False) -> list[dict]:
     for distance in (False, True):
         for preset in PRESETS:
             for sets, players in PLAYERS_FOR_SETS.items():
-                t, k = timed(lambda: deal_odds(players, preset, distance=distance), REPEATS, budget)
+                t, k = timed(lambda: deal_odds(players, preset, distance=distance, workers=1), REPEATS, budget)
                 rows.append(
                     {
                         "name": f"deal_odds {preset}, {sets} set{'s' if sets > 1 else ''} "
