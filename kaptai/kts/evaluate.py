@@ -118,6 +118,9 @@ def score_hands(tiles: Any, rules: RuleSet | str | None = "traditional") -> np.n
 def classify_hands(tiles: Any, rules: RuleSet | str | None = "traditional") -> pd.DataFrame:
     """Score, best form and special-hand flags of each hand (one row per hand).
 
+    Columns: ``score`` (int, -1 if not a win), ``form`` (string, ``<NA>`` if not
+    a win) and one bool column per special hand (:data:`SPECIALS`).
+
     Examples
     --------
     >>> from kaptai.kts import classify_hands, parse_hand
@@ -129,7 +132,8 @@ def classify_hands(tiles: Any, rules: RuleSet | str | None = "traditional") -> p
     arr = _tile_array(tiles, (10, 8), "classify_hands")
     score, form, spec = _eval._classify_batch(arr, mask, base_sum, gj)
     names = np.array([None, *FORMS], dtype=object)
-    out = pd.DataFrame({"score": score, "form": names[form.astype(np.int64) + 1]})
+    # form: a string column, <NA> where the hand is not a win
+    out = pd.DataFrame({"score": score, "form": pd.array(names[form.astype(np.int64) + 1], dtype="string")})
     for bit, name in enumerate(SPECIALS):
         out[name] = (spec & (1 << bit)) != 0
     return out
