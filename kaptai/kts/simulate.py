@@ -9,7 +9,10 @@ Every hand is independent: seat 0 is the dealer (莊家), the dice pick the firs
 (先手), and there is no dealer streak (連莊).  Hands are played in chunks of
 :data:`CHUNK_HANDS`; chunk ``i`` reads ``PCG64(SeedSequence(seed).spawn(n)[i])``, so the
 same seed gives the same table whatever the number of worker processes, and the first
-hands of a longer run are the hands of a shorter one.
+hands of a longer run are the hands of a shorter one.  The chunks run through
+:func:`kaptai.core.runner.run_chunks`: in this process, in local processes
+(``workers=``), on a Dask cluster (``scheduler=``) or any executor (``executor=``), with
+the same table on each; ``checkpoint=`` makes a long run resumable.
 
 Functions
 ---------
@@ -33,9 +36,9 @@ True
 
 from __future__ import annotations
 
-import sys
+import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import Executor
 from numbers import Integral
 from typing import Any
 
@@ -43,7 +46,8 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.sampling import bit_generator, chunk_plan, chunk_seeds, seed_entropy
+from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.core.sampling import bit_generator, seed_entropy
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.errors import RulesError
 from kaptai.kts import engine_reference
@@ -149,9 +153,17 @@ def _rows_to_array(rows: list[tuple]) -> np.ndarray:
     return out
 
 
-def _merge(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> None:
-    for key, arr in part.items():
-        total[key] += arr
+def _play_chunk(task) -> dict[str, np.ndarray]:
+    """Runner chunk function: the chunk's tallies plus its log rows under ``'log'``."""
+    stats, log = _run_chunk(*task)
+    return {**stats, "log": log}
+
+
+def _merge_chunk(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Runner merge (called in chunk order): add the tallies, append the log rows."""
+    out = {key: total[key] + arr for key, arr in part.items() if key != "log"}
+    out["log"] = np.concatenate([total["log"], part["log"]]) if len(part["log"]) else total["log"]
+    return out
 
 
 def run_tallies(
@@ -164,10 +176,14 @@ def run_tallies(
     workers: int = 1,
     record: int = 0,
     progress: bool = True,
+    scheduler: str | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray, dict[str, Any]]:
     """Play the hands and return the merged raw tallies (what :func:`simulate` tabulates).
 
-    Parameters are those of :func:`simulate`.
+    Parameters are those of :func:`simulate`.  The chunks run through
+    :func:`kaptai.core.runner.run_chunks`.
 
     Returns
     -------
@@ -182,60 +198,42 @@ def run_tallies(
     workers = _count("workers", workers, 1)
     record = _count("record", record, 0)
     resolved = resolve_policies(policies, cfg.players)
+    if seed is None and checkpoint is not None:
+        # resuming a run that drew fresh entropy: reuse the entropy it recorded
+        manifest = read_manifest(checkpoint)
+        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
+        if isinstance(recorded, int):
+            seed = recorded
     entropy = _entropy(seed)
-    plan = chunk_plan(hands, CHUNK_HANDS)
-    seeds = chunk_seeds(entropy, len(plan))
     tasks = [
-        (cfg, resolved, seeds[i], size, start, max(0, min(record - start, size)))
-        for i, start, size in plan
+        (cfg, resolved, c.seed, c.size, c.start, max(0, min(record - c.start, c.size)))
+        for c in plan_chunks(hands, CHUNK_HANDS, entropy)
     ]
-    total = new_stats(cfg.players)
-    logs: dict[int, np.ndarray] = {}
-
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=hands, disable=not progress, file=sys.stderr, unit="hand", desc="simulate")
-    try:
-        if workers == 1 or len(tasks) == 1:
-            for i, task in enumerate(tasks):
-                stats, log = _run_chunk(*task)
-                _merge(total, stats)
-                if len(log):
-                    logs[i] = log
-                bar.update(task[3])
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                pending = {}
-                queue = iter(enumerate(tasks))
-                # keep a bounded number of chunks in flight: memory stays flat in `hands`
-                for i, task in queue:
-                    pending[pool.submit(_run_chunk, *task)] = (i, task[3])
-                    if len(pending) >= 2 * workers:
-                        break
-                while pending:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        i, size = pending.pop(fut)
-                        stats, log = fut.result()
-                        _merge(total, stats)
-                        if len(log):
-                            logs[i] = log
-                        bar.update(size)
-                        nxt = next(queue, None)
-                        if nxt is not None:
-                            j, task = nxt
-                            pending[pool.submit(_run_chunk, *task)] = (j, task[3])
-    finally:
-        bar.close()
-    log = (
-        np.concatenate([logs[i] for i in sorted(logs)])
-        if logs
-        else np.empty((0, 7), dtype=np.int32)
+    labels = [_policy_label(p) for p in resolved]
+    fingerprint = {
+        "game": _GAME,
+        "players": cfg.players,
+        "rules": cfg.rules.to_dict(),
+        "hands": hands,
+        "seed_entropy": entropy,
+        "policies": labels,
+        "chunk_hands": CHUNK_HANDS,
+        "record": record,
+        "version": __version__,
+    }
+    merged = run_chunks(
+        _play_chunk, tasks, merge=_merge_chunk, workers=workers, executor=executor,
+        scheduler=scheduler, checkpoint=checkpoint, fingerprint=fingerprint,
+        progress=progress, desc="simulate",
     )
+    log = merged.pop("log")
+    total = new_stats(cfg.players)
+    for key, arr in merged.items():
+        total[key] += arr
     meta = {
         "seed_entropy": entropy,
         "config": cfg,
-        "policies": [_policy_label(p) for p in resolved],
+        "policies": labels,
         "engine": "compiled" if policy_codes(resolved) is not None else "reference",
         "chunk_hands": CHUNK_HANDS,
     }
@@ -377,6 +375,9 @@ def simulate(
     workers: int = 1,
     record: int = 0,
     progress: bool = True,
+    scheduler: str | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> pd.DataFrame:
     """Play ``hands`` independent hands and estimate the odds, with confidence intervals.
 
@@ -396,14 +397,27 @@ def simulate(
         :class:`kaptai.kts.policies.Policy` (pure Python, ~100x slower), or one per seat,
         seat 0 being the dealer.  See :mod:`kaptai.kts.policies`.
     workers : int
-        Worker processes (``concurrent.futures.ProcessPoolExecutor`` over chunks).  The
-        result does not depend on it.
+        Worker processes (``concurrent.futures.ProcessPoolExecutor`` over chunks), or the
+        size of the Dask ``LocalCluster`` with ``scheduler='local'``.  The result does not
+        depend on it.
     record : int
         Keep the full move list of the first ``record`` hands in ``df.attrs['log']`` as a
         dict of columns (``pandas.DataFrame(df.attrs['log'])`` is the table
         :func:`simulate_log` returns; a dict keeps the attrs JSON- and parquet-friendly).
     progress : bool
-        Show a ``tqdm`` progress bar on stderr.
+        Show a ``tqdm`` progress bar on stderr (chunks of :data:`CHUNK_HANDS` hands done,
+        rate and ETA).
+    scheduler : str, optional
+        Run the chunks on a Dask cluster: ``'tcp://host:port'`` (an existing scheduler,
+        5 s to connect) or ``'local'`` (a ``LocalCluster`` of ``workers`` processes, closed
+        afterwards).  Needs ``pip install kaptai[distributed]``.  Same table as locally.
+    executor : concurrent.futures.Executor, optional
+        Run the chunks on this executor (or a ``distributed.Client``); not shut down.
+    checkpoint : str or path, optional
+        Directory where every finished chunk is written at once; rerunning the same call
+        resumes from it and returns the same table.  A checkpoint of other parameters is
+        refused.  With ``seed=None`` a rerun reuses the checkpoint's recorded entropy.
+        See :mod:`kaptai.core.runner`.
 
     Returns
     -------
@@ -422,6 +436,13 @@ def simulate(
     RulesError
         For bad players, rules, policies, hands, workers, record or seed; the message names
         the value.
+    kaptai.core.runner.CheckpointError
+        A checkpoint made with other parameters (the message names them), or a directory
+        that cannot be written; raised before any hand is played.
+    kaptai.core.runner.SchedulerError
+        Dask missing or the scheduler unreachable; raised before any hand is played.
+    kaptai.core.runner.ChunkError
+        A chunk that kept failing after two retries (names the chunk).
 
     Examples
     --------
@@ -438,7 +459,7 @@ def simulate(
     """
     stats, log, meta = run_tallies(
         players, rules, hands, seed, policies=policies, workers=workers, record=record,
-        progress=progress,
+        progress=progress, scheduler=scheduler, executor=executor, checkpoint=checkpoint,
     )
     cfg = meta["config"]
     df = tallies_to_frame(stats, cfg)

@@ -1,0 +1,816 @@
+"""Chunked Monte Carlo runs: in this process, in local processes or on a Dask cluster.
+
+A Monte Carlo job is cut into chunks of trials; chunk ``i`` reads its own random stream
+(child ``i`` of ``SeedSequence(seed)``, see :mod:`kaptai.core.sampling`) and returns
+*mergeable counts* -- a dict of numpy arrays such as tallies or histograms, never raw
+samples.  :func:`run_chunks` runs a picklable chunk function over the chunks on an
+executor and merges the results **in chunk order**, so the same seed gives the same
+table, bit for bit, whatever ran it:
+
+=================================  ================================================
+``workers=1`` (default)            in this process
+``workers=N``                      ``N`` local processes (``ProcessPoolExecutor``)
+``executor=ex``                    any ``concurrent.futures.Executor`` (or a Dask
+                                   ``distributed.Client``); not shut down by kaptai
+``scheduler="tcp://host:port"``    an existing Dask cluster
+``scheduler="local"``              a Dask ``LocalCluster`` of ``workers`` processes,
+                                   started and closed by the run
+=================================  ================================================
+
+Dask is optional: ``pip install kaptai[distributed]``.
+
+With ``checkpoint=DIR`` every finished chunk is written to ``DIR`` at once, atomically
+(a temporary file, then ``os.replace``), as ``chunk-000123.npz``; a manifest
+(``kaptai-checkpoint.json``, written before any work) records the job's parameters.
+Running the same job again skips the finished chunks and returns the same table; a
+checkpoint of a different job is refused (:class:`CheckpointError`) before any work.
+
+A chunk that raises is retried (``retries`` times), then reported with its index
+(:class:`ChunkError`); each chunk is merged exactly once.
+
+Examples
+--------
+>>> import numpy as np
+>>> from kaptai.core.runner import plan_chunks, run_chunks
+>>> def heads(chunk):
+...     rng = np.random.default_rng(chunk.seed)
+...     return {"heads": np.array([rng.integers(0, 2, chunk.size).sum()]),
+...             "trials": np.array([chunk.size])}
+>>> chunks = plan_chunks(10_000, 4_000, seed=7)
+>>> [(c.index, c.start, c.size) for c in chunks]
+[(0, 0, 4000), (1, 4000, 4000), (2, 8000, 2000)]
+>>> total = run_chunks(heads, chunks, progress=False)
+>>> int(total["trials"][0]), 4800 < int(total["heads"][0]) < 5200
+(10000, True)
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import hashlib
+import json
+import logging
+import os
+import pickle
+import re
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from numbers import Integral
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from kaptai.core.sampling import chunk_plan, chunk_seeds, seed_entropy
+from kaptai.errors import KaptaiError
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "IN_FLIGHT_PER_WORKER",
+    "MANIFEST",
+    "Chunk",
+    "RunnerError",
+    "CheckpointError",
+    "SchedulerError",
+    "ChunkError",
+    "plan_chunks",
+    "add_counts",
+    "run_chunks",
+    "read_manifest",
+]
+
+#: Seconds to wait for a Dask scheduler before giving up.
+CONNECT_TIMEOUT: float = 5.0
+#: File name of the checkpoint manifest.
+MANIFEST: str = "kaptai-checkpoint.json"
+#: Chunks submitted ahead per worker thread.
+IN_FLIGHT_PER_WORKER: int = 2
+_FORMAT = "kaptai-checkpoint"
+_FORMAT_VERSION = 1
+_CHUNK_RE = re.compile(r"^chunk-(\d{6,})\.npz$")
+
+T = TypeVar("T")
+Counts = dict[str, np.ndarray]
+
+
+# --------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------
+
+
+class RunnerError(KaptaiError):
+    """A run that cannot start or cannot finish (bad executor options, failed chunk)."""
+
+
+class CheckpointError(RunnerError):
+    """A checkpoint directory that belongs to another job, or cannot be written."""
+
+
+class SchedulerError(RunnerError):
+    """A Dask scheduler that cannot be reached, or Dask that is not installed."""
+
+
+class ChunkError(RunnerError):
+    """A chunk that kept failing after its retries.
+
+    Attributes
+    ----------
+    index : int
+        The chunk's index.
+    attempts : int
+        How many times it was run.
+    """
+
+    def __init__(self, message: str, index: int, attempts: int):
+        super().__init__(message)
+        self.index = index
+        self.attempts = attempts
+
+
+# --------------------------------------------------------------------------------------
+# Chunks
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk of a Monte Carlo job: trials ``start .. start + size - 1``.
+
+    Attributes
+    ----------
+    index : int
+        Position of the chunk in the job (also the index of its random stream).
+    start : int
+        Index of its first trial.
+    size : int
+        Number of trials.
+    seed : numpy.random.SeedSequence
+        Child ``index`` of the job's ``SeedSequence``; build the chunk's generator from it
+        (``np.random.default_rng(chunk.seed)`` or :func:`kaptai.core.sampling.bit_generator`).
+    """
+
+    index: int
+    start: int
+    size: int
+    seed: np.random.SeedSequence
+
+
+def plan_chunks(
+    total: int, chunk_size: int, seed: int | np.random.SeedSequence | None
+) -> list[Chunk]:
+    """Cut a job of ``total`` trials into seeded chunks of ``chunk_size`` (the last shorter).
+
+    Chunk ``i`` gets child ``i`` of ``SeedSequence(seed)``, which does not depend on
+    ``total``: a longer run with the same seed and chunk size starts with the same chunks.
+
+    Parameters
+    ----------
+    total : int
+        Number of trials, at least 0.
+    chunk_size : int
+        Trials per chunk, at least 1.  Part of what a seed means.
+    seed : int, SeedSequence or None
+        Seed of the job (None: fresh entropy, readable as ``chunks[0].seed.entropy``).
+
+    Returns
+    -------
+    list of Chunk
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import plan_chunks
+    >>> a, b = plan_chunks(5, 2, seed=1), plan_chunks(9, 2, seed=1)
+    >>> [c.size for c in a], a[1].seed.spawn_key == b[1].seed.spawn_key
+    ([2, 2, 1], True)
+    """
+    entropy = seed_entropy(seed)
+    plan = chunk_plan(int(total), int(chunk_size))
+    seeds = chunk_seeds(entropy, len(plan))
+    return [Chunk(i, start, size, seeds[i]) for i, start, size in plan]
+
+
+def add_counts(total: Mapping[str, np.ndarray], part: Mapping[str, np.ndarray]) -> Counts:
+    """Default merge: elementwise sum of two dicts of arrays with the same keys.
+
+    Parameters
+    ----------
+    total, part : dict of str to numpy.ndarray
+        Counts of the chunks merged so far and of the next chunk.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        New arrays (the inputs are not modified).
+
+    Raises
+    ------
+    RunnerError
+        When the keys differ.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.runner import add_counts
+    >>> add_counts({"n": np.array([1, 2])}, {"n": np.array([10, 20])})
+    {'n': array([11, 22])}
+    """
+    if total.keys() != part.keys():
+        raise RunnerError(
+            f"chunk results have different keys: {sorted(total)} and {sorted(part)}; "
+            "every chunk must return the same counts"
+        )
+    return {k: np.asarray(total[k]) + np.asarray(part[k]) for k in total}
+
+
+# --------------------------------------------------------------------------------------
+# Checkpoints
+# --------------------------------------------------------------------------------------
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, numpy scalars numbers)."""
+    return json.loads(json.dumps(value, sort_keys=True, default=_json_default))
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    return repr(obj)
+
+
+def read_manifest(directory: str | os.PathLike) -> dict[str, Any] | None:
+    """The manifest of a checkpoint directory, or None if it has none.
+
+    Parameters
+    ----------
+    directory : str or path
+        A directory given as ``checkpoint=`` to :func:`run_chunks`.
+
+    Returns
+    -------
+    dict or None
+        ``{'format', 'format_version', 'chunks', 'fingerprint', 'created'}``.
+
+    Raises
+    ------
+    CheckpointError
+        If the manifest exists but cannot be read or is not a kaptai checkpoint.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from kaptai.core.runner import read_manifest
+    >>> read_manifest(tempfile.gettempdir() + "/no-such-kaptai-checkpoint") is None
+    True
+    """
+    path = Path(directory) / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CheckpointError(f"cannot read the checkpoint manifest {path}: {exc}") from None
+    try:
+        manifest = json.loads(text)
+    except ValueError:
+        manifest = None
+    if (
+        not isinstance(manifest, dict)
+        or manifest.get("format") != _FORMAT
+        or not isinstance(manifest.get("fingerprint"), dict)
+        or not isinstance(manifest.get("chunks"), int)
+    ):
+        raise CheckpointError(f"{path} is not a kaptai checkpoint manifest; use another directory")
+    if manifest.get("format_version") != _FORMAT_VERSION:
+        raise CheckpointError(
+            f"{path} has checkpoint format version {manifest.get('format_version')!r}; this "
+            f"kaptai reads version {_FORMAT_VERSION}: use another directory"
+        )
+    return manifest
+
+
+def _atomic_write(directory: Path, name: str, write: Callable[[Any], None]) -> None:
+    """Write ``directory / name`` through a temporary file in ``directory`` + ``os.replace``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, directory / name)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class _Checkpoint:
+    """A checkpoint directory opened for one job (validated before any work)."""
+
+    def __init__(self, directory: str | os.PathLike, fingerprint: Mapping[str, Any], n_chunks: int):
+        self.dir = Path(directory)
+        fingerprint = _jsonable(dict(fingerprint))
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CheckpointError(
+                f"cannot create the checkpoint directory {self.dir}: {exc.strerror or exc}"
+            ) from None
+        if not self.dir.is_dir():
+            raise CheckpointError(f"checkpoint {self.dir} is not a directory")
+        self._check_writable()
+        manifest = read_manifest(self.dir)
+        if manifest is None:
+            stray = [p.name for p in self.dir.iterdir() if _CHUNK_RE.match(p.name)]
+            if stray:
+                raise CheckpointError(
+                    f"checkpoint directory {self.dir} holds chunk files ({stray[0]}, ...) but no "
+                    f"{MANIFEST}: cannot tell which job made them; use another directory"
+                )
+            manifest = {
+                "format": _FORMAT,
+                "format_version": _FORMAT_VERSION,
+                "chunks": int(n_chunks),
+                "fingerprint": fingerprint,
+                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            }
+            text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+            _atomic_write(self.dir, MANIFEST, lambda fh: fh.write(text.encode("utf-8")))
+        else:
+            self._compare(manifest, fingerprint, n_chunks)
+        self.done: set[int] = set()
+        for p in self.dir.iterdir():
+            m = _CHUNK_RE.match(p.name)
+            if m and int(m.group(1)) < n_chunks:
+                self.done.add(int(m.group(1)))
+            elif p.name.endswith(".tmp") and p.name.startswith(".chunk-"):
+                try:  # left by a run that was killed while writing
+                    p.unlink()
+                except OSError:
+                    pass
+
+    def _check_writable(self) -> None:
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".write-test.", suffix=".tmp", dir=self.dir)
+            os.close(fd)
+            os.unlink(tmp)
+        except OSError as exc:
+            raise CheckpointError(
+                f"checkpoint directory {self.dir} is not writable: {exc.strerror or exc}"
+            ) from None
+
+    def _compare(self, manifest: dict, fingerprint: dict, n_chunks: int) -> None:
+        old = manifest["fingerprint"]
+        diffs = []
+        for key in sorted(set(old) | set(fingerprint)):
+            a, b = old.get(key, "<absent>"), fingerprint.get(key, "<absent>")
+            if a != b:
+                diffs.append(f"{key}: {_short(a)} in the checkpoint, {_short(b)} now")
+        if not diffs and manifest["chunks"] != n_chunks:
+            diffs.append(f"chunks: {manifest['chunks']} in the checkpoint, {n_chunks} now")
+        if diffs:
+            raise CheckpointError(
+                f"checkpoint {self.dir} was made by a different job; differing parameters: "
+                + "; ".join(diffs)
+                + ". Rerun with the checkpoint's parameters, or use another directory."
+            )
+
+    def path(self, index: int) -> Path:
+        return self.dir / f"chunk-{index:06d}.npz"
+
+    def save(self, index: int, counts: Counts) -> None:
+        try:
+            _atomic_write(self.dir, self.path(index).name, lambda fh: np.savez(fh, **counts))
+        except OSError as exc:
+            raise CheckpointError(
+                f"cannot write chunk {index} to the checkpoint directory {self.dir}: "
+                f"{exc.strerror or exc}"
+            ) from exc
+
+    def load(self, index: int) -> Counts | None:
+        """The chunk's counts, or None (with a warning) when the file cannot be read."""
+        try:
+            with np.load(self.path(index), allow_pickle=False) as data:
+                return {k: data[k] for k in data.files}
+        except Exception as exc:  # noqa: BLE001 - any unreadable file: run the chunk again
+            warnings.warn(
+                f"checkpoint file {self.path(index)} cannot be read ({exc}); running chunk "
+                f"{index} again",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+            self.done.discard(index)
+            return None
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _default_fingerprint(fn: Callable, tasks: Sequence) -> dict[str, Any]:
+    try:
+        blob = pickle.dumps(list(tasks), protocol=4)
+    except Exception as exc:  # noqa: BLE001
+        raise RunnerError(
+            f"checkpoint= needs fingerprint= when the tasks cannot be pickled ({exc})"
+        ) from None
+    name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+    return {"function": name, "tasks_sha256": hashlib.sha256(blob).hexdigest()}
+
+
+# --------------------------------------------------------------------------------------
+# Executors
+# --------------------------------------------------------------------------------------
+
+
+class _InlineExecutor(cf.Executor):
+    """Runs each call at submission, in this process (``workers=1``)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        fut: cf.Future = cf.Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
+            fut.set_exception(exc)
+        return fut
+
+
+class _Executors:
+    """Opens the executor of a run, rebuilds an owned process pool, closes what it opened."""
+
+    def __init__(self, workers: int, executor: cf.Executor | None, scheduler: str | None):
+        self.workers = workers
+        self.given = executor
+        self.scheduler = scheduler
+        self.executor: cf.Executor | None = None
+        self.slots = 1
+        self.kind = "inline"
+        self._client = None
+        self._cluster = None
+
+    def open(self, n_pending: int) -> cf.Executor:
+        if self.given is not None:
+            if _is_dask_client(self.given):
+                self._use_client(self.given, owned=False)
+            else:
+                self.executor = self.given
+                self.kind = "executor"
+                self.slots = int(getattr(self.given, "_max_workers", 0) or os.cpu_count() or 1)
+        elif self.scheduler is not None:
+            self._open_dask()
+        elif self.workers > 1 and n_pending > 1:
+            self.kind = "processes"
+            self.slots = self.workers
+            self.executor = cf.ProcessPoolExecutor(max_workers=self.workers)
+        else:
+            self.executor = _InlineExecutor()
+        return self.executor
+
+    def rebuild(self) -> cf.Executor | None:
+        """A fresh pool after a worker process died (owned pools only)."""
+        if self.kind != "processes":
+            return None
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = cf.ProcessPoolExecutor(max_workers=self.workers)
+        return self.executor
+
+    def _open_dask(self) -> None:
+        distributed = _import_distributed()
+        if self.scheduler == "local":
+            try:
+                self._cluster = distributed.LocalCluster(
+                    n_workers=self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            except Exception as exc:  # noqa: BLE001
+                raise SchedulerError(
+                    f"cannot start a Dask LocalCluster of {self.workers} worker process(es) "
+                    f"({type(exc).__name__}: {exc})"
+                ) from exc
+            address = self._cluster.scheduler_address
+        else:
+            address = self.scheduler
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ... : all mean "unreachable"
+            self.close()
+            raise SchedulerError(
+                f"cannot reach the Dask scheduler at {address!r} within {CONNECT_TIMEOUT:g} s "
+                f"({type(exc).__name__}: {exc}); check the address and that the scheduler is running"
+            ) from None
+        self._use_client(client, owned=True)
+
+    def _use_client(self, client, owned: bool) -> None:
+        if owned:
+            self._client = client
+        self.kind = "dask"
+        # pure=False: a retried chunk must run again, not reuse the failed result
+        self.executor = client.get_executor(pure=False)
+        try:
+            self.slots = max(1, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001
+            self.slots = 1
+
+    def close(self, cancel: bool = False) -> None:
+        if self.executor is not None and self.kind == "processes":
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        elif self.executor is not None and self.kind == "dask" and cancel:
+            self.executor.shutdown(wait=False)
+        self.executor = None
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+
+def _is_dask_client(obj: Any) -> bool:
+    return type(obj).__module__.startswith("distributed") and hasattr(obj, "get_executor")
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise SchedulerError(
+            "scheduler= needs Dask: pip install kaptai[distributed]  "
+            "(or pip install 'dask[distributed]')"
+        ) from None
+    return distributed
+
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
+
+
+def _check_scheduler(scheduler: str) -> None:
+    if not isinstance(scheduler, str) or not (scheduler == "local" or _SCHEME.match(scheduler)):
+        raise SchedulerError(
+            f"scheduler={scheduler!r}: expected 'local' or a Dask scheduler address such as "
+            "'tcp://10.0.0.5:8786'"
+        )
+
+
+# --------------------------------------------------------------------------------------
+# The run
+# --------------------------------------------------------------------------------------
+
+
+def _check_counts(index: int, part: Any) -> Counts:
+    if not isinstance(part, Mapping) or not all(isinstance(k, str) for k in part):
+        raise RunnerError(
+            f"chunk {index} returned {type(part).__name__}: the chunk function must return a "
+            "dict of str to numpy arrays"
+        )
+    out = {k: np.asarray(v) for k, v in part.items()}
+    for k, v in out.items():
+        if v.dtype.hasobject:
+            raise RunnerError(f"chunk {index} returned an object array for {k!r}: return counts")
+    return out
+
+
+def _limits(slots: int) -> tuple[int, int]:
+    """Chunks in flight (enough queued per worker to hide the round trip of a remote
+    executor) and how far past the next chunk to merge a submission may run (bounds the
+    results held for in-order merging)."""
+    return IN_FLIGHT_PER_WORKER * slots, max(8, 2 * IN_FLIGHT_PER_WORKER * slots)
+
+
+def run_chunks(
+    fn: Callable[[T], Mapping[str, np.ndarray]],
+    tasks: Sequence[T],
+    *,
+    merge: Callable[[Counts, Counts], Counts] | None = None,
+    workers: int = 1,
+    executor: cf.Executor | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    fingerprint: Mapping[str, Any] | None = None,
+    retries: int = 2,
+    progress: bool = True,
+    desc: str = "chunks",
+) -> Counts:
+    """Run ``fn`` on every task and merge the results in task order.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(task) -> dict[str, numpy.ndarray]``: plays one chunk and returns its counts
+        (every chunk the same keys).  Must be picklable (a module-level function) unless
+        it runs in this process.
+    tasks : sequence
+        One picklable task per chunk, for instance :func:`plan_chunks`'s chunks; task
+        ``i`` is chunk ``i``.
+    merge : callable, optional
+        ``merge(total, part) -> total``; default :func:`add_counts`.  Called in chunk
+        order (``total`` is chunk 0's counts at first), so any merge -- float sums,
+        concatenation -- gives the same result on every executor.
+    workers : int
+        Local worker processes (1: in this process), or the size of the ``LocalCluster``
+        with ``scheduler='local'``.  Ignored with ``executor=`` or a scheduler address.
+    executor : concurrent.futures.Executor or distributed.Client, optional
+        Run the chunks here instead; kaptai does not shut it down.
+    scheduler : str, optional
+        ``'tcp://host:port'``: the Dask scheduler to use (connection timeout
+        :data:`CONNECT_TIMEOUT`); ``'local'``: start a Dask ``LocalCluster`` for the run.
+        Needs ``pip install kaptai[distributed]``.
+    checkpoint : str or path, optional
+        Directory for finished chunks (created if missing); a rerun of the same job
+        resumes from it.
+    fingerprint : mapping, optional
+        JSON-able parameters that identify the job, stored in the manifest and compared
+        on resume.  Default: the function's name and a hash of the pickled tasks.
+    retries : int
+        How many times a failing chunk is run again before :class:`ChunkError`.
+    progress : bool
+        ``tqdm`` bar on stderr: chunks done, rate and ETA.
+    desc : str
+        Label of the bar.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The merged counts (empty for no tasks).
+
+    Raises
+    ------
+    RunnerError
+        Bad options (before any work); a chunk that returns something else than counts.
+    CheckpointError
+        A checkpoint of another job, or a directory that cannot be written (before any
+        work).
+    SchedulerError
+        Dask missing, or a scheduler that cannot be reached (before any work).
+    ChunkError
+        A chunk that failed ``retries + 1`` times; names its index, chained to its error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.runner import run_chunks
+    >>> run_chunks(lambda k: {"x": np.arange(3) * k}, [1, 2, 3], progress=False)["x"].tolist()
+    [0, 6, 12]
+    >>> run_chunks(lambda k: {"x": np.array([k])}, [1, 2],
+    ...            merge=lambda a, b: {"x": np.concatenate([a["x"], b["x"]])}, progress=False)
+    {'x': array([1, 2])}
+    """
+    tasks = list(tasks)
+    n = len(tasks)
+    merge = add_counts if merge is None else merge
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, Integral) or workers < 1:
+        raise RunnerError(f"workers={workers!r} is not allowed: expected an integer >= 1")
+    if isinstance(retries, (bool, np.bool_)) or not isinstance(retries, Integral) or retries < 0:
+        raise RunnerError(f"retries={retries!r} is not allowed: expected an integer >= 0")
+    if executor is not None and scheduler is not None:
+        raise RunnerError("pass executor= or scheduler=, not both")
+    if executor is not None and not (isinstance(executor, cf.Executor) or _is_dask_client(executor)):
+        raise RunnerError(
+            f"executor={executor!r}: expected a concurrent.futures.Executor or a distributed.Client"
+        )
+    if scheduler is not None:
+        _check_scheduler(scheduler)
+        _import_distributed()
+
+    ckpt = None
+    if checkpoint is not None:
+        fp = _default_fingerprint(fn, tasks) if fingerprint is None else fingerprint
+        ckpt = _Checkpoint(checkpoint, fp, n)
+    done = set(ckpt.done) if ckpt is not None else set()
+
+    from tqdm.auto import tqdm
+
+    execs = _Executors(int(workers), executor, scheduler)
+    total: Counts | None = None
+    ok = False
+    bar = None
+    try:
+        # connect / start workers first, so the bar's rate and ETA time only the chunks
+        ex = execs.open(n - len(done)) if len(done) < n else None
+        bar = tqdm(
+            total=n, initial=len(done), disable=not progress, file=sys.stderr, unit="chunk",
+            desc=desc, dynamic_ncols=True,
+        )
+        resumed = len(done)
+        if resumed:
+            bar.set_postfix(resumed=resumed, refresh=False)
+        slots = execs.slots
+        max_in_flight, window = _limits(slots)
+
+        todo = collections.deque(i for i in range(n) if i not in done)
+        urgent: collections.deque[int] = collections.deque()  # retries, unreadable files
+        attempts = [0] * n
+        in_flight: dict[cf.Future, int] = {}
+        held: dict[int, Counts] = {}
+        next_merge = 0
+        retried = 0
+
+        def submit(i: int) -> None:
+            fut = ex.submit(fn, tasks[i])
+            attempts[i] += 1
+            in_flight[fut] = i
+
+        def fail(i: int, exc: BaseException) -> None:
+            nonlocal retried
+            if attempts[i] > retries:
+                raise ChunkError(
+                    f"chunk {i} failed {attempts[i]} time(s); last error: "
+                    f"{type(exc).__name__}: {exc}",
+                    index=i,
+                    attempts=attempts[i],
+                ) from exc
+            retried += 1
+            urgent.append(i)
+
+        while next_merge < n:
+            # merge every chunk that is ready, in order
+            while next_merge < n:
+                if next_merge in held:
+                    part = held.pop(next_merge)
+                elif next_merge in done:
+                    part = ckpt.load(next_merge)
+                    if part is None:  # unreadable file: run it again
+                        done.discard(next_merge)
+                        bar.update(-1)
+                        urgent.append(next_merge)
+                        break
+                else:
+                    break
+                if total is None:
+                    total = {k: np.array(v, copy=True) for k, v in part.items()}
+                else:
+                    total = merge(total, part)
+                next_merge += 1
+            if next_merge >= n:
+                break
+            if ex is None:
+                ex = execs.open(1)
+                max_in_flight, window = _limits(execs.slots)
+            # keep the executor busy, within the window
+            broken = False
+            while len(in_flight) < max_in_flight:
+                if urgent:
+                    i = urgent.popleft()
+                elif todo and todo[0] < next_merge + window:
+                    i = todo.popleft()
+                else:
+                    break
+                try:
+                    submit(i)
+                except cf.BrokenExecutor:
+                    urgent.appendleft(i)
+                    broken = True
+                    break
+            finished = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)[0] if in_flight else ()
+            for fut in finished:
+                i = in_flight.pop(fut)
+                try:
+                    part = fut.result()
+                except cf.BrokenExecutor as exc:
+                    broken = True
+                    fail(i, exc)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - retried, then reported
+                    fail(i, exc)
+                    continue
+                if i < next_merge or i in held:  # never merged twice
+                    continue
+                part = _check_counts(i, part)
+                if ckpt is not None:
+                    ckpt.save(i, part)
+                held[i] = part
+                bar.update(1)
+            if broken:
+                # a worker process died: every chunk still in flight is lost with the pool
+                for fut, i in list(in_flight.items()):
+                    in_flight.pop(fut)
+                    fail(i, RuntimeError("worker process died"))
+                ex = execs.rebuild()
+                if ex is None:
+                    raise RunnerError(
+                        "the executor is broken (a worker process died) and kaptai does not "
+                        "own it, so cannot restart it; finished chunks are kept in the "
+                        "checkpoint, if any"
+                    )
+            if retried:
+                bar.set_postfix(resumed=resumed, retried=retried, refresh=False)
+        ok = True
+    finally:
+        if bar is not None:
+            bar.close()
+        execs.close(cancel=not ok)
+    return {} if total is None else total
