@@ -33,7 +33,7 @@ for p in (str(HERE), str(ROOT)):
         sys.path.insert(0, p)
 
 #: Benchmark modules, in the order their rows are printed.
-MODULES = ("bench_eval", "bench_engine", "bench_advisor")
+MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_runner")
 
 
 def _cpu() -> str:

@@ -118,6 +118,8 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         policies=_policy_arg(args.policy, players),
         workers=args.workers,
         progress=not args.no_progress,
+        scheduler=args.scheduler,
+        checkpoint=args.checkpoint,
     )
     if args.format == "table":
         print(f"# {args.game}: {players} players, rules {df['rules'].iloc[0]}, {args.hands} hands, seed {args.seed}"
@@ -143,7 +145,8 @@ def _cmd_report(args: argparse.Namespace) -> None:
     _check_game(args.game)
     fmt = args.format or ("md" if str(args.out).endswith(".md") else "html")
     build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
-                 fmt=fmt, workers=args.workers, progress=not args.no_progress)
+                 fmt=fmt, workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
+                 checkpoint=args.checkpoint)
     print(f"wrote {args.out}")
 
 
@@ -176,7 +179,8 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
         validate_cut(args.cut)
     players = _players(args)
     df = fairness(players, args.hands, args.seed, cut=args.cut, variants=args.variants, policies=args.policy,
-                  progress=not args.no_progress)
+                  progress=not args.no_progress, workers=args.workers, scheduler=args.scheduler,
+                  checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
     _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
@@ -225,6 +229,17 @@ def _cmd_draw_odds(args: argparse.Namespace) -> None:
     _emit(df, args.format)
 
 
+def _add_runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
+    if workers:
+        p.add_argument("--workers", type=int, default=1,
+                       help="worker processes (same seed, same table for any number)")
+    p.add_argument("--scheduler", default=None,
+                   help="run the chunks on a Dask cluster: tcp://host:port, or 'local' for a LocalCluster "
+                        "(needs pip install kaptai[distributed])")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="write each finished chunk to DIR; rerunning the same command resumes from there")
+
+
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="traditional", help="preset: traditional (default) or advanced")
     p.add_argument(
@@ -255,8 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
     p.add_argument("--policy", default="greedy",
                    help="random | greedy | score for every seat, or SEAT=POLICY,... (seat 0 = dealer; others greedy)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (same seed, same table for any number)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    _add_runner_args(p)
     _add_rules_args(p)
     p.set_defaults(func=_cmd_simulate)
 
@@ -294,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default=None, help="save the seat-EV / house-take figure to this file")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--no-progress", action="store_true")
+    _add_runner_args(p)
     p.set_defaults(func=_cmd_fairness)
 
     p = sub.add_parser("league", help="policies head to head: win rate, EV per hand, value of playing well")
@@ -318,8 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="reports/kap-tai-shap.html")
     p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")
-    p.add_argument("--workers", type=int, default=1)
     p.add_argument("--no-progress", action="store_true")
+    _add_runner_args(p)
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("evaluate", help="classify and score one complete hand")

@@ -154,3 +154,29 @@ def test_fairness_json_rows(capsys, tmp_path):
 def test_bad_fairness_input(argv, message, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "kaptai", *argv], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_checkpoint_resume_and_refusal(capsys, tmp_path):
+    ck = tmp_path / "ck"
+    argv = ["simulate", "kap-tai-shap", "--hands", "5000", "--seed", "3", "--format", "csv", "--no-progress",
+            "--checkpoint", str(ck)]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert any(ck.iterdir())
+    assert main(argv) == 0  # every chunk is already there: same table
+    assert capsys.readouterr().out == first
+    assert main(argv[:3] + ["6000"] + argv[4:]) == 2
+    assert "hands: 5000 in the checkpoint, 6000 now" in capsys.readouterr().err
+
+
+def test_report_and_fairness_take_runner_flags(tmp_path, capsys):
+    out = tmp_path / "r.md"
+    assert main(["report", "kap-tai-shap", "--players", "4", "--hands", "800", "--seed", "2", "--out", str(out),
+                 "--checkpoint", str(tmp_path / "ck"), "--no-progress"]) == 0
+    first = out.read_text(encoding="utf-8").split("\n", 3)[3]  # skip the generated-at line
+    assert main(["report", "kap-tai-shap", "--players", "4", "--hands", "800", "--seed", "2", "--out", str(out),
+                 "--checkpoint", str(tmp_path / "ck"), "--no-progress"]) == 0
+    assert out.read_text(encoding="utf-8").split("\n", 3)[3] == first
+    assert main(["fairness", "kap-tai-shap", "--hands", "800", "--seed", "1", "--workers", "2", "--format", "csv",
+                 "--no-progress", "--checkpoint", str(tmp_path / "ckf")]) == 0
+    assert "ev_per_hand" in capsys.readouterr().out

@@ -38,6 +38,8 @@ True
 
 from __future__ import annotations
 
+import os
+
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -530,6 +532,8 @@ def compare_variants(
     progress: bool = True,
     *,
     workers: int = 1,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
     confidence: float = CONFIDENCE,
 ) -> pd.DataFrame:
     """One tidy table of per-hand EV, house take and fairness metrics for several variants.
@@ -591,9 +595,11 @@ def compare_variants(
     for v in resolved:
         key = _play_key(v)
         if key not in cache:
+            # one checkpoint sub-folder per simulation, so an interrupted comparison resumes
+            sub = None if checkpoint is None else os.path.join(os.fspath(checkpoint), f"sim{len(cache):03d}")
             stats, _, meta = run_tallies(
                 v.players, key[1], hands, entropy, policies=policies, workers=workers,
-                progress=progress,
+                progress=progress, scheduler=scheduler, checkpoint=sub,
             )
             cache[key] = (stats, meta)
         rows.extend(_rows_for(v, cache[key][0], confidence))
@@ -623,8 +629,15 @@ def fairness(
     variants: Any = ("traditional", "advanced"),
     policies: Any = "greedy",
     progress: bool = True,
+    workers: int = 1,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> pd.DataFrame:
     """The table behind ``kaptai fairness kap-tai-shap`` (see :func:`compare_variants`).
+
+    ``workers``, ``scheduler`` and ``checkpoint`` go to the runner
+    (:mod:`kaptai.core.runner`); each simulation checkpoints in its own
+    sub-folder of ``checkpoint``.
 
     Examples
     --------
@@ -633,7 +646,8 @@ def fairness(
     >>> sorted(set(df.variant)), sorted(set(df.house_cut))
     (['advanced', 'traditional'], [0.05])
     """
-    return compare_variants(variants, players, hands, seed, cut, policies, progress)
+    return compare_variants(variants, players, hands, seed, cut, policies, progress, workers=workers,
+                            scheduler=scheduler, checkpoint=checkpoint)
 
 
 def cut_curve(
@@ -645,8 +659,12 @@ def cut_curve(
     *,
     policies: Any = "greedy",
     progress: bool = True,
+    **runner: Any,
 ) -> pd.DataFrame:
     """Fairness table of one ruleset at several house cuts (one simulation).
+
+    ``runner`` keywords (``workers``, ``scheduler``, ``checkpoint``) go to
+    :func:`compare_variants`.
 
     Parameters
     ----------
@@ -672,7 +690,7 @@ def cut_curve(
         cuts = [c / 100 for c in range(11)]
     cuts = [validate_cut(c, "cut") for c in cuts]
     variants = {f"cut {c:g}": base.replace(house_cut=c) for c in cuts}
-    return compare_variants(variants, players, hands, seed, None, policies, progress)
+    return compare_variants(variants, players, hands, seed, None, policies, progress, **runner)
 
 
 # --------------------------------------------------------------------------------------

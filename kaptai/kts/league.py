@@ -69,6 +69,8 @@ Examples
 
 from __future__ import annotations
 
+import os
+
 import json
 import math
 import sys
@@ -460,6 +462,8 @@ def policy_league(
     progress: bool = True,
     *,
     baseline: str = "greedy",
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> pd.DataFrame:
     """Head-to-head league of playing policies: win rate and EV per hand, with CIs.
 
@@ -602,7 +606,9 @@ def policy_league(
                 weights = np.zeros(P)
                 weights[seat] = 1.0
             s = _run_seed(entropy, r, P, name, seat)
-            sim = simulate(P, r, n_seat, s, policies=table_pols, workers=workers, progress=False)
+            sub = None if checkpoint is None else os.path.join(os.fspath(checkpoint), f"league-{s}")
+            sim = simulate(P, r, n_seat, s, policies=table_pols, workers=workers, progress=False,
+                           scheduler=scheduler, checkpoint=sub)
             cells = _cells(sim, r)
             e, v = _ev_and_var(cells, weights, r)
             ev += e / len(seats)

@@ -30,6 +30,8 @@ def build_report(
     fmt: str | None = None,
     workers: int = 1,
     progress: bool = True,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> tuple[str, dict]:
     """Build the report of ``game`` and write it to ``out`` (atomically).
 
@@ -49,6 +51,11 @@ def build_report(
         Worker processes for the simulations.
     progress : bool
         Print progress lines on stderr.
+    scheduler, checkpoint
+        Passed to the runner (:mod:`kaptai.core.runner`): a Dask scheduler
+        address or 'local', and a folder where every simulation of the report
+        checkpoints its finished chunks (one sub-folder each), so an
+        interrupted build resumes.
 
     Returns
     -------
@@ -68,7 +75,8 @@ def build_report(
             raise RulesError(f"players={p!r} is not supported: expected integers from 2 to 22")
     from kaptai.report import kts
 
-    title, sections, meta, results = kts.build_sections(players, hands, seed, workers=workers, progress=progress)
+    title, sections, meta, results = kts.build_sections(players, hands, seed, workers=workers, progress=progress,
+                                                        scheduler=scheduler, checkpoint=checkpoint)
     text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
     if out is not None:
         path = pathlib.Path(out)

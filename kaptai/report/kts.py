@@ -9,6 +9,7 @@ ranking of the scoring variants; a plain-language summary; methods.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import sys
 from typing import Any, Sequence
 
@@ -111,7 +112,12 @@ def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, pd.D
     return sec, odds
 
 
-def _seat_section(players: Sequence[int], hands: int, seed: int, workers: int, progress: bool):
+def _sub(run: dict, name: str):
+    """Checkpoint sub-folder of one simulation of the report (None without --checkpoint)."""
+    return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
+
+
+def _seat_section(players: Sequence[int], hands: int, seed: int, run: dict, progress: bool):
     import matplotlib.pyplot as plt
 
     from kaptai.kts.simulate import simulate
@@ -120,7 +126,8 @@ def _seat_section(players: Sequence[int], hands: int, seed: int, workers: int, p
     for i, p in enumerate(players):
         for j, r in enumerate(("traditional", "advanced")):
             _step(progress, f"simulate: {p} players, {r}, {hands} hands")
-            df = simulate(p, r, hands, seed + 1000 * i + j, policies="greedy", workers=workers, progress=False)
+            df = simulate(p, r, hands, seed + 1000 * i + j, policies="greedy", workers=run["workers"],
+                          progress=False, scheduler=run.get("scheduler"), checkpoint=_sub(run, f"seats-{p}-{r}"))
             frames.append(df)
     sims = pd.concat(frames, ignore_index=True)
     four = sims[(sims.players == (4 if 4 in players else players[0]))]
@@ -154,12 +161,13 @@ def _seat_section(players: Sequence[int], hands: int, seed: int, workers: int, p
     return sec, sims
 
 
-def _league_section(players, hands, seed, workers, progress):
+def _league_section(players, hands, seed, run, progress):
     from kaptai.kts.league import plot_league, policy_league
 
     _step(progress, f"policy league: players {list(players)}, {hands} hands per policy")
     league = policy_league(players=tuple(players), rules=("traditional", "advanced"), hands=hands, seed=seed,
-                           workers=workers, progress=False)
+                           workers=run["workers"], progress=False, scheduler=run.get("scheduler"),
+                           checkpoint=_sub(run, "league"))
     p4 = 4 if 4 in players else players[0]
     q = league[(league.players == p4) & league.metric.isin(["win", "ev_per_hand", "value_of_play"])]
     table = q[["rules", "policy", "metric", "value", "ci_low", "ci_high"]].rename(
@@ -179,14 +187,16 @@ def _league_section(players, hands, seed, workers, progress):
     return sec, {"league": league}
 
 
-def _fairness_section(players, hands, seed, workers, progress):
+def _fairness_section(players, hands, seed, run, progress):
     import matplotlib.pyplot as plt
 
     from kaptai.kts.fairness import VARIANT_SETS, compare_variants, cut_curve, plot_cut_curve, plot_seat_ev
 
     p4 = 4 if 4 in players else players[0]
     _step(progress, f"fairness: presets, {p4} players, {hands} hands")
-    presets = compare_variants(["traditional", "advanced"], players=p4, hands=hands, seed=seed, progress=False)
+    opts = {"workers": run["workers"], "scheduler": run.get("scheduler")}
+    presets = compare_variants(["traditional", "advanced"], players=p4, hands=hands, seed=seed, progress=False,
+                               checkpoint=_sub(run, "presets"), **opts)
     ev = presets[(presets.metric == "ev_per_hand")]
     ev_table = ev[["variant", "relative_to", "seat", "value", "ci_low", "ci_high"]].rename(
         columns={"value": "EV per hand", "ci_low": "95% low", "ci_high": "95% high"})
@@ -196,7 +206,7 @@ def _fairness_section(players, hands, seed, workers, progress):
     fig_ev.tight_layout()
 
     _step(progress, "fairness: house cut 0-10%")
-    cuts = cut_curve(p4, "traditional", hands, seed, progress=False)
+    cuts = cut_curve(p4, "traditional", hands, seed, progress=False, checkpoint=_sub(run, "cuts"), **opts)
     fig_cut = plot_cut_curve(cuts)
     take = cuts[cuts.metric == "house_take_per_hand"][["variant", "value"]].rename(
         columns={"variant": "cut", "value": "house take per hand (antes)"})
@@ -204,7 +214,8 @@ def _fairness_section(players, hands, seed, workers, progress):
 
     _step(progress, "fairness: scoring variants")
     variants = {**VARIANT_SETS["forms_settlement"], **VARIANT_SETS["base_combination"]}
-    comp = compare_variants(variants, players=p4, hands=hands, seed=seed, progress=False)
+    comp = compare_variants(variants, players=p4, hands=hands, seed=seed, progress=False,
+                            checkpoint=_sub(run, "variants"), **opts)
     rank = comp[comp.metric.isin(["ev_spread", "sd_hand_result", "drawn_hand_rate", "hand_length_mean",
                                   "first_hand_advantage"])]
     rank = rank.pivot_table(index="variant", columns="metric", values="value", sort=False).reset_index()
@@ -255,6 +266,8 @@ def build_sections(
     *,
     workers: int = 1,
     progress: bool = True,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
     extra_sections: Sequence | None = None,
 ) -> tuple[str, list[Section], str, dict[str, Any]]:
     """Compute every section of the Kap Tai Shap report.
@@ -269,10 +282,11 @@ def build_sections(
     sections = [_rules_section()]
     sec, results["odds"] = _odds_section(players, progress)
     sections.append(sec)
-    sec, results["simulations"] = _seat_section(players, hands, seed, workers, progress)
+    run = {"workers": workers, "scheduler": scheduler, "checkpoint": checkpoint}
+    sec, results["simulations"] = _seat_section(players, hands, seed, run, progress)
     sections.append(sec)
     for make in EXTRA_SECTIONS if extra_sections is None else extra_sections:
-        sec, res = make(players, hands, seed, workers, progress)
+        sec, res = make(players, hands, seed, run, progress)
         sections.append(sec)
         lines = res.pop("summary_lines", [])
         results.update(res)
