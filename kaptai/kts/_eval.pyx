@@ -628,6 +628,14 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
                         gi[1] = g1
                         gi[2] = g2
                         gi[3] = g3
+                        # a general eye taken wholly from outside is worth no more than a ten-pair
+                        # slot filled from outside: keep only as many as it takes to reach k = 2
+                        ov = 0
+                        for i in range(4):
+                            if gi[i] > (c[i] + 1) // 2:
+                                ov += gi[i] - (c[i] + 1) // 2
+                        if ov > 0 and k > 2:
+                            continue
                         ok = 1
                         ov = 0
                         for i in range(10):
