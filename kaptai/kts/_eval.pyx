@@ -534,7 +534,7 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     cdef int ob[14]
     cdef int pb[5]
     cdef int n = r.n, size = 0, best = 0, cap, e, i, use, need, L, v, got, m, b, kls
-    cdef int gj6 = r.rv[19] == 6, present, g0, g1, g2, g3, k, ok, ov
+    cdef int gj6 = r.rv[19] == 6, present, g0, g1, g2, g3, k, ok, ov, phase
     cdef int tried[12]
     cdef int gi[4]
     cdef int lim[4]
@@ -554,107 +554,114 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     cap = size if size < 2 * n + 2 else 2 * n + 2
     if ceiling < cap:
         cap = ceiling
-    for i in range(12):
-        tried[i] = 0
-    for e in range(21):
-        if copies[e] < 2:
-            continue
-        use = c[e] if c[e] < 2 else 2
-        need = 2 - use
-        if copies[e] - c[e] < need:
-            continue
-        # tiles of one class and run bucket are interchangeable as an eye: the
-        # result depends only on (group, tiles taken from the hand)
-        if tried[EYE_GROUP[e]] & (1 << use):
-            continue
-        tried[EYE_GROUP[e]] |= 1 << use
-        for i in range(10):
-            cr[i] = CR[i]
-            co[i] = CO[i]
-        kls = CLS[e]
-        cr[kls] -= use
-        co[kls] -= need
-        if r.forms & FORM_BASIC:
-            got = use + pair_overlap(cr, co, n)
-            if got > best:
-                best = got
-                if best >= cap:
-                    return cap
-        if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
-            for i in range(14):
-                hb[i] = HB[i]
-                ob[i] = OB[i]
-            b = bucket_of(e, r)
-            hb[b] -= use
-            ob[b] -= need
-            present = 0
-            for i in range(2, 14):
-                if hb[i] >= 1:
-                    present |= 1 << (6 if i == 13 else i)
-            for m in range(n + 1):
-                pb[m] = pair_overlap(cr, co, m)
-            for L in range(8, 3, -2):
-                if L == 4 and not (r.forms & FORM_RUN4):
-                    continue
-                if L == 6 and not (r.forms & FORM_RUN6):
-                    continue
-                if L == 8 and not (r.forms & FORM_RUN8):
-                    continue
-                m = n - L // 2
-                if m < 0:
-                    continue
-                for v in range(2, 14 - L):
-                    if use + popcount(present & (((1 << L) - 1) << v)) + pb[m] <= best:
-                        continue
-                    got = run_fill(cr, co, hb, ob, L, v, gj6, m)
-                    if got >= 0 and use + got > best:
-                        best = use + got
+    # cheap forms first (basic for every eye, then general eyes), runs last: most
+    # hands reach the ceiling before the run search starts
+    for phase in range(2):
+        if phase == 1:
+            # general eyes: k >= 2 eyes from ids 0..3 and n + 1 - k ten pairs
+            if r.forms & FORM_GENERAL_EYES:
+                for i in range(4):
+                    lim[i] = (c[i] + 1) // 2 + 2
+                    if lim[i] > copies[i] // 2:
+                        lim[i] = copies[i] // 2
+                for g0 in range(lim[0] + 1):
+                    for g1 in range(lim[1] + 1):
+                        for g2 in range(lim[2] + 1):
+                            for g3 in range(lim[3] + 1):
+                                k = g0 + g1 + g2 + g3
+                                if k < 2 or k > n + 1:
+                                    continue
+                                gi[0] = g0
+                                gi[1] = g1
+                                gi[2] = g2
+                                gi[3] = g3
+                                # a general eye taken wholly from outside is worth no more than a ten-pair
+                                # slot filled from outside: keep only as many as it takes to reach k = 2
+                                ov = 0
+                                for i in range(4):
+                                    if gi[i] > (c[i] + 1) // 2:
+                                        ov += gi[i] - (c[i] + 1) // 2
+                                if ov > 0 and k > 2:
+                                    continue
+                                ok = 1
+                                ov = 0
+                                for i in range(10):
+                                    cr[i] = CR[i]
+                                    co[i] = CO[i]
+                                for i in range(4):
+                                    use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
+                                    need = 2 * gi[i] - use
+                                    if copies[i] - c[i] < need:
+                                        ok = 0
+                                    cr[CLS[i]] -= use
+                                    co[CLS[i]] -= need
+                                    ov += use
+                                if ok and ov + 2 * (n + 1 - k) > best:
+                                    got = ov + pair_overlap(cr, co, n + 1 - k)
+                                    if got > best:
+                                        best = got
+                                        if best >= cap:
+                                            return cap
+            if not (r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8)):
+                break
+        for i in range(12):
+            tried[i] = 0
+        for e in range(21):
+            if copies[e] < 2:
+                continue
+            use = c[e] if c[e] < 2 else 2
+            need = 2 - use
+            if copies[e] - c[e] < need:
+                continue
+            # tiles of one class and run bucket are interchangeable as an eye: the
+            # result depends only on (group, tiles taken from the hand)
+            if tried[EYE_GROUP[e]] & (1 << use):
+                continue
+            tried[EYE_GROUP[e]] |= 1 << use
+            for i in range(10):
+                cr[i] = CR[i]
+                co[i] = CO[i]
+            kls = CLS[e]
+            cr[kls] -= use
+            co[kls] -= need
+            if phase == 0:
+                if r.forms & FORM_BASIC:
+                    got = use + pair_overlap(cr, co, n)
+                    if got > best:
+                        best = got
                         if best >= cap:
                             return cap
-    # general eyes: k >= 2 eyes from ids 0..3 and n + 1 - k ten pairs
-    if r.forms & FORM_GENERAL_EYES:
-        for i in range(4):
-            lim[i] = (c[i] + 1) // 2 + 2
-            if lim[i] > copies[i] // 2:
-                lim[i] = copies[i] // 2
-        for g0 in range(lim[0] + 1):
-            for g1 in range(lim[1] + 1):
-                for g2 in range(lim[2] + 1):
-                    for g3 in range(lim[3] + 1):
-                        k = g0 + g1 + g2 + g3
-                        if k < 2 or k > n + 1:
+            else:
+                for i in range(14):
+                    hb[i] = HB[i]
+                    ob[i] = OB[i]
+                b = bucket_of(e, r)
+                hb[b] -= use
+                ob[b] -= need
+                present = 0
+                for i in range(2, 14):
+                    if hb[i] >= 1:
+                        present |= 1 << (6 if i == 13 else i)
+                for m in range(n + 1):
+                    pb[m] = pair_overlap(cr, co, m)
+                for L in range(8, 3, -2):
+                    if L == 4 and not (r.forms & FORM_RUN4):
+                        continue
+                    if L == 6 and not (r.forms & FORM_RUN6):
+                        continue
+                    if L == 8 and not (r.forms & FORM_RUN8):
+                        continue
+                    m = n - L // 2
+                    if m < 0:
+                        continue
+                    for v in range(2, 14 - L):
+                        if use + popcount(present & (((1 << L) - 1) << v)) + pb[m] <= best:
                             continue
-                        gi[0] = g0
-                        gi[1] = g1
-                        gi[2] = g2
-                        gi[3] = g3
-                        # a general eye taken wholly from outside is worth no more than a ten-pair
-                        # slot filled from outside: keep only as many as it takes to reach k = 2
-                        ov = 0
-                        for i in range(4):
-                            if gi[i] > (c[i] + 1) // 2:
-                                ov += gi[i] - (c[i] + 1) // 2
-                        if ov > 0 and k > 2:
-                            continue
-                        ok = 1
-                        ov = 0
-                        for i in range(10):
-                            cr[i] = CR[i]
-                            co[i] = CO[i]
-                        for i in range(4):
-                            use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
-                            need = 2 * gi[i] - use
-                            if copies[i] - c[i] < need:
-                                ok = 0
-                            cr[CLS[i]] -= use
-                            co[CLS[i]] -= need
-                            ov += use
-                        if ok and ov + 2 * (n + 1 - k) > best:
-                            got = ov + pair_overlap(cr, co, n + 1 - k)
-                            if got > best:
-                                best = got
-                                if best >= cap:
-                                    return cap
+                        got = run_fill(cr, co, hb, ob, L, v, gj6, m)
+                        if got >= 0 and use + got > best:
+                            best = use + got
+                            if best >= cap:
+                                return cap
     return best
 
 
