@@ -24,6 +24,13 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
+    Extension(
+        "kaptai.bigtwo._combo",
+        ["kaptai/bigtwo/_combo.pyx"],
+        include_dirs=[np.get_include()],
+        extra_compile_args=compile_args,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
 ]
 
 setup(

@@ -29,6 +29,8 @@ __all__ = ["main", "build_parser"]
 
 KTS_GAMES = ("kap-tai-shap", "kap-shap")
 OTHER_GAMES = ("big-two", "nine-ten", "nantong", "heaven-eleven")
+#: commands each game supports so far (the rest say so instead of failing obscurely)
+GAME_COMMANDS = {"big-two": ("odds",)}
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -50,9 +52,11 @@ def _rules(args: argparse.Namespace):
     return resolve_rules(args.rules, **overrides)
 
 
-def _check_game(game: str) -> None:
-    if game in OTHER_GAMES:
-        raise RulesError(f"game {game!r} is not available yet: kaptai models {', '.join(KTS_GAMES)} so far")
+def _check_game(game: str, command: str = "") -> None:
+    if game in OTHER_GAMES and command not in GAME_COMMANDS.get(game, ()):
+        what = f"'kaptai {command} {game}'" if command else f"game {game!r}"
+        raise RulesError(f"{what} is not available yet: kaptai models {', '.join(KTS_GAMES)} fully"
+                         + (f"; {game} has: {', '.join(GAME_COMMANDS[game])}" if game in GAME_COMMANDS else ""))
 
 
 def _players(args: argparse.Namespace) -> int:
@@ -75,7 +79,9 @@ def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> N
 def _cmd_odds(args: argparse.Namespace) -> None:
     from kaptai.kts.odds import deal_odds
 
-    _check_game(args.game)
+    _check_game(args.game, "odds")
+    if args.game == "big-two":
+        return _big_two_odds(args)
     players = _players(args)
     if args.game == "kap-shap" and players != 2:
         raise RulesError(f"kap-shap is the two-player game; got --players {players}")
@@ -106,7 +112,7 @@ def _policy_arg(text: str, players: int):
 def _cmd_simulate(args: argparse.Namespace) -> None:
     from kaptai.kts.simulate import simulate
 
-    _check_game(args.game)
+    _check_game(args.game, "simulate")
     players = _players(args)
     if args.game == "kap-shap" and players != 2:
         raise RulesError(f"kap-shap is the two-player game; got --players {players}")
@@ -142,7 +148,7 @@ def _player_range(text: str) -> list[int]:
 def _cmd_report(args: argparse.Namespace) -> None:
     from kaptai.report import build_report
 
-    _check_game(args.game)
+    _check_game(args.game, "report")
     fmt = args.format or ("md" if str(args.out).endswith(".md") else "html")
     build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
                  fmt=fmt, workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
@@ -153,7 +159,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
 def _cmd_league(args: argparse.Namespace) -> None:
     from kaptai.kts.league import plot_league, policy_league
 
-    _check_game(args.game)
+    _check_game(args.game, "league")
     df = policy_league(
         players=tuple(_player_range(args.players)),
         rules=tuple(r.strip() for r in args.rules_list.split(",")),
@@ -174,7 +180,7 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
     from kaptai.core.settlement import validate_cut
     from kaptai.kts.fairness import fairness, plot_fairness
 
-    _check_game(args.game)
+    _check_game(args.game, "fairness")
     if args.cut is not None:
         validate_cut(args.cut)
     players = _players(args)
@@ -186,10 +192,22 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
     _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
+def _big_two_odds(args: argparse.Namespace) -> None:
+    from kaptai.bigtwo import deal_odds as big_two_odds
+    from kaptai.bigtwo.rules import resolve_rules as big_two_rules
+
+    overrides = dict(args.option or [])
+    if args.straight_order:
+        overrides["straight_order"] = args.straight_order
+    rules = big_two_rules(None if args.rules == "traditional" else args.rules, **overrides)
+    df = big_two_odds(args.players or 4, rules)
+    _emit(df, args.format, ["metric", "breakdown", "level", "value", "exact"])
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import evaluate
 
-    _check_game(args.game)
+    _check_game(args.game, "evaluate")
     ev = evaluate(args.hand, _rules(args), sets=args.sets)
     row = {"win": ev.is_win, "score": ev.score, "form": ev.form, "specials": ",".join(sorted(ev.specials)),
            "decomposition": ev.describe()}
@@ -199,7 +217,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> None:
 def _cmd_waits(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import waits
 
-    _check_game(args.game)
+    _check_game(args.game, "waits")
     df = waits(args.hand, _rules(args), seen=args.seen or (), players=args.players, sets=args.sets)
     if df.empty and args.format == "table":
         print("not ready: no tile completes this hand")
@@ -210,7 +228,7 @@ def _cmd_waits(args: argparse.Namespace) -> None:
 def _cmd_advise(args: argparse.Namespace) -> None:
     from kaptai.kts.advisor import advise
 
-    _check_game(args.game)
+    _check_game(args.game, "advise")
     players = _players(args)
     df = advise(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=players,
                 sets=args.sets, offered=args.offered)
@@ -223,7 +241,7 @@ def _cmd_advise(args: argparse.Namespace) -> None:
 def _cmd_draw_odds(args: argparse.Namespace) -> None:
     from kaptai.kts.advisor import draw_odds
 
-    _check_game(args.game)
+    _check_game(args.game, "draw-odds")
     df = draw_odds(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=_players(args),
                    sets=args.sets, claims=args.claims)
     _emit(df, args.format)
@@ -260,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
     p.add_argument("--no-distance", action="store_true", help="skip the distance-from-ready tables (faster)")
+    p.add_argument("--straight-order", default=None, help="big-two only: hk, sequential, poker, wheel_top, broadway_top")
     _add_rules_args(p)
     p.set_defaults(func=_cmd_odds)
 

@@ -16,7 +16,12 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _import_kaptai() -> None:
     """Prefer an installed kaptai over the source tree when the tree has no
-    compiled extensions (a fresh clone after ``pip install .``)."""
+    compiled extensions (a fresh clone after ``pip install .``).
+
+    The source folder then stays off ``sys.path`` (pytest runs with
+    ``--import-mode=importlib``, so it does not put it back): worker processes
+    started by the tests (Dask's spawn, notebook kernels) inherit ``sys.path``
+    and must import the installed package too."""
     saved = list(sys.path)
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _ROOT]
     try:
@@ -25,9 +30,7 @@ def _import_kaptai() -> None:
         for name in [m for m in sys.modules if m == "kaptai" or m.startswith("kaptai.")]:
             del sys.modules[name]
         sys.path[:] = saved
-        import kaptai.kts._eval  # noqa: F401  (in-place build)
-    finally:
-        sys.path[:] = saved
+        import kaptai.kts._eval  # noqa: F401  (in-place build: the source tree is the package)
 
 
 _import_kaptai()

@@ -58,7 +58,8 @@ def test_evaluate_and_waits(capsys):
         (["evaluate", "kap-tai-shap", "66 66 17 44 14 14 55 55 46 46"], "'17'"),
         (["evaluate", "kap-tai-shap", "66 66 44"], "3 tiles"),
         (["evaluate", "kap-tai-shap", "雜九 66 44 44 14 14 55 55 46 46"], "4-5 or 3-6"),
-        (["odds", "big-two"], "not available yet"),
+        (["odds", "nine-ten"], "not available yet"),
+        (["simulate", "big-two", "--hands", "10"], "'kaptai simulate big-two' is not available yet"),
     ],
 )
 def test_bad_input_exits_2_without_traceback(argv, message, tmp_path):
@@ -180,3 +181,16 @@ def test_report_and_fairness_take_runner_flags(tmp_path, capsys):
     assert main(["fairness", "kap-tai-shap", "--hands", "800", "--seed", "1", "--workers", "2", "--format", "csv",
                  "--no-progress", "--checkpoint", str(tmp_path / "ckf")]) == 0
     assert "ev_per_hand" in capsys.readouterr().out
+
+
+def test_big_two_odds_json(capsys):
+    assert main(["odds", "big-two", "--players", "4", "--straight-order", "hk", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    names = {r["metric"] for r in rows}
+    assert {"pair", "two_pair", "triple", "four_of_a_kind", "full_house", "straight", "flush", "straight_flush",
+            "dragon", "four_twos", "redeal_points_lt_3", "redeal_hk_max10"} <= names
+    dragon = [r for r in rows if r["metric"] == "dragon" and r["breakdown"] is None][0]
+    from fractions import Fraction
+    from math import comb
+
+    assert Fraction(dragon["exact"]) == Fraction(4**13, comb(52, 13))  # one of each rank: about 1 in 9,462

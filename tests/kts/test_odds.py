@@ -3,6 +3,7 @@ reference evaluator's list of every feasible winning hand, and by simulation."""
 
 from __future__ import annotations
 
+import os
 import math
 from fractions import Fraction
 
@@ -13,7 +14,7 @@ from kaptai.errors import RulesError
 from kaptai.kts import deal_odds, reference, score_hands
 from kaptai.kts.rules import RuleSet
 from kaptai.kts.tiles import COPIES_PER_SET
-from tests.conftest import SLOW_SCALE
+SLOW_SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))  # see tests/conftest.py
 
 
 def _exact(df, metric, hand=None, level=None):
