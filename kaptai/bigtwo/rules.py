@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from types import MappingProxyType
@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.bigtwo.cards import RANKS
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -87,8 +88,7 @@ MAX_PLAYERS: int = 52
 _CHAO_TABLES = {"standard": (10, 13), "eight": (8, 10, 13)}
 
 
-def _allowed(values: Iterable) -> str:
-    return ", ".join(repr(v) for v in values)
+_allowed = allowed_text
 
 
 def validate_players(players: int) -> int:
@@ -104,15 +104,7 @@ def validate_players(players: int) -> int:
     ...
     kaptai.errors.RulesError: players=53 is not supported: expected an integer from 2 to 52
     """
-    if (
-        isinstance(players, (bool, np.bool_))
-        or not isinstance(players, Integral)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise RulesError(
-            f"players={players!r} is not supported: expected an integer from {MIN_PLAYERS} to {MAX_PLAYERS}"
-        )
-    return int(players)
+    return check_players(players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def _parse_chao(value: object) -> tuple[int, ...]:
@@ -137,7 +129,7 @@ def _parse_chao(value: object) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class RuleSet:
+class RuleSet(RuleSetMethods):
     """A complete, validated set of Big Two rule options (``rules/big-two.md``).
 
     Parameters
@@ -253,21 +245,11 @@ class RuleSet:
             )
         put("top_rank", key)
         for opt, allowed in OPTION_VALUES.items():
-            v = getattr(self, opt)
-            if isinstance(allowed[0], str):
-                ok = isinstance(v, str) and v in allowed
-            else:
-                ok = isinstance(v, Integral) and not isinstance(v, (bool, np.bool_)) and int(v) in allowed
-            if not ok:
-                raise RulesError(f"option {opt!r} has bad value {v!r}: expected one of {_allowed(allowed)}")
-            put(opt, v if isinstance(v, str) else int(v))
+            put(opt, check_choice(opt, getattr(self, opt), allowed))
         if self.suit_order == "bridge":
             put("suit_order", "taiwan")
         for opt in _BOOLS:
-            v = getattr(self, opt)
-            if not isinstance(v, (bool, np.bool_)):
-                raise RulesError(f"option {opt!r} has bad value {v!r}: expected True or False")
-            put(opt, bool(v))
+            put(opt, check_bool(opt, getattr(self, opt)))
         _parse_chao(self.chao)
         st = self.stake
         if isinstance(st, (bool, np.bool_)) or not isinstance(st, Real) or not math.isfinite(float(st)) or st <= 0:
@@ -282,58 +264,6 @@ class RuleSet:
             raise RulesError(f"malaysian_3p=True needs players=3, got players={self.players}")
 
     # ---------------------------------------------------------------- construction
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """Names of all options, in field order.
-
-        >>> RuleSet.option_names()[:3]
-        ('name', 'players', 'top_rank')
-        """
-        return tuple(f.name for f in dataclasses.fields(cls))
-
-    @classmethod
-    def _check_names(cls, overrides: Mapping[str, Any]) -> None:
-        valid = cls.option_names()
-        unknown = [k for k in overrides if k not in valid]
-        if unknown:
-            raise RulesError(
-                f"unknown rule option(s) {', '.join(repr(k) for k in unknown)}: valid options are "
-                f"{', '.join(valid)}"
-            )
-
-    @classmethod
-    def preset(cls, name: str, /, **overrides: Any) -> RuleSet:
-        """A named preset (see :data:`PRESETS`), optionally with options changed.
-
-        >>> RuleSet.preset("hong_kong", suit_order="taiwan").suit_order
-        'taiwan'
-        """
-        if not isinstance(name, str) or name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}: expected one of {_allowed(PRESETS)}")
-        return PRESETS[name].replace(**overrides)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Rebuild a RuleSet from :meth:`to_dict` output.
-
-        >>> r = RuleSet(chao="8/11/13", top_rank="3")
-        >>> RuleSet.from_dict(r.to_dict()) == r
-        True
-        """
-        cls._check_names(data)
-        return cls(**dict(data))
-
-    def replace(self, **overrides: Any) -> RuleSet:
-        """A copy with some options changed (validated again).
-
-        >>> RuleSet().replace(two_pair_five=True).two_pair_five
-        True
-        """
-        self._check_names(overrides)
-        if not overrides:
-            return self
-        return dataclasses.replace(self, **overrides)
 
     # ---------------------------------------------------------------- views
 
@@ -419,6 +349,7 @@ class RuleSet:
 
 #: Named presets (read-only mapping name -> RuleSet).
 PRESETS: Mapping[str, RuleSet] = MappingProxyType({"hong_kong": RuleSet()})
+RuleSet._PRESETS = PRESETS
 
 
 def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **overrides: Any) -> RuleSet:

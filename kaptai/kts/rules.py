@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players
 from kaptai.errors import RulesError
 from kaptai.kts.tiles import TILES_PER_SET, run_values
 
@@ -74,8 +75,7 @@ MAX_PLAYERS: int = 22
 MAX_SETS: int = 8
 
 
-def _allowed(values: Iterable) -> str:
-    return ", ".join(repr(v) for v in values)
+_allowed = allowed_text
 
 
 def _normalise_forms(value: object) -> frozenset[str]:
@@ -104,30 +104,14 @@ def _normalise_forms(value: object) -> frozenset[str]:
 
 
 def _check_choice(name: str, value: object) -> object:
-    allowed = OPTION_VALUES[name]
-    if isinstance(allowed[0], str):
-        ok = isinstance(value, str) and value in allowed
-    else:
-        ok = (
-            isinstance(value, Integral)
-            and not isinstance(value, (bool, np.bool_))
-            and int(value) in allowed
-        )
-    if not ok:
-        raise RulesError(
-            f"option {name!r} has bad value {value!r}: expected one of {_allowed(allowed)}"
-        )
-    return value if isinstance(value, str) else int(value)
+    return check_choice(name, value, OPTION_VALUES[name])
 
 
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise RulesError(f"option {name!r} has bad value {value!r}: expected True or False")
-    return bool(value)
+_check_bool = check_bool
 
 
 @dataclass(frozen=True)
-class RuleSet:
+class RuleSet(RuleSetMethods):
     """A complete, validated set of rule options.
 
     Parameters
@@ -235,86 +219,6 @@ class RuleSet:
 
     # ---------------------------------------------------------------- construction
 
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """Names of all options, in field order.
-
-        Examples
-        --------
-        >>> from kaptai.kts.rules import RuleSet
-        >>> RuleSet.option_names()[:3]
-        ('name', 'forms', 'settlement')
-        """
-        return tuple(f.name for f in dataclasses.fields(cls))
-
-    @classmethod
-    def _check_names(cls, overrides: Mapping[str, Any]) -> None:
-        valid = cls.option_names()
-        unknown = [k for k in overrides if k not in valid]
-        if unknown:
-            raise RulesError(
-                f"unknown rule option(s) {', '.join(repr(k) for k in unknown)}: valid options "
-                f"are {', '.join(valid)}"
-            )
-
-    @classmethod
-    def preset(cls, name: str, /, **overrides: Any) -> RuleSet:
-        """A named preset (§9), optionally with some options changed.
-
-        Parameters
-        ----------
-        name : {'traditional', 'advanced'}
-            Preset name; see :data:`PRESETS`.
-        **overrides
-            Options to set on top of the preset (``name=`` relabels the result).
-
-        Returns
-        -------
-        RuleSet
-
-        Examples
-        --------
-        >>> from kaptai.kts.rules import RuleSet
-        >>> RuleSet.preset("advanced", settlement="pot").settlement
-        'pot'
-        """
-        if not isinstance(name, str) or name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}: expected one of {_allowed(PRESETS)}")
-        return PRESETS[name].replace(**overrides)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Rebuild a RuleSet from :meth:`to_dict` output.
-
-        Examples
-        --------
-        >>> from kaptai.kts.rules import RuleSet
-        >>> r = RuleSet.preset("advanced")
-        >>> RuleSet.from_dict(r.to_dict()) == r
-        True
-        """
-        cls._check_names(data)
-        return cls(**dict(data))
-
-    def replace(self, **overrides: Any) -> RuleSet:
-        """A copy with some options changed (validated again).
-
-        Raises
-        ------
-        RulesError
-            For an unknown option name (the message lists the valid ones) or a bad value.
-
-        Examples
-        --------
-        >>> from kaptai.kts.rules import RuleSet
-        >>> RuleSet().replace(house_cut=0.1).house_cut
-        0.1
-        """
-        self._check_names(overrides)
-        if not overrides:
-            return self
-        return dataclasses.replace(self, **overrides)
-
     # ---------------------------------------------------------------- views
 
     def to_dict(self) -> dict[str, Any]:
@@ -390,6 +294,7 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
         ),
     }
 )
+RuleSet._PRESETS = PRESETS
 
 
 def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **overrides: Any) -> RuleSet:
@@ -459,16 +364,7 @@ def validate_players(players: int) -> int:
     ...
     kaptai.errors.RulesError: players=1 is not supported: expected an integer from 2 to 22
     """
-    if (
-        isinstance(players, (bool, np.bool_))
-        or not isinstance(players, Integral)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise RulesError(
-            f"players={players!r} is not supported: expected an integer from "
-            f"{MIN_PLAYERS} to {MAX_PLAYERS}"
-        )
-    return int(players)
+    return check_players(players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def sets_for_players(players: int) -> int:

@@ -1,0 +1,136 @@
+"""Validation helpers and construction methods shared by every game's ``RuleSet``.
+
+Each game keeps its own frozen dataclass of options (the names and defaults of
+its rules page); what is the same for all of them lives here: checking a
+choice, a boolean or a player count with a message that names the option, the
+bad value and what was expected, and building variants (``preset``,
+``replace``, ``from_dict``) with unknown option names rejected.
+
+Examples
+--------
+>>> from kaptai.core.options import check_choice
+>>> check_choice("claim", "any", ("previous", "any", "none"))
+'any'
+>>> check_choice("claim", "all", ("previous", "any", "none"))
+Traceback (most recent call last):
+...
+kaptai.errors.RulesError: option 'claim' has bad value 'all': expected one of 'previous', 'any', 'none'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from kaptai.errors import RulesError
+
+__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "RuleSetMethods"]
+
+
+def allowed_text(values: Iterable) -> str:
+    """``'a', 'b', 'c'`` — the allowed values as they appear in messages."""
+    return ", ".join(repr(v) for v in values)
+
+
+def check_choice(name: str, value: object, allowed: tuple) -> object:
+    """``value`` if it is one of ``allowed`` (strings exactly; integers not bools), else RulesError."""
+    if isinstance(allowed[0], str):
+        ok = isinstance(value, str) and value in allowed
+    else:
+        ok = isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) in allowed
+    if not ok:
+        raise RulesError(f"option {name!r} has bad value {value!r}: expected one of {allowed_text(allowed)}")
+    return value if isinstance(value, str) else int(value)
+
+
+def check_bool(name: str, value: object) -> bool:
+    """``value`` as a bool if it is a real boolean (not 'yes', not 1), else RulesError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise RulesError(f"option {name!r} has bad value {value!r}: expected True or False")
+    return bool(value)
+
+
+def check_players(players: object, lo: int, hi: int) -> int:
+    """A player count from ``lo`` to ``hi`` as an int, else RulesError naming it.
+
+    >>> check_players(4, 2, 22)
+    4
+    >>> check_players(True, 2, 22)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: players=True is not supported: expected an integer from 2 to 22
+    """
+    if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral) or not lo <= players <= hi:
+        raise RulesError(f"players={players!r} is not supported: expected an integer from {lo} to {hi}")
+    return int(players)
+
+
+class RuleSetMethods:
+    """Construction methods of a frozen rules dataclass.
+
+    The dataclass sets ``_PRESETS`` (a mapping name -> instance) after its
+    module defines the presets.
+    """
+
+    _PRESETS: Mapping[str, Any] = {}
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """Names of all options, in field order.
+
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet.option_names()[:3]
+        ('name', 'forms', 'settlement')
+        """
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def _check_names(cls, overrides: Mapping[str, Any]) -> None:
+        valid = cls.option_names()
+        unknown = [k for k in overrides if k not in valid]
+        if unknown:
+            raise RulesError(
+                f"unknown rule option(s) {', '.join(repr(k) for k in unknown)}: valid options are "
+                f"{', '.join(valid)}"
+            )
+
+    @classmethod
+    def preset(cls, name: str, /, **overrides: Any):
+        """A named preset, optionally with options changed (the name is kept unless
+        ``name=`` is given).
+
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet.preset("advanced", house_cut=0.05).house_cut
+        0.05
+        """
+        if not isinstance(name, str) or name not in cls._PRESETS:
+            raise RulesError(f"unknown preset {name!r}: expected one of {allowed_text(cls._PRESETS)}")
+        return cls._PRESETS[name].replace(**overrides)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]):
+        """Rebuild a ruleset from its ``to_dict()`` output.
+
+        >>> from kaptai.kts.rules import RuleSet
+        >>> r = RuleSet.preset("advanced")
+        >>> RuleSet.from_dict(r.to_dict()) == r
+        True
+        """
+        cls._check_names(data)
+        return cls(**dict(data))
+
+    def replace(self, **overrides: Any):
+        """A copy with some options changed (validated again); unknown names are an error.
+
+        >>> from kaptai.kts.rules import RuleSet
+        >>> RuleSet().replace(claim="any").claim
+        'any'
+        """
+        self._check_names(overrides)
+        if not overrides:
+            return self
+        return dataclasses.replace(self, **overrides)
