@@ -66,6 +66,10 @@ RUN_BASE_L[4] = 2
 RUN_BASE_L[6] = 4
 RUN_BASE_L[8] = 8
 
+cdef int64_t TILE_DELTA[21]      # key change of one tile (CDELTA of its class)
+for _i in range(21):
+    TILE_DELTA[_i] = CDELTA[_tv[_i] % 10]
+
 # interchangeable eye tiles (same ten-value class and run-value; 2-4 and 1-2 stand alone)
 cdef int EYE_GROUP[21]
 _groups = {}
@@ -674,17 +678,45 @@ cdef inline void hs_load(HandState* h, const int8_t[:, ::1] tiles, Py_ssize_t i,
         hs_add(h, tiles[i, j], r)
 
 
+cdef inline bint may_win(int64_t key, const EvalRules* r) noexcept nogil:
+    """Necessary condition for a win, from the balance key alone (no counts):
+    some eye class, the general-eye arithmetic or a run signature must match.
+    Rejects almost every non-winning hand before any counting."""
+    cdef int64_t m = key & CHECK_MASK
+    cdef int k, d2, d4
+    if r.forms & (FORM_BASIC | FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+        for k in range(10):
+            if m == EYE_KEY[k]:
+                return True
+    if r.forms & FORM_GENERAL_EYES and (key & GE_MASK) == (KEY_BASE & GE_MASK):
+        d2 = field(key, 2)
+        d4 = field(key, 4)
+        if not (d2 & 1) and not (d4 & 1) and d4 >= 0:
+            return True
+    if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+        if find_sig(0 if r.rv[19] == 6 else 1, m) >= 0:
+            return True
+    return False
+
+
 def _score_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
     """Best score of each row (or -1); rows are hands of 2n+2 tile ids."""
     cdef Py_ssize_t N = tiles.shape[0], m = tiles.shape[1], i, j
     cdef EvalRules r
     cdef HandState h
     cdef int form, specials
+    cdef int64_t key
     out = np.empty(N, dtype=np.int32)
     cdef int[::1] o = out
     rules_init(&r, forms, base_sum, (m - 2) // 2, gjrv)
     with nogil:
         for i in range(N):
+            key = KEY_BASE
+            for j in range(m):
+                key += TILE_DELTA[tiles[i, j]]
+            if not may_win(key, &r):
+                o[i] = -1
+                continue
             hs_load(&h, tiles, i, &r)
             if hs_is_win(&h, &r):
                 o[i] = hs_score(&h, &r, &form, &specials)

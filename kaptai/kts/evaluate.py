@@ -74,7 +74,7 @@ def _tile_array(tiles: Any, sizes: tuple[int, ...], what: str) -> np.ndarray:
         )
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         raise InvalidHandError(f"{what}: tile ids must be integers, got dtype {arr.dtype}")
-    if arr.size:
+    if arr.size and (arr.min() < 0 or arr.max() >= N_TILE_TYPES):  # two reductions, no temporaries
         bad = (arr < 0) | (arr >= N_TILE_TYPES)
         if bad.any():
             row, col = np.argwhere(bad)[0]
