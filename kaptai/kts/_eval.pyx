@@ -814,6 +814,31 @@ cdef struct DealCtx:
     uint64_t waits_weighted   # sum over ready hands of weight * number of live waits
 
 
+cdef bint one_exchange_wins(HandState* h, const int* K, const EvalRules* r) noexcept nogil:
+    """Does throwing one tile of the (non-winning) hand and taking one tile still
+    available make a win?  Exactly "max overlap = hand size - 1".  The balance
+    key rejects almost every exchange before any counting (see may_win)."""
+    cdef int out, t
+    cdef bint won
+    for out in range(21):
+        if h.c[out] == 0:
+            continue
+        hs_remove(h, out, r)
+        for t in range(21):
+            if t == out or h.c[t] + 1 > K[t]:
+                continue
+            if not may_win(h.key + TILE_DELTA[t], r):
+                continue
+            hs_add(h, t, r)
+            won = hs_is_win(h, r)
+            hs_remove(h, t, r)
+            if won:
+                hs_add(h, out, r)
+                return True
+        hs_add(h, out, r)
+    return False
+
+
 cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
     cdef int s, form, spec, b, t, nw = 0, nany = 0, live = 0, ov, d
     cdef HandState* h = &x.hs
@@ -830,8 +855,15 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
                     x.special_hist[b] += w
             d = -1
         elif x.do_distance:
-            ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n + 1)   # not a win: at most 2n+1 shared
-            d = 2 * x.r.n + 1 - ov
+            # with run forms the overlap search is slow: first try the one-exchange test
+            if x.r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8) and one_exchange_wins(h, x.K, &x.r):
+                d = 0                                          # 2n+1 tiles shared with a win
+            elif not (x.r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8)):
+                ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n + 1)
+                d = 2 * x.r.n + 1 - ov
+            else:
+                ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n)    # at most 2n shared
+                d = 2 * x.r.n + 1 - ov
         else:
             d = -2
     else:
