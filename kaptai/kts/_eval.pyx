@@ -426,10 +426,34 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
     return best
 
 
+cdef inline bint may_win(int64_t key, const EvalRules* r) noexcept nogil:
+    """Necessary condition for a win, from the balance key alone (no counts):
+    some eye class, the general-eye arithmetic or a run signature must match.
+    Rejects almost every non-winning hand before any counting."""
+    cdef int64_t m = key & CHECK_MASK
+    cdef int k, d2, d4
+    if r.forms & (FORM_BASIC | FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+        for k in range(10):
+            if m == EYE_KEY[k]:
+                return True
+    if r.forms & FORM_GENERAL_EYES and (key & GE_MASK) == (KEY_BASE & GE_MASK):
+        d2 = field(key, 2)
+        d4 = field(key, 4)
+        if not (d2 & 1) and not (d4 & 1) and d4 >= 0:
+            return True
+    if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
+        if find_sig(0 if r.rv[19] == 6 else 1, m) >= 0:
+            return True
+    return False
+
+
 cdef int hs_waits(HandState* h, const EvalRules* r, int* out) noexcept nogil:
     """out[t] = 1 where adding tile t makes a win; returns the number of such t."""
     cdef int t, n = 0
     for t in range(21):
+        out[t] = 0
+        if not may_win(h.key + TILE_DELTA[t], r):
+            continue
         hs_add(h, t, r)
         out[t] = hs_is_win(h, r)
         n += out[t]
@@ -678,27 +702,6 @@ cdef inline void hs_load(HandState* h, const int8_t[:, ::1] tiles, Py_ssize_t i,
         hs_add(h, tiles[i, j], r)
 
 
-cdef inline bint may_win(int64_t key, const EvalRules* r) noexcept nogil:
-    """Necessary condition for a win, from the balance key alone (no counts):
-    some eye class, the general-eye arithmetic or a run signature must match.
-    Rejects almost every non-winning hand before any counting."""
-    cdef int64_t m = key & CHECK_MASK
-    cdef int k, d2, d4
-    if r.forms & (FORM_BASIC | FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
-        for k in range(10):
-            if m == EYE_KEY[k]:
-                return True
-    if r.forms & FORM_GENERAL_EYES and (key & GE_MASK) == (KEY_BASE & GE_MASK):
-        d2 = field(key, 2)
-        d4 = field(key, 4)
-        if not (d2 & 1) and not (d4 & 1) and d4 >= 0:
-            return True
-    if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
-        if find_sig(0 if r.rv[19] == 6 else 1, m) >= 0:
-            return True
-    return False
-
-
 def _score_batch(const int8_t[:, ::1] tiles, int forms, int base_sum, int gjrv):
     """Best score of each row (or -1); rows are hands of 2n+2 tile ids."""
     cdef Py_ssize_t N = tiles.shape[0], m = tiles.shape[1], i, j
@@ -868,6 +871,8 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
             d = -2
     else:
         for t in range(21):
+            if not may_win(h.key + TILE_DELTA[t], &x.r):
+                continue
             hs_add(h, t, &x.r)
             if hs_is_win(h, &x.r):
                 nany += 1
