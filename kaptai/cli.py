@@ -71,9 +71,12 @@ def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> N
     elif fmt == "csv":
         df.to_csv(sys.stdout, index=False)
     else:
-        view = df[list(columns)] if columns else df
+        view = (df[list(columns)] if columns else df).copy()
+        for col in view.columns:  # blank, not <NA>, for missing seats/levels
+            if not pd.api.types.is_float_dtype(view[col]):
+                view[col] = view[col].astype(object).where(view[col].notna(), "")
         with pd.option_context("display.max_rows", None, "display.width", 200):
-            print(view.to_string(index=False))
+            print(view.to_string(index=False, na_rep="", float_format=lambda v: f"{v:.6g}"))
 
 
 def _cmd_odds(args: argparse.Namespace) -> None:
