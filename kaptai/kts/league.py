@@ -86,6 +86,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.sampling import seed_entropy
+from kaptai.core.settlement import pot_ev
 from kaptai.core.stats import wilson_interval, z_value
 from kaptai.errors import RulesError
 from kaptai.kts.advisor import advise
@@ -270,10 +271,9 @@ def expected_value(
     P = w.size
     cut = r.house_cut
     if r.settlement == "pot":
-        if r.drawn_hand == "carry":
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return w * P * (1.0 - cut) / (1.0 - drawn) - 1.0
-        return w * P * (1.0 - cut) - (1.0 - drawn)
+        if r.drawn_hand == "carry" and drawn >= 1:  # the pot is never won: no finite EV
+            return np.full(P, np.nan)
+        return pot_ev(w, drawn, P, cut, r.drawn_hand)[0]
     if score_mean is None or len(score_mean) != P:
         raise RulesError(
             f"advanced settlement needs score_mean, one mean winning score per seat ({P})"
