@@ -136,6 +136,11 @@ for _g, _gv in enumerate((6, 3)):
         SIG_HASH_IDX[_g][_slot] = _j
 
 
+cdef inline bint run_allowed(const EvalRules* r, int L) noexcept nogil:
+    """Is a run of length L (4, 6, 8) one of the ruleset's forms, and does it fit the hand?"""
+    return (r.forms & (FORM_RUN4 << (L // 2 - 2))) != 0 and r.n - L // 2 >= 0
+
+
 cdef inline bint balanced(int64_t key) noexcept nogil:
     return (key & CHECK_MASK) == KEY_BASE
 
@@ -332,7 +337,7 @@ cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept
         v = (cand >> 8) & 0xFF
         ch = (cand >> 4) & 0xF
         k = cand & 0xF
-        if not (r.forms & (FORM_RUN4 << (L // 2 - 2))) or r.n - L // 2 < 0:
+        if not run_allowed(r, L):
             continue
         mask = ((1u << L) - 1) << v
         pres = pres1 if ch else pres0
@@ -392,13 +397,7 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
                 best_form = 1
     if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
         for L in range(4, 9, 2):
-            if L == 4 and not (r.forms & FORM_RUN4):
-                continue
-            if L == 6 and not (r.forms & FORM_RUN6):
-                continue
-            if L == 8 and not (r.forms & FORM_RUN8):
-                continue
-            if r.n - L // 2 < 0:
+            if not run_allowed(r, L):
                 continue
             for v in range(2, 14 - L):
                 for ch in range(2):
@@ -673,15 +672,9 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
                 for m in range(n + 1):
                     pb[m] = pair_overlap(cr, co, m)
                 for L in range(8, 3, -2):
-                    if L == 4 and not (r.forms & FORM_RUN4):
-                        continue
-                    if L == 6 and not (r.forms & FORM_RUN6):
-                        continue
-                    if L == 8 and not (r.forms & FORM_RUN8):
+                    if not run_allowed(r, L):
                         continue
                     m = n - L // 2
-                    if m < 0:
-                        continue
                     for v in range(2, 14 - L):
                         if use + popcount(present & (((1 << L) - 1) << v)) + pb[m] <= best:
                             continue
