@@ -231,6 +231,20 @@ def _classify_batch(const uint64_t[::1] masks, rank_strength, suit_strength, win
     return tr, ca, ke
 
 
+
+cdef inline bint next_combination(int* idx, int k, int n) noexcept nogil:
+    """Advance the k-subset ``idx`` of range(n) to the next one in lexicographic
+    order; False when it was the last."""
+    cdef int i = k - 1, j
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
 def _plays_beating(uint64_t hand, uint64_t target, rank_strength, suit_strength, windows,
                    int flush_suit_first, int two_pair_five, int quad_optional, int four_card):
     """Masks of every legal play of 1-5 cards from ``hand`` that beats ``target``
@@ -264,15 +278,8 @@ def _plays_beating(uint64_t hand, uint64_t target, rank_strength, suit_strength,
             if classify(m, &R, &t, &c, &key) and (t0 == 0 or (t == t0 and key > k0)):
                 out_m.append(m)
                 out_k.append((t, key))
-            # next combination
-            i = k - 1
-            while i >= 0 and idx[i] == nc - k + i:
-                i -= 1
-            if i < 0:
+            if not next_combination(idx, k, nc):
                 break
-            idx[i] += 1
-            for j in range(i + 1, k):
-                idx[j] = idx[j - 1] + 1
     order = sorted(range(len(out_m)), key=lambda q: (out_k[q], out_m[q]))
     return np.array([out_m[q] for q in order], dtype=np.uint64)
 
@@ -294,14 +301,8 @@ def _combinations(int n, int k):
             for i in range(k):
                 ov[row, i] = <int8_t>idx[i]
             row += 1
-            i = k - 1
-            while i >= 0 and idx[i] == n - k + i:
-                i -= 1
-            if i < 0:
+            if not next_combination(idx, k, n):
                 break
-            idx[i] += 1
-            for j in range(i + 1, k):
-                idx[j] = idx[j - 1] + 1
     return out
 
 
