@@ -24,7 +24,7 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["seed_entropy", "chunk_plan", "chunk_seeds", "bit_generator"]
+__all__ = ["seed_entropy", "chunk_plan", "chunk_seeds", "bit_generator", "RandomStream"]
 
 
 def seed_entropy(seed: int | np.random.SeedSequence | None) -> int:
@@ -91,3 +91,52 @@ def chunk_seeds(entropy: int, n_chunks: int) -> list[np.random.SeedSequence]:
 def bit_generator(child: np.random.SeedSequence) -> np.random.PCG64:
     """The chunk's bit generator: ``PCG64(child)``."""
     return np.random.PCG64(child)
+
+
+class RandomStream:
+    """numpy ``bitgen_t.next_uint32`` of a ``PCG64`` and Lemire bounded integers, in Python.
+
+    The pure-Python twin of :func:`kaptai.core._rng.bounded` (``_rng.pxd``), used by the
+    reference engines so that they read the same stream as the compiled ones.
+
+    Parameters
+    ----------
+    bit_generator : numpy.random.PCG64
+        A fresh generator (its 32-bit buffer must be empty, as it is after construction).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> s = RandomStream(np.random.PCG64(0))
+    >>> [s.bounded(6) for _ in range(5)]
+    [5, 3, 3, 1, 1]
+    """
+
+    __slots__ = ("_raw", "_has", "_buf")
+
+    def __init__(self, bit_generator: np.random.BitGenerator):
+        self._raw = bit_generator.random_raw
+        self._has = False
+        self._buf = 0
+
+    def next_uint32(self) -> int:
+        """The next 32-bit output, exactly as numpy's PCG64 ``next_uint32``."""
+        if self._has:
+            self._has = False
+            return self._buf
+        x = int(self._raw())
+        self._has = True
+        self._buf = x >> 32
+        return x & 0xFFFFFFFF
+
+    def bounded(self, s: int) -> int:
+        """Uniform integer in ``[0, s)`` for ``1 <= s < 2**32`` (Lemire's method)."""
+        m = self.next_uint32() * s
+        low = m & 0xFFFFFFFF
+        if low < s:
+            threshold = ((1 << 32) - s) % s
+            while low < threshold:
+                m = self.next_uint32() * s
+                low = m & 0xFFFFFFFF
+        return m >> 32

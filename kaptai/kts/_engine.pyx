@@ -81,6 +81,7 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
+from kaptai.core._rng cimport bounded
 cimport numpy as cnp
 import numpy as np
 
@@ -221,21 +222,6 @@ cdef struct Game:
     int32_t* log
     int64_t log_n, log_cap
     Stats* st
-
-
-cdef inline uint32_t bounded(bitgen_t* rng, uint32_t s) noexcept nogil:
-    """Uniform integer in [0, s) by Lemire's multiply-shift with rejection."""
-    cdef uint32_t x = rng.next_uint32(rng.state)
-    cdef uint64_t m = <uint64_t>x * s
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < s:
-        threshold = (<uint32_t>0 - s) % s
-        while low < threshold:
-            x = rng.next_uint32(rng.state)
-            m = <uint64_t>x * s
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
 
 
 cdef inline void ev(Game* g, int seat, int action, int tile, int value) noexcept nogil:

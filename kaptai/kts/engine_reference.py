@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from kaptai.core.sampling import RandomStream
 from kaptai.errors import RulesError
 from kaptai.kts import reference
 from kaptai.kts.policies import Policy, SeatView, policy_objects, resolve_policies
@@ -171,52 +172,6 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
         base_sum=int(r.base_combination == "sum"),
         gee_joon_run_value=r.gee_joon_run_value,
     )
-
-
-class RandomStream:
-    """numpy ``bitgen_t.next_uint32`` of a ``PCG64`` and Lemire bounded integers, in Python.
-
-    Parameters
-    ----------
-    bit_generator : numpy.random.PCG64
-        A fresh generator (its 32-bit buffer must be empty, as it is after construction).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kaptai.kts.engine_reference import RandomStream
-    >>> s = RandomStream(np.random.PCG64(0))
-    >>> [s.bounded(6) for _ in range(5)]
-    [5, 3, 3, 1, 1]
-    """
-
-    __slots__ = ("_raw", "_has", "_buf")
-
-    def __init__(self, bit_generator: np.random.BitGenerator):
-        self._raw = bit_generator.random_raw
-        self._has = False
-        self._buf = 0
-
-    def next_uint32(self) -> int:
-        """The next 32-bit output, exactly as numpy's PCG64 ``next_uint32``."""
-        if self._has:
-            self._has = False
-            return self._buf
-        x = int(self._raw())
-        self._has = True
-        self._buf = x >> 32
-        return x & 0xFFFFFFFF
-
-    def bounded(self, s: int) -> int:
-        """Uniform integer in ``[0, s)`` for ``1 <= s < 2**32`` (Lemire's method)."""
-        m = self.next_uint32() * s
-        low = m & 0xFFFFFFFF
-        if low < s:
-            threshold = ((1 << 32) - s) % s
-            while low < threshold:
-                m = self.next_uint32() * s
-                low = m & 0xFFFFFFFF
-        return m >> 32
 
 
 def shuffled_wall(stream: RandomStream, copies: Sequence[int]) -> list[int]:
