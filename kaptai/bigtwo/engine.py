@@ -151,9 +151,12 @@ def make_config(
     ...
     kaptai.errors.RulesError: malaysian_swap='sometimes' is not allowed: expected one of 'policy', 'always', 'never'
     """
-    rules = resolve_rules(rules)
-    if players is not None:
-        rules = rules.replace(players=validate_players(players))
+    if players is None:
+        rules = resolve_rules(rules)
+    elif isinstance(rules, Mapping):
+        rules = resolve_rules({**rules, "players": validate_players(players)})
+    else:
+        rules = resolve_rules(rules, players=validate_players(players))
     if malaysian_swap not in MALAYSIAN_SWAP:
         raise RulesError(
             f"malaysian_swap={malaysian_swap!r} is not allowed: expected one of "
