@@ -44,6 +44,7 @@ __all__ = [
     "new_outcomes",
     "POINT_VALUES",
     "check_policies",
+    "run_games",
 ]
 
 #: Log actions by code (``docs/big-two-engine.md``).
@@ -217,3 +218,65 @@ def check_policies(policies: Any, players: int) -> list:
         if not isinstance(p, str) and not callable(getattr(p, "choose", None)):
             raise RulesError(f"policy for seat {seat} ({p!r}) has no choose(view) method")
     return policies
+
+
+def run_games(
+    cfg: EngineConfig,
+    policies: Any,
+    bit_generator: np.random.BitGenerator,
+    games: int,
+    *,
+    record: int = 0,
+    decks: Any = None,
+    engine: str = "auto",
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Play ``games`` games on one random stream: the outcome arrays and the log.
+
+    Parameters
+    ----------
+    cfg : EngineConfig
+    policies : str, Policy or sequence
+        Built-in names (:data:`POLICY_NAMES`) or :class:`kaptai.bigtwo.policies.Policy`
+        objects, one per seat (a single one is used for every seat).
+    bit_generator : numpy.random.PCG64
+        A fresh generator: the shuffles and the ``random`` policy read it.
+    games : int
+    record : int
+        Keep the log rows of the first ``record`` games.
+    decks : array_like, optional
+        ``(m, 52)`` card ids dealt in order instead of shuffling (tests, constructed deals).
+    engine : {'auto', 'compiled', 'reference'}
+        ``'auto'``: compiled when every seat plays a built-in policy.
+
+    Returns
+    -------
+    (dict, numpy.ndarray)
+        Outcome arrays (:data:`OUTCOME_DTYPES`) and the int64 log ``(rows, 6)``
+        (:data:`LOG_COLUMNS`).  Both engines return the same for the same input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.bigtwo.engine import make_config, run_games
+    >>> out, log = run_games(make_config(4), "greedy", np.random.PCG64(1), 3, record=1)
+    >>> out["cards_left"].shape, int((out["cards_left"][np.arange(3), out["winner"]]).sum())
+    ((3, 4), 0)
+    """
+    pols = check_policies(policies, cfg.players)
+    builtin = all(isinstance(p, str) for p in pols)
+    if engine not in ("auto", "compiled", "reference"):
+        raise RulesError(f"engine={engine!r} is not allowed: expected 'auto', 'compiled' or 'reference'")
+    if engine == "compiled" and not builtin:
+        raise RulesError("the compiled engine plays only the built-in policies " + ", ".join(POLICY_NAMES))
+    if decks is not None:
+        decks = np.ascontiguousarray(decks, dtype=np.int8)
+        if decks.ndim != 2 or decks.shape[1] != 52 or any(sorted(d) != list(range(52)) for d in decks.tolist()):
+            raise RulesError("decks must be an array of shape (m, 52), each row a permutation of the card ids 0-51")
+    if builtin and engine != "reference":
+        from kaptai.bigtwo import _engine
+
+        return _engine.run_games(cfg, [POLICY_CODES[p] for p in pols], bit_generator, int(games),
+                                 record=int(record), decks=decks)
+    from kaptai.bigtwo import engine_reference
+
+    return engine_reference.run_games(cfg, pols, bit_generator, int(games), record=int(record), decks=decks)

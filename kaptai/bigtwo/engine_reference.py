@@ -1,0 +1,954 @@
+"""Pure-Python reference engine of Big Two (鋤大D): the test oracle of the compiled engine.
+
+This file implements ``docs/big-two-engine.md`` line by line, with legality computed
+independently of the compiled evaluator: every candidate card set of a hand is classified by
+:func:`kaptai.bigtwo.reference.classify` (tuple keys).  Given the same ``PCG64`` stream (or
+the same decks) and the same policies it makes the same moves, writes the same log rows and
+returns the same outcome arrays as :mod:`kaptai.bigtwo._engine`.  It is also the only
+engine that runs Python :class:`kaptai.bigtwo.policies.Policy` objects.
+
+* :func:`run_games` -- many games from one stream (the outcome arrays and the log);
+* :func:`play_game` -- one game;
+* :class:`Game` -- one game step by step (``view()``, ``step(choice)``), for tests and for
+  driving a game by hand.  An illegal choice raises
+  :class:`kaptai.bigtwo.engine.IllegalPlayError` before any state changes.
+
+Randomness
+----------
+One :class:`kaptai.core.sampling.RandomStream` per call of :func:`run_games`.  Draws happen
+only at the shuffle of each deal (``j = bounded(i + 1)`` for ``i`` from 51 down to 1, swap
+``deck[i]``, ``deck[j]``) and in the ``'random'`` policy (``bounded(len(options))`` with two
+or more options; the swap decision is ``bounded(2) == 1``).
+
+Examples
+--------
+>>> import numpy as np
+>>> from kaptai.bigtwo.engine import make_config
+>>> from kaptai.bigtwo.engine_reference import run_games
+>>> out, log = run_games(make_config(4), "greedy", np.random.PCG64(1), 3, record=1)
+>>> out["cards_left"].shape, int((out["cards_left"] == 0).sum(axis=1).min())
+((3, 4), 1)
+>>> log.shape[1], int(log[0, 3])  # the first row of game 0 is a deal
+(6, 0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from kaptai.bigtwo.cards import N_CARDS, RANKS, format_card, parse_cards
+from kaptai.bigtwo.combos import Play
+from kaptai.bigtwo.engine import (
+    ACTIONS,
+    MAX_REDEALS,
+    MAX_TURNS,
+    POINT_VALUES,
+    EngineConfig,
+    IllegalPlayError,
+    new_outcomes,
+)
+from kaptai.bigtwo import reference
+from kaptai.bigtwo.policies import GameView, RulesInfo, resolve_policies, rules_info
+from kaptai.bigtwo.rules import RuleSet, resolve_rules
+from kaptai.core.sampling import RandomStream
+from kaptai.errors import InvalidHandError, KaptaiError
+
+__all__ = [
+    "DEAL", "LEFTOVER", "SWAP", "INSTANT_WIN", "REDEAL", "LEAD", "PLAY", "PASS", "WIN",
+    "shuffled_deck",
+    "DeckSource",
+    "legal_entries",
+    "turn_options",
+    "make_view",
+    "GameResult",
+    "Game",
+    "play_game",
+    "run_games",
+]
+
+DEAL, LEFTOVER, SWAP, INSTANT_WIN, REDEAL, LEAD, PLAY, PASS, WIN = range(len(ACTIONS))
+
+# §4 redeal points by natural rank: J=1 Q=2 K=3 A=4 2=5
+_REDEAL_POINTS = (0,) * 8 + (1, 2, 3, 4, 5)
+_T, _J = RANKS.index("T"), RANKS.index("J")
+# every rank set that is a straight under some straight_order (candidate generation only;
+# which of them is a straight under the active rules is the classifier's decision)
+_ANY_STRAIGHT = tuple(
+    sorted({sum(1 << RANKS.index(ch) for ch in seq) for seqs in reference.STRAIGHTS.values() for seq in seqs})
+)
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+# --------------------------------------------------------------------------------------
+# Decks
+# --------------------------------------------------------------------------------------
+
+
+def shuffled_deck(stream: RandomStream) -> list[int]:
+    """``[0..51]`` shuffled by Fisher-Yates with ``stream.bounded`` (51 draws).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.bigtwo.engine_reference import shuffled_deck
+    >>> d = shuffled_deck(RandomStream(np.random.PCG64(0)))
+    >>> sorted(d) == list(range(52)), d[:3]
+    (True, [43, 2, 48])
+    """
+    deck = list(range(N_CARDS))
+    for i in range(N_CARDS - 1, 0, -1):
+        j = stream.bounded(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+class DeckSource:
+    """Where deals come from: given decks in order, else shuffles of the stream.
+
+    Parameters
+    ----------
+    stream : RandomStream or None
+        Shuffles the deck when no decks are given.
+    decks : array_like of int, shape (m, 52), optional
+        Decks used in order, one per deal (a redeal takes the next one).
+
+    Raises
+    ------
+    KaptaiError
+        A deck that is not a permutation of the 52 card ids; running out of decks; no
+        decks and no stream.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine_reference import DeckSource
+    >>> src = DeckSource(decks=[list(range(52))])
+    >>> src.next()[:3]
+    [0, 1, 2]
+    >>> src.next()
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.KaptaiError: deal 2 needs a deck, but only 1 deck(s) were given
+    """
+
+    def __init__(self, stream: RandomStream | None = None, decks: Any = None):
+        self.stream = stream
+        self.used = 0
+        if decks is None:
+            self.decks = None
+            return
+        arr = np.asarray(decks)
+        if arr.ndim == 1:
+            arr = arr.reshape(1, -1)
+        if arr.ndim != 2 or arr.shape[1] != N_CARDS or arr.dtype.kind not in "ui":
+            raise KaptaiError(f"decks must be an integer array of shape (m, 52), got shape {arr.shape}")
+        for i, row in enumerate(arr):
+            if sorted(int(x) for x in row) != list(range(N_CARDS)):
+                raise KaptaiError(f"deck {i} is not a permutation of the card ids 0-51")
+        self.decks = [[int(x) for x in row] for row in arr]
+
+    def next(self) -> list[int]:
+        """The deck of the next deal."""
+        self.used += 1
+        if self.decks is not None:
+            if self.used > len(self.decks):
+                raise KaptaiError(
+                    f"deal {self.used} needs a deck, but only {len(self.decks)} deck(s) were given"
+                )
+            return list(self.decks[self.used - 1])
+        if self.stream is None:
+            raise KaptaiError("no decks were given and there is no random stream to shuffle")
+        return shuffled_deck(self.stream)
+
+
+# --------------------------------------------------------------------------------------
+# Legal plays, by brute force over the card sets that can form a combination
+# --------------------------------------------------------------------------------------
+
+
+def _candidates(hand: int) -> set[int]:
+    """Every subset of ``hand`` with a shape some ruleset allows (a superset of the legal plays).
+
+    Shapes: 1 card; 2-4 of one rank; two pairs; triple + pair; quad + 1; two pairs + 1;
+    five distinct ranks that are one suit or a straight under some ``straight_order``.
+    Every other 1-5 card set is illegal under every option.
+    """
+    ids = _bits(hand)
+    by_rank: list[list[int]] = [[] for _ in range(13)]
+    by_suit: list[list[int]] = [[] for _ in range(4)]
+    for c in ids:
+        by_rank[c >> 2].append(c)
+        by_suit[c & 3].append(c)
+    out: set[int] = {1 << c for c in ids}
+    groups: list[dict[int, list[int]]] = [{}, {}, {}, {}, {}]  # k -> rank -> masks of k cards
+    for r, cs in enumerate(by_rank):
+        for k in (2, 3, 4):
+            ms = [sum(1 << c for c in comb) for comb in itertools.combinations(cs, k)]
+            if ms:
+                groups[k][r] = ms
+                out.update(ms)
+    pair_ranks = sorted(groups[2])
+    for r1, r2 in itertools.combinations(pair_ranks, 2):
+        for m1 in groups[2][r1]:
+            for m2 in groups[2][r2]:
+                out.add(m1 | m2)  # two pairs
+                for c in ids:  # two pairs + 1
+                    if (c >> 2) not in (r1, r2):
+                        out.add(m1 | m2 | 1 << c)
+    for r3, ms3 in groups[3].items():  # full houses
+        for r2, ms2 in groups[2].items():
+            if r2 != r3:
+                out.update(a | b for a in ms3 for b in ms2)
+    for r4, ms4 in groups[4].items():  # quad + 1
+        for c in ids:
+            if c >> 2 != r4:
+                out.add(ms4[0] | 1 << c)
+    for cs in by_suit:  # one suit, five cards (distinct ranks by construction)
+        out.update(sum(1 << c for c in comb) for comb in itertools.combinations(cs, 5))
+    for w in _ANY_STRAIGHT:  # straight rank sets, any suits
+        rks = [r for r in range(13) if w >> r & 1]
+        if all(by_rank[r] for r in rks):
+            out.update(sum(1 << c for c in comb) for comb in itertools.product(*(by_rank[r] for r in rks)))
+    return out
+
+
+def legal_entries(hand: int, rules: RuleSet | RulesInfo) -> list[tuple]:
+    """Every legal play of a hand as ``(trick, key, mask, Play)``, in play order.
+
+    Play order is ``(trick, key, mask)`` ascending with the reference key.
+
+    Parameters
+    ----------
+    hand : int
+        Card mask.
+    rules : RuleSet or RulesInfo
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine_reference import legal_entries
+    >>> from kaptai.bigtwo.cards import cards_to_mask, parse_cards
+    >>> from kaptai.bigtwo.rules import RuleSet
+    >>> [str(e[3]) for e in legal_entries(cards_to_mask(parse_cards("3D 3C 4S")), RuleSet())]
+    ['3D', '3C', '4S', '3D 3C']
+    """
+    info = rules if isinstance(rules, RulesInfo) else rules_info(rules)
+    out = [e for e in map(info.entry, _candidates(hand)) if e is not None]
+    out.sort(key=lambda e: (e[0], e[1], e[2]))
+    return out
+
+
+@dataclass(frozen=True)
+class TurnOptions:
+    """The options of one turn.
+
+    Attributes
+    ----------
+    plays : list of tuple
+        ``(trick, key, mask, Play)`` entries in play order, after the ``mandatory`` filter.
+    can_pass : bool
+        PASS is allowed (after the filter).
+    pass_rule_ok : bool
+        PASS is allowed by ``pass_only_if_unable`` (before the filter; False when leading).
+    unfiltered : list of tuple
+        The plays before the ``mandatory`` filter (the structurally legal plays).
+    blocking : bool
+        頂大 applies (``top_rule != 'off'`` and the next seat holds 1 card).
+    top : int
+        The seat's highest-strength card.
+    pass_violates : bool
+        Passing is a 頂大 violation.
+    violating : frozenset of int
+        Masks of the plays that are 頂大 violations.
+    """
+
+    plays: list
+    can_pass: bool
+    pass_rule_ok: bool
+    unfiltered: list
+    blocking: bool
+    top: int
+    pass_violates: bool
+    violating: frozenset
+
+    def violates(self, mask: int | None) -> bool:
+        """Whether a choice (mask, None = PASS) is a 頂大 violation."""
+        return self.pass_violates if mask is None else mask in self.violating
+
+
+def turn_options(
+    info: RulesInfo,
+    entries: Sequence[tuple],
+    hand: int,
+    trick: tuple | None,
+    opening_card: int | None,
+    next_cards: int,
+) -> TurnOptions:
+    """The options of a seat's turn (docs "6. Play": leading, following, 頂大).
+
+    Parameters
+    ----------
+    info : RulesInfo
+    entries : sequence of tuple
+        Legal plays of a hand containing ``hand`` (e.g. the dealt hand), in play order.
+    hand : int
+        The current hand mask.
+    trick : tuple or None
+        The ``(trick, key, mask, Play)`` entry to beat, None when leading.
+    opening_card : int or None
+        Card the lead must contain.
+    next_cards : int
+        Cards held by the next seat.
+    """
+    rules = info.rules
+    mine = [e for e in entries if not e[2] & ~hand]
+    if trick is None:
+        plays = [e for e in mine if opening_card is None or e[2] >> opening_card & 1]
+        pass_ok = False
+    else:
+        t, k = trick[0], trick[1]
+        plays = [e for e in mine if e[0] == t and e[1] > k]
+        pass_ok = not (rules.pass_only_if_unable and plays)
+    top = info.top_card(hand)
+    blocking = rules.top_rule != "off" and next_cards == 1
+    violating: frozenset = frozenset()
+    pass_violates = False
+    if blocking:
+        if trick is None:
+            violating = frozenset(e[2] for e in plays if e[0] == 1 and e[2] != 1 << top)
+        elif trick[0] == 1 and info.entry(1 << top)[1] > trick[1]:
+            violating = frozenset(e[2] for e in plays if e[2] != 1 << top)
+            pass_violates = True
+    kept, can_pass = plays, pass_ok
+    if rules.top_rule == "mandatory" and (violating or pass_violates):
+        f_plays = [e for e in plays if e[2] not in violating]
+        f_pass = pass_ok and not pass_violates
+        if f_plays or f_pass:  # a filter that would leave nothing is not applied
+            kept, can_pass = f_plays, f_pass
+    return TurnOptions(kept, can_pass, pass_ok, plays, blocking, top, pass_violates, violating)
+
+
+def make_view(
+    hand: Any,
+    rules: RuleSet | str | Any = None,
+    *,
+    trick: Any = None,
+    seat: int = 0,
+    cards_left: Sequence[int] | None = None,
+    played: Any = (),
+    dead: Any = (),
+    opening_card: int | None = None,
+    trick_seat: int | None = None,
+    turn: int = 0,
+    rng: Any = None,
+) -> GameView:
+    """A :class:`GameView` of a hand-built position, options computed as the engine does.
+
+    Parameters
+    ----------
+    hand : str or iterable of card ids
+        The deciding seat's cards.
+    rules : RuleSet, str, mapping or None
+    trick : cards or None
+        The play to beat (None: the seat leads).
+    seat : int
+    cards_left : sequence of int, optional
+        Cards of every seat (default: 4 seats, the others holding 13); the seat's own entry
+        is replaced by the hand size.
+    played, dead : cards
+        Cards played so far / publicly out of play.
+    opening_card : int, optional
+        Card the lead must contain.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> v = make_view("3D 4C 4S", trick="3S")
+    >>> [str(p) for p in v.options], v.leading
+    (['4C', '4S'], False)
+    """
+    rules = resolve_rules(rules)
+    info = rules_info(rules)
+
+    def to_mask(x: Any) -> int:
+        if isinstance(x, Play):
+            x = x.cards
+        if isinstance(x, Integral):
+            return int(x)
+        return sum(1 << c for c in parse_cards(x))
+
+    hm = to_mask(hand)
+    left = list(cards_left) if cards_left is not None else [13] * 4
+    left[seat] = _popcount(hm)
+    n = len(left)
+    tentry = None
+    if trick is not None:
+        tentry = info.entry(to_mask(trick))
+        if tentry is None:
+            raise InvalidHandError(f'trick "{info.text(to_mask(trick))}" is not a legal combination')
+    opts = turn_options(info, legal_entries(hm, info), hm, tentry, opening_card, left[(seat + 1) % n])
+    return GameView(
+        seat=seat, players=n, rules=rules, hand=tuple(sorted(_bits(hm), key=info.strength.__getitem__)),
+        hand_mask=hm, cards_left=tuple(left),
+        trick_mask=None if tentry is None else tentry[2], trick_class=None if tentry is None else tentry[0],
+        trick_key=None if tentry is None else tentry[1],
+        trick_seat=(-1 if tentry is None else ((seat - 1) % n if trick_seat is None else trick_seat)),
+        leading=tentry is None, opening_card=opening_card, played=to_mask(played), dead=to_mask(dead),
+        next_cards=left[(seat + 1) % n], options=tuple(e[3] for e in opts.plays),
+        option_masks=tuple(e[2] for e in opts.plays), can_pass=opts.can_pass, turn=turn, rng=rng,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# One game
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome row of one game (the keys of :data:`kaptai.bigtwo.engine.OUTCOME_DTYPES`)."""
+
+    winner: int
+    leader: int
+    cards_left: tuple[int, ...]
+    points_left: tuple[int, ...]
+    liable: int
+    instant: int
+    redeals: int
+    swapped: int
+    plays: int
+    turns: int
+    violations: int
+
+
+_ASK = object()
+
+
+class Game:
+    """One game of Big Two in progress, following ``docs/big-two-engine.md``.
+
+    The constructor plays the deal phase (deal, leftover cards or Malaysian swap, leader,
+    instant wins, redeals); then each :meth:`step` plays one turn.  Until :attr:`over`,
+    :attr:`seat` is the seat to move and :meth:`view` what it sees.
+
+    Parameters
+    ----------
+    cfg : EngineConfig
+    policies : str, Policy or sequence
+        See :func:`kaptai.bigtwo.policies.resolve_policies`; asked when :meth:`step` is
+        called without a choice, and for the Malaysian swap.
+    stream : RandomStream, optional
+        Shuffles (unless ``decks`` is given) and the ``'random'`` policy.
+    decks : DeckSource or array_like (m, 52), optional
+        Constructed decks, one per deal.
+    previous_winner : int
+        Winner of the previous game of the run (-1: none); used by
+        ``first_lead='previous_winner'``.
+    index : int
+        The log's ``game`` column.
+    record : bool
+        Keep the log rows in :attr:`log`.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine import make_config
+    >>> from kaptai.bigtwo.engine_reference import Game
+    >>> g = Game(make_config(4, {"redeal": "off"}), "greedy", decks=[list(range(52))])
+    >>> g.seat, g.view().opening_card, [str(p) for p in g.view().options][:2]
+    (0, 0, ['3D', '3D 3C'])
+    >>> g.step("3D 3C"); g.seat, g.trick_text
+    (1, '3D 3C')
+    >>> g.play().winner  # seat 3 was dealt the Js to the 2s
+    3
+    """
+
+    def __init__(
+        self,
+        cfg: EngineConfig,
+        policies: Any,
+        stream: RandomStream | None = None,
+        *,
+        decks: DeckSource | Any = None,
+        previous_winner: int = -1,
+        index: int = 0,
+        record: bool = True,
+    ):
+        self.cfg = cfg
+        self.rules = cfg.rules
+        self.info = rules_info(cfg.rules)
+        self.N = cfg.players
+        self.stream = stream
+        self.policies = None if policies is None else resolve_policies(policies, cfg.players, stream)
+        self.source = decks if isinstance(decks, DeckSource) else DeckSource(stream, decks)
+        self.previous_winner = previous_winner
+        self.index = index
+        self.record = record
+        self.log: list[tuple[int, int, int, int, int, int]] = []
+        self._step = 0
+        # outcome fields
+        self.winner = -1
+        self.liable = -1
+        self.instant = 0
+        self.redeals = 0
+        self.swapped = -1
+        self.plays = 0
+        self.turns = 0
+        self.violations = 0
+        self.over = False
+        self._deal_phase()
+
+    # ------------------------------------------------------------------ helpers
+    def _row(self, seat: int, action: int, cards: int = 0, value: int = 0) -> None:
+        if self.record:
+            self.log.append((self.index, self._step, seat, action, cards, value))
+        self._step += 1
+
+    def _policy(self, seat: int):
+        if self.policies is None:
+            raise KaptaiError(f"seat {seat} has no policy: pass a choice to step()")
+        return self.policies[seat]
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Hand masks by seat."""
+        return tuple(self._hands)
+
+    @property
+    def trick_text(self) -> str | None:
+        """Canonical text of the play to beat, or None."""
+        return None if self.trick is None else str(self.trick[3])
+
+    def state(self) -> dict[str, Any]:
+        """A snapshot of the mutable state (for tests: unchanged after an illegal choice)."""
+        return {
+            "hands": tuple(self._hands), "trick": None if self.trick is None else self.trick[2],
+            "last": self.last, "passes": self.passes, "locked": tuple(self.locked), "played": self.played,
+            "seat": self.seat, "turns": self.turns, "plays": self.plays, "violations": self.violations,
+            "opening": self.opening_card, "violator": self._violator, "over": self.over,
+            "log": len(self.log), "step": self._step,
+        }
+
+    # ------------------------------------------------------------------ deal phase
+    def _deal(self) -> None:
+        cfg, info, N = self.cfg, self.info, self.N
+        h, r = cfg.hand_size, cfg.leftover
+        deck = self.source.next()
+        hands = [sum(1 << c for c in deck[s * h : (s + 1) * h]) for s in range(N)]
+        rest = deck[N * h :]
+        lowest = info.lowest
+        by_strength = sorted(range(N_CARDS), key=info.strength.__getitem__)
+        self.dead = 0  # publicly dead cards
+        self.swapped = -1
+        self.lowest_gone = False
+        holder_of = lambda c: next(s for s in range(N) if hands[s] >> c & 1)  # noqa: E731
+        if not self.rules.malaysian_3p:
+            if r > 0:
+                first = next(c for c in by_strength if any(hm >> c & 1 for hm in hands))
+                s = holder_of(first)
+                lm = sum(1 << c for c in rest)
+                hands[s] |= lm
+                self._row(s, LEFTOVER, lm, r)
+        else:
+            (L,) = rest
+            if L == lowest:
+                self._row(-1, LEFTOVER, 1 << L, 0)
+            else:
+                H = holder_of(lowest)
+                if cfg.malaysian_swap == "always":
+                    do = True
+                elif cfg.malaysian_swap == "never":
+                    do = False
+                else:
+                    do = bool(self._policy(H).swap(self._swap_view(H, hands)))
+                if do:
+                    hands[H] = hands[H] & ~(1 << lowest) | 1 << L
+                    self.dead = 1 << lowest
+                    self.lowest_gone = True
+                self.swapped = int(do)
+                self._row(H, SWAP, 1 << L, int(do))
+        self._hands = hands
+        for s in range(N):
+            self._row(s, DEAL, hands[s], _popcount(hands[s]))
+        # leader and the opening constraint
+        held = next(c for c in by_strength if any(hm >> c & 1 for hm in hands))
+        by_winner = self.rules.first_lead == "previous_winner" and self.previous_winner >= 0
+        if by_winner:
+            self.leader = self.previous_winner
+        elif self.lowest_gone:
+            self.leader = holder_of(L)  # H: the swapped-in card is in H's hand
+        else:
+            self.leader = holder_of(held)
+        self.opening_card = (
+            held
+            if self.rules.opening_must_include_lowest and not by_winner and not self.lowest_gone
+            else None
+        )
+
+    def _swap_view(self, H: int, hands: list[int]) -> GameView:
+        info = self.info
+        return GameView(
+            seat=H, players=self.N, rules=self.rules,
+            hand=tuple(sorted(_bits(hands[H]), key=info.strength.__getitem__)), hand_mask=hands[H],
+            cards_left=tuple(_popcount(m) for m in hands), trick_mask=None, trick_class=None, trick_key=None,
+            trick_seat=-1, leading=False, opening_card=None, played=0, dead=0,
+            next_cards=_popcount(hands[(H + 1) % self.N]), options=(), option_masks=(), can_pass=False,
+            turn=0, deciding_swap=True, rng=self.stream,
+        )
+
+    def _instant_winner(self) -> tuple[int, int]:
+        rules, N = self.rules, self.N
+        order = [(self.leader + i) % N for i in range(N)]
+        if rules.instant_dragon:
+            for s in order:
+                if all(self._hands[s] >> (4 * r) & 0xF for r in range(13)):
+                    return s, 1
+        if rules.instant_four_twos:
+            for s in order:
+                if self._hands[s] >> 48 & 0xF == 0xF:
+                    return s, 2
+        return -1, 0
+
+    def _redeal_seat(self) -> int:
+        rule = self.rules.redeal
+        for s in range(self.N):
+            ranks = [c >> 2 for c in _bits(self._hands[s])]
+            if rule == "points_lt_3":
+                ok = sum(_REDEAL_POINTS[r] for r in ranks) < 3
+            elif rule == "hk_max10":
+                ok = all(r < _J for r in ranks)
+            elif rule == "literal_min10":
+                ok = min(ranks) == _T
+            else:
+                ok = False
+            if ok:
+                return s
+        return -1
+
+    def _deal_phase(self) -> None:
+        while True:
+            self._deal()
+            s, kind = self._instant_winner()
+            if s >= 0:
+                self._row(s, INSTANT_WIN, self._hands[s], kind)
+                self._row(s, WIN, 0, -1)
+                self.winner, self.instant, self.over = s, kind, True
+                break
+            if self.rules.redeal != "off" and self.redeals < MAX_REDEALS:
+                s = self._redeal_seat()
+                if s >= 0:
+                    self.redeals += 1
+                    self._row(s, REDEAL, self._hands[s], self.redeals)
+                    continue
+            break
+        self.trick: tuple | None = None
+        self.last = self.leader
+        self.passes = 0
+        self.locked = [False] * self.N
+        self.played = 0
+        self.seat = self.leader
+        self._violator = -1
+        self._entries: list[list | None] = [None] * self.N
+        self._opts_turn = -1
+        self._opts: TurnOptions | None = None
+
+    # ------------------------------------------------------------------ turns
+    def _options(self) -> TurnOptions:
+        if self._opts_turn != self.turns:
+            p = self.seat
+            if self._entries[p] is None:
+                self._entries[p] = legal_entries(self._hands[p], self.info)
+            self._opts = turn_options(
+                self.info, self._entries[p], self._hands[p], self.trick, self.opening_card,
+                _popcount(self._hands[(p + 1) % self.N]),
+            )
+            self._opts_turn = self.turns
+        return self._opts
+
+    def view(self) -> GameView:
+        """What the seat to move sees (a seat locked out by ``pass_locks_out`` sees no play
+        options: its turn is an automatic pass)."""
+        if self.over:
+            raise KaptaiError("the game is over")
+        p, info = self.seat, self.info
+        opts = self._options()
+        t = self.trick
+        plays, can_pass = opts.plays, opts.can_pass
+        if t is not None and self.locked[p]:
+            plays, can_pass = [], True
+        return GameView(
+            seat=p, players=self.N, rules=self.rules,
+            hand=tuple(sorted(_bits(self._hands[p]), key=info.strength.__getitem__)), hand_mask=self._hands[p],
+            cards_left=tuple(_popcount(m) for m in self._hands),
+            trick_mask=None if t is None else t[2], trick_class=None if t is None else t[0],
+            trick_key=None if t is None else t[1], trick_seat=-1 if t is None else self.last,
+            leading=t is None, opening_card=self.opening_card if t is None else None,
+            played=self.played, dead=self.dead, next_cards=_popcount(self._hands[(p + 1) % self.N]),
+            options=tuple(e[3] for e in plays), option_masks=tuple(e[2] for e in plays),
+            can_pass=can_pass, turn=self.turns, rng=self.stream,
+        )
+
+    def _illegal(self, text: str, reason: str) -> IllegalPlayError:
+        return IllegalPlayError(f'illegal play "{text}" by seat {self.seat}: {reason}')
+
+    def _parse_choice(self, choice: Any) -> int | None:
+        """The mask of a choice (None = PASS); IllegalPlayError for what is not a set of cards."""
+        if choice is None:
+            return None
+        if isinstance(choice, str):
+            if choice.strip().upper() in ("PASS", "P"):
+                return None
+            try:
+                ids = parse_cards(choice)
+            except KaptaiError as err:
+                raise self._illegal(choice.strip(), str(err)) from None
+        elif isinstance(choice, Play):
+            ids = choice.cards
+        elif isinstance(choice, (Integral, bool, np.bool_)):
+            raise self._illegal(
+                repr(choice), "a bare integer is ambiguous: return a Play, card text or a list of card ids"
+            )
+        else:
+            try:
+                ids = parse_cards(list(choice))
+            except TypeError:
+                raise self._illegal(repr(choice), "not a set of cards") from None
+            except KaptaiError as err:
+                raise self._illegal(repr(choice), str(err)) from None
+        if not ids:
+            raise self._illegal("", "an empty play (return None or 'PASS' to pass)")
+        return sum(1 << c for c in ids)
+
+    def _check(self, mask: int | None, opts: TurnOptions) -> None:
+        """Raise IllegalPlayError unless ``mask`` (None = PASS) is one of the turn's options."""
+        info, p = self.info, self.seat
+        top_text = format_card(opts.top)
+        if mask is None:
+            if self.trick is None:
+                raise self._illegal("PASS", "cannot pass when leading")
+            if not opts.pass_rule_ok:
+                raise self._illegal("PASS", "must play when able (pass_only_if_unable)")
+            if not opts.can_pass:
+                raise self._illegal(
+                    "PASS", f"頂大 (top_rule='mandatory') requires playing {top_text}: the next seat holds 1 card"
+                )
+            return
+        text = info.text(mask)
+        missing = mask & ~self._hands[p]
+        if missing:
+            raise self._illegal(text, f"{info.text(missing)} not in hand")
+        entry = info.entry(mask)
+        if entry is None:
+            raise self._illegal(text, "not a legal combination")
+        if self.trick is None:
+            oc = self.opening_card
+            if oc is not None and not mask >> oc & 1:
+                raise self._illegal(text, f"must include {format_card(oc)} (opening lead)")
+        else:
+            t = self.trick
+            if entry[0] != t[0]:
+                n = len(t[3].cards)
+                raise self._illegal(text, f'wrong number of cards: the trick "{t[3]}" has {n} card{"s" * (n != 1)}')
+            if not entry[1] > t[1]:
+                raise self._illegal(text, f'does not beat "{t[3]}"')
+        if all(e[2] != mask for e in opts.plays):
+            if self.trick is None:
+                why = f"頂大 (top_rule='mandatory') requires playing {top_text} or a combination: the next seat holds 1 card"
+            else:
+                why = f"頂大 (top_rule='mandatory') requires playing {top_text}: the next seat holds 1 card"
+            raise self._illegal(text, why)
+
+    def step(self, choice: Any = _ASK) -> None:
+        """Play one turn of the seat to move.
+
+        Parameters
+        ----------
+        choice : optional
+            The seat's play (a Play, card text, card ids; None or ``'PASS'`` to pass).
+            Omitted: the seat's policy chooses (a seat locked out by ``pass_locks_out``
+            passes automatically).
+
+        Raises
+        ------
+        IllegalPlayError
+            If the choice is not legal; nothing has changed then.
+        """
+        if self.over:
+            raise KaptaiError("the game is over")
+        p, N = self.seat, self.N
+        violator, auto = self._violator, False
+        if self.trick is not None and self.locked[p]:
+            if choice is not _ASK and self._parse_choice(choice) is not None:
+                raise self._illegal(
+                    str(choice), "this seat passed earlier in the trick and is locked out (pass_locks_out)"
+                )
+            mask, auto, opts = None, True, None
+        else:
+            opts = self._options()
+            if choice is _ASK:
+                choice = self._policy(p).choose(self.view())
+            mask = self._parse_choice(choice)
+            self._check(mask, opts)
+        # ---- the choice is legal: apply it
+        self._violator = -1
+        if opts is not None and opts.violates(mask) and self.rules.top_rule == "liability":
+            self.violations += 1
+            self._violator = p
+        self.turns += 1
+        if mask is None:
+            self.passes += 1
+            if self.rules.pass_locks_out:
+                self.locked[p] = True
+            self._row(p, PASS, 0, int(auto))
+        else:
+            entry = self.info.entry(mask)
+            lead = self.trick is None
+            self._hands[p] &= ~mask
+            self.played |= mask
+            self.trick, self.last, self.passes = entry, p, 0
+            self.opening_card = None
+            self.plays += 1
+            self._row(p, LEAD if lead else PLAY, mask, entry[0])
+            if self._hands[p] == 0:
+                self.winner, self.over = p, True
+                self.liable = violator
+                self._row(p, WIN, 0, violator)
+                return
+        if self.passes == N - 1:
+            self.trick, self.passes = None, 0
+            self.locked = [False] * N
+            self.seat = self.last
+        else:
+            self.seat = (p + 1) % N
+        if self.turns >= MAX_TURNS:
+            raise RuntimeError(f"Big Two engine error: game {self.index} still running after {MAX_TURNS} turns")
+
+    def play(self) -> GameResult:
+        """Play the game to its end with the policies; return the outcome."""
+        while not self.over:
+            self.step()
+        return self.result()
+
+    def result(self) -> GameResult:
+        """The outcome of a finished game."""
+        if not self.over:
+            raise KaptaiError("the game is not over")
+        left = tuple(_popcount(m) for m in self._hands)
+        points = tuple(int(sum(int(POINT_VALUES[c]) for c in _bits(m))) for m in self._hands)
+        return GameResult(
+            winner=self.winner, leader=self.leader, cards_left=left, points_left=points, liable=self.liable,
+            instant=self.instant, redeals=self.redeals, swapped=self.swapped, plays=self.plays,
+            turns=self.turns, violations=self.violations,
+        )
+
+
+def play_game(
+    cfg: EngineConfig,
+    policies: Any,
+    stream: RandomStream | None = None,
+    *,
+    decks: DeckSource | Any = None,
+    previous_winner: int = -1,
+    game: int = 0,
+    log: list | None = None,
+) -> GameResult:
+    """Play one game.
+
+    Parameters
+    ----------
+    cfg : EngineConfig
+    policies : str, Policy or sequence
+    stream : RandomStream, optional
+    decks : DeckSource or array_like (m, 52), optional
+        Constructed decks (one per deal); default: shuffles of ``stream``.
+    previous_winner : int
+        Winner of the previous game (``first_lead='previous_winner'``), -1 for none.
+    game : int
+        The log's ``game`` column.
+    log : list, optional
+        Rows ``(game, step, seat, action, cards, value)`` are appended.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine import make_config
+    >>> from kaptai.bigtwo.engine_reference import play_game
+    >>> r = play_game(make_config(2, {"redeal": "off"}), "heuristic", decks=[list(range(52))])
+    >>> r.leader, r.cards_left[r.winner]
+    (0, 0)
+    """
+    g = Game(cfg, policies, stream, decks=decks, previous_winner=previous_winner, index=game, record=log is not None)
+    res = g.play()
+    if log is not None:
+        log.extend(g.log)
+    return res
+
+
+def run_games(
+    cfg: EngineConfig,
+    policies: Any,
+    bit_generator: np.random.BitGenerator | None,
+    games: int,
+    record: int = 0,
+    decks: Any = None,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Play ``games`` games from one fresh bit generator.
+
+    Parameters
+    ----------
+    cfg : EngineConfig
+        From :func:`kaptai.bigtwo.engine.make_config`.
+    policies : str, Policy or sequence
+        One for all seats or one per seat (built-in names or Policy objects).
+    bit_generator : numpy.random.PCG64 or None
+        Fresh generator, read through one :class:`RandomStream` for the whole call (None is
+        allowed with ``decks`` when no policy draws).
+    games : int
+    record : int
+        Log the games with index < ``record``.
+    decks : array_like (m, 52), optional
+        Decks used in order instead of shuffling (each deal, a redeal included, takes the
+        next; too few is an error).
+
+    Returns
+    -------
+    outcomes : dict of numpy.ndarray
+        :func:`kaptai.bigtwo.engine.new_outcomes` filled, one row per game.
+    log : numpy.ndarray
+        int64, shape (rows, 6), columns :data:`kaptai.bigtwo.engine.LOG_COLUMNS`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.bigtwo.engine import make_config
+    >>> from kaptai.bigtwo.engine_reference import run_games
+    >>> out, _ = run_games(make_config(3), ["random", "greedy", "heuristic"], np.random.PCG64(5), 2)
+    >>> out["winner"].dtype.name, out["turns"].shape
+    ('int8', (2,))
+    """
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, Integral) or games < 0:
+        raise KaptaiError(f"games={games!r}: expected a non-negative integer")
+    stream = RandomStream(bit_generator) if bit_generator is not None else None
+    objs = resolve_policies(policies, cfg.players, stream)
+    source = DeckSource(stream, decks)
+    out = new_outcomes(int(games), cfg.players)
+    rows: list = []
+    prev = -1
+    for g in range(int(games)):
+        res = play_game(cfg, objs, stream, decks=source, previous_winner=prev, game=g,
+                        log=rows if g < record else None)
+        prev = res.winner
+        for key in out:
+            out[key][g] = getattr(res, key)
+    log = np.array(rows, dtype=np.int64).reshape(-1, 6)
+    return out, log

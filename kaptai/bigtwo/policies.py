@@ -1,0 +1,716 @@
+"""Playing policies of the Big Two (鋤大D) engine and the view a seat decides from.
+
+A policy makes the two choices the rules leave to a player (``rules/big-two.md`` §2, §4):
+
+* **play** -- on each turn, one of the legal plays or PASS (:meth:`Policy.choose`);
+* **swap** -- under ``malaysian_3p``, whether the ♦3 holder exchanges ♦3 for the face-down
+  leftover card (:meth:`Policy.swap`).
+
+The policy sees a read-only :class:`GameView`: its own hand, every seat's card count, the
+trick on the table, the cards played so far and the legal options of the turn, never a
+hidden card.  The built-in policies follow ``docs/big-two-engine.md`` ("Policies") line by
+line, so that the compiled engine (:mod:`kaptai.bigtwo._engine`) and the pure-Python
+reference engine (:mod:`kaptai.bigtwo.engine_reference`) make the same moves:
+
+``'random'``
+    Uniform over the options (plays in play order, then PASS when allowed); one draw
+    ``bounded(len(options))`` from the run's stream when there are two or more options.
+``'greedy'``
+    Leads the weakest play of the largest trick class it holds; follows with the weakest
+    beating play, passing only when it cannot beat.
+``'heuristic'``
+    Splits the hand into a *plan* (:func:`plan`), keeps control with *boss* units
+    (:func:`boss_units`), counts what is out and respects 頂大 (blocking).
+
+Play objects are :class:`kaptai.bigtwo.combos.Play`; in this module and in the reference
+engine their ``key`` is the key of the pure-Python classifier
+(:func:`kaptai.bigtwo.reference.classify`, a tuple), which orders plays of one trick class
+exactly as the compiled key does.  **Play order** is ``(trick, key, mask)`` ascending.
+
+Writing your own policy
+-----------------------
+Subclass :class:`Policy` and implement :meth:`Policy.choose`; return one of
+``view.options``, card text (``"3D 3C"``), card ids, or ``None`` / ``"PASS"`` to pass.
+Use ``view.rng`` for randomness so that a run is reproducible.  Custom policies run in the
+reference engine only; an illegal choice raises
+:class:`kaptai.bigtwo.engine.IllegalPlayError` and leaves the game unchanged.
+
+Examples
+--------
+>>> from kaptai.bigtwo.policies import Policy, resolve_policies
+>>> class Lowest(Policy):
+...     name = "lowest"
+...     def choose(self, view):
+...         return view.options[0] if view.options else None
+>>> [p.name for p in resolve_policies(["greedy", Lowest()], 2)]
+['greedy', 'lowest']
+"""
+
+from __future__ import annotations
+
+import abc
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from numbers import Integral
+from typing import Any
+
+from kaptai.bigtwo import reference
+from kaptai.bigtwo.cards import N_CARDS, RANKS, format_cards, parse_record
+from kaptai.bigtwo.combos import Category, Play
+from kaptai.bigtwo.engine import POLICY_NAMES, check_policies
+from kaptai.bigtwo.rules import RuleSet, resolve_rules
+from kaptai.errors import KaptaiError
+
+__all__ = [
+    "FULL_MASK",
+    "GameView",
+    "Policy",
+    "RandomPolicy",
+    "GreedyPolicy",
+    "HeuristicPolicy",
+    "ScriptedPolicy",
+    "resolve_policies",
+    "RulesInfo",
+    "rules_info",
+    "plan",
+    "boss_units",
+]
+
+#: Mask of the whole deck.
+FULL_MASK: int = (1 << N_CARDS) - 1
+
+
+# --------------------------------------------------------------------------------------
+# Per-ruleset tables and the memoised reference classifier
+# --------------------------------------------------------------------------------------
+
+
+class RulesInfo:
+    """Tables of one ruleset used by the reference engine and the Python policies.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    strength : tuple of int
+        Single-card strength of each card id (0 = lowest card).
+    rank_strength : tuple of int
+        Strength 0-12 of each natural rank (12 = the top rank, a 2 by default).
+    suit_strength : tuple of int
+        Strength 0-3 of each suit index (D C H S).
+    lowest : int
+        Id of the lowest card.
+    straights : tuple of int
+        Rank masks (bit = natural rank) of the straights of ``straight_order``, lowest
+        first, from :data:`kaptai.bigtwo.reference.STRAIGHTS`.
+    """
+
+    def __init__(self, rules: RuleSet):
+        self.rules = rules
+        self.strength = tuple(int(x) for x in rules.card_strength())
+        self.rank_strength = tuple(int(x) for x in rules.rank_strength())
+        self.suit_strength = tuple(int(x) for x in rules.suit_strength())
+        self.lowest = int(rules.lowest_card())
+        self.straights = tuple(
+            sum(1 << RANKS.index(ch) for ch in seq) for seq in reference.STRAIGHTS[rules.straight_order]
+        )
+        self._memo: dict[int, tuple | None] = {}
+
+    def entry(self, mask: int) -> tuple | None:
+        """``(trick, key, mask, Play)`` of a card mask, or None if it is not a legal play.
+
+        The classification is :func:`kaptai.bigtwo.reference.classify`, memoised by mask.
+        """
+        hit = self._memo.get(mask, False)
+        if hit is not False:
+            return hit
+        ids = [c for c in range(N_CARDS) if mask >> c & 1]
+        res = reference.classify(ids, self.rules) if 1 <= len(ids) <= 5 else None
+        if res is None:
+            out = None
+        else:
+            t, cat, key = res
+            play = Play(tuple(sorted(ids, key=self.strength.__getitem__)), t, Category(cat), key)
+            out = (t, key, mask, play)
+        if len(self._memo) > 400_000:
+            self._memo.clear()
+        self._memo[mask] = out
+        return out
+
+    def play(self, mask: int) -> Play | None:
+        """The :class:`Play` of a card mask, or None if illegal."""
+        e = self.entry(mask)
+        return None if e is None else e[3]
+
+    def top_card(self, mask: int) -> int:
+        """Highest-strength card of a non-empty mask."""
+        return max((c for c in range(N_CARDS) if mask >> c & 1), key=self.strength.__getitem__)
+
+    def text(self, mask: int) -> str:
+        """Canonical text of a mask, ascending by strength (``'3D 3C AS'``)."""
+        ids = sorted((c for c in range(N_CARDS) if mask >> c & 1), key=self.strength.__getitem__)
+        return format_cards(ids)
+
+
+@lru_cache(maxsize=32)
+def rules_info(rules: RuleSet) -> RulesInfo:
+    """The (cached) :class:`RulesInfo` of a ruleset.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.policies import rules_info
+    >>> from kaptai.bigtwo.rules import RuleSet
+    >>> info = rules_info(RuleSet())
+    >>> info.lowest, str(info.play(0b11)), info.play(0b10001) is None
+    (0, '3D 3C', True)
+    """
+    return RulesInfo(rules)
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+# --------------------------------------------------------------------------------------
+# The view
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What a seat knows when it decides (read-only).
+
+    Attributes
+    ----------
+    seat : int
+        The deciding seat (seats ``0..N-1`` in play order).
+    players : int
+        N.
+    rules : RuleSet
+    hand : tuple of int
+        The seat's cards, ascending by single-card strength.
+    hand_mask : int
+        The same as a 52-bit mask.
+    cards_left : tuple of int
+        Cards held by each seat.
+    trick_mask, trick_class, trick_key
+        The play to beat (mask, trick class 1-5, reference key), or None when leading.
+    trick_seat : int
+        Seat that made the play to beat (-1 when leading).
+    leading : bool
+        The seat leads a new trick (it may not pass).
+    opening_card : int or None
+        The card the opening lead must contain (``opening_must_include_lowest``), else None.
+    played : int
+        Mask of every card played so far.
+    dead : int
+        Mask of cards publicly out of play (``lowest`` after a Malaysian swap).
+    next_cards : int
+        Cards held by the next seat ``(seat + 1) % N`` (頂大 applies at 1).
+    options : tuple of Play
+        The legal plays of the turn in play order (after the ``top_rule='mandatory'``
+        filter); empty for the swap decision.
+    option_masks : tuple of int
+        Masks of ``options``.
+    can_pass : bool
+        PASS is a legal choice.
+    turn : int
+        Turns taken so far in the game.
+    deciding_swap : bool
+        The view is for the Malaysian swap decision (:meth:`Policy.swap`), not a turn.
+    rng : RandomStream or None
+        The run's random stream (``rng.bounded(k)``: uniform in ``[0, k)``).
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> v = make_view("3D 3C 9S 2H", trick="8D", cards_left=(4, 5, 1, 7))
+    >>> [str(p) for p in v.options], v.can_pass, v.opp_min, v.top
+    (['9S', '2H'], True, 1, 50)
+    """
+
+    seat: int
+    players: int
+    rules: RuleSet
+    hand: tuple[int, ...]
+    hand_mask: int
+    cards_left: tuple[int, ...]
+    trick_mask: int | None
+    trick_class: int | None
+    trick_key: tuple | None
+    trick_seat: int
+    leading: bool
+    opening_card: int | None
+    played: int
+    dead: int
+    next_cards: int
+    options: tuple[Play, ...]
+    option_masks: tuple[int, ...]
+    can_pass: bool
+    turn: int = 0
+    deciding_swap: bool = False
+    rng: Any = field(default=None, repr=False, compare=False)
+
+    def unseen(self) -> int:
+        """Mask of the cards this seat cannot see: deck - own hand - played - dead."""
+        return FULL_MASK & ~self.hand_mask & ~self.played & ~self.dead
+
+    @property
+    def trick(self) -> Play | None:
+        """The play to beat, or None."""
+        return None if self.trick_mask is None else rules_info(self.rules).play(self.trick_mask)
+
+    @property
+    def top(self) -> int:
+        """The seat's highest-strength card (頂大's ``top``)."""
+        return rules_info(self.rules).top_card(self.hand_mask)
+
+    @property
+    def opp_min(self) -> int:
+        """Fewest cards held by another seat."""
+        return min(n for s, n in enumerate(self.cards_left) if s != self.seat)
+
+    @property
+    def blocking(self) -> bool:
+        """頂大 is in force: ``top_rule != 'off'`` and the next seat holds exactly 1 card."""
+        return self.rules.top_rule != "off" and self.next_cards == 1
+
+    def top_beats_trick(self) -> bool:
+        """Facing a single that ``top`` beats (頂大 case (b))."""
+        if self.trick_class != 1:
+            return False
+        info = rules_info(self.rules)
+        return info.entry(1 << self.top)[1] > self.trick_key
+
+
+# --------------------------------------------------------------------------------------
+# The interface
+# --------------------------------------------------------------------------------------
+
+
+class Policy(abc.ABC):
+    """Interface of a playing policy.
+
+    Subclasses implement :meth:`choose` and may override :meth:`swap`.  A policy may keep
+    state between calls, but must draw any randomness from ``view.rng``.
+    """
+
+    #: Label used in tables and messages.
+    name: str = "custom"
+
+    @abc.abstractmethod
+    def choose(self, view: GameView) -> Any:
+        """Choose the play of the turn.
+
+        Returns
+        -------
+        Play, str, iterable of int, or None
+            One of ``view.options`` (or the same cards as text / ids), or ``None`` /
+            ``'PASS'`` to pass.
+        """
+
+    def swap(self, view: GameView) -> bool:
+        """Malaysian swap decision of the ♦3 holder (``view.hand`` holds ♦3); default: swap."""
+        return True
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def _fallback(view: GameView, choice: Play | None) -> Play | None:
+    """A built-in choice that is not legal (only possible on an opening lead bound by the
+    opening card while 頂大 applies) is replaced by the first option."""
+    if choice is None:
+        if view.can_pass or not view.options:
+            return None
+        return view.options[0]
+    mask = sum(1 << c for c in choice.cards)
+    if mask in view.option_masks or not view.options:
+        return choice
+    return view.options[0]
+
+
+class RandomPolicy(Policy):
+    """Uniform over the options (``'random'``).
+
+    Parameters
+    ----------
+    stream : RandomStream, optional
+        Stream to draw from; default ``view.rng`` (the engine's stream).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> from kaptai.bigtwo.policies import RandomPolicy
+    >>> p = RandomPolicy(RandomStream(np.random.PCG64(1)))
+    >>> str(p.choose(make_view("3D 5C 7H", trick="4S")))
+    '7H'
+    """
+
+    name = "random"
+
+    def __init__(self, stream: Any = None):
+        self.stream = stream
+
+    def _rng(self, view: GameView):
+        rng = self.stream if self.stream is not None else view.rng
+        if rng is None:
+            raise KaptaiError("the random policy needs a random stream (view.rng is None)")
+        return rng
+
+    def choose(self, view: GameView) -> Play | None:
+        n = len(view.options) + int(view.can_pass)
+        if n == 0:
+            return None
+        j = 0 if n == 1 else self._rng(view).bounded(n)
+        return view.options[j] if j < len(view.options) else None
+
+    def swap(self, view: GameView) -> bool:
+        return self._rng(view).bounded(2) == 1
+
+
+class GreedyPolicy(Policy):
+    """Smallest beating play, big combinations first (``'greedy'``).
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> from kaptai.bigtwo.policies import GreedyPolicy
+    >>> g = GreedyPolicy()
+    >>> str(g.choose(make_view("3D 4C 5H 6S 7D 9D 9C"))), str(g.choose(make_view("4C 9D 9C", trick="8S")))
+    ('3D 4C 5H 6S 7D', '9D')
+    """
+
+    name = "greedy"
+
+    def choose(self, view: GameView) -> Play | None:
+        opts = view.options
+        if view.leading:
+            if not opts:
+                return None
+            tmax = max(p.trick for p in opts)
+            choice: Play | None = next(p for p in opts if p.trick == tmax)
+        else:
+            choice = opts[0] if opts else None
+        if (
+            choice is not None
+            and view.rules.top_rule in ("liability", "mandatory")
+            and view.next_cards == 1
+            and choice.trick == 1
+            and (view.leading or view.top_beats_trick())
+        ):
+            choice = rules_info(view.rules).play(1 << view.top)
+        return _fallback(view, choice)
+
+    def swap(self, view: GameView) -> bool:
+        return True
+
+
+# --------------------------------------------------------------------------------------
+# The heuristic: plan and bosses
+# --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _plan(hand_mask: int, rules: RuleSet) -> tuple[Play, ...]:
+    info = rules_info(rules)
+    st, rs, ss = info.strength, info.rank_strength, info.suit_strength
+    ids = sorted(_bits(hand_mask), key=st.__getitem__)
+    cards_of: list[list[int]] = [[] for _ in range(13)]
+    for c in ids:
+        cards_of[c >> 2].append(c)  # within a rank: increasing strength
+    n = [len(cs) for cs in cards_of]
+    ranks = sorted(range(13), key=rs.__getitem__)
+    free = set(ids)
+    units: list[list[int]] = []
+
+    def take(cs: list[int]) -> None:
+        units.append(list(cs))
+        free.difference_update(cs)
+
+    # 1. quads
+    bare_quad = rules.four_card_play != "none" or rules.quad_kicker == "optional"
+    for r in ranks:
+        if n[r] != 4:
+            continue
+        cs = cards_of[r]
+        if bare_quad:
+            take(cs)
+            continue
+        kickers = [c for c in free if n[c >> 2] == 1]
+        if kickers:
+            take(cs + [min(kickers, key=st.__getitem__)])
+        else:
+            take(cs[:2])
+            take(cs[2:])
+    # 2. triples (+ the lowest free pair)
+    for r in ranks:
+        if n[r] != 3:
+            continue
+        pairs = [q for q in ranks if n[q] == 2 and all(c in free for c in cards_of[q])]
+        take(cards_of[r] + (cards_of[pairs[0]] if pairs else []))
+    # 3. straights of singleton ranks, rescanning from the lowest after each take
+    while True:
+        for w in info.straights:
+            rks = [r for r in range(13) if w >> r & 1]
+            if all(n[r] == 1 and cards_of[r][0] in free for r in rks):
+                take([cards_of[r][0] for r in rks])
+                break
+        else:
+            break
+    # 4. flushes of singleton ranks, suits by increasing strength
+    for s in sorted(range(4), key=ss.__getitem__):
+        while True:
+            cs = sorted((c for c in free if c & 3 == s and n[c >> 2] == 1), key=st.__getitem__)
+            if len(cs) < 5:
+                break
+            take(cs[:5])
+    # 5. free pairs, then free singles
+    for r in ranks:
+        if n[r] == 2 and all(c in free for c in cards_of[r]):
+            take(cards_of[r])
+    for c in ids:
+        if c in free:
+            take([c])
+    units.sort(key=lambda u: min(st[c] for c in u))
+    out = []
+    for u in units:
+        p = info.play(sum(1 << c for c in u))
+        if p is None:  # pragma: no cover - impossible by construction
+            raise AssertionError(f"plan unit {format_cards(u)} is not a legal play")
+        out.append(p)
+    return tuple(out)
+
+
+def plan(hand: Any, rules: RuleSet | str | None = None) -> tuple[Play, ...]:
+    """The heuristic policy's partition of a hand into units (``docs/big-two-engine.md``).
+
+    Built in this order over natural ranks (visited by increasing rank strength): quads,
+    triples (+ the lowest free pair), straights of singleton ranks, flushes of singleton
+    ranks, then the free pairs and free singles.  Units are ordered by their lowest card.
+
+    Parameters
+    ----------
+    hand : int mask, str or iterable of card ids
+    rules : RuleSet, str, mapping or None
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.policies import plan
+    >>> [str(u) for u in plan("3D 3C 3H 5S 5D 7C 8D 9H TS JD KS KH 2C")]
+    ['3D 3C 3H 5D 5S', '7C 8D 9H TS JD', 'KH KS', '2C']
+    """
+    rules = resolve_rules(rules)
+    if isinstance(hand, Integral) and not isinstance(hand, bool):
+        mask = int(hand)
+    else:
+        from kaptai.bigtwo.cards import cards_to_mask, parse_cards
+
+        mask = cards_to_mask(parse_cards(hand))
+    return _plan(mask, rules)
+
+
+def _unseen_best(unseen: int, rules: RuleSet) -> dict[int, tuple]:
+    """Highest key of a single / pair / triple (class 1, 2, 3) formed from unseen cards."""
+    info = rules_info(rules)
+    best: dict[int, tuple] = {}
+    by_rank: list[list[int]] = [[] for _ in range(13)]
+    for c in _bits(unseen):
+        by_rank[c >> 2].append(c)
+    for cs in by_rank:
+        for k in (1, 2, 3):
+            for comb in itertools.combinations(cs, k):
+                e = info.entry(sum(1 << c for c in comb))
+                if e is not None and (k not in best or e[1] > best[k]):
+                    best[k] = e[1]
+    return best
+
+
+def boss_units(units: Sequence[Play], unseen: int, rules: RuleSet | str | None = None) -> tuple[bool, ...]:
+    """Which units are *bosses*: class 1-3 units no unseen single / pair / triple beats.
+
+    Units of class 4 or 5 are never bosses.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.policies import plan, boss_units, FULL_MASK
+    >>> from kaptai.bigtwo.cards import cards_to_mask, parse_cards
+    >>> hand = cards_to_mask(parse_cards("4D 2S"))
+    >>> boss_units(plan(hand), FULL_MASK & ~hand)
+    (False, True)
+    """
+    rules = resolve_rules(rules)
+    best = _unseen_best(unseen, rules)
+    return tuple(u.trick in (1, 2, 3) and (u.trick not in best or u.key > best[u.trick]) for u in units)
+
+
+def _mask_of(p: Play) -> int:
+    return sum(1 << c for c in p.cards)
+
+
+class HeuristicPolicy(Policy):
+    """Keep control, count what is out, respect 頂大 (``'heuristic'``).
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> from kaptai.bigtwo.policies import HeuristicPolicy
+    >>> h = HeuristicPolicy()
+    >>> str(h.choose(make_view("3D 5C 5S 9H", opening_card=0)))
+    '3D'
+    >>> h.choose(make_view("3D 5C 2S", trick="9H", cards_left=(3, 13, 13, 13))) is None
+    True
+    """
+
+    name = "heuristic"
+
+    def choose(self, view: GameView) -> Play | None:
+        rules = view.rules
+        info = rules_info(rules)
+        hand = view.hand_mask
+        units = _plan(hand, rules)
+        top = view.top
+        top_play = info.play(1 << top)
+        whole = info.play(hand) if len(view.hand) <= 5 else None
+        oc = view.opening_card
+        if view.leading:
+            if whole is not None and (oc is None or hand >> oc & 1):
+                choice: Play | None = whole
+            elif oc is not None:
+                choice = next(u for u in units if oc in u.cards)
+            else:
+                boss = boss_units(units, view.unseen(), rules)
+                bosses = [u for u, b in zip(units, boss) if b]
+                if len(units) == 2 and bosses:
+                    choice = bosses[0]
+                else:
+                    others = [u for u, b in zip(units, boss) if not b]
+                    choice = others[0] if others else units[0]
+            if view.blocking and choice.trick == 1:
+                multi = [u for u in units if u.trick != 1]
+                choice = multi[0] if multi else top_play
+            return _fallback(view, choice)
+        t, k = view.trick_class, view.trick_key
+        if view.blocking and t == 1 and top_play.key > k:
+            choice = top_play
+        elif whole is not None and whole.trick == t and whole.key > k:
+            choice = whole
+        else:
+            beating = [u for u in units if u.trick == t and u.key > k]
+            if beating:
+                x = min(beating, key=lambda u: (u.key, _mask_of(u)))
+                has_top_rank = any(info.rank_strength[c >> 2] == 12 for c in x.cards)
+                choice = None if (has_top_rank and view.opp_min > 4 and view.can_pass) else x
+            elif view.opp_min <= 3 or not view.can_pass:
+                choice = view.options[0] if view.options else None
+            else:
+                choice = None
+        return _fallback(view, choice)
+
+    def swap(self, view: GameView) -> bool:
+        low = rules_info(view.rules).lowest
+        return not any(c >> 2 == low >> 2 and c != low for c in view.hand)
+
+
+# --------------------------------------------------------------------------------------
+# Scripted play (tests, demos)
+# --------------------------------------------------------------------------------------
+
+
+class ScriptedPolicy(Policy):
+    """Play a fixed list of choices, then hand over to another policy.
+
+    Parameters
+    ----------
+    script : str or sequence
+        A play record (``'3D | PASS | 5C 5D'``) or a sequence of choices (card text, card
+        ids, :class:`Play`, or ``None`` / ``'PASS'``), consumed one per turn of this seat.
+        Entries are passed to the engine as they are, so an illegal entry raises
+        :class:`kaptai.bigtwo.engine.IllegalPlayError`.
+    then : Policy, str or None
+        Policy used when the script is exhausted (default ``'greedy'``); None: running out
+        is an error.
+    swaps : bool or sequence of bool
+        Answer(s) to the Malaysian swap decision, one per decision (the last one repeats).
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.policies import ScriptedPolicy
+    >>> ScriptedPolicy("3D | PASS | 5C 5D").script
+    ((0,), None, (9, 8))
+    """
+
+    name = "scripted"
+
+    def __init__(self, script: str | Sequence[Any] = (), then: Policy | str | None = "greedy", swaps: Any = True):
+        self.script = parse_record(script) if isinstance(script, str) and script.strip() else tuple(
+            () if isinstance(script, str) else script
+        )
+        self.position = 0
+        if isinstance(then, str):
+            then = _builtin(then, None)
+        self.then = then
+        self.swaps = (swaps,) if isinstance(swaps, bool) else tuple(bool(s) for s in swaps)
+        self._swap_pos = 0
+
+    def choose(self, view: GameView) -> Any:
+        if self.position < len(self.script):
+            self.position += 1
+            return self.script[self.position - 1]
+        if self.then is None:
+            raise KaptaiError(f"scripted policy of seat {view.seat} ran out of plays at turn {view.turn}")
+        return self.then.choose(view)
+
+    def swap(self, view: GameView) -> bool:
+        i = min(self._swap_pos, len(self.swaps) - 1)
+        self._swap_pos += 1
+        return self.swaps[i]
+
+
+# --------------------------------------------------------------------------------------
+# Resolution
+# --------------------------------------------------------------------------------------
+
+
+def _builtin(name: str, stream: Any) -> Policy:
+    if name == "random":
+        return RandomPolicy(stream)
+    if name == "greedy":
+        return GreedyPolicy()
+    if name == "heuristic":
+        return HeuristicPolicy()
+    raise KaptaiError(f"unknown policy {name!r}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
+
+
+def resolve_policies(policies: Any, players: int, stream: Any = None) -> list:
+    """One policy object per seat.
+
+    Parameters
+    ----------
+    policies : str, Policy or sequence of them
+        A built-in name (:data:`kaptai.bigtwo.engine.POLICY_NAMES`) or Policy for every seat,
+        or one per seat.
+    players : int
+    stream : RandomStream, optional
+        The run's stream, given to built-in ``'random'`` seats.
+
+    Returns
+    -------
+    list
+        Policy objects (names become fresh built-in instances; objects are kept).
+
+    Raises
+    ------
+    RulesError
+        Unknown name, an object without ``choose``, or the wrong number of policies.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.policies import resolve_policies
+    >>> resolve_policies("heuristic", 2)
+    [<HeuristicPolicy 'heuristic'>, <HeuristicPolicy 'heuristic'>]
+    """
+    return [_builtin(p, stream) if isinstance(p, str) else p for p in check_policies(policies, players)]
