@@ -27,7 +27,15 @@ extensions = [
     Extension(
         "kaptai.bigtwo._combo",
         ["kaptai/bigtwo/_combo.pyx"],
-        include_dirs=[np.get_include()],
+        include_dirs=[np.get_include(), "."],
+        extra_compile_args=compile_args,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
+    Extension(
+        "kaptai.bigtwo._engine",
+        ["kaptai/bigtwo/_engine.pyx"],
+        # the package root: kaptai/core/_rng.pxd and kaptai/bigtwo/_combo.pxd are cimported
+        include_dirs=[np.get_include(), "."],
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),

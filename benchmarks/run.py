@@ -6,7 +6,8 @@ Usage::
 
 Rows come from ``benchmarks/bench_eval.py`` (evaluator throughput, reference ratios,
 exact deal tables) and, when it is present and imports cleanly,
-``benchmarks/bench_engine.py`` (game engine throughput).  Each module exposes
+``benchmarks/bench_engine.py`` (game engine throughput), then the advisor, the chunked
+runner and ``benchmarks/bench_bigtwo.py`` (Big Two engine throughput).  Each module exposes
 ``run(quick: bool = False) -> list[dict]`` with rows ``{name, value, unit}`` and optional
 extra keys (``repeats``: how many runs the median is taken over).  See
 ``benchmarks/README.md`` for what each row means.
@@ -33,7 +34,7 @@ for p in (str(HERE), str(ROOT)):
         sys.path.insert(0, p)
 
 #: Benchmark modules, in the order their rows are printed.
-MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_runner")
+MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_runner", "bench_bigtwo")
 
 
 def _cpu() -> str:

@@ -1,0 +1,23 @@
+"""Type stubs of the compiled Big Two game engine (private; use kaptai.bigtwo.engine.run_games)."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from kaptai.bigtwo.engine import EngineConfig
+
+MAX_REDEALS: int
+MAX_TURNS: int
+
+def run_games(
+    cfg: EngineConfig,
+    policy_codes: Sequence[int],
+    bit_generator: np.random.BitGenerator | None,
+    games: int,
+    record: int = ...,
+    decks: npt.ArrayLike | None = ...,
+) -> tuple[dict[str, npt.NDArray[np.generic]], npt.NDArray[np.int64]]: ...
+def _options(cfg: EngineConfig, hand: int, target: int = ..., must: int = ...) -> npt.NDArray[np.uint64]: ...
+def _weakest(cfg: EngineConfig, hand: int, t: int, target: int = ..., must: int = ...) -> int: ...
+def _plan(cfg: EngineConfig, hand: int) -> list[int]: ...
