@@ -28,9 +28,10 @@ from kaptai.errors import KaptaiError, RulesError
 __all__ = ["main", "build_parser"]
 
 KTS_GAMES = ("kap-tai-shap", "kap-shap")
+_KTS_VARIANTS = "traditional,advanced"
 OTHER_GAMES = ("big-two", "nine-ten", "nantong", "heaven-eleven")
 #: commands each game supports so far (the rest say so instead of failing obscurely)
-GAME_COMMANDS = {"big-two": ("odds",)}
+GAME_COMMANDS = {"big-two": ("odds", "simulate", "fairness", "report")}
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -46,10 +47,19 @@ def _option(text: str) -> tuple[str, Any]:
 
 
 def _rules(args: argparse.Namespace):
+    """The RuleSet of ``--rules`` and ``-o`` options, for the game named in ``args.game``."""
+    overrides = dict(args.option or [])
+    if args.game == "big-two":
+        from kaptai.bigtwo.rules import resolve_rules as big_two_rules
+
+        if getattr(args, "straight_order", None):
+            overrides["straight_order"] = args.straight_order
+        if getattr(args, "players", None) is not None and "players" not in overrides:
+            overrides["players"] = args.players
+        return big_two_rules(None if args.rules in (None, "traditional") else args.rules, **overrides)
     from kaptai.kts.rules import resolve_rules
 
-    overrides = dict(args.option or [])
-    return resolve_rules(args.rules, **overrides)
+    return resolve_rules(args.rules or "traditional", **overrides)
 
 
 def _check_game(game: str, command: str = "") -> None:
@@ -116,6 +126,8 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     from kaptai.kts.simulate import simulate
 
     _check_game(args.game, "simulate")
+    if args.game == "big-two":
+        return _big_two_simulate(args)
     players = _players(args)
     if args.game == "kap-shap" and players != 2:
         raise RulesError(f"kap-shap is the two-player game; got --players {players}")
@@ -152,7 +164,11 @@ def _cmd_report(args: argparse.Namespace) -> None:
     from kaptai.report import build_report
 
     _check_game(args.game, "report")
+    if args.out is None:
+        args.out = f"reports/{args.game}.html"
     fmt = args.format or ("md" if str(args.out).endswith(".md") else "html")
+    if args.players is None:
+        args.players = "3-6" if args.game == "big-two" else "3-10"
     build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
                  fmt=fmt, workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
                  checkpoint=args.checkpoint)
@@ -184,6 +200,8 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
     from kaptai.kts.fairness import fairness, plot_fairness
 
     _check_game(args.game, "fairness")
+    if args.game == "big-two":
+        return _big_two_fairness(args)
     if args.cut is not None:
         validate_cut(args.cut)
     players = _players(args)
@@ -197,14 +215,43 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
 
 def _big_two_odds(args: argparse.Namespace) -> None:
     from kaptai.bigtwo import deal_odds as big_two_odds
-    from kaptai.bigtwo.rules import resolve_rules as big_two_rules
 
-    overrides = dict(args.option or [])
-    if args.straight_order:
-        overrides["straight_order"] = args.straight_order
-    rules = big_two_rules(None if args.rules == "traditional" else args.rules, **overrides)
-    df = big_two_odds(args.players or 4, rules)
+    from kaptai.bigtwo.odds import best_hand_distribution
+
+    rules = _rules(args)
+    df = big_two_odds(rules.players, rules, hand=args.hand)
+    if args.hand == "dealt":
+        df = pd.concat([df, best_hand_distribution(rules.players, rules)], ignore_index=True)
     _emit(df, args.format, ["metric", "breakdown", "level", "value", "exact"])
+
+
+def _big_two_simulate(args: argparse.Namespace) -> None:
+    from kaptai.bigtwo.simulate import simulate as big_two_simulate
+
+    rules = _rules(args)
+    df = big_two_simulate(
+        rules.players, rules, games=args.hands, seed=args.seed,
+        policies=_policy_arg(args.policy, rules.players), malaysian_swap=args.malaysian_swap,
+        workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
+    )
+    if args.format == "table":
+        print(f"# big-two: {rules.players} players, rules {rules.name}, {args.hands} games, seed {args.seed}"
+              f" — Monte Carlo, 95% intervals")
+    _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
+
+
+def _big_two_fairness(args: argparse.Namespace) -> None:
+    from kaptai.bigtwo.fairness import fairness as big_two_fairness, plot_fairness as big_two_plot
+
+    if args.cut not in (None, 0, 0.0):
+        raise RulesError("big-two has no house cut: --cut does not apply")
+    variants = "scoring_settlement" if args.variants == _KTS_VARIANTS else args.variants
+    df = big_two_fairness(args.players or 4, args.hands, args.seed, variants=variants,
+                          policies=_policy_arg(args.policy, args.players or 4), progress=not args.no_progress,
+                          workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    if args.plot:
+        big_two_plot(df, path=args.plot)
+    _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> None:
@@ -262,7 +309,8 @@ def _add_runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
 
 
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="traditional", help="preset: traditional (default) or advanced")
+    p.add_argument("--rules", default=None,
+                   help="preset: traditional (default) or advanced; big-two: hong_kong (default)")
     p.add_argument(
         "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
         help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
@@ -282,6 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
     p.add_argument("--no-distance", action="store_true", help="skip the distance-from-ready tables (faster)")
     p.add_argument("--straight-order", default=None, help="big-two only: hk, sequential, poker, wheel_top, broadway_top")
+    p.add_argument("--hand", default="dealt", choices=("dealt", "leftover_receiver", "non_receiver", "seat_average"),
+                   help="big-two only: which hand (the dealt 52//N cards, default; the seat that receives the "
+                        "52 mod N leftover cards; a seat that does not; a seat at random)")
     _add_rules_args(p)
     p.set_defaults(func=_cmd_odds)
 
@@ -291,7 +342,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=100_000, help="hands to play (default 100000)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
     p.add_argument("--policy", default="greedy",
-                   help="random | greedy | score for every seat, or SEAT=POLICY,... (seat 0 = dealer; others greedy)")
+                   help="random | greedy | score (kap-tai-shap) or random | greedy | heuristic (big-two) for every "
+                        "seat, or SEAT=POLICY,... (others greedy)")
+    p.add_argument("--malaysian-swap", default="policy", choices=("policy", "always", "never"),
+                   help="big-two with -o malaysian_3p=true: who decides the swap (default: the policy)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _add_runner_args(p)
     _add_rules_args(p)
@@ -325,8 +379,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cut", type=float, default=None, help="house cut 0-1 for every variant (default: each ruleset's)")
-    p.add_argument("--variants", default="traditional,advanced",
-                   help="presets, comma-separated, or a ready-made set name (see kaptai.kts.fairness.VARIANT_SETS)")
+    p.add_argument("--variants", default=_KTS_VARIANTS,
+                   help="presets, comma-separated, or a ready-made set name (kap-tai-shap: kaptai.kts.fairness."
+                        "VARIANT_SETS, default traditional,advanced; big-two: kaptai.bigtwo.fairness.VARIANT_SETS, "
+                        "default scoring_settlement)")
     p.add_argument("--policy", default="greedy")
     p.add_argument("--plot", default=None, help="save the seat-EV / house-take figure to this file")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
@@ -351,10 +407,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="build the strategy report (self-contained HTML or Markdown)")
     p.add_argument("game", choices=games)
-    p.add_argument("--players", default="3-10", help="player counts, e.g. 3-10 or 3,4,6 (default 3-10)")
-    p.add_argument("--hands", type=int, default=20_000, help="hands per Monte Carlo configuration")
+    p.add_argument("--players", default=None,
+                   help="player counts, e.g. 3-10 or 3,4,6 (default 3-10; big-two 3-6, for its exact odds)")
+    p.add_argument("--hands", type=int, default=20_000, help="hands (games) per Monte Carlo configuration")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default="reports/kap-tai-shap.html")
+    p.add_argument("--out", default=None, help="output file (default reports/<game>.html)")
     p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")
     p.add_argument("--no-progress", action="store_true")
     _add_runner_args(p)

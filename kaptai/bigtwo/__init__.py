@@ -1,10 +1,15 @@
 """Big Two (鋤大D), the Hong Kong climbing card game (``rules/big-two.md``).
 
-Public API so far: cards and notation (:func:`parse_cards`, :func:`parse_hand`,
+Public API: cards and notation (:func:`parse_cards`, :func:`parse_hand`,
 :func:`parse_record`, :func:`format_cards`, :func:`format_record`), rules
 (:class:`RuleSet`, :data:`PRESETS`, :func:`resolve_rules`), the compiled combination
 evaluator (:func:`classify`, :func:`classify_masks`, :func:`compare`, :func:`beats`,
-:func:`legal_plays`) and exact deal odds (:func:`deal_odds`).
+:func:`legal_plays`), exact deal odds (:func:`deal_odds`, :func:`best_hand_distribution`),
+the game engine (:func:`run_games`, :func:`make_config`, :class:`Policy`,
+:class:`IllegalPlayError`; specified in ``docs/big-two-engine.md``), scoring and
+settlement (:func:`penalty`, :func:`penalties`, :func:`settle`, :func:`settle_many`,
+:func:`run_bankrolls`) and the Monte Carlo analyses (:func:`simulate`,
+:func:`compare_variants`, :func:`fairness`).
 """
 
 from kaptai.bigtwo.cards import (
@@ -34,11 +39,31 @@ from kaptai.bigtwo.combos import (
     golden_hash,
     legal_plays,
 )
-from kaptai.bigtwo.odds import deal_odds
+from kaptai.bigtwo.engine import IllegalPlayError, make_config, run_games
+from kaptai.bigtwo.fairness import compare_variants, fairness
+from kaptai.bigtwo.odds import best_hand_distribution, deal_odds
+from kaptai.bigtwo.policies import GameView, Policy
+from kaptai.bigtwo.scoring import penalties, penalty, run_bankrolls, settle, settle_many
+from kaptai.bigtwo.simulate import simulate, simulate_log
 from kaptai.bigtwo.rules import PRESETS, RuleSet, resolve_rules
 
 __all__ = [
     "deal_odds",
+    "best_hand_distribution",
+    "IllegalPlayError",
+    "make_config",
+    "run_games",
+    "Policy",
+    "GameView",
+    "penalty",
+    "penalties",
+    "settle",
+    "settle_many",
+    "run_bankrolls",
+    "simulate",
+    "simulate_log",
+    "compare_variants",
+    "fairness",
     "DECK",
     "RANKS",
     "SUITS",

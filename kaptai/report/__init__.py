@@ -2,7 +2,7 @@
 
 >>> from kaptai.report import REPORT_GAMES
 >>> REPORT_GAMES
-('kap-tai-shap',)
+('kap-tai-shap', 'big-two')
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kaptai.report.render import Section, to_html, to_markdown
 
 __all__ = ["build_report", "REPORT_GAMES", "Section"]
 
-REPORT_GAMES = ("kap-tai-shap",)
+REPORT_GAMES = ("kap-tai-shap", "big-two")
 
 
 def build_report(
@@ -38,11 +38,12 @@ def build_report(
     Parameters
     ----------
     game : str
-        'kap-tai-shap'.
+        'kap-tai-shap' or 'big-two'.
     players : sequence of int
-        Player counts to cover (3-22).
+        Player counts to cover (Kap Tai Shap 2-22; Big Two 2-52, for the exact deal odds —
+        its simulations are of 4 players, 3 for the Malaysian variant).
     hands : int
-        Hands per Monte Carlo configuration.
+        Hands (games) per Monte Carlo configuration.
     seed : int
     out : path, optional
         Output file; its suffix picks the format unless ``fmt`` is given.
@@ -70,13 +71,17 @@ def build_report(
         raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise RulesError(f"hands={hands!r} is not allowed: expected an integer >= 1")
+    top = 22 if game == "kap-tai-shap" else 52
     for p in players:
-        if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= 22:
-            raise RulesError(f"players={p!r} is not supported: expected integers from 2 to 22")
-    from kaptai.report import kts
+        if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= top:
+            raise RulesError(f"players={p!r} is not supported: expected integers from 2 to {top}")
+    if game == "kap-tai-shap":
+        from kaptai.report import kts as builder
+    else:
+        from kaptai.report import bigtwo as builder
 
-    title, sections, meta, results = kts.build_sections(players, hands, seed, workers=workers, progress=progress,
-                                                        scheduler=scheduler, checkpoint=checkpoint)
+    title, sections, meta, results = builder.build_sections(players, hands, seed, workers=workers, progress=progress,
+                                                            scheduler=scheduler, checkpoint=checkpoint)
     text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
     if out is not None:
         path = pathlib.Path(out)

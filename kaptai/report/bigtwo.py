@@ -1,0 +1,371 @@
+"""The Big Two (鋤大D) report: odds of the deal and the fairness of the scoring, computed in one run.
+
+Sections: the rules modelled; exact deal odds (what a dealt hand holds, the best five-card
+hand, redeals at the table); who wins (by position from the leader, by policy); cards left
+and penalties under every scoring option; 獨贏 against Place; 頂大 and 包牌; the Malaysian
+swap; the suit order; a plain-language summary; methods.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from kaptai._version import __version__
+from kaptai.bigtwo.rules import RuleSet
+from kaptai.report.render import Section
+
+__all__ = ["build_sections"]
+
+_TERMS = [
+    ("鋤大D", "Big Two", "the game; 'D' is the 2, the top rank"),
+    ("炒", "chao (multiplier)", "penalty multiplier for many cards left"),
+    ("獨贏", "winner takes all", "every loser pays the winner"),
+    ("四人互算", "Place", "every pair of players settles its difference"),
+    ("頂大", "blocking", "with the next seat on one card, play a non-single or your highest single"),
+    ("包牌", "liability", "a blocking violator pays for the other losers"),
+    ("一條龍", "dragon", "all 13 ranks in one hand"),
+    ("四字D", "four twos", "all four 2s"),
+    ("畢業", "graduation", "a player who has lost all coins leaves"),
+]
+
+
+def _step(progress: bool, text: str) -> None:
+    if progress:
+        print(f"[report] {text}", file=sys.stderr, flush=True)
+
+
+def _sub(run: dict, name: str):
+    return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _rules_section() -> Section:
+    d = RuleSet().to_dict()
+    table = pd.DataFrame([{"option": k, "default (Hong Kong)": str(v)} for k, v in d.items() if k != "name"])
+    terms = pd.DataFrame(_TERMS, columns=["Chinese", "English", "meaning"])
+    return Section(
+        "Rules modelled",
+        [
+            ("p", "kaptai models the rules page rules/big-two.md with Hong Kong defaults; every option of the page "
+                  "can be changed (kaptai.bigtwo.RuleSet). The engine that plays the games is specified in "
+                  "docs/big-two-engine.md."),
+            ("table", table, "Options and their defaults"),
+            ("table", terms, "Terms"),
+        ],
+    )
+
+
+def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, dict[str, pd.DataFrame]]:
+    import matplotlib.pyplot as plt
+
+    from kaptai.bigtwo.odds import best_hand_distribution, deal_odds
+
+    frames = []
+    for p in players:
+        _step(progress, f"exact deal odds: {p} players")
+        frames.append(deal_odds(p))
+    odds = pd.concat(frames, ignore_index=True)
+    main = odds[odds.breakdown.isna()]
+    table = main.pivot_table(index="metric", columns="players", values="value", sort=False).reset_index()
+    table.columns = [str(c) if c == "metric" else f"{c} players (%)" for c in table.columns]
+    for c in table.columns[1:]:
+        table[c] = 100 * table[c]
+    orders = odds[(odds.breakdown == "straight_order") & (odds.players == (4 if 4 in players else players[0]))]
+    ot = orders.pivot_table(index="level", columns="metric", values="value", sort=False).reset_index()
+    for c in ot.columns[1:]:
+        ot[c] = 100 * ot[c]
+    ot.columns = ["straight_order"] + [f"{c} %" for c in ot.columns[1:]]
+    p4 = 4 if 4 in players else players[0]
+    _step(progress, f"exact best five-card hand: {p4} players")
+    best = best_hand_distribution(p4)
+    per_order = best[best.breakdown.notna()]
+    bt = per_order.pivot_table(index="level", columns="breakdown", values="value", sort=False)
+    bt.columns = [str(c).replace("straight_order=", "") for c in bt.columns]
+    bt = (100 * bt).reset_index().rename(columns={"level": "best five-card hand"})
+    fig, ax = plt.subplots(figsize=(7, 3.3))
+    for metric in ("pair", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush"):
+        q = main[main.metric == metric]
+        ax.plot(q.players, 100 * q.value, marker="o", label=metric)
+    ax.set_xlabel("players (hand size 52 // players)")
+    ax.set_ylabel("P(the hand holds it), %")
+    ax.set_yscale("log")
+    ax.set_xticks(list(players))
+    ax.grid(alpha=.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    sec = Section(
+        "Exact deal odds",
+        [
+            ("p", "Exact probabilities for one dealt hand (52 // players cards), by enumeration of rank count "
+                  "vectors with hypergeometric weights and inclusion–exclusion for the suit events; integer "
+                  "arithmetic, one division at the end. 'table_redeal_*' is the chance that some player at the "
+                  "table may ask for a redeal (leftover cards included)."),
+            ("table", table, "What a dealt hand holds, by player count (probabilities in %)"),
+            ("table", ot, f"Straights and straight flushes by straight_order, {p4} players (%)"),
+            ("table", bt, f"Best five-card hand of a dealt {52 // p4}-card hand (%), by straight_order"),
+            ("figure", fig, "Chance of holding each combination, by player count"),
+        ],
+    )
+    return sec, {"odds": odds, "best_five": best}
+
+
+def _play_section(games: int, seed: int, run: dict, progress: bool):
+    import matplotlib.pyplot as plt
+
+    from kaptai.bigtwo.simulate import simulate
+
+    frames = []
+    for j, pol in enumerate(("random", "greedy", "heuristic")):
+        _step(progress, f"simulate: 4 players, {pol}, {games} games")
+        df = simulate(4, None, games, seed + j, policies=pol, workers=run["workers"], progress=False,
+                      scheduler=run.get("scheduler"), checkpoint=_sub(run, f"play-{pol}"))
+        df["policy"] = pol
+        frames.append(df)
+    # one heuristic seat against three greedy seats, every seat in turn
+    for s in range(4):
+        pols = ["greedy"] * 4
+        pols[s] = "heuristic"
+        _step(progress, f"simulate: heuristic in seat {s} against greedy, {games} games")
+        df = simulate(4, None, games, seed + 10 + s, policies=pols, workers=run["workers"], progress=False,
+                      scheduler=run.get("scheduler"), checkpoint=_sub(run, f"league-{s}"))
+        df["policy"] = f"heuristic@{s}"
+        frames.append(df)
+    sims = pd.concat(frames, ignore_index=True)
+    base = sims[sims.policy.isin(["random", "greedy", "heuristic"])]
+    win = base[(base.metric == "win") & (base.relative_to == "leader")]
+    wt = win.pivot_table(index="seat", columns="policy", values="value").reset_index()
+    wt.columns = ["position from the leader"] + [f"P(win) {c} %" for c in wt.columns[1:]]
+    for c in wt.columns[1:]:
+        wt[c] = 100 * wt[c]
+    league = []
+    for s in range(4):
+        d = sims[(sims.policy == f"heuristic@{s}") & (sims.metric == "win") & (sims.relative_to == "seat") & (sims.seat == s)]
+        n = sims[(sims.policy == f"heuristic@{s}") & (sims.metric == "net_mean") & (sims.relative_to == "seat") & (sims.seat == s)]
+        league.append({"heuristic seat": s, "P(win) %": 100 * float(d.value.iloc[0]),
+                       "95% CI": f"{100 * float(d.ci_low.iloc[0]):.1f}–{100 * float(d.ci_high.iloc[0]):.1f}",
+                       "EV per game": float(n.value.iloc[0]),
+                       "EV 95% CI": f"{float(n.ci_low.iloc[0]):.2f} to {float(n.ci_high.iloc[0]):.2f}"})
+    league = pd.DataFrame(league)
+    cards = base[(base.metric == "cards_left") & (base.relative_to == "leader")]
+    fig, ax = plt.subplots(figsize=(7, 3.3))
+    for pol in ("random", "greedy", "heuristic"):
+        q = cards[cards.policy == pol].groupby("level").value.sum() / 4
+        ax.plot(q.index.astype(int), 100 * q.values, marker="o", label=pol)
+    ax.set_xlabel("cards left at the end of the game (0 = winner)")
+    ax.set_ylabel("% of seats")
+    ax.grid(alpha=.3)
+    ax.legend()
+    fig.tight_layout()
+    sec = Section(
+        "Who wins",
+        [
+            ("p", f"Four players, Hong Kong rules, {games:,} games per row played by the compiled engine. 'random' "
+                  "picks uniformly among legal moves; 'greedy' plays the smallest play that beats the table and "
+                  "leads its biggest combination; 'heuristic' plans its hand into combinations, keeps its 2s while "
+                  "nobody is close to going out, counts the cards still unseen and respects 頂大."),
+            ("table", wt, "P(win) by position from the leader (0 = the ♦3 holder, who leads)"),
+            ("table", league, "One heuristic player against three greedy players, in each seat"),
+            ("figure", fig, "Distribution of the cards a seat holds when the game ends"),
+        ],
+    )
+    return sec, {"simulations": sims}
+
+
+def _scoring_section(games: int, seed: int, run: dict, progress: bool):
+    from kaptai.bigtwo.fairness import compare_variants
+
+    _step(progress, f"fairness: scoring x settlement, {games} games")
+    sc = compare_variants({**{k: v for k, v in _scoring_variants().items()}}, 4, games, seed + 100, "heuristic",
+                          progress=False, workers=run["workers"], scheduler=run.get("scheduler"),
+                          checkpoint=_sub(run, "scoring"))
+    rows = []
+    for v in dict.fromkeys(sc.variant):
+        q = sc[sc.variant == v]
+        fin = q[(q.metric == "ev_per_hand") & (q.relative_to == "finish")].sort_values("seat")
+        sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
+        nw = q[q.metric == "nonwinner_positive"].iloc[0]
+        lead = q[(q.metric == "leader_advantage")].iloc[0]
+        rows.append({
+            "variant": v,
+            **{f"EV finish {int(r.seat) + 1}": r.value for r in fin.itertuples()},
+            "SD of a seat's net": sd,
+            "P(a non-winner ends ahead) %": 100 * nw.value,
+            "leader advantage": lead.value,
+            "leader adv. 95% CI": f"{lead.ci_low:.2f} to {lead.ci_high:.2f}",
+        })
+    table = pd.DataFrame(rows)
+    sec = Section(
+        "Scoring: 獨贏 against Place, count against points",
+        [
+            ("p", f"The same {games:,} games (four heuristic players) scored every way: money per game in points "
+                  "(stake 1). 'finish k' is the k-th seat to finish: the winner, then by fewest cards left. Place "
+                  "(四人互算) lets the second-best seat win money; winner-takes-all (獨贏) never does. The leader "
+                  "advantage is the leader's EV minus the mean EV of the others (nets sum to 0)."),
+            ("table", table, "EV per game by finish position, spread and fairness, per scoring variant"),
+        ],
+    )
+    return sec, {"scoring": sc}
+
+
+def _scoring_variants() -> dict[str, dict[str, Any]]:
+    out = {}
+    for chao in ("standard", "eight", "8/11/13"):
+        for st in ("place", "winner_takes_all"):
+            out[f"count {chao}, {st}"] = {"chao": chao, "settlement": st}
+    for st in ("place", "winner_takes_all"):
+        out[f"points, {st}"] = {"scoring": "points", "settlement": st}
+    out["count standard, place, bonus 10"] = {"winner_bonus": 10}
+    return out
+
+
+def _rules_effects_section(games: int, seed: int, run: dict, progress: bool):
+    from kaptai.bigtwo.fairness import compare_variants
+
+    parts = {}
+    # the heuristic and greedy players always comply with 頂大, so 包牌 is measured with random players
+    for name, players, policy in (("top_rule", 4, "random"), ("suit_order", 4, "heuristic"),
+                                  ("first_lead", 4, "heuristic"), ("malaysian", 3, "heuristic"),
+                                  ("passing", 4, "heuristic")):
+        _step(progress, f"fairness: {name}, {policy}, {games} games")
+        parts[name] = compare_variants(name, players, games, seed + 200, policy, progress=False,
+                                       workers=run["workers"], scheduler=run.get("scheduler"),
+                                       checkpoint=_sub(run, f"rules-{name}"))
+    rows = []
+    for name, df in parts.items():
+        for v in dict.fromkeys(df.variant):
+            q = df[df.variant == v]
+            lead_win = q[(q.metric == "win") & (q.relative_to == "leader") & (q.seat == 0)].iloc[0]
+            lead_ev = q[(q.metric == "ev_per_hand") & (q.relative_to == "leader") & (q.seat == 0)].iloc[0]
+            lr = q[q.metric == "liability_rate"].iloc[0]
+            cost = q[q.metric == "liability_cost_mean"]
+            plays = q[q.metric == "plays_mean"].iloc[0]
+            rows.append({
+                "comparison": name, "variant": v, "policy": df.attrs["policies"][0],
+                "leader P(win) %": 100 * lead_win.value,
+                "95% CI": f"{100 * lead_win.ci_low:.1f}–{100 * lead_win.ci_high:.1f}",
+                "leader EV": lead_ev.value,
+                "包牌 per 1000 games": 1000 * lr.value,
+                "包牌 cost": float(cost.value.iloc[0]) if len(cost) else float("nan"),
+                "plays per game": plays.value,
+            })
+    table = pd.DataFrame(rows)
+    sec = Section(
+        "Rule options: 頂大, suit order, first lead, passing, the Malaysian swap",
+        [
+            ("p", f"Four players (three for the Malaysian rows), {games:,} games per variant, Hong Kong scoring "
+                  "(count, standard 炒, Place). The heuristic and greedy policies always comply with 頂大, so the "
+                  "top_rule rows are played by random players, who violate it whenever a random choice does. The "
+                  "leader is the seat that leads the game (the ♦3 holder, or the previous winner). 包牌 cost: the "
+                  "extra amount the liable seat pays because of the liability. Malaysian rows: the ♦3 holder always "
+                  "or never swaps the face-down leftover card."),
+            ("table", table, "Effect of the rule options on the leader and on 包牌"),
+        ],
+    )
+    return sec, {"rules_effects": parts}
+
+
+def build_sections(
+    players: Sequence[int] = (3, 4, 5, 6),
+    games: int = 20_000,
+    seed: int = 1,
+    *,
+    workers: int = 1,
+    progress: bool = True,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+) -> tuple[str, list[Section], str, dict[str, Any]]:
+    """Compute every section of the Big Two report.
+
+    Returns
+    -------
+    (title, sections, meta line, results)
+        ``results`` holds the computed tables for tests.
+    """
+    players = sorted({int(p) for p in players})
+    run = {"workers": workers, "scheduler": scheduler, "checkpoint": checkpoint}
+    results: dict[str, Any] = {}
+    sections = [_rules_section()]
+    sec, res = _odds_section(players, progress)
+    sections.append(sec)
+    results.update(res)
+    for make in (_play_section, _scoring_section, _rules_effects_section):
+        sec, res = make(games, seed, run, progress)
+        sections.append(sec)
+        results.update(res)
+    sections.append(_summary_section(results))
+    sections.append(_methods_section(players, games, seed))
+    meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · "
+            f"players {', '.join(map(str, players))} (exact odds) · {games:,} games per simulation · seed {seed}")
+    return "Big Two (鋤大D) — odds and scoring fairness report", sections, meta, results
+
+
+def _summary_section(results: dict[str, Any]) -> Section:
+    odds = results["odds"]
+    lines = []
+    o4 = odds[(odds.players == 4) & odds.breakdown.isna()].set_index("metric").value if (odds.players == 4).any() else None
+    if o4 is not None:
+        lines.append(f"A 13-card hand holds a dragon (all 13 ranks) once in {1 / o4['dragon']:,.0f} deals and a straight "
+                     f"flush {_pct(o4['straight_flush'])} of the time (exact). Someone at a four-player table may ask "
+                     f"for a redeal under the Hong Kong points rule in {_pct(o4['table_redeal_points_lt_3'])} of deals.")
+    sims = results["simulations"]
+    for pol in ("greedy", "heuristic"):
+        w = sims[(sims.policy == pol) & (sims.metric == "win") & (sims.relative_to == "leader") & (sims.seat == 0)].iloc[0]
+        lines.append(f"With {pol} players the leader (♦3 holder) wins {100 * w.value:.1f}% of games "
+                     f"(95% interval {100 * w.ci_low:.1f}–{100 * w.ci_high:.1f}%) against 25% for an even share.")
+    sc = results["scoring"]
+    for st, label in (("place", "Place"), ("winner_takes_all", "winner-takes-all")):
+        v = f"count standard, {st}"
+        q = sc[sc.variant == v]
+        nw = q[q.metric == "nonwinner_positive"].iloc[0]
+        sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
+        lines.append(f"Under {label} scoring (count, standard 炒) a player other than the winner ends a game ahead "
+                     f"{_pct(nw.value)} of the time; a seat's net per game has a standard deviation of {sd:.1f} points.")
+    eff = results.get("rules_effects", {})
+    if "top_rule" in eff:
+        q = eff["top_rule"]
+        lr = q[(q.variant == "top_rule liability") & (q.metric == "liability_rate")].iloc[0]
+        cost = q[(q.variant == "top_rule liability") & (q.metric == "liability_cost_mean")]
+        text = (f"Random players under 頂大 liability end {1000 * lr.value:.1f} games in 1,000 with a 包牌 "
+                f"(95% interval {1000 * lr.ci_low:.1f}–{1000 * lr.ci_high:.1f})")
+        if len(cost):
+            text += f"; it costs the liable player {cost.value.iloc[0]:.1f} points more on average"
+        lines.append(text + ".")
+    if "malaysian" in eff:
+        q = eff["malaysian"]
+        ev = q[(q.metric == "ev_per_hand") & (q.relative_to == "leader") & (q.seat == 0)].set_index("variant")
+        a, n = ev.loc["Malaysian, always swap"], ev.loc["Malaysian, never swap"]
+        lines.append(f"In the Malaysian three-player game the ♦3 holder's EV per game is {a.value:.2f} "
+                     f"({a.ci_low:.2f} to {a.ci_high:.2f}) when it always swaps and {n.value:.2f} "
+                     f"({n.ci_low:.2f} to {n.ci_high:.2f}) when it never does (same deals).")
+    if "first_lead" in eff:
+        q = eff["first_lead"]
+        w = q[(q.metric == "win") & (q.relative_to == "leader") & (q.seat == 0)].set_index("variant")
+        lines.append(f"The seat that leads wins {100 * w.value.iloc[0]:.1f}% of games when the ♦3 holder leads and "
+                     f"{100 * w.value.iloc[1]:.1f}% when the previous winner leads (heuristic players).")
+    return Section("Summary for players", [("p", line) for line in lines])
+
+
+def _methods_section(players, games, seed) -> Section:
+    return Section(
+        "Methods",
+        [
+            ("p", "Exact results enumerate rank count vectors of a hand with weights prod C(4, c_r), suit events by "
+                  "inclusion–exclusion, in exact integers; they are checked in the test suite against brute force "
+                  "and Monte Carlo."),
+            ("p", f"Monte Carlo results play whole games in the compiled engine (docs/big-two-engine.md), which the "
+                  f"tests check move for move against a pure-Python reference engine. One PCG64 stream per chunk of "
+                  f"games from numpy's SeedSequence({seed} + offset per configuration): the same seed gives the same "
+                  f"report for any number of workers. {games:,} games per configuration; intervals are 95% (Wilson "
+                  f"for proportions, normal for means). Scoring variants of one table share its games."),
+            ("p", f"Generated by kaptai {__version__} with numpy {np.__version__} and pandas {pd.__version__}."),
+        ],
+    )
