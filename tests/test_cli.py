@@ -59,7 +59,10 @@ def test_evaluate_and_waits(capsys):
         (["evaluate", "kap-tai-shap", "66 66 44"], "3 tiles"),
         (["evaluate", "kap-tai-shap", "雜九 66 44 44 14 14 55 55 46 46"], "4-5 or 3-6"),
         (["odds", "nine-ten"], "not available yet"),
-        (["simulate", "big-two", "--hands", "10"], "'kaptai simulate big-two' is not available yet"),
+        (["league", "big-two"], "'kaptai league big-two' is not available yet"),
+        (["simulate", "big-two", "--hands", "10", "-o", "suit_order=french"], "suit_order"),
+        (["odds", "big-two", "--players", "53"], "players=53"),
+        (["simulate", "big-two", "--hands", "10", "--policy", "0=smart"], "unknown policy 'smart'"),
     ],
 )
 def test_bad_input_exits_2_without_traceback(argv, message, tmp_path):
@@ -194,3 +197,21 @@ def test_big_two_odds_json(capsys):
     from math import comb
 
     assert Fraction(dragon["exact"]) == Fraction(4**13, comb(52, 13))  # one of each rank: about 1 in 9,462
+
+
+def test_big_two_odds_other_hands_and_best_five(capsys):
+    assert main(["odds", "big-two", "--players", "3", "--hand", "leftover_receiver", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["hand"] for r in rows} == {18}
+    assert any(r["metric"] == "table_redeal_points_lt_3" for r in rows)
+    assert main(["odds", "big-two", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    best = [r for r in rows if r["metric"] == "best_five" and r["breakdown"] is None]
+    assert abs(sum(r["value"] for r in best) - 1) < 1e-8  # JSON keeps 10 significant digits
+
+
+def test_big_two_report_command(tmp_path, capsys):
+    out = tmp_path / "b2.md"
+    assert main(["report", "big-two", "--players", "4", "--hands", "500", "--seed", "2", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert out.read_text(encoding="utf-8").startswith("# Big Two")

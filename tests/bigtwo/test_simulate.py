@@ -175,3 +175,26 @@ def test_cli_simulate_and_fairness_json(capsys):
     assert main(["simulate", "big-two", "--hands", "10", "--policy", "clever", "--no-progress"]) == 2
     assert "clever" in capsys.readouterr().err
     assert main(["fairness", "big-two", "--hands", "10", "--cut", "0.05", "--no-progress"]) == 2
+
+
+def test_engine_deals_agree_with_exact_leftover_receiver_odds():
+    """The engine's dealing procedure (leftovers to the lowest card) gives the exact receiver's hand distribution."""
+    games = int(30_000 * SCALE) + 3000
+    cfg = make_config(3, {"redeal": "off"})
+    _, log = run_games(cfg, "greedy", np.random.PCG64(8), games, record=games)
+    deal = log[log[:, 3] == 0]
+    receiver = deal[deal[:, 5] == 18][:, 4].astype(np.uint64)
+    assert len(receiver) == games
+    ranks = np.array([[(int(m) >> (4 * r)) & 15 for r in range(13)] for m in receiver], dtype=np.uint64)
+    counts = np.array([[bin(int(x)).count("1") for x in row] for row in ranks])
+    exact = deal_odds(3, {"redeal": "off"}, hand="leftover_receiver").set_index("metric").value
+    observed = {
+        "four_of_a_kind": (counts == 4).any(axis=1).mean(),
+        "triple": (counts >= 3).any(axis=1).mean(),
+        "four_twos": (counts[:, 12] == 4).mean(),
+        "dragon": (counts >= 1).all(axis=1).mean(),
+    }
+    for metric, value in observed.items():
+        p = float(exact[metric])
+        se = math.sqrt(p * (1 - p) / games)
+        assert abs(value - p) < 4.5 * se + 1e-12, (metric, value, p)

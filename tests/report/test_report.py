@@ -50,5 +50,25 @@ def test_bad_input_writes_nothing(tmp_path):
     with pytest.raises(RulesError, match="players=30"):
         build_report(players=(30,), hands=10, out=out, progress=False)
     with pytest.raises(RulesError, match="no report for game"):
-        build_report("big-two", out=out, progress=False)
+        build_report("nine-ten", out=out, progress=False)
     assert not out.exists()
+
+
+BIG_TWO_SECTIONS = ["Rules modelled", "Exact deal odds", "Who wins", "Scoring: 獨贏 against Place, count against points",
+                    "Rule options: 頂大, suit order, first lead, passing, the Malaysian swap", "Summary for players",
+                    "Methods"]
+
+
+def test_big_two_report_sections_and_numbers(tmp_path):
+    out = tmp_path / "b2.html"
+    text, results = build_report("big-two", players=(3, 4), hands=1500, seed=2, out=out, progress=False)
+    for title in BIG_TWO_SECTIONS:
+        assert f"<h2>{title}</h2>" in text
+    assert text.count("<img ") >= 2 and "https://" not in text
+    odds = results["odds"]
+    p = odds[(odds.players == 4) & odds.breakdown.isna()].set_index("metric").value
+    assert f"{100 * p['table_redeal_points_lt_3']:.2f}%" in text  # quoted from the run
+    assert f"once in {1 / p['dragon']:,.0f} deals" in text
+    assert not re.search(r"\b(TODO|TBD|XXX|nan)\b", text)
+    with pytest.raises(RulesError, match="players=53"):
+        build_report("big-two", players=(53,), hands=10)
