@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.bigtwo.engine import MALAYSIAN_SWAP, make_config
+from kaptai.bigtwo.engine import MALAYSIAN_SWAP
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.bigtwo.simulate import CONFIDENCE, SCORING_OPTIONS, _entropy, _count, run_tallies
 from kaptai.core.stats import mean_interval, wilson_interval

@@ -38,14 +38,15 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.runner import add_counts_keep_log as _merge
+from kaptai.core.options import check_seed as _entropy
+from kaptai.core.options import check_count as _count
 from kaptai.bigtwo import scoring
 from kaptai.bigtwo.engine import (
     ACTIONS,
@@ -55,9 +56,9 @@ from kaptai.bigtwo.engine import (
     make_config,
     run_games,
 )
-from kaptai.bigtwo.rules import RuleSet, resolve_rules
+from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
-from kaptai.core.sampling import bit_generator, seed_entropy
+from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.errors import RulesError
 
@@ -118,17 +119,6 @@ _GAME = "big-two"
 # --------------------------------------------------------------------------------------
 
 
-def _count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
-        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= {minimum}")
-    return int(value)
-
-
-def _entropy(seed) -> int:
-    try:
-        return seed_entropy(seed)
-    except ValueError as exc:
-        raise RulesError(str(exc)) from None
 
 
 def _label(p: Any) -> str:
@@ -307,11 +297,6 @@ def _play_chunk(task) -> dict[str, np.ndarray]:
     t["log"] = log
     return t
 
-
-def _merge(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    out = {k: total[k] + v for k, v in part.items() if k != "log"}
-    out["log"] = np.concatenate([total["log"], part["log"]]) if len(part["log"]) else total["log"]
-    return out
 
 
 def run_tallies(

@@ -28,7 +28,7 @@ import numpy as np
 
 from kaptai.errors import RulesError
 
-__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "RuleSetMethods"]
+__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "RuleSetMethods"]
 
 
 def allowed_text(values: Iterable) -> str:
@@ -52,6 +52,41 @@ def check_bool(name: str, value: object) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise RulesError(f"option {name!r} has bad value {value!r}: expected True or False")
     return bool(value)
+
+
+def check_count(name: str, value: object, minimum: int = 1) -> int:
+    """``value`` as an int if it is an integer >= ``minimum`` (not a bool), else RulesError naming it.
+
+    Used for run sizes (hands, games, workers, sessions …).
+
+    >>> check_count("games", 10)
+    10
+    >>> check_count("games", 0)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: games=0 is not allowed: expected an integer >= 1
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
+        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= {minimum}")
+    return int(value)
+
+
+def check_seed(seed: object) -> int:
+    """The entropy of a run's seed (:func:`kaptai.core.sampling.seed_entropy`), RulesError if bad.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: seed=-1: expected a non-negative integer or None
+    """
+    from kaptai.core.sampling import seed_entropy
+
+    try:
+        return seed_entropy(seed)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
 
 
 def check_players(players: object, lo: int, hi: int) -> int:

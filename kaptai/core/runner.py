@@ -227,6 +227,22 @@ def add_counts(total: Mapping[str, np.ndarray], part: Mapping[str, np.ndarray]) 
     return {k: np.asarray(total[k]) + np.asarray(part[k]) for k in total}
 
 
+def add_counts_keep_log(total: Mapping[str, np.ndarray], part: Mapping[str, np.ndarray]) -> Counts:
+    """Merge for jobs whose chunks also return a ``'log'`` array: sum the counts, append the log rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.runner import add_counts_keep_log
+    >>> m = add_counts_keep_log({"n": np.array([1]), "log": np.zeros((1, 2))}, {"n": np.array([2]), "log": np.ones((2, 2))})
+    >>> m["n"].tolist(), m["log"].shape
+    ([3], (3, 2))
+    """
+    out = {k: np.asarray(total[k]) + np.asarray(v) for k, v in part.items() if k != "log"}
+    out["log"] = np.concatenate([total["log"], part["log"]]) if len(part["log"]) else total["log"]
+    return out
+
+
 # --------------------------------------------------------------------------------------
 # Checkpoints
 # --------------------------------------------------------------------------------------

@@ -50,6 +50,8 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.options import check_count as _positive
+from kaptai.core.options import check_seed as _entropy
 from kaptai.core.settlement import (
     break_even_cut,
     first_passage,
@@ -59,7 +61,6 @@ from kaptai.core.settlement import (
     validate_cut,
     weighted_moments,
 )
-from kaptai.core.sampling import seed_entropy
 from kaptai.core.stats import wilson_interval
 from kaptai.errors import RulesError
 from kaptai.kts.engine_reference import make_config
@@ -889,17 +890,6 @@ class SessionResult:
     seed_entropy: int
 
 
-def _entropy(seed) -> int:
-    try:
-        return seed_entropy(seed)
-    except ValueError as exc:
-        raise RulesError(str(exc)) from None
-
-
-def _positive(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
-        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= 1")
-    return int(value)
 
 
 def simulate_sessions(

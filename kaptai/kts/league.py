@@ -86,6 +86,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.sampling import seed_entropy
+from kaptai.core.options import check_count as _count
 from kaptai.core.settlement import pot_ev
 from kaptai.core.stats import wilson_interval, z_value
 from kaptai.errors import RulesError
@@ -401,11 +402,6 @@ def seat_ev(
 # The league
 # --------------------------------------------------------------------------------------
 
-
-def _count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
-        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= {minimum}")
-    return int(value)
 
 
 def _as_tuple(value: Any, single: tuple[type, ...]) -> tuple:

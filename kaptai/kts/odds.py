@@ -33,13 +33,11 @@ distance_from_ready
 from __future__ import annotations
 
 import itertools
-import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from kaptai.core.tables import exact_fraction, hypergeometric_total, tidy_frame

@@ -46,8 +46,11 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.runner import add_counts_keep_log as _merge_chunk
+from kaptai.core.options import check_seed as _entropy
+from kaptai.core.options import check_count as _count
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
-from kaptai.core.sampling import bit_generator, seed_entropy
+from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.errors import RulesError
 from kaptai.kts import engine_reference
@@ -110,17 +113,6 @@ _GAME = "kap-tai-shap"
 # --------------------------------------------------------------------------------------
 
 
-def _count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
-        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= {minimum}")
-    return int(value)
-
-
-def _entropy(seed) -> int:
-    try:
-        return seed_entropy(seed)
-    except ValueError as exc:
-        raise RulesError(str(exc)) from None
 
 
 def _policy_label(p: str | Policy) -> str:
@@ -158,12 +150,6 @@ def _play_chunk(task) -> dict[str, np.ndarray]:
     stats, log = _run_chunk(*task)
     return {**stats, "log": log}
 
-
-def _merge_chunk(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Runner merge (called in chunk order): add the tallies, append the log rows."""
-    out = {key: total[key] + arr for key, arr in part.items() if key != "log"}
-    out["log"] = np.concatenate([total["log"], part["log"]]) if len(part["log"]) else total["log"]
-    return out
 
 
 def run_tallies(

@@ -321,6 +321,20 @@ def _summary_section(results: dict[str, Any]) -> Section:
         w = sims[(sims.policy == pol) & (sims.metric == "win") & (sims.relative_to == "leader") & (sims.seat == 0)].iloc[0]
         lines.append(f"With {pol} players the leader (♦3 holder) wins {100 * w.value:.1f}% of games "
                      f"(95% interval {100 * w.ci_low:.1f}–{100 * w.ci_high:.1f}%) against 25% for an even share.")
+    league = sims[sims.policy.str.startswith("heuristic@")]
+    if len(league):
+        seat_rows = league[league.relative_to == "seat"]
+        own = seat_rows.seat == seat_rows.policy.str.slice(10).astype(int)  # the heuristic seat of each run
+        w = seat_rows[own & (seat_rows.metric == "win")]
+        ev = seat_rows[own & (seat_rows.metric == "net_mean")]
+        many_rows = (seat_rows.metric == "cards_left") & (seat_rows.level >= 10).fillna(False)
+        h_many = seat_rows[many_rows & own].value.sum() / 4  # P(>= 10 cards), averaged over the four runs
+        g_many = seat_rows[many_rows & ~own].value.sum() / 12
+        lines.append(f"One heuristic player among three greedy ones wins {100 * w.value.min():.1f}–{100 * w.value.max():.1f}% "
+                     f"of games depending on its seat (25% would be an even share); its EV per game under Hong Kong "
+                     f"scoring is {ev.value.min():.2f} to {ev.value.max():.2f} points. It is left with 10 or more cards "
+                     f"(炒 x2 or more) in {100 * h_many:.1f}% of games against {100 * g_many:.1f}% for a greedy seat: "
+                     f"holding back control cards wins more games but costs dearly when it loses.")
     sc = results["scoring"]
     for st, label in (("place", "Place"), ("winner_takes_all", "winner-takes-all")):
         v = f"count standard, {st}"

@@ -18,7 +18,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.report.render import Section
-from kaptai.kts.rules import PRESETS, RuleSet
+from kaptai.kts.rules import PRESETS
 
 __all__ = ["build_sections"]
 
