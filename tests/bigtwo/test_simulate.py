@@ -198,3 +198,34 @@ def test_engine_deals_agree_with_exact_leftover_receiver_odds():
         p = float(exact[metric])
         se = math.sqrt(p * (1 - p) / games)
         assert abs(value - p) < 4.5 * se + 1e-12, (metric, value, p)
+
+
+def test_checkpoint_resume_and_foreign_checkpoint(tmp_path):
+    from kaptai.core.runner import CheckpointError
+
+    ck = tmp_path / "ck"
+    a = simulate(4, games=9000, seed=5, progress=False, checkpoint=ck)
+    assert len(list(ck.glob("chunk-*.npz"))) == 3  # 9000 games = 3 chunks of 4096
+    b = simulate(4, games=9000, seed=5, progress=False, checkpoint=ck)  # every chunk read back
+    pd.testing.assert_frame_equal(a, b)
+    with pytest.raises(CheckpointError):
+        simulate(4, {"top_rule": "off"}, games=9000, seed=5, progress=False, checkpoint=ck)
+
+
+def test_user_policy_runs_on_the_reference_engine():
+    from kaptai.bigtwo.policies import GreedyPolicy, Policy
+
+    class PassWhenAllowed(Policy):
+        name = "passer"
+
+        def choose(self, view):
+            if view.can_pass:
+                return None
+            return view.options[0]
+
+    df = simulate(4, games=60, seed=2, policies=[PassWhenAllowed(), GreedyPolicy(), "greedy", "greedy"], progress=False)
+    assert df.attrs["engine"] == "reference"
+    assert df.attrs["policies"][0] == "passer"
+    win = _metric(df, "win", "seat")
+    assert abs(win.value.sum() - 1) < 1e-12
+    assert win[win.seat == 0].value.iloc[0] < 0.25  # passing whenever allowed rarely wins
