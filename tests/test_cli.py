@@ -192,6 +192,9 @@ def test_big_two_odds_json(capsys):
     names = {r["metric"] for r in rows}
     assert {"pair", "two_pair", "triple", "four_of_a_kind", "full_house", "straight", "flush", "straight_flush",
             "dragon", "four_twos", "redeal_points_lt_3", "redeal_hk_max10"} <= names
+    # every metric of the issue is exactly one row: a dict metric -> value is safe
+    plain = [r["metric"] for r in rows if r["metric"] not in ("straight_by_order", "straight_flush_by_order", "best_five")]
+    assert len(plain) == len(set(plain))
     dragon = [r for r in rows if r["metric"] == "dragon" and r["breakdown"] is None][0]
     from fractions import Fraction
     from math import comb

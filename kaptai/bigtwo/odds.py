@@ -533,8 +533,9 @@ def deal_odds(
         2-52; each seat is dealt ``h = 52 // players`` cards (13 for four players) and the
         ``r = 52 mod players`` leftovers go to the holder of the lowest dealt card (§2).
     rules : RuleSet, str, mapping or None
-        ``straight_order`` picks the straights of the rows with ``breakdown`` None (every
-        order is also reported with ``breakdown='straight_order'``); ``suit_order`` and
+        ``straight_order`` picks the straights of the ``straight`` and ``straight_flush``
+        rows (every order is also reported, as ``straight_by_order`` and
+        ``straight_flush_by_order`` with ``breakdown='straight_order'``); ``suit_order`` and
         ``top_rank`` decide who receives the leftovers.  The redeal rows are for every
         ``redeal`` rule, whatever ``rules.redeal`` is.
     hand_size : int, optional
@@ -563,14 +564,16 @@ def deal_odds(
         then, for the whole table (final hands, leftovers included),
         ``table_redeal_points_lt_3``, ``table_redeal_hk_max10``,
         ``table_redeal_literal_min10``: the probability that at least one seat may
-        request a redeal under that rule.  Rows with ``breakdown`` None use the ruleset's
-        ``straight_order``.  ``df.attrs['hand_kind']`` records ``hand``.
+        request a redeal under that rule.  Each of these metrics is one row (``breakdown``
+        None; straights under the ruleset's ``straight_order``); the per-order rows are
+        ``straight_by_order`` and ``straight_flush_by_order`` (``level`` = the order).
+        ``df.attrs['hand_kind']`` records ``hand``.
 
     Examples
     --------
     >>> from kaptai.bigtwo.odds import deal_odds
     >>> df = deal_odds(4)
-    >>> df.query("metric == 'straight' and breakdown == 'straight_order'")[["level", "value"]].round(4).values.tolist()
+    >>> df.query("metric == 'straight_by_order'")[["level", "value"]].round(4).values.tolist()
     [['hk', 0.5593], ['sequential', 0.5184], ['poker', 0.5593], ['wheel_top', 0.5593], ['broadway_top', 0.5593]]
     >>> p = deal_odds(5, hand="leftover_receiver").set_index("metric").value  # 10 + 2 cards
     >>> round(float(p["flush"]), 4), float(p["redeal_literal_min10"])  # it always holds ♦3
@@ -594,7 +597,8 @@ def deal_odds(
         rows.append(_row(rules, players, cards, metric, f))
     for metric in ("straight", "straight_flush"):
         for order in STRAIGHT_ORDERS:
-            rows.append(_row(rules, players, cards, metric, probs[(metric, order)], "straight_order", order))
+            rows.append(_row(rules, players, cards, f"{metric}_by_order", probs[(metric, order)], "straight_order",
+                             order))
     return tidy_frame(
         rows, ODDS_COLUMNS, {"rules": rules.to_dict(), "players": players, "hand": cards, "hand_kind": hand}
     )

@@ -83,7 +83,7 @@ def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, dict
     ot = orders.pivot_table(index="level", columns="metric", values="value", sort=False).reset_index()
     for c in ot.columns[1:]:
         ot[c] = 100 * ot[c]
-    ot.columns = ["straight_order"] + [f"{c} %" for c in ot.columns[1:]]
+    ot.columns = ["straight_order"] + [f"{str(c).removesuffix('_by_order')} %" for c in ot.columns[1:]]
     p4 = 4 if 4 in players else players[0]
     _step(progress, f"exact best five-card hand: {p4} players")
     best = best_hand_distribution(p4)

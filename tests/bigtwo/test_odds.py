@@ -40,7 +40,7 @@ def _exact(df, metric, order=None):
     if order is None:
         row = df[(df.metric == metric) & df.breakdown.isna()]
     else:
-        row = df[(df.metric == metric) & (df.level == order)]
+        row = df[(df.metric == f"{metric}_by_order") & (df.level == order)]
     assert len(row) == 1
     return Fraction(row.exact.iloc[0])
 
@@ -189,7 +189,7 @@ def _rows(df):
     """{metric or (metric, order): Fraction} of a deal_odds table."""
     out = {}
     for r in df.itertuples():
-        key = r.metric if not isinstance(r.breakdown, str) else (r.metric, r.level)
+        key = r.metric if not isinstance(r.breakdown, str) else (r.metric.removesuffix("_by_order"), r.level)
         out[key] = Fraction(r.exact)
     return out
 
