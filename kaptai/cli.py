@@ -339,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="Monte Carlo of whole hands with playing policies")
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
-    p.add_argument("--hands", type=int, default=100_000, help="hands to play (default 100000)")
+    p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000,
+                   help="hands (big-two: games) to play (default 100000)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
     p.add_argument("--policy", default="greedy",
                    help="random | greedy | score (kap-tai-shap) or random | greedy | heuristic (big-two) for every "
@@ -376,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fairness", help="expected value per seat, house take and fairness of scoring variants")
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
-    p.add_argument("--hands", type=int, default=100_000)
+    p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000, help="hands (big-two: games) per simulation")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cut", type=float, default=None, help="house cut 0-1 for every variant (default: each ruleset's)")
     p.add_argument("--variants", default=_KTS_VARIANTS,
@@ -409,7 +410,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=games)
     p.add_argument("--players", default=None,
                    help="player counts, e.g. 3-10 or 3,4,6 (default 3-10; big-two 3-6, for its exact odds)")
-    p.add_argument("--hands", type=int, default=20_000, help="hands (games) per Monte Carlo configuration")
+    p.add_argument("--hands", "--games", dest="hands", type=int, default=20_000,
+                   help="hands (games) per Monte Carlo configuration")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=None, help="output file (default reports/<game>.html)")
     p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")

@@ -229,3 +229,20 @@ def test_user_policy_runs_on_the_reference_engine():
     win = _metric(df, "win", "seat")
     assert abs(win.value.sum() - 1) < 1e-12
     assert win[win.seat == 0].value.iloc[0] < 0.25  # passing whenever allowed rarely wins
+
+
+def test_bankroll_sessions_conserve_coins_and_graduate_the_poor():
+    from kaptai.bigtwo.fairness import simulate_sessions
+
+    coins = [10000, 2100, 5000, 2500]
+    df = simulate_sessions(4, {"chao": "8/11/13", "stake": 20}, sessions=600, games=120, coins=coins, seed=3,
+                           progress=False)
+    final = df[df.metric == "final_coins_mean"].value
+    assert abs(final.sum() - sum(coins)) < 1e-6  # coins move between players, none are created
+    grad = df[df.metric == "graduation_rate"].set_index("seat").value
+    assert grad[1] > grad[0]  # the poorest seat (2100) leaves more often than the richest (10000)
+    assert df.attrs["rules"]["bankroll"] == "capped"
+    with pytest.raises(RulesError, match="coins"):
+        simulate_sessions(4, sessions=10, games=10, coins=[100, 0, 100, 100], progress=False)
+    with pytest.raises(RulesError, match="sessions=0"):
+        simulate_sessions(4, sessions=0, progress=False)
