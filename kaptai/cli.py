@@ -168,7 +168,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         args.out = f"reports/{args.game}.html"
     fmt = args.format or ("md" if str(args.out).endswith(".md") else "html")
     if args.players is None:
-        args.players = "3-6" if args.game == "big-two" else "3-10"
+        args.players = "2-8" if args.game == "big-two" else "3-10"
     build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
                  fmt=fmt, workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
                  checkpoint=args.checkpoint)
@@ -409,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="build the strategy report (self-contained HTML or Markdown)")
     p.add_argument("game", choices=games)
     p.add_argument("--players", default=None,
-                   help="player counts, e.g. 3-10 or 3,4,6 (default 3-10; big-two 3-6, for its exact odds)")
+                   help="player counts, e.g. 3-10 or 3,4,6 (default 3-10; big-two 2-8, for its exact odds)")
     p.add_argument("--hands", "--games", dest="hands", type=int, default=20_000,
                    help="hands (games) per Monte Carlo configuration")
     p.add_argument("--seed", type=int, default=1)

@@ -398,12 +398,14 @@ def plot_fairness(df: pd.DataFrame, path: str | os.PathLike | None = None, relat
         sub = ev[ev.seat == s].set_index("variant").reindex(variants)
         err = np.vstack([sub.value - sub.ci_low, sub.ci_high - sub.value])
         ax.bar(x + j * width - 0.4 + width / 2, sub.value, width, yerr=err, capsize=2,
-               label=f"{relative_to} {s}" if relative_to != "seat" else f"seat {s}")
+               label={"seat": f"seat {s}", "finish": f"finishes {s + 1}"}.get(
+                   relative_to, "leader" if s == 0 else f"leader + {s}"))
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(x)
     ax.set_xticklabels(variants, rotation=20, ha="right")
     ax.set_ylabel("EV per game (points x stake)")
-    ax.set_title(f"Big Two: EV per game by {relative_to} position, 95% intervals")
+    what = {"seat": "seat", "finish": "finish position", "leader": "position from the leader"}.get(relative_to, relative_to)
+    ax.set_title(f"Big Two: EV per game by {what}, 95% intervals")
     ax.legend(fontsize=8)
     fig.tight_layout()
     if path is not None:
