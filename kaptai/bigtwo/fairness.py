@@ -33,7 +33,7 @@ from kaptai._version import __version__
 from kaptai.bigtwo.engine import MALAYSIAN_SWAP
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.bigtwo.simulate import CONFIDENCE, SCORING_OPTIONS, _entropy, _count, run_tallies
-from kaptai.core.stats import mean_interval, wilson_interval
+from kaptai.core.stats import mean_interval, sd_interval, spread_interval, wilson_interval
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -66,9 +66,10 @@ FAIRNESS_METRICS: dict[str, str] = {
     "penalty_mean": "mean penalty p of the seat (§5)",
     "cards_left_mean": "mean cards left in the seat's hand at the end",
     "net_positive": "P(the seat ends the game with net > 0)",
-    "ev_spread": "max - min of the seats' EVs (relative_to 'seat' or 'leader'; seat None)",
+    "ev_spread": "max - min of the seats' EVs (relative_to 'seat' or 'leader'; seat None; simultaneous "
+                 "Bonferroni interval)",
     "leader_advantage": "EV of the leader minus the mean EV of the other seats",
-    "sd_hand_result": "mean over seats of the SD of a seat's net in one game",
+    "sd_hand_result": "mean over seats of the SD of a seat's net in one game (simultaneous interval)",
     "nonwinner_positive": "P(some seat other than the winner ends with net > 0)",
     "liability_rate": "P(包牌) per game",
     "liability_cost_mean": "mean extra payment of the liable seat, given 包牌",
@@ -205,15 +206,16 @@ def _rows_for(v: Variant, t: Mapping[str, np.ndarray], i: int, confidence: float
 
     for rel in ("seat", "leader", "finish"):
         net = t[f"net_{rel}"][i]
-        means, sds = [], []
+        means, lo, hi = mean_interval(net[0], net[1], G, confidence)
         for s in range(N):
-            m, lo, hi = mean_interval(net[0, s], net[1, s], G, confidence)
-            add("ev_per_hand", s, rel, m, lo, hi)
-            means.append(float(m))
+            add("ev_per_hand", s, rel, means[s], lo[s], hi[s])
+        sds, slo, shi = sd_interval(net[0], net[1], net[2], net[3], G, confidence)
         for s in range(N):
-            var = max(net[1, s] / G - (net[0, s] / G) ** 2, 0.0) * G / max(G - 1, 1)
-            add("sd_per_hand", s, rel, math.sqrt(var))
-            sds.append(math.sqrt(var))
+            add("sd_per_hand", s, rel, sds[s], slo[s], shi[s])
+        # joint (Bonferroni) intervals of the N seats, for the spread and the mean SD
+        joint = 1 - (1 - confidence) / N
+        _, jlo, jhi = mean_interval(net[0], net[1], G, joint)
+        _, jslo, jshi = sd_interval(net[0], net[1], net[2], net[3], G, joint)
         if rel != "finish":
             key = "win_seat" if rel == "seat" else "win_leader"
             lo, hi = wilson_interval(t[key].astype(float), np.full(N, float(G)), confidence)
@@ -233,14 +235,14 @@ def _rows_for(v: Variant, t: Mapping[str, np.ndarray], i: int, confidence: float
             lo, hi = wilson_interval(pos, np.full(N, float(G)), confidence)
             for s in range(N):
                 add("net_positive", s, rel, pos[s] / G, lo[s], hi[s])
-            add("ev_spread", None, rel, max(means) - min(means))
+            add("ev_spread", None, rel, means.max() - means.min(), *spread_interval(jlo, jhi))
         if rel == "leader":
             # nets sum to 0, so EV(leader) - mean(others) = EV(leader) * N / (N - 1)
             m, lo, hi = mean_interval(net[0, 0], net[1, 0], G, confidence)
             f = N / (N - 1)
             add("leader_advantage", 0, rel, m * f, lo * f, hi * f)
         if rel == "seat":
-            add("sd_hand_result", None, None, float(np.mean(sds)))
+            add("sd_hand_result", None, None, float(np.mean(sds)), float(np.mean(jslo)), float(np.mean(jshi)))
     k = float(t["nonwin_pos"][i])
     lo, hi = wilson_interval(k, float(G), confidence)
     add("nonwinner_positive", None, None, k / G, lo, hi)

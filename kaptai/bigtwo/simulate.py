@@ -59,7 +59,7 @@ from kaptai.bigtwo.engine import (
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
-from kaptai.core.stats import mean_interval, wilson_interval
+from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -209,7 +209,7 @@ def _empty_tallies(N: int, maxc: int, n_var: int) -> dict[str, np.ndarray]:
     }
     for rel in ("seat", "leader", "finish"):
         t[f"pen_{rel}"] = f(n_var, 2, N)
-        t[f"net_{rel}"] = f(n_var, 2, N)
+        t[f"net_{rel}"] = f(n_var, 4, N)  # power sums 1..4 (means, SDs and their intervals)
         t[f"pos_{rel}"] = z(n_var, N)
     t["nonwin_pos"] = z(n_var)
     t["nonwin_pos_n"] = z(n_var, 2, N)  # per seat (relative_to leader): [positive, non-winner games]
@@ -273,7 +273,8 @@ def tally_outcomes(out: Mapping[str, np.ndarray], cfg: EngineConfig, variants: S
             pp = p if perm is None else p[rows[:, None], perm]
             nn = net if perm is None else net[rows[:, None], perm]
             t[f"pen_{rel}"][i] += [pp.sum(axis=0), (pp * pp).sum(axis=0)]
-            t[f"net_{rel}"][i] += [nn.sum(axis=0), (nn * nn).sum(axis=0)]
+            n2 = nn * nn
+            t[f"net_{rel}"][i] += [nn.sum(axis=0), n2.sum(axis=0), (n2 * nn).sum(axis=0), (n2 * n2).sum(axis=0)]
             t[f"pos_{rel}"][i] += (nn > 0).sum(axis=0)
         pos_nw = (net > 0) & not_winner
         t["nonwin_pos"][i] += int(pos_nw.any(axis=1).sum())
@@ -388,9 +389,9 @@ class _Rows:
         m, lo, hi = mean_interval(s, s2, n, self.confidence)
         self.add(metric, seat, rel, None, float(m), float(lo), float(hi), n, **extra)
 
-    def sd(self, metric, seat, rel, s, s2, n, **extra):
-        var = max(s2 / n - (s / n) ** 2, 0.0) * n / max(n - 1, 1) if n else math.nan
-        self.add(metric, seat, rel, None, math.sqrt(var), samples=n, **extra)
+    def sd(self, metric, seat, rel, sums, n, **extra):
+        sd, lo, hi = sd_interval(*sums, n, self.confidence)
+        self.add(metric, seat, rel, None, float(sd), float(lo), float(hi), n, **extra)
 
 
 def _game_rows(R: _Rows, t: Mapping[str, np.ndarray], cfg: EngineConfig) -> None:
@@ -440,7 +441,7 @@ def _scoring_rows(R: _Rows, t: Mapping[str, np.ndarray], cfg: EngineConfig, i: i
         for s in range(N):
             R.mean("net_mean", s, rel, net[0, s], net[1, s], G, **extra)
         for s in range(N):
-            R.sd("net_sd", s, rel, net[0, s], net[1, s], G, **extra)
+            R.sd("net_sd", s, rel, net[:, s], G, **extra)
         for s in range(N):
             R.prop("net_positive", s, rel, None, pos[s], G, **extra)
     R.prop("nonwinner_positive", None, None, None, t["nonwin_pos"][i], G, **extra)

@@ -21,7 +21,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["z_value", "wilson_interval", "mean_interval"]
+__all__ = ["z_value", "wilson_interval", "mean_interval", "sd_interval", "spread_interval"]
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -111,3 +111,63 @@ def mean_interval(total, total_sq, n, confidence: float = 0.95):
     bad = n <= 0
     mean = np.where(bad, np.nan, mean)
     return mean, np.where(bad, np.nan, mean - half), np.where(bad, np.nan, mean + half)
+
+
+def sd_interval(s1, s2, s3, s4, n, confidence: float = 0.95):
+    """Standard deviation and its delta-method interval from the first four power sums.
+
+    ``Var(s^2) ~ (m4 - sigma^4) / n`` with ``m4`` the fourth central moment, and
+    ``se(s) = se(s^2) / (2 s)``; the lower bound is clipped at 0.
+
+    Parameters
+    ----------
+    s1, s2, s3, s4 : array_like
+        Sums of the values and of their squares, cubes and fourth powers.
+    n : array_like
+        Counts.
+    confidence : float
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        SD (with the ``n - 1`` divisor), lower and upper bound (NaN where ``n < 2``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.stats import sd_interval
+    >>> x = np.random.default_rng(0).normal(0, 2, 100_000)
+    >>> sd, lo, hi = sd_interval(x.sum(), (x**2).sum(), (x**3).sum(), (x**4).sum(), x.size)
+    >>> bool(lo < 2 < hi), round(float(sd), 2)
+    (True, 2.0)
+    """
+    s1, s2, s3, s4, n = (np.asarray(a, dtype=np.float64) for a in (s1, s2, s3, s4, n))
+    z = z_value(confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mu = s1 / n
+        e2, e3, e4 = s2 / n, s3 / n, s4 / n
+        var_pop = np.maximum(e2 - mu * mu, 0.0)
+        m4 = e4 - 4 * mu * e3 + 6 * mu * mu * e2 - 3 * mu**4
+        var = var_pop * n / (n - 1.0)
+        sd = np.sqrt(var)
+        se_var = np.sqrt(np.maximum(m4 - var_pop * var_pop, 0.0) / n)
+        half = np.where(sd > 0, z * se_var / (2 * sd), 0.0)
+    bad = n < 2
+    return (np.where(bad, np.nan, sd), np.where(bad, np.nan, np.maximum(sd - half, 0.0)),
+            np.where(bad, np.nan, sd + half))
+
+
+def spread_interval(lo, hi):
+    """Simultaneous (Bonferroni) interval for ``max - min`` of several means.
+
+    Given intervals ``[lo_k, hi_k]`` that *jointly* cover the means (each at level
+    ``1 - alpha / K``), the spread lies in ``[max(0, max lo - min hi), max hi - min lo]``.
+
+    Examples
+    --------
+    >>> from kaptai.core.stats import spread_interval
+    >>> [round(v, 6) for v in spread_interval([0.9, -0.1, 0.0], [1.1, 0.1, 0.2])]
+    [0.8, 1.2]
+    """
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    return float(max(0.0, lo.max() - hi.min())), float(hi.max() - lo.min())
