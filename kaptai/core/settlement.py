@@ -56,6 +56,7 @@ __all__ = [
     "weighted_moments",
     "pot_ev",
     "break_even_cut",
+    "break_even_cut_interval",
     "pot_break_even_cut",
     "gini",
     "ruin_probability",
@@ -447,6 +448,53 @@ def break_even_cut(ev_at_zero, gross) -> float:
     with np.errstate(invalid="ignore", divide="ignore"):
         cs = np.where(g > 0, a / np.where(g > 0, g, 1.0), np.where(a > 0, np.inf, 0.0))
     return float(np.clip(np.max(cs), 0.0, 1.0)) if cs.size else 0.0
+
+
+def break_even_cut_interval(ev_at_zero_values, gross_values, counts, confidence: float = 0.95) -> tuple[float, float]:
+    """Simultaneous interval of :func:`break_even_cut` from an outcome table.
+
+    Seat s breaks even at the ratio ``r_s = E[X_s] / E[G_s]`` (``X`` its net at cut 0, ``G``
+    its gross receipts).  Each ratio gets a delta-method interval,
+    ``Var(r) ~ (Var X - 2 r Cov(X, G) + r^2 Var G) / (n E[G]^2)``, at level
+    ``1 - alpha / seats`` (Bonferroni); when every ratio lies in its interval, the break-even
+    cut ``max_s r_s`` lies in ``[max lo_s, max hi_s]``, clipped to [0, 1].
+
+    Parameters
+    ----------
+    ev_at_zero_values, gross_values : array_like, shape (K, seats)
+        Each seat's net at cut 0 and gross receipts in each outcome.
+    counts : array_like, shape (K,)
+        How often each outcome occurred.
+    confidence : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.settlement import break_even_cut_interval
+    >>> x = np.array([[3.0, -1.0], [-1.0, 3.0]]); g = np.array([[4.0, 0.0], [0.0, 4.0]])
+    >>> lo, hi = break_even_cut_interval(x, g, [6000, 4000])
+    >>> bool(lo < 0.25 < hi)  # seat 0: E[X] = 1.4, E[G] = 2.4 -> 0.583; seat 1 -> 0.125
+    False
+    >>> bool(lo < 1.4 / 2.4 < hi)
+    True
+    """
+    x = np.asarray(ev_at_zero_values, dtype=np.float64)
+    g = np.asarray(gross_values, dtype=np.float64)
+    c = np.asarray(counts, dtype=np.float64)[:, None]
+    n = float(c.sum())
+    if n < 2 or x.size == 0:
+        return math.nan, math.nan
+    mx, mg = (c * x).sum(0) / n, (c * g).sum(0) / n
+    vx = (c * (x - mx) ** 2).sum(0) / (n - 1)
+    vg = (c * (g - mg) ** 2).sum(0) / (n - 1)
+    cov = (c * (x - mx) * (g - mg)).sum(0) / (n - 1)
+    z = z_value(1 - (1 - confidence) / x.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(mg > 0, mx / np.where(mg > 0, mg, 1.0), np.where(mx > 0, np.inf, 0.0))
+        se = np.where(mg > 0, np.sqrt(np.maximum(vx - 2 * r * cov + r * r * vg, 0.0) / n) / np.where(mg > 0, mg, 1.0),
+                      0.0)
+    lo, hi = r - z * se, r + z * se
+    return float(np.clip(np.max(lo), 0.0, 1.0)), float(np.clip(np.max(hi), 0.0, 1.0))
 
 
 def pot_break_even_cut(win_probs, drawn: float, players: int) -> float:

@@ -54,6 +54,7 @@ from kaptai.core.options import check_count as _positive
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.settlement import (
     break_even_cut,
+    break_even_cut_interval,
     first_passage,
     gini,
     settle_outcomes,
@@ -61,7 +62,7 @@ from kaptai.core.settlement import (
     validate_cut,
     weighted_moments,
 )
-from kaptai.core.stats import wilson_interval
+from kaptai.core.stats import sd_interval, spread_interval, wilson_interval
 from kaptai.errors import RulesError
 from kaptai.kts.engine_reference import make_config
 from kaptai.kts.rules import PRESETS, RuleSet, resolve_rules
@@ -347,6 +348,11 @@ class HandEV:
     n: int  # hands behind the estimates of ev (decided hands under carry)
     hands: int
     drawn: int
+    sd_low: np.ndarray = None  # interval of sd per seat (delta method; NaN under carry)
+    sd_high: np.ndarray = None
+    spread_ci: tuple = (math.nan, math.nan)  # simultaneous interval of max - min EV
+    sd_mean_ci: tuple = (math.nan, math.nan)  # simultaneous interval of the seats' mean SD
+    break_even_ci: tuple = (math.nan, math.nan)  # simultaneous interval of the break-even cut
 
 
 def hand_ev(
@@ -421,7 +427,19 @@ def hand_ev(
         sd = ev.sd
         house_gross = float(g.sum())
         n = hands
-    return HandEV(ev, hs, g, house_gross, win, sd, adv, n, hands, drawn)
+        # power sums of each seat's net over the outcome table: intervals for the SDs, and
+        # joint (Bonferroni over the seats) intervals for the EV spread and the mean SD
+        w = count.astype(np.float64)[:, None]
+        sums = [(w * nets**k).sum(axis=0) for k in (1, 2, 3, 4)]
+        _, sd_lo, sd_hi = sd_interval(*sums, hands, confidence)
+        joint = 1 - (1 - confidence) / P
+        j = weighted_moments(nets, count, joint)
+        _, jlo, jhi = sd_interval(*sums, hands, joint)
+        be = break_even_cut_interval(nets + rules.house_cut * gross, gross, count, confidence)
+        return HandEV(ev, hs, g, house_gross, win, sd, adv, n, hands, drawn, sd_lo, sd_hi,
+                      spread_interval(j.ci_low, j.ci_high), (float(np.mean(jlo)), float(np.mean(jhi))), be)
+    nan = np.full(P, np.nan)
+    return HandEV(ev, hs, g, house_gross, win, sd, adv, n, hands, drawn, nan, nan)
 
 
 def _rows_for(v: Variant, stats: Mapping[str, np.ndarray], confidence: float) -> list[tuple]:
@@ -445,17 +463,17 @@ def _rows_for(v: Variant, stats: Mapping[str, np.ndarray], confidence: float) ->
         for s in range(P):
             add("ev_per_hand", s, rel, r.ev.mean[s], r.ev.ci_low[s], r.ev.ci_high[s], r.n)
         for s in range(P):
-            add("sd_per_hand", s, rel, r.sd[s], samples=r.n)
+            add("sd_per_hand", s, rel, r.sd[s], r.sd_low[s], r.sd_high[s], samples=r.n)
         for s in range(P):
             add("win", s, rel, r.win[s], wlo[s], whi[s])
-        add("ev_spread", None, rel, np.max(r.ev.mean) - np.min(r.ev.mean), samples=r.n)
+        add("ev_spread", None, rel, np.max(r.ev.mean) - np.min(r.ev.mean), *r.spread_ci, samples=r.n)
         name = "dealer_advantage" if rel == "dealer" else "first_hand_advantage"
         add(name, 0, rel, r.advantage.mean, r.advantage.ci_low, r.advantage.ci_high, r.n)
         if rel == "dealer":
             add("house_take_per_hand", None, None, r.house.mean, r.house.ci_low, r.house.ci_high, r.n)
-            add("sd_hand_result", None, None, float(np.mean(r.sd)), samples=r.n)
+            add("sd_hand_result", None, None, float(np.mean(r.sd)), *r.sd_mean_ci, samples=r.n)
             ev0 = r.ev.mean + rules.house_cut * r.gross
-            add("break_even_cut", None, None, break_even_cut(ev0, r.gross), samples=r.n)
+            add("break_even_cut", None, None, break_even_cut(ev0, r.gross), *r.break_even_ci, samples=r.n)
 
     drawn = int(stats["ends"][0])
     lo, hi = wilson_interval(drawn, N, confidence)
