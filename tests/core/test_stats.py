@@ -38,3 +38,20 @@ def test_wilson_and_mean_agree_on_a_large_sample():
     lo, hi = wilson_interval(5000, 10000)
     m, mlo, mhi = mean_interval(5000.0, 5000.0, 10000)
     assert abs(lo - mlo) < 1e-3 and abs(hi - mhi) < 1e-3
+
+
+def test_break_even_cut_interval_covers_the_true_cut():
+    from kaptai.core.settlement import break_even_cut, break_even_cut_interval
+
+    # 3 seats, pot of 3 antes: seat s wins with p_s and then nets 2 at cut 0, gross 3
+    p = np.array([0.40, 0.33, 0.27])
+    x_out = np.array([[2.0, -1, -1], [-1, 2.0, -1], [-1, -1, 2.0]])
+    g_out = np.diag([3.0, 3.0, 3.0])
+    true = break_even_cut(x_out.T @ p, g_out.T @ p)
+    rng = np.random.default_rng(4)
+    reps, hits = 300, 0
+    for _ in range(reps):
+        counts = rng.multinomial(5000, p)
+        lo, hi = break_even_cut_interval(x_out, g_out, counts)
+        hits += lo <= true <= hi
+    assert hits / reps >= 0.93
