@@ -34,6 +34,7 @@ from kaptai.bigtwo.engine import MALAYSIAN_SWAP
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.bigtwo.simulate import CONFIDENCE, SCORING_OPTIONS, _entropy, _count, run_tallies
 from kaptai.core.stats import mean_interval, sd_interval, spread_interval, wilson_interval
+from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -53,10 +54,7 @@ _GAME = "big-two"
 
 #: Columns of every fairness table (the Kap Tai Shap fairness columns; Big Two has no house,
 #: so ``house_cut`` is 0).
-FRAME_COLUMNS: tuple[str, ...] = (
-    "variant", "players", "settlement", "house_cut", "metric", "seat", "relative_to",
-    "value", "ci_low", "ci_high", "samples", "method",
-)
+FRAME_COLUMNS: tuple[str, ...] = FAIRNESS_COLUMNS
 
 #: Metrics of :func:`compare_variants` (money in points x ``stake``).
 FAIRNESS_METRICS: dict[str, str] = {

@@ -60,6 +60,7 @@ from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
+from kaptai.core.tables import MONTE_CARLO_COLUMNS
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -84,10 +85,7 @@ CONFIDENCE: float = 0.95
 #: graduation (畢業) only exists over a session of games (:func:`kaptai.bigtwo.scoring.run_bankrolls`).
 SCORING_OPTIONS: tuple[str, ...] = ("scoring", "chao", "points_chao", "winner_bonus", "settlement", "stake", "bankroll")
 #: Columns of :func:`simulate`'s table (the Kap Tai Shap ``simulate`` columns).
-FRAME_COLUMNS: tuple[str, ...] = (
-    "game", "rules", "players", "metric", "seat", "relative_to", "level",
-    "value", "ci_low", "ci_high", "samples", "method",
-)
+FRAME_COLUMNS: tuple[str, ...] = MONTE_CARLO_COLUMNS
 #: Metric names of :func:`simulate` (money in units of ``stake``-weighted points).
 METRICS: dict[str, str] = {
     "win": "P(the seat wins the game)",

@@ -17,8 +17,21 @@ import pandas as pd
 
 from kaptai._version import __version__
 
-__all__ = ["exact_fraction", "tidy_frame", "to_json_records", "hypergeometric_total"]
+__all__ = ["exact_fraction", "tidy_frame", "to_json_records", "hypergeometric_total", "MONTE_CARLO_COLUMNS", "FAIRNESS_COLUMNS"]
 
+
+#: Columns of every game's Monte Carlo table (``simulate``): the JSON row shape of
+#: ``kaptai simulate``.
+MONTE_CARLO_COLUMNS: tuple[str, ...] = (
+    "game", "rules", "players", "metric", "seat", "relative_to", "level",
+    "value", "ci_low", "ci_high", "samples", "method",
+)
+#: Columns of every game's fairness table (``compare_variants``): the JSON row shape of
+#: ``kaptai fairness``.
+FAIRNESS_COLUMNS: tuple[str, ...] = (
+    "variant", "players", "settlement", "house_cut", "metric", "seat", "relative_to",
+    "value", "ci_low", "ci_high", "samples", "method",
+)
 
 def hypergeometric_total(copies: Iterable[int], size: int) -> int:
     """Number of equally likely ``size``-tile deals from the multiset ``copies``.

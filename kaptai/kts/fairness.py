@@ -63,6 +63,7 @@ from kaptai.core.settlement import (
     weighted_moments,
 )
 from kaptai.core.stats import sd_interval, spread_interval, wilson_interval
+from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.errors import RulesError
 from kaptai.kts.engine_reference import make_config
 from kaptai.kts.rules import PRESETS, RuleSet, resolve_rules
@@ -94,10 +95,7 @@ __all__ = [
 _GAME = "kap-tai-shap"
 
 #: Columns of every fairness table.
-FRAME_COLUMNS: tuple[str, ...] = (
-    "variant", "players", "settlement", "house_cut", "metric", "seat", "relative_to",
-    "value", "ci_low", "ci_high", "samples", "method",
-)
+FRAME_COLUMNS: tuple[str, ...] = FAIRNESS_COLUMNS
 
 #: Metric names of :func:`compare_variants` and what they are (units: one ante, or one
 #: point under advanced settlement).

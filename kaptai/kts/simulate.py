@@ -52,6 +52,7 @@ from kaptai.core.options import check_count as _count
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
+from kaptai.core.tables import MONTE_CARLO_COLUMNS
 from kaptai.errors import RulesError
 from kaptai.kts import engine_reference
 from kaptai.kts.engine_reference import ACTIONS, EngineConfig, make_config, new_stats
@@ -101,10 +102,7 @@ METRICS: dict[str, str] = {
     "score": "distribution of the winning score given a win (advanced settlement)",
 }
 
-_FRAME_COLUMNS = (
-    "game", "rules", "players", "metric", "seat", "relative_to", "level",
-    "value", "ci_low", "ci_high", "samples", "method",
-)
+_FRAME_COLUMNS = MONTE_CARLO_COLUMNS
 _GAME = "kap-tai-shap"
 
 
