@@ -391,7 +391,7 @@ def plot_fairness(df: pd.DataFrame, path: str | os.PathLike | None = None, relat
     ev = df[(df.metric == "ev_per_hand") & (df.relative_to == relative_to)]
     variants = list(dict.fromkeys(ev.variant))
     seats = sorted(set(ev.seat.dropna().astype(int)))
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(variants) * max(1, len(seats)) / 2), 4))
+    fig, ax = plt.subplots(figsize=(min(11.0, max(6.0, 0.6 * len(variants) * max(1, len(seats)) / 2)), 4.2))
     width = 0.8 / max(len(seats), 1)
     x = np.arange(len(variants))
     for j, s in enumerate(seats):

@@ -181,7 +181,7 @@ def _play_section(games: int, seed: int, run: dict, progress: bool):
 
 
 def _scoring_section(games: int, seed: int, run: dict, progress: bool):
-    from kaptai.bigtwo.fairness import compare_variants
+    from kaptai.bigtwo.fairness import compare_variants, plot_fairness
 
     _step(progress, f"fairness: scoring x settlement, {games} games")
     sc = compare_variants({**{k: v for k, v in _scoring_variants().items()}}, 4, games, seed + 100, "heuristic",
@@ -211,6 +211,8 @@ def _scoring_section(games: int, seed: int, run: dict, progress: bool):
                   "(四人互算) lets the second-best seat win money; winner-takes-all (獨贏) never does. The leader "
                   "advantage is the leader's EV minus the mean EV of the others (nets sum to 0)."),
             ("table", table, "EV per game by finish position, spread and fairness, per scoring variant"),
+            ("figure", plot_fairness(sc, relative_to="finish"),
+             "EV per game by finish position under each scoring variant (95% intervals)"),
         ],
     )
     return sec, {"scoring": sc}
