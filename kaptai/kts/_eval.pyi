@@ -12,6 +12,17 @@ def _waits_batch(tiles: npt.NDArray[np.int8], forms: int, base_sum: int, gjrv: i
 def _max_overlap_counts(
     counts: Sequence[int], copies: Sequence[int], forms: int, base_sum: int, gjrv: int, n: int
 ) -> int: ...
+def _canonical_count(copies: Sequence[int], size: int) -> int: ...
+def _overlap_table(
+    copies: Sequence[int],
+    size: int,
+    forms: int,
+    base_sum: int,
+    gjrv: int,
+    n: int,
+    prefix: Sequence[int],
+    out: npt.NDArray[np.uint8],
+) -> int: ...
 def _deal_tables(
     copies: Sequence[int],
     size: int,
@@ -21,4 +32,6 @@ def _deal_tables(
     n: int,
     distance: bool,
     prefix: Sequence[int] = ...,
+    prev: npt.NDArray[np.uint8] | None = ...,
+    out: npt.NDArray[np.uint8] | None = ...,
 ) -> dict[str, Any]: ...

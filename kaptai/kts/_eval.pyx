@@ -15,12 +15,23 @@ on its class counts ``C``.  We keep the six quantities packed in one 64-bit
 group is one subtraction and the test is one mask and compare.  A basic win is
 then "the key minus one eye is balanced", the general-eyes form is a little
 arithmetic on d2 and d4, and a run is a precomputed key delta.
+
+Exact deal tables
+-----------------
+``_deal_tables`` walks every count vector of a hand size once, depth first
+over the tile ids (the two tiles of each identical-role pair adjacent, the
+second never holding more copies than the first: canonical vectors, weighted
+by a multiplicity).  Each canonical vector has a rank: one position per single
+tile or pair, rank = sum over positions of the canonical vectors that agree
+before the position and have a smaller state there (``rank_init``), a sum the
+walk extends position by position.  The vector one tile smaller, for each
+tile dropped, has a rank differing only at and before the dropped tile's
+position, so it is three table reads.  The overlap tables of the distance
+from ready (``kaptai.kts.odds``) are uint8 arrays indexed by these ranks.
 """
-from libc.stdint cimport int64_t, uint64_t, int8_t
+from libc.stdint cimport int64_t, uint64_t, int8_t, uint8_t, uint32_t
 from libc.string cimport memset
 
-cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int) nogil
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 cimport numpy as cnp
 import numpy as np
@@ -134,6 +145,15 @@ for _g, _gv in enumerate((6, 3)):
         while SIG_HASH_IDX[_g][_slot] >= 0:
             _slot = (_slot + 1) & (SIG_HASH_SIZE - 1)
         SIG_HASH_IDX[_g][_slot] = _j
+
+
+cdef inline int popcount(unsigned int v) noexcept nogil:
+    """Bits set in v (portable SWAR count: the build does not assume a POPCNT
+    instruction, and the library call it would otherwise make is slower)."""
+    v = v - ((v >> 1) & 0x55555555u)
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u)
+    v = (v + (v >> 4)) & 0x0F0F0F0Fu
+    return <int>((v * 0x01010101u) >> 24)
 
 
 cdef inline bint run_allowed(const EvalRules* r, int L) noexcept nogil:
@@ -538,6 +558,31 @@ cdef inline int run_fill(const int* cr, const int* co, const int* hb, const int*
     return best
 
 
+cdef inline int ge_overlap(const int* c, const int* copies, const int* CR, const int* CO, const int* gi,
+                           int k, int n, int best) noexcept nogil:
+    """Overlap of the general eyes ``gi[0..3]`` (k in all) + n + 1 - k ten pairs,
+    or -1 when they do not fit the supply or cannot beat ``best``."""
+    cdef int cr[10]
+    cdef int co[10]
+    cdef int i, use, need, ov = 0
+    for i in range(4):
+        use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
+        if copies[i] - c[i] < 2 * gi[i] - use:
+            return -1
+        ov += use
+    if ov + 2 * (n + 1 - k) <= best:
+        return -1
+    for i in range(10):
+        cr[i] = CR[i]
+        co[i] = CO[i]
+    for i in range(4):
+        use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
+        need = 2 * gi[i] - use
+        cr[CLS[i]] -= use
+        co[CLS[i]] -= need
+    return ov + pair_overlap(cr, co, n + 1 - k)
+
+
 cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ceiling) noexcept nogil:
     """Largest number of the hand's tiles that a feasible winning hand shares.
 
@@ -550,6 +595,11 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     tried; the ten pairs are solved in closed form by ``pair_overlap``; a run
     whose upper bound (eye + run values the hand holds + best pairs before the
     run is removed, which can only shrink) cannot beat the best is skipped.
+    The bounds rest on ``pair_overlap`` never decreasing when the hand's or
+    the supply's class counts grow.  Before the eyes are tried for runs, one
+    bound for the whole hand (no eye removed) skips every eye whose tiles from
+    the hand plus that bound cannot beat the best; the eyes are tried with two
+    tiles from the hand first, so the best rises early.
     """
     cdef int CR[10]
     cdef int CO[10]
@@ -559,12 +609,15 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     cdef int co[10]
     cdef int hb[14]
     cdef int ob[14]
-    cdef int pb[5]
-    cdef int n = r.n, size = 0, best = 0, cap, e, i, use, need, L, v, got, m, b, kls
-    cdef int gj6 = r.rv[19] == 6, present, g0, g1, g2, g3, k, ok, ov, phase
+    cdef int pbL[9]
+    cdef int n = r.n, size = 0, best = 0, cap, e, i, j, use, need, L, v, got, m, b, kls
+    cdef int gj6 = r.rv[19] == 6, present, g0, g1, g2, g3, k, hand_bound
     cdef int tried[12]
     cdef int gi[4]
     cdef int lim[4]
+    cdef int half[4]
+    cdef int by_use[3][12]
+    cdef int n_by_use[3]
     for i in range(10):
         CR[i] = 0
         CO[i] = 0
@@ -581,108 +634,135 @@ cdef int max_overlap(const int* c, const int* copies, const EvalRules* r, int ce
     cap = size if size < 2 * n + 2 else 2 * n + 2
     if ceiling < cap:
         cap = ceiling
-    # cheap forms first (basic for every eye, then general eyes), runs last: most
+    # the eyes: one per (group, tiles from the hand) -- tiles of one class and run
+    # bucket are interchangeable as an eye, the result depends only on that pair.
+    # Cheap forms first (basic for every eye, then general eyes), runs last: most
     # hands reach the ceiling before the run search starts
-    for phase in range(2):
-        if phase == 1:
-            # general eyes: k >= 2 eyes from ids 0..3 and n + 1 - k ten pairs
-            if r.forms & FORM_GENERAL_EYES:
-                for i in range(4):
-                    lim[i] = (c[i] + 1) // 2 + 2
-                    if lim[i] > copies[i] // 2:
-                        lim[i] = copies[i] // 2
-                for g0 in range(lim[0] + 1):
-                    for g1 in range(lim[1] + 1):
-                        for g2 in range(lim[2] + 1):
-                            for g3 in range(lim[3] + 1):
-                                k = g0 + g1 + g2 + g3
-                                if k < 2 or k > n + 1:
-                                    continue
-                                gi[0] = g0
-                                gi[1] = g1
-                                gi[2] = g2
-                                gi[3] = g3
-                                # a general eye taken wholly from outside is worth no more than a ten-pair
-                                # slot filled from outside: keep only as many as it takes to reach k = 2
-                                ov = 0
-                                for i in range(4):
-                                    if gi[i] > (c[i] + 1) // 2:
-                                        ov += gi[i] - (c[i] + 1) // 2
-                                if ov > 0 and k > 2:
-                                    continue
-                                ok = 1
-                                ov = 0
-                                for i in range(10):
-                                    cr[i] = CR[i]
-                                    co[i] = CO[i]
-                                for i in range(4):
-                                    use = c[i] if c[i] < 2 * gi[i] else 2 * gi[i]
-                                    need = 2 * gi[i] - use
-                                    if copies[i] - c[i] < need:
-                                        ok = 0
-                                    cr[CLS[i]] -= use
-                                    co[CLS[i]] -= need
-                                    ov += use
-                                if ok and ov + 2 * (n + 1 - k) > best:
-                                    got = ov + pair_overlap(cr, co, n + 1 - k)
-                                    if got > best:
-                                        best = got
-                                        if best >= cap:
-                                            return cap
-            if not (r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8)):
+    for i in range(12):
+        tried[i] = 0
+    n_by_use[0] = 0
+    n_by_use[1] = 0
+    n_by_use[2] = 0
+    for e in range(21):
+        if copies[e] < 2:
+            continue
+        use = c[e] if c[e] < 2 else 2
+        if copies[e] - c[e] < 2 - use or tried[EYE_GROUP[e]] & (1 << use):
+            continue
+        tried[EYE_GROUP[e]] |= 1 << use
+        by_use[use][n_by_use[use]] = e
+        n_by_use[use] += 1
+        if r.forms & FORM_BASIC:
+            for i in range(10):
+                cr[i] = CR[i]
+                co[i] = CO[i]
+            cr[CLS[e]] -= use
+            co[CLS[e]] -= 2 - use
+            got = use + pair_overlap(cr, co, n)
+            if got > best:
+                best = got
+                if best >= cap:
+                    return cap
+    if r.forms & FORM_GENERAL_EYES:
+        # k >= 2 general eyes from ids 0..3 and n + 1 - k ten pairs.  A general eye
+        # taken wholly from outside the hand is worth no more than a ten-pair slot
+        # filled from outside: such eyes only serve to reach k = 2.  So: (a) every
+        # split within half[i] = ceil(c[i] / 2) eyes per id, 2 <= k <= n + 1; (b) the
+        # splits of k = 2 with an eye beyond half[i] (at most two beyond it).
+        for i in range(4):
+            half[i] = (c[i] + 1) // 2
+            lim[i] = half[i] + 2
+            if lim[i] > copies[i] // 2:
+                lim[i] = copies[i] // 2
+        for g0 in range((half[0] if half[0] < lim[0] else lim[0]) + 1):
+            gi[0] = g0
+            for g1 in range((half[1] if half[1] < lim[1] else lim[1]) + 1):
+                gi[1] = g1
+                for g2 in range((half[2] if half[2] < lim[2] else lim[2]) + 1):
+                    gi[2] = g2
+                    for g3 in range((half[3] if half[3] < lim[3] else lim[3]) + 1):
+                        gi[3] = g3
+                        k = g0 + g1 + g2 + g3
+                        if k < 2:
+                            continue
+                        if k > n + 1:
+                            break
+                        got = ge_overlap(c, copies, CR, CO, gi, k, n, best)
+                        if got > best:
+                            best = got
+                            if best >= cap:
+                                return cap
+        for i in range(4):
+            for j in range(i, 4):
+                gi[0] = 0
+                gi[1] = 0
+                gi[2] = 0
+                gi[3] = 0
+                gi[i] += 1
+                gi[j] += 1
+                if gi[i] > lim[i] or gi[j] > lim[j]:
+                    continue
+                if gi[i] <= half[i] and gi[j] <= half[j]:
+                    continue                                    # in (a)
+                got = ge_overlap(c, copies, CR, CO, gi, 2, n, best)
+                if got > best:
+                    best = got
+                    if best >= cap:
+                        return cap
+    if not (r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8)):
+        return best
+    # runs: eye + run + ten pairs.  hand_bound: most hand tiles a run and its ten
+    # pairs can hold with no eye removed (the eye only lowers both terms)
+    present = 0
+    for i in range(2, 14):
+        if HB[i] >= 1:
+            present |= 1 << (6 if i == 13 else i)
+    hand_bound = -1
+    for L in range(8, 3, -2):
+        if not run_allowed(r, L):
+            continue
+        pbL[L] = pair_overlap(CR, CO, n - L // 2)
+        for v in range(2, 14 - L):
+            got = popcount(present & (((1 << L) - 1) << v)) + pbL[L]
+            if got > hand_bound:
+                hand_bound = got
+    for use in range(2, -1, -1):
+        if use + hand_bound <= best:
+            break
+        for j in range(n_by_use[use]):
+            if use + hand_bound <= best:
                 break
-        for i in range(12):
-            tried[i] = 0
-        for e in range(21):
-            if copies[e] < 2:
-                continue
-            use = c[e] if c[e] < 2 else 2
+            e = by_use[use][j]
             need = 2 - use
-            if copies[e] - c[e] < need:
-                continue
-            # tiles of one class and run bucket are interchangeable as an eye: the
-            # result depends only on (group, tiles taken from the hand)
-            if tried[EYE_GROUP[e]] & (1 << use):
-                continue
-            tried[EYE_GROUP[e]] |= 1 << use
             for i in range(10):
                 cr[i] = CR[i]
                 co[i] = CO[i]
             kls = CLS[e]
             cr[kls] -= use
             co[kls] -= need
-            if phase == 0:
-                if r.forms & FORM_BASIC:
-                    got = use + pair_overlap(cr, co, n)
-                    if got > best:
-                        best = got
+            for i in range(14):
+                hb[i] = HB[i]
+                ob[i] = OB[i]
+            b = bucket_of(e, r)
+            hb[b] -= use
+            ob[b] -= need
+            present = 0
+            for i in range(2, 14):
+                if hb[i] >= 1:
+                    present |= 1 << (6 if i == 13 else i)
+            for L in range(8, 3, -2):
+                if not run_allowed(r, L):
+                    continue
+                m = n - L // 2
+                pbL[L] = pair_overlap(cr, co, m)
+                for v in range(2, 14 - L):
+                    if use + popcount(present & (((1 << L) - 1) << v)) + pbL[L] <= best:
+                        continue
+                    got = run_fill(cr, co, hb, ob, L, v, gj6, m)
+                    if got >= 0 and use + got > best:
+                        best = use + got
                         if best >= cap:
                             return cap
-            else:
-                for i in range(14):
-                    hb[i] = HB[i]
-                    ob[i] = OB[i]
-                b = bucket_of(e, r)
-                hb[b] -= use
-                ob[b] -= need
-                present = 0
-                for i in range(2, 14):
-                    if hb[i] >= 1:
-                        present |= 1 << (6 if i == 13 else i)
-                for m in range(n + 1):
-                    pb[m] = pair_overlap(cr, co, m)
-                for L in range(8, 3, -2):
-                    if not run_allowed(r, L):
-                        continue
-                    m = n - L // 2
-                    for v in range(2, 14 - L):
-                        if use + popcount(present & (((1 << L) - 1) << v)) + pb[m] <= best:
-                            continue
-                        got = run_fill(cr, co, hb, ob, L, v, gj6, m)
-                        if got >= 0 and use + got > best:
-                            best = use + got
-                            if best >= cap:
-                                return cap
     return best
 
 
@@ -779,6 +859,9 @@ cdef enum:
     MAX_SCORE = 64
     MAX_LIVE = 200
     DIST_OFFSET = 1           # distance -1 (complete) is stored at index 0
+    N_POS = 15                # ranking positions: 9 single tiles and 6 identical-role pairs
+    RANK_MAX = 10             # largest hand size the rank tables cover
+    RANK_STATES = 66          # states of a pair position: (x, y), y <= x <= 10
 
 cdef int SYM_PARTNER[21]      # tiles that play identical roles: (4,8) (5,10) (11,12) (13,14) (15,16) (17,18)
 for _i in range(21):
@@ -786,15 +869,40 @@ for _i in range(21):
 for _a, _b in ((4, 8), (5, 10), (11, 12), (13, 14), (15, 16), (17, 18)):
     SYM_PARTNER[_b] = _a
 
+# The walk visits the tile ids in this order (the two tiles of each pair adjacent), and a
+# canonical count vector is one "position" per single tile or pair; DEPTH_POS maps a depth
+# of the walk to its position, POS_IDS lists a position's ids (POS_NIDS of them).
+cdef int ORDER[21]
+cdef int DEPTH_POS[21]
+cdef int POS_IDS[15][2]
+cdef int POS_NIDS[15]
+cdef int TRI[12]              # x (x + 1) / 2: pair state (x, y) has index TRI[x] + y
+_order = [0, 1, 2, 3, 4, 8, 5, 10, 6, 7, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+_q = -1
+for _d, _i in enumerate(_order):
+    ORDER[_d] = _i
+    if SYM_PARTNER[_i] < 0:
+        _q += 1
+        POS_IDS[_q][0] = _i
+        POS_NIDS[_q] = 1
+    else:
+        POS_IDS[_q][1] = _i
+        POS_NIDS[_q] = 2
+    DEPTH_POS[_d] = _q
+assert _q == N_POS - 1
+for _x in range(12):
+    TRI[_x] = _x * (_x + 1) // 2
+
 
 cdef struct DealCtx:
     EvalRules r
     HandState hs
     int K[21]
-    int suffix[22]
+    int suffix[22]            # copies held by the ids at depths d.. of the walk
     int size                  # hand size being enumerated
     int complete              # 1: hands of 2n+2 (first hand); 0: 2n+1 (other hands)
     int do_distance
+    int table_only            # 1: only write max_overlap of each hand to ``out``
     uint64_t binom[17][17]
     uint64_t total
     uint64_t vectors
@@ -808,6 +916,97 @@ cdef struct DealCtx:
     uint64_t waits_hist[22]
     uint64_t live_hist[200]
     uint64_t waits_weighted   # sum over ready hands of weight * number of live waits
+    # ranks of canonical count vectors (see rank_init); only with rank_on
+    int rank_on
+    uint32_t N[16][11]        # canonical vectors over positions q.. holding r tiles
+    uint32_t G[15][11][66]    # canonical vectors over positions q.. holding r tiles, state < s at q
+    int rq[15]                # tiles held by positions q.. of the current vector
+    int64_t PR[16]            # sum over positions < q of G[q][rq][state]: the rank, built on the way down
+    int64_t PA[16]            # the same with rq - 1: the rank of a vector one tile smaller, before q
+    const uint8_t* prev       # max overlap of every canonical hand of size - 1, by rank (or NULL)
+    uint8_t* out              # written: max overlap of every canonical hand of size, by rank (or NULL)
+
+
+cdef bint rank_init(DealCtx* x) noexcept nogil:
+    """Rank tables of the canonical count vectors (a pair's second tile never
+    has more copies than its first) of up to RANK_MAX tiles: a vector with
+    state s_q at position q and r_q tiles at positions q.. has rank
+    ``sum_q G[q][r_q][s_q]``, a bijection onto 0 .. N[0][size] - 1.  A pair's
+    state is TRI[x] + y for counts (x, y).  False if the pairs' copies differ."""
+    cdef int q, r, s, a, cx, cy, sz, lim
+    cdef uint32_t acc
+    for q in range(N_POS):
+        if POS_NIDS[q] == 2 and x.K[POS_IDS[q][0]] != x.K[POS_IDS[q][1]]:
+            return False
+    for r in range(RANK_MAX + 1):
+        x.N[N_POS][r] = 1 if r == 0 else 0
+    for q in range(N_POS - 1, -1, -1):
+        a = POS_IDS[q][0]
+        lim = x.K[a] if x.K[a] < RANK_MAX else RANK_MAX
+        for r in range(RANK_MAX + 1):
+            acc = 0
+            for s in range(RANK_STATES):
+                x.G[q][r][s] = acc
+                if POS_NIDS[q] == 1:
+                    if s > lim:
+                        continue
+                    sz = s
+                else:
+                    cx = 0
+                    while TRI[cx + 1] <= s:
+                        cx += 1
+                    cy = s - TRI[cx]
+                    if cx > lim:
+                        continue
+                    sz = cx + cy
+                if sz <= r:
+                    acc += x.N[q + 1][r - sz]
+            x.N[q][r] = acc
+    x.rank_on = 1
+    return True
+
+
+cdef inline void rank_step(DealCtx* x, int q, int s) noexcept nogil:
+    """Position q of the current vector takes state s: extend the rank sums."""
+    cdef int r = x.rq[q]
+    x.PR[q + 1] = x.PR[q] + x.G[q][r][s]
+    x.PA[q + 1] = x.PA[q] + (x.G[q][r - 1][s] if r >= 1 else 0)
+
+
+cdef int best_sub_overlap(DealCtx* x, int cap) noexcept nogil:
+    """Largest ``prev`` entry (max overlap of a hand one tile smaller) over the
+    hands made by dropping one tile of the current hand; stops at ``cap``.
+
+    The rank of the smaller hand differs from the current one only in the
+    terms of the positions up to the dropped tile's, so it is three table
+    reads.  Dropping the first tile of a pair whose two counts are equal gives
+    (up to the symmetry) the same hand as dropping the second, so only the
+    canonical drops are looked at."""
+    cdef int64_t R = x.PR[N_POS], base
+    cdef int q, r, cx, cy, v, best = 0
+    cdef const int* c = x.hs.c
+    for q in range(N_POS):
+        cx = c[POS_IDS[q][0]]
+        if cx == 0:
+            continue
+        r = x.rq[q]
+        base = x.PA[q] + R - x.PR[q + 1]
+        if POS_NIDS[q] == 1:
+            v = x.prev[base + x.G[q][r - 1][cx - 1]]
+        else:
+            cy = c[POS_IDS[q][1]]
+            v = 0
+            if cy > 0:
+                v = x.prev[base + x.G[q][r - 1][TRI[cx] + cy - 1]]
+            if cx > cy and v < cap:
+                cy = x.prev[base + x.G[q][r - 1][TRI[cx - 1] + cy]]
+                if cy > v:
+                    v = cy
+        if v > best:
+            best = v
+            if best >= cap:
+                return best
+    return best
 
 
 cdef bint one_exchange_wins(HandState* h, const int* K, const EvalRules* r) noexcept nogil:
@@ -836,10 +1035,13 @@ cdef bint one_exchange_wins(HandState* h, const int* K, const EvalRules* r) noex
 
 
 cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
-    cdef int s, form, spec, b, t, nw = 0, nany = 0, live = 0, ov, d
+    cdef int s, form, spec, b, t, nw = 0, nany = 0, live = 0, ov = -1, d
     cdef HandState* h = &x.hs
     x.total += w
     x.vectors += 1
+    if x.table_only:
+        x.out[x.PR[N_POS]] = <uint8_t>max_overlap(h.c, x.K, &x.r, x.size)
+        return
     if x.complete:
         if hs_is_win(h, &x.r):
             s = hs_score(h, &x.r, &form, &spec)
@@ -851,8 +1053,12 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
                     x.special_hist[b] += w
             d = -1
         elif x.do_distance:
+            if x.prev != NULL:
+                # not complete: the best overlap is that of the best hand one tile smaller
+                ov = best_sub_overlap(x, 2 * x.r.n + 1)
+                d = 2 * x.r.n + 1 - ov
             # with run forms the overlap search is slow: first try the one-exchange test
-            if x.r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8) and one_exchange_wins(h, x.K, &x.r):
+            elif x.r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8) and one_exchange_wins(h, x.K, &x.r):
                 d = 0                                          # 2n+1 tiles shared with a win
             elif not (x.r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8)):
                 ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n + 1)
@@ -880,34 +1086,49 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
             x.waits_hist[nw] += w
             x.live_hist[live if live < MAX_LIVE else MAX_LIVE - 1] += w
             x.waits_weighted += w * <uint64_t>nw
+            ov = 2 * x.r.n + 1
             d = 0
         elif x.do_distance:
-            ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n)       # not ready: at most 2n shared
+            if x.prev != NULL:
+                ov = best_sub_overlap(x, 2 * x.r.n)           # not ready: at most 2n shared
+            else:
+                ov = max_overlap(h.c, x.K, &x.r, 2 * x.r.n)
             d = 2 * x.r.n + 1 - ov
         else:
             d = -2
+        if x.out != NULL:
+            x.out[x.PR[N_POS]] = <uint8_t>ov
     if d >= -1:
         x.dist_hist[d + DIST_OFFSET] += w
 
 
-cdef void deal_dfs(DealCtx* x, int i, int remaining, uint64_t w) noexcept nogil:
-    cdef int c, maxc, p, added = 0
+cdef void deal_dfs(DealCtx* x, int depth, int remaining, uint64_t w) noexcept nogil:
+    cdef int c, maxc, i, p, q, added = 0
     cdef uint64_t mult
-    if i == 21:
+    if depth == 21:
         if remaining == 0:
             deal_leaf(x, w)
         return
-    if x.suffix[i] < remaining:
+    if x.suffix[depth] < remaining:
         return
+    i = ORDER[depth]
+    q = DEPTH_POS[depth]
     maxc = x.K[i] if x.K[i] < remaining else remaining
     p = SYM_PARTNER[i]
     if p >= 0 and x.hs.c[p] < maxc:
         maxc = x.hs.c[p]
+    if p < 0:
+        x.rq[q] = remaining
     for c in range(maxc + 1):
+        if x.rank_on:
+            if p >= 0:
+                rank_step(x, q, TRI[x.hs.c[p]] + c)
+            elif POS_NIDS[q] == 1:
+                rank_step(x, q, c)
         mult = 1
         if p >= 0 and c < x.hs.c[p]:
             mult = 2
-        deal_dfs(x, i + 1, remaining - c, w * x.binom[x.K[i]][c] * mult)
+        deal_dfs(x, depth + 1, remaining - c, w * x.binom[x.K[i]][c] * mult)
         if c < maxc:
             hs_add(&x.hs, i, &x.r)
             added += 1
@@ -915,7 +1136,99 @@ cdef void deal_dfs(DealCtx* x, int i, int remaining, uint64_t w) noexcept nogil:
         hs_remove(&x.hs, i, &x.r)
 
 
-def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bint distance, prefix=()):
+cdef DealCtx* deal_new(copies, int size, int forms, int base_sum, int gjrv, int n) except NULL:
+    cdef DealCtx* x = <DealCtx*> PyMem_Calloc(1, sizeof(DealCtx))
+    cdef int i, j
+    if x == NULL:
+        raise MemoryError()
+    rules_init(&x.r, forms, base_sum, n, gjrv)
+    hs_clear(&x.hs)
+    if len(copies) != 21:
+        PyMem_Free(x)
+        raise ValueError("copies must list 21 tile ids")
+    for i in range(21):
+        x.K[i] = copies[i]
+        if not 0 <= x.K[i] <= 16:
+            PyMem_Free(x)
+            raise ValueError("copies per tile must be 0..16")
+    x.suffix[21] = 0
+    for i in range(20, -1, -1):
+        x.suffix[i] = x.suffix[i + 1] + x.K[ORDER[i]]
+    for i in range(17):
+        x.binom[i][0] = 1
+        for j in range(1, 17):
+            x.binom[i][j] = 0 if i == 0 else x.binom[i - 1][j - 1] + x.binom[i - 1][j]
+    x.size = size
+    x.complete = 1 if size == 2 * n + 2 else 0
+    return x
+
+
+cdef int deal_prefix(DealCtx* x, prefix, int remaining, uint64_t* w0) except -100:
+    """Fix the counts of the first tile ids (0, 1, ... — at most 4, all single
+    positions); returns the tiles left to deal (negative: none fit)."""
+    cdef int i, j, c, start = len(prefix)
+    if start > 4:
+        raise ValueError("prefix may fix at most the first 4 tile ids")
+    w0[0] = 1
+    for i in range(start):
+        c = prefix[i]
+        if not 0 <= c <= x.K[i]:
+            raise ValueError("prefix count out of range")
+        w0[0] *= x.binom[x.K[i]][c]
+        x.rq[i] = remaining
+        if x.rank_on and remaining >= c:
+            rank_step(x, i, c)
+        remaining -= c
+        for j in range(c):
+            hs_add(&x.hs, i, &x.r)
+    return remaining
+
+
+def _canonical_count(copies, int size):
+    """Number of canonical count vectors of ``size`` tiles (the length of an
+    overlap table, see ``_overlap_table``)."""
+    cdef DealCtx* x = deal_new(copies, size, FORM_BASIC, 0, 6, 4)
+    try:
+        if not 0 <= size <= RANK_MAX:
+            raise ValueError(f"rank tables cover hands of 0..{RANK_MAX} tiles")
+        if not rank_init(x):
+            raise ValueError("the two tiles of an identical-role pair must have the same copies")
+        return x.N[0][size]
+    finally:
+        PyMem_Free(x)
+
+
+def _overlap_table(copies, int size, int forms, int base_sum, int gjrv, int n, prefix, out):
+    """Write the max overlap (``max_overlap`` with ceiling ``size``) of every
+    canonical hand of ``size`` tiles whose first counts are ``prefix`` into the
+    uint8 buffer ``out`` (length ``_canonical_count(copies, size)``), at the
+    hand's rank.  Disjoint prefixes write disjoint entries: threads may share
+    ``out``."""
+    cdef DealCtx* x = deal_new(copies, size, forms, base_sum, gjrv, n)
+    cdef uint8_t[::1] o
+    cdef int remaining, start = len(prefix)
+    cdef uint64_t w0
+    try:
+        if not 0 <= size <= min(RANK_MAX, 2 * n + 2):
+            raise ValueError("overlap tables cover hands of 0..min(10, 2n+2) tiles")
+        if not rank_init(x):
+            raise ValueError("the two tiles of an identical-role pair must have the same copies")
+        o = out
+        if o.shape[0] != x.N[0][size]:
+            raise ValueError(f"out has {o.shape[0]} entries, expected {x.N[0][size]}")
+        x.out = &o[0]
+        x.table_only = 1
+        remaining = deal_prefix(x, prefix, size, &w0)
+        if remaining >= 0:
+            with nogil:
+                deal_dfs(x, start, remaining, w0)
+        return x.vectors
+    finally:
+        PyMem_Free(x)
+
+
+def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bint distance, prefix=(),
+                 prev=None, out=None):
     """Exact weighted tallies over every hand of ``size`` tiles dealt from a
     multiset with ``copies[i]`` copies of tile i.  Weights are products of
     binomial coefficients (exact unsigned 64-bit integers); the caller divides
@@ -924,42 +1237,45 @@ def _deal_tables(copies, int size, int forms, int base_sum, int gjrv, int n, bin
     ``prefix`` fixes the counts of the first tile ids (0, 1, ... — at most 4,
     so no identical-role pair is split): the tallies then cover only the hands
     with those counts, so disjoint prefixes can run in parallel threads (the
-    walk releases the GIL) and their tallies add up."""
-    cdef DealCtx* x = <DealCtx*> PyMem_Calloc(1, sizeof(DealCtx))
-    cdef int i, j, c, start, remaining
+    walk releases the GIL) and their tallies add up.
+
+    Distance from ready: without ``prev`` each hand's max overlap is searched
+    (``max_overlap``).  With ``prev`` — the overlap table of the hands one
+    tile smaller (uint8 by canonical rank, see ``_overlap_table``) — a hand
+    that is not complete (first hand) or ready (other hands) shares exactly
+    as many tiles with a winning hand as the best of the hands made by
+    dropping one of its tiles (``best_sub_overlap``), which is a few table
+    reads.  ``out`` (other hands only) receives this hand size's own table,
+    the ``prev`` of the first hand."""
+    cdef DealCtx* x = deal_new(copies, size, forms, base_sum, gjrv, n)
+    cdef const uint8_t[::1] pv
+    cdef uint8_t[::1] o
+    cdef int remaining, start = len(prefix)
     cdef uint64_t w0
-    if x == NULL:
-        raise MemoryError()
     try:
-        rules_init(&x.r, forms, base_sum, n, gjrv)
-        hs_clear(&x.hs)
-        for i in range(21):
-            x.K[i] = copies[i]
-            if not 0 <= x.K[i] <= 16:
-                raise ValueError("copies per tile must be 0..16")
-        x.suffix[21] = 0
-        for i in range(20, -1, -1):
-            x.suffix[i] = x.suffix[i + 1] + x.K[i]
-        for i in range(17):
-            x.binom[i][0] = 1
-            for j in range(1, 17):
-                x.binom[i][j] = 0 if i == 0 else x.binom[i - 1][j - 1] + x.binom[i - 1][j]
-        x.size = size
-        x.complete = 1 if size == 2 * n + 2 else 0
         x.do_distance = distance
-        start = len(prefix)
-        if start > 4:
-            raise ValueError("prefix may fix at most the first 4 tile ids")
-        remaining = size
-        w0 = 1
-        for i in range(start):
-            c = prefix[i]
-            if not 0 <= c <= x.K[i]:
-                raise ValueError("prefix count out of range")
-            w0 *= x.binom[x.K[i]][c]
-            remaining -= c
-            for j in range(c):
-                hs_add(&x.hs, i, &x.r)
+        if prev is not None or out is not None:
+            if size != 2 * n + 2 and size != 2 * n + 1:
+                raise ValueError("overlap tables need hands of 2n+1 or 2n+2 tiles")
+            if size > RANK_MAX:
+                raise ValueError(f"overlap tables cover hands of at most {RANK_MAX} tiles")
+            if not rank_init(x):
+                raise ValueError("the two tiles of an identical-role pair must have the same copies")
+        if prev is not None:
+            if not distance:
+                raise ValueError("prev is the distance table: needs distance=True")
+            pv = prev
+            if pv.shape[0] != x.N[0][size - 1]:
+                raise ValueError(f"prev has {pv.shape[0]} entries, expected {x.N[0][size - 1]}")
+            x.prev = &pv[0]
+        if out is not None:
+            if x.complete or not distance or prev is None:
+                raise ValueError("out is written for the other hands (2n+1 tiles), with distance and prev")
+            o = out
+            if o.shape[0] != x.N[0][size]:
+                raise ValueError(f"out has {o.shape[0]} entries, expected {x.N[0][size]}")
+            x.out = &o[0]
+        remaining = deal_prefix(x, prefix, size, &w0)
         if remaining >= 0:
             with nogil:
                 deal_dfs(x, start, remaining, w0)

@@ -28,6 +28,26 @@ distance_from_ready
     make the hand ready: ``2n + 1 - max overlap`` with a feasible winning hand
     of ``2n + 2`` tiles.  0 = ready; for the first hand (10 tiles) -1 means it
     is already complete and 0 that one discard leaves it ready.
+
+Distance from ready, method
+---------------------------
+Searching the best overlap of every dealt hand (``max_overlap``) is slow, so
+the distances are built bottom-up over hand sizes.  Let ``ov(c)`` be the max
+overlap of a hand ``c`` with a feasible winning hand.  If ``c`` is not
+contained in one, the best winning hand leaves some tile ``t`` of ``c``
+unused, so ``ov(c) = max over t in c of ov(c - t)`` (dropping a tile never
+raises the overlap).  Hence
+
+1. ``ov`` of every hand of 2n tiles is searched (a few hundred thousand hands);
+2. a hand of 2n+1 tiles has ``ov`` 2n+1 if ready, else the best ``ov`` of its
+   sub-hands of 2n tiles: table reads (the other hands' walk writes this
+   table as it goes);
+3. a hand of 2n+2 tiles (the first hand) has ``ov`` 2n+2 if complete, else
+   the best of its sub-hands of 2n+1 tiles.
+
+The tables are indexed by the rank of the canonical count vector, which the
+walk keeps as it goes (see ``_eval._deal_tables``); the answers are the same
+integers as with a search per hand.
 """
 
 from __future__ import annotations
@@ -38,6 +58,7 @@ from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from kaptai.core.tables import exact_fraction, hypergeometric_total, tidy_frame
@@ -48,6 +69,8 @@ from kaptai.kts.rules import FORMS, RuleSet, check_deal, half_groups, hand_sizes
 from kaptai.kts.tiles import COPIES_PER_SET
 
 __all__ = ["deal_odds", "ODDS_COLUMNS", "game_name"]
+
+_UNSET = 255  # overlap-table entry not written yet
 
 ODDS_COLUMNS = ["game", "rules", "players", "sets", "hand", "metric", "breakdown", "level", "value", "exact", "method"]
 
@@ -63,20 +86,27 @@ def _prefixes(copies: list[int], size: int, depth: int = 3):
     return [p for p in itertools.product(*ranges) if sum(p) <= size]
 
 
-def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int, distance: bool,
-             workers: int | None = None) -> dict:
-    """Exact tallies over every hand of ``size`` tiles, the enumeration split
-    into slices walked by ``workers`` threads (the compiled walk releases the
-    GIL); integer tallies add up exactly, so the result does not depend on
-    the number of threads."""
+def _run_slices(run, slices: list, workers: int | None) -> list:
+    """``run(p)`` for every prefix slice, on ``workers`` threads (default: one
+    per CPU; the compiled walks release the GIL).  The slices are many (one
+    per count of the first three tile ids) and the pool hands them out as
+    threads free up, which keeps the threads evenly loaded."""
     workers = workers or os.cpu_count() or 1
-    slices = _prefixes(copies, size)
-    run = lambda p: _eval._deal_tables(copies, size, mask, base_sum, gj, n, distance, p)  # noqa: E731
     if workers == 1:
-        parts = [run(p) for p in slices]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(run, slices))
+        return [run(p) for p in slices]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(run, slices))
+
+
+def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int, distance: bool,
+             workers: int | None = None, prev: np.ndarray | None = None, out: np.ndarray | None = None) -> dict:
+    """Exact tallies over every hand of ``size`` tiles, the enumeration split
+    into slices walked by ``workers`` threads; integer tallies add up exactly,
+    so the result does not depend on the number of threads.  ``prev`` / ``out``:
+    overlap tables (see :func:`_hand_tallies`)."""
+    slices = _prefixes(copies, size)
+    run = lambda p: _eval._deal_tables(copies, size, mask, base_sum, gj, n, distance, p, prev, out)  # noqa: E731
+    parts = _run_slices(run, slices, workers)
     t = {}
     for key, value in parts[0].items():
         if isinstance(value, list):
@@ -87,6 +117,47 @@ def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n:
     if t["total"] != total:  # pragma: no cover - the enumeration must cover every deal
         raise RuntimeError(f"enumeration weight {t['total']} != C({sum(copies)}, {size}) = {total}")
     return t
+
+
+def _check_filled(table: np.ndarray, size: int) -> None:
+    if (table == _UNSET).any():  # pragma: no cover - every canonical hand has exactly one rank
+        raise RuntimeError(f"overlap table of {size}-tile hands has unset entries")
+
+
+def _overlap_table(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int,
+                   workers: int | None = None) -> np.ndarray:
+    """Max overlap with a feasible winning hand of every canonical hand of
+    ``size`` tiles (uint8, indexed by the compiled walk's canonical rank)."""
+    table = np.full(_eval._canonical_count(copies, size), _UNSET, dtype=np.uint8)
+    run = lambda p: _eval._overlap_table(copies, size, mask, base_sum, gj, n, p, table)  # noqa: E731
+    _run_slices(run, _prefixes(copies, size), workers)
+    _check_filled(table, size)
+    return table
+
+
+def _hand_tallies(copies: list[int], first_size: int, other_size: int, mask: int, base_sum: int, gj: int,
+                  n: int, distance: bool, workers: int | None = None) -> tuple[dict, dict]:
+    """Tallies of the first hand and of the other hands.
+
+    With ``distance`` and hands of 2n+2 / 2n+1 tiles the distance comes from
+    overlap tables built bottom-up: the max overlap of every hand of 2n tiles
+    is searched (``max_overlap``); a hand of one tile more that is not ready
+    (2n+1) or complete (2n+2) shares exactly as many tiles with a winning
+    hand as the best of its sub-hands one tile smaller (drop a tile that the
+    best winning hand does not use), so the walks of the other hands and then
+    of the first hand only read the table below them; the walk of the other
+    hands writes the table of 2n+1 tiles.
+    """
+    if not (distance and first_size == 2 * n + 2 and other_size == 2 * n + 1 and first_size <= 10):
+        first = _tallies(copies, first_size, mask, base_sum, gj, n, distance, workers)
+        other = _tallies(copies, other_size, mask, base_sum, gj, n, distance, workers)
+        return first, other
+    below = _overlap_table(copies, other_size - 1, mask, base_sum, gj, n, workers)
+    table = np.full(_eval._canonical_count(copies, other_size), _UNSET, dtype=np.uint8)
+    other = _tallies(copies, other_size, mask, base_sum, gj, n, True, workers, prev=below, out=table)
+    _check_filled(table, other_size)
+    first = _tallies(copies, first_size, mask, base_sum, gj, n, True, workers, prev=table)
+    return first, other
 
 
 def deal_odds(
@@ -147,8 +218,7 @@ def deal_odds(
     first_size, other_size = hand_sizes(players)
     copies = [int(k) for k in COPIES_PER_SET * sets]
 
-    first = _tallies(copies, first_size, mask, base_sum, gj, n, distance, workers)
-    other = _tallies(copies, other_size, mask, base_sum, gj, n, distance, workers)
+    first, other = _hand_tallies(copies, first_size, other_size, mask, base_sum, gj, n, distance, workers)
     tf, to = first["total"], other["total"]
 
     base = {"game": game_name(players), "rules": r.name, "players": players, "sets": sets, "method": "exact"}
