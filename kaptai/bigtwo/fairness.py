@@ -34,6 +34,7 @@ from kaptai.bigtwo.engine import MALAYSIAN_SWAP
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.bigtwo.simulate import CONFIDENCE, SCORING_OPTIONS, _entropy, _count, run_tallies
 from kaptai.core.stats import mean_interval, sd_interval, spread_interval, wilson_interval
+from kaptai.core.options import policy_label
 from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.errors import RulesError
 
@@ -518,7 +519,7 @@ def simulate_sessions(
     tasks = [(cfg, pols, ch.seed, ch.size, games, c, rules_capped)
              for ch in plan_chunks(sessions, CHUNK_SESSIONS, entropy)]
     fingerprint = {"game": _GAME, "what": "sessions", **cfg.fingerprint(), "sessions": sessions, "games": games,
-                   "coins": c.tolist(), "seed_entropy": entropy, "policies": [str(p) for p in pols],
+                   "coins": c.tolist(), "seed_entropy": entropy, "policies": [policy_label(p) for p in pols],
                    "chunk_sessions": CHUNK_SESSIONS, "version": __version__}
     t = run_chunks(_session_chunk, tasks, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
                    fingerprint=fingerprint, progress=progress, desc="sessions")
@@ -546,6 +547,6 @@ def simulate_sessions(
     df = pd.DataFrame(rows, columns=["players", "metric", "seat", "value", "ci_low", "ci_high", "samples", "method"])
     df = df.astype({"seat": "Int64"})
     df.attrs.update({"game": _GAME, "seed_entropy": entropy, "sessions": S, "games": games, "coins": c.tolist(),
-                     "rules": rules_capped.to_dict(), "policies": [str(p) for p in pols], "version": __version__,
+                     "rules": rules_capped.to_dict(), "policies": [policy_label(p) for p in pols], "version": __version__,
                      "confidence": confidence})
     return df

@@ -47,6 +47,7 @@ from kaptai._version import __version__
 from kaptai.core.runner import add_counts_keep_log as _merge
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import check_count as _count
+from kaptai.core.options import policy_label as _label
 from kaptai.bigtwo import scoring
 from kaptai.bigtwo.engine import (
     ACTIONS,
@@ -118,9 +119,6 @@ _GAME = "big-two"
 
 
 
-
-def _label(p: Any) -> str:
-    return p if isinstance(p, str) else str(getattr(p, "name", type(p).__name__))
 
 
 def scoring_variants(rules: RuleSet, scorings: Any = None) -> list[tuple[str, RuleSet]]:

@@ -28,7 +28,7 @@ import numpy as np
 
 from kaptai.errors import RulesError
 
-__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "RuleSetMethods"]
+__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label", "RuleSetMethods"]
 
 
 def allowed_text(values: Iterable) -> str:
@@ -87,6 +87,17 @@ def check_seed(seed: object) -> int:
         return seed_entropy(seed)
     except ValueError as exc:
         raise RulesError(str(exc)) from None
+
+
+def policy_label(policy: object) -> str:
+    """A stable label of a playing policy: its name if it is a string, else its ``name``
+    attribute, else its class name (never a repr with a memory address, so that
+    checkpoint fingerprints match across runs).
+
+    >>> policy_label("greedy"), policy_label(object())
+    ('greedy', 'object')
+    """
+    return policy if isinstance(policy, str) else str(getattr(policy, "name", type(policy).__name__))
 
 
 def check_players(players: object, lo: int, hi: int) -> int:

@@ -49,6 +49,7 @@ from kaptai._version import __version__
 from kaptai.core.runner import add_counts_keep_log as _merge_chunk
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import check_count as _count
+from kaptai.core.options import policy_label as _policy_label
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
@@ -112,9 +113,6 @@ _GAME = "kap-tai-shap"
 
 
 
-
-def _policy_label(p: str | Policy) -> str:
-    return p if isinstance(p, str) else str(getattr(p, "name", type(p).__name__))
 
 
 # --------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import sys
 from typing import Any, Sequence
 
 import numpy as np
@@ -19,6 +18,8 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.report.render import Section
+from kaptai.report.render import checkpoint_subdir as _sub
+from kaptai.report.render import report_step as _step
 
 __all__ = ["build_sections"]
 
@@ -35,13 +36,6 @@ _TERMS = [
 ]
 
 
-def _step(progress: bool, text: str) -> None:
-    if progress:
-        print(f"[report] {text}", file=sys.stderr, flush=True)
-
-
-def _sub(run: dict, name: str):
-    return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
 
 
 def _pct(x: float) -> str:

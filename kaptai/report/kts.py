@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import sys
 from typing import Any, Sequence
 
 import numpy as np
@@ -18,6 +17,8 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.report.render import Section
+from kaptai.report.render import checkpoint_subdir as _sub
+from kaptai.report.render import report_step as _step
 from kaptai.kts.rules import PRESETS
 
 __all__ = ["build_sections"]
@@ -37,10 +38,6 @@ _TERMS = [
     ("連莊", "dealer streak", "the dealer keeps the deal after a win (+2 per step)"),
 ]
 
-
-def _step(progress: bool, text: str) -> None:
-    if progress:
-        print(f"[report] {text}", file=sys.stderr, flush=True)
 
 
 def _rules_section() -> Section:
@@ -111,10 +108,6 @@ def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, pd.D
     )
     return sec, odds
 
-
-def _sub(run: dict, name: str):
-    """Checkpoint sub-folder of one simulation of the report (None without --checkpoint)."""
-    return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
 
 
 def _seat_section(players: Sequence[int], hands: int, seed: int, run: dict, progress: bool):

@@ -18,13 +18,26 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Section", "to_html", "to_markdown", "figure_png"]
+__all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir"]
+
+
+def report_step(progress: bool, text: str) -> None:
+    """Print one progress line ``[report] text`` on stderr (if ``progress``)."""
+    if progress:
+        print(f"[report] {text}", file=sys.stderr, flush=True)
+
+
+def checkpoint_subdir(run: dict, name: str):
+    """Checkpoint sub-folder of one simulation of a report (None without ``--checkpoint``)."""
+    return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
 
 
 @dataclass

@@ -257,3 +257,15 @@ def test_policies_are_ordered_by_strength():
     rw = _metric(r, "win", "seat", 0).iloc[0]
     assert hw.ci_low > 0.30  # measured about 0.38
     assert rw.ci_high < 0.25
+
+
+def test_sessions_with_a_user_policy_resume_from_their_checkpoint(tmp_path):
+    """The checkpoint fingerprint labels a Policy object by its name, not by a memory address."""
+    from kaptai.bigtwo.fairness import simulate_sessions
+    from kaptai.bigtwo.policies import GreedyPolicy
+
+    args = dict(sessions=4, games=5, coins=200, seed=1, progress=False, checkpoint=tmp_path / "ck")
+    a = simulate_sessions(4, None, policies=[GreedyPolicy(), "greedy", "greedy", "greedy"], **args)
+    b = simulate_sessions(4, None, policies=[GreedyPolicy(), "greedy", "greedy", "greedy"], **args)
+    pd.testing.assert_frame_equal(a, b)
+    assert a.attrs["policies"][0] == GreedyPolicy().name
