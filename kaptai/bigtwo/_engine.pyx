@@ -1127,6 +1127,19 @@ cdef uint64_t first_option(Game* g, const Turn* T) noexcept nogil:
     return 0
 
 
+cdef inline int next_turn(Game* g, uint64_t* trick, int* passes, int p, int last) noexcept nogil:
+    """Seat of the next turn: after N - 1 passes in a row the trick ends (locks cleared) and
+    the last player leads; otherwise the next seat."""
+    cdef int s
+    if passes[0] == g.N - 1:
+        trick[0] = 0
+        passes[0] = 0
+        for s in range(g.N):
+            g.locked[s] = 0
+        return last
+    return (p + 1) % g.N
+
+
 cdef int play_game(Game* g) noexcept nogil:
     """Deal and play one game; the results are left in ``g``.  Returns an error code."""
     cdef int N = g.N, p, leader, last, passes, t = 0, tt, cat, pending, prev_pending, viol, s
@@ -1165,14 +1178,7 @@ cdef int play_game(Game* g) noexcept nogil:
             passes += 1
             logrow(g, p, A_PASS, 0, 1)
             g.turns += 1
-            if passes == N - 1:
-                trick = 0
-                passes = 0
-                p = last
-                for s in range(N):
-                    g.locked[s] = 0
-            else:
-                p = (p + 1) % N
+            p = next_turn(g, &trick, &passes, p, last)
             continue
         else:
             setup_turn(g, &T, p, 0, t, k, 0)
@@ -1214,14 +1220,7 @@ cdef int play_game(Game* g) noexcept nogil:
             if g.locks_out:
                 g.locked[p] = 1
             logrow(g, p, A_PASS, 0, 0)
-        if passes == N - 1:
-            trick = 0
-            passes = 0
-            p = last
-            for s in range(N):
-                g.locked[s] = 0
-        else:
-            p = (p + 1) % N
+        p = next_turn(g, &trick, &passes, p, last)
 
 
 cdef struct Out:
