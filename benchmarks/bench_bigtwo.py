@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from kaptai.bigtwo import _engine
-from kaptai.bigtwo.engine import POLICY_CODES, make_config
+from kaptai.bigtwo.config import POLICY_CODES, make_config
 
 
 def _rate(fn, games: int, repeats: int, budget: float | None = None) -> tuple[float, int]:
@@ -47,14 +47,14 @@ def _rate(fn, games: int, repeats: int, budget: float | None = None) -> tuple[fl
 def _compiled(cfg, policy: str):
     codes = [POLICY_CODES[policy]] * cfg.players
     seed = iter(range(10**6))
-    return lambda n: _engine.run_games(cfg, codes, np.random.PCG64(next(seed)), n)
+    return lambda n: _engine.run_hands(cfg, codes, np.random.PCG64(next(seed)), n)
 
 
 def _reference(cfg, policy: str):
-    from kaptai.bigtwo.engine_reference import run_games
+    from kaptai.bigtwo.engine_reference import run_hands
 
     seed = iter(range(10**6))
-    return lambda n: run_games(cfg, [policy] * cfg.players, np.random.PCG64(next(seed)), n)
+    return lambda n: run_hands(cfg, [policy] * cfg.players, np.random.PCG64(next(seed)), n)
 
 
 def run(quick: bool = False) -> list[dict]:

@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from kaptai.kts import _engine
-from kaptai.kts.engine_reference import make_config
+from kaptai.kts.config import make_config
 from kaptai.kts.engine_reference import run_hands as reference_run_hands
 from kaptai.kts.policies import policy_codes
 

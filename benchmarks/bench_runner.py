@@ -27,7 +27,7 @@ import sys
 import time
 
 from kaptai.core.runner import plan_chunks, run_chunks
-from kaptai.kts.engine_reference import make_config
+from kaptai.kts.config import make_config
 from kaptai.kts.policies import resolve_policies
 from kaptai.kts.simulate import CHUNK_HANDS, _play_chunk, simulate
 

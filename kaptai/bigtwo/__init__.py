@@ -5,7 +5,7 @@ Public API: cards and notation (:func:`parse_cards`, :func:`parse_hand`,
 (:class:`RuleSet`, :data:`PRESETS`, :func:`resolve_rules`), the compiled combination
 evaluator (:func:`classify`, :func:`classify_masks`, :func:`compare`, :func:`beats`,
 :func:`legal_plays`), exact deal odds (:func:`deal_odds`, :func:`best_hand_distribution`),
-the game engine (:func:`run_games`, :func:`make_config`, :class:`Policy`,
+the game engine (:func:`run_hands`, :func:`make_config`, :class:`Policy`,
 :class:`IllegalPlayError`; specified in ``docs/big-two-engine.md``), scoring and
 settlement (:func:`penalty`, :func:`penalties`, :func:`settle`, :func:`settle_many`,
 :func:`run_bankrolls`) and the Monte Carlo analyses (:func:`simulate`,
@@ -27,7 +27,7 @@ from kaptai.bigtwo.cards import (
     parse_hand,
     parse_record,
 )
-from kaptai.bigtwo.combos import (
+from kaptai.bigtwo.evaluate import (
     CATEGORIES,
     Category,
     Play,
@@ -39,10 +39,11 @@ from kaptai.bigtwo.combos import (
     golden_hash,
     legal_plays,
 )
-from kaptai.bigtwo.engine import IllegalPlayError, make_config, run_games
+from kaptai.bigtwo.config import IllegalPlayError, make_config
+from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.fairness import compare_variants, fairness
 from kaptai.bigtwo.odds import best_hand_distribution, deal_odds
-from kaptai.bigtwo.policies import GameView, Policy
+from kaptai.bigtwo.policies import PlayerView, Policy
 from kaptai.bigtwo.scoring import penalties, penalty, run_bankrolls, settle, settle_many
 from kaptai.bigtwo.simulate import simulate, simulate_log
 from kaptai.bigtwo.rules import PRESETS, RuleSet, resolve_rules
@@ -52,9 +53,9 @@ __all__ = [
     "best_hand_distribution",
     "IllegalPlayError",
     "make_config",
-    "run_games",
+    "run_hands",
     "Policy",
-    "GameView",
+    "PlayerView",
     "penalty",
     "penalties",
     "settle",

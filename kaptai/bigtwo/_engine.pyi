@@ -1,16 +1,16 @@
-"""Type stubs of the compiled Big Two game engine (private; use kaptai.bigtwo.engine.run_games)."""
+"""Type stubs of the compiled Big Two game engine (private; use kaptai.bigtwo.engine.run_hands)."""
 
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from kaptai.bigtwo.engine import EngineConfig
+from kaptai.bigtwo.config import EngineConfig
 
 MAX_REDEALS: int
 MAX_TURNS: int
 
-def run_games(
+def run_hands(
     cfg: EngineConfig,
     policy_codes: Sequence[int],
     bit_generator: np.random.BitGenerator | None,

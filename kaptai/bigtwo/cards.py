@@ -287,7 +287,7 @@ def parse_record(text: str) -> tuple[tuple[int, ...] | None, ...]:
 
     Tokens are numbered 1, 2, … over the whole record (bars are not tokens); a card
     played twice anywhere in the record is an error.  Legality of each play is not
-    checked here (see :func:`kaptai.bigtwo.combos.classify`).
+    checked here (see :func:`kaptai.bigtwo.evaluate.classify`).
 
     Returns
     -------
@@ -362,24 +362,35 @@ def format_cards(cards: Iterable[int], style: str = "letter", *, sort: bool = Fa
     style : {'letter', 'symbol'}
     sort : bool
         Sort ascending by single-card strength under ``rules`` (default rules if None).
-    rules : RuleSet, str or None
-        Used only when ``sort`` is true.
+    rules : RuleSet or None
+        Used only when ``sort`` is true: any object with ``card_strength()`` (a
+        :class:`kaptai.bigtwo.rules.RuleSet`); None for the default orders.
 
     Examples
     --------
     >>> from kaptai.bigtwo.cards import format_cards
     >>> format_cards([51, 0, 47, 1], sort=True)
     '3D 3C AS 2S'
-    >>> format_cards([51, 0, 47, 1], sort=True, rules={"top_rank": "3"})
+    >>> from kaptai.bigtwo.rules import RuleSet
+    >>> format_cards([51, 0, 47, 1], sort=True, rules=RuleSet(top_rank="3"))
     'AS 2S 3D 3C'
     """
     ids = _check_ids(cards)
     if sort:
-        from kaptai.bigtwo.rules import resolve_rules
-
-        strength = resolve_rules(rules).card_strength()
-        ids = tuple(sorted(ids, key=lambda c: strength[c]))
+        if rules is None:  # the default orders: card ids ascend with strength
+            ids = tuple(sorted(ids))
+        else:
+            strength = _strength_of(rules)
+            ids = tuple(sorted(ids, key=lambda c: strength[c]))
     return " ".join(format_card(c, style) for c in ids)
+
+
+def _strength_of(rules: object):
+    """``rules.card_strength()`` of a RuleSet (cards do not import the rules module)."""
+    strength = getattr(rules, "card_strength", None)
+    if not callable(strength):
+        raise InvalidHandError(f"rules={rules!r} cannot order cards: pass a kaptai.bigtwo.RuleSet or None")
+    return strength()
 
 
 def format_record(plays: Iterable[Iterable[int] | None], style: str = "letter") -> str:

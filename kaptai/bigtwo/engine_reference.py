@@ -7,15 +7,15 @@ the same decks) and the same policies it makes the same moves, writes the same l
 returns the same outcome arrays as :mod:`kaptai.bigtwo._engine`.  It is also the only
 engine that runs Python :class:`kaptai.bigtwo.policies.Policy` objects.
 
-* :func:`run_games` -- many games from one stream (the outcome arrays and the log);
+* :func:`run_hands` -- many games from one stream (the outcome arrays and the log);
 * :func:`play_game` -- one game;
 * :class:`Game` -- one game step by step (``view()``, ``step(choice)``), for tests and for
   driving a game by hand.  An illegal choice raises
-  :class:`kaptai.bigtwo.engine.IllegalPlayError` before any state changes.
+  :class:`kaptai.bigtwo.config.IllegalPlayError` before any state changes.
 
 Randomness
 ----------
-One :class:`kaptai.core.sampling.RandomStream` per call of :func:`run_games`.  Draws happen
+One :class:`kaptai.core.sampling.RandomStream` per call of :func:`run_hands`.  Draws happen
 only at the shuffle of each deal (``j = bounded(i + 1)`` for ``i`` from 51 down to 1, swap
 ``deck[i]``, ``deck[j]``) and in the ``'random'`` policy (``bounded(len(options))`` with two
 or more options; the swap decision is ``bounded(2) == 1``).
@@ -23,9 +23,9 @@ or more options; the swap decision is ``bounded(2) == 1``).
 Examples
 --------
 >>> import numpy as np
->>> from kaptai.bigtwo.engine import make_config
->>> from kaptai.bigtwo.engine_reference import run_games
->>> out, log = run_games(make_config(4), "greedy", np.random.PCG64(1), 3, record=1)
+>>> from kaptai.bigtwo.config import make_config
+>>> from kaptai.bigtwo.engine_reference import run_hands
+>>> out, log = run_hands(make_config(4), "greedy", np.random.PCG64(1), 3, record=1)
 >>> out["cards_left"].shape, int((out["cards_left"] == 0).sum(axis=1).min())
 ((3, 4), 1)
 >>> log.shape[1], int(log[0, 3])  # the first row of game 0 is a deal
@@ -43,18 +43,10 @@ from typing import Any
 import numpy as np
 
 from kaptai.bigtwo.cards import N_CARDS, RANKS, format_card, parse_cards
-from kaptai.bigtwo.combos import Play
-from kaptai.bigtwo.engine import (
-    ACTIONS,
-    MAX_REDEALS,
-    MAX_TURNS,
-    POINT_VALUES,
-    EngineConfig,
-    IllegalPlayError,
-    new_outcomes,
-)
+from kaptai.bigtwo.evaluate import Play
+from kaptai.bigtwo.config import ACTIONS, MAX_REDEALS, MAX_TURNS, POINT_VALUES, EngineConfig, IllegalPlayError, new_outcomes
 from kaptai.bigtwo import reference
-from kaptai.bigtwo.policies import GameView, RulesInfo, resolve_policies, rules_info
+from kaptai.bigtwo.policies import PlayerView, RulesInfo, resolve_policies, rules_info
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import InvalidHandError, KaptaiError
@@ -69,7 +61,7 @@ __all__ = [
     "GameResult",
     "Game",
     "play_game",
-    "run_games",
+    "run_hands",
 ]
 
 DEAL, LEFTOVER, SWAP, INSTANT_WIN, REDEAL, LEAD, PLAY, PASS, WIN = range(len(ACTIONS))
@@ -353,8 +345,8 @@ def make_view(
     trick_seat: int | None = None,
     turn: int = 0,
     rng: Any = None,
-) -> GameView:
-    """A :class:`GameView` of a hand-built position, options computed as the engine does.
+) -> PlayerView:
+    """A :class:`PlayerView` of a hand-built position, options computed as the engine does.
 
     Parameters
     ----------
@@ -399,7 +391,7 @@ def make_view(
         if tentry is None:
             raise InvalidHandError(f'trick "{info.text(to_mask(trick))}" is not a legal combination')
     opts = turn_options(info, legal_entries(hm, info), hm, tentry, opening_card, left[(seat + 1) % n])
-    return GameView(
+    return PlayerView(
         seat=seat, players=n, rules=rules, hand=tuple(sorted(_bits(hm), key=info.strength.__getitem__)),
         hand_mask=hm, cards_left=tuple(left),
         trick_mask=None if tentry is None else tentry[2], trick_class=None if tentry is None else tentry[0],
@@ -418,7 +410,7 @@ def make_view(
 
 @dataclass(frozen=True)
 class GameResult:
-    """The outcome row of one game (the keys of :data:`kaptai.bigtwo.engine.OUTCOME_DTYPES`)."""
+    """The outcome row of one game (the keys of :data:`kaptai.bigtwo.config.OUTCOME_DTYPES`)."""
 
     winner: int
     leader: int
@@ -463,7 +455,7 @@ class Game:
 
     Examples
     --------
-    >>> from kaptai.bigtwo.engine import make_config
+    >>> from kaptai.bigtwo.config import make_config
     >>> from kaptai.bigtwo.engine_reference import Game
     >>> g = Game(make_config(4, {"redeal": "off"}), "greedy", decks=[list(range(52))])
     >>> g.seat, g.view().opening_card, [str(p) for p in g.view().options][:2]
@@ -596,9 +588,9 @@ class Game:
             else None
         )
 
-    def _swap_view(self, H: int, hands: list[int]) -> GameView:
+    def _swap_view(self, H: int, hands: list[int]) -> PlayerView:
         info = self.info
-        return GameView(
+        return PlayerView(
             seat=H, players=self.N, rules=self.rules,
             hand=tuple(sorted(_bits(hands[H]), key=info.strength.__getitem__)), hand_mask=hands[H],
             cards_left=tuple(_popcount(m) for m in hands), trick_mask=None, trick_class=None, trick_key=None,
@@ -676,7 +668,7 @@ class Game:
             self._opts_turn = self.turns
         return self._opts
 
-    def view(self) -> GameView:
+    def view(self) -> PlayerView:
         """What the seat to move sees (a seat locked out by ``pass_locks_out`` sees no play
         options: its turn is an automatic pass)."""
         if self.over:
@@ -687,7 +679,7 @@ class Game:
         plays, can_pass = opts.plays, opts.can_pass
         if t is not None and self.locked[p]:
             plays, can_pass = [], True
-        return GameView(
+        return PlayerView(
             seat=p, players=self.N, rules=self.rules,
             hand=tuple(sorted(_bits(self._hands[p]), key=info.strength.__getitem__)), hand_mask=self._hands[p],
             cards_left=tuple(_popcount(m) for m in self._hands),
@@ -881,7 +873,7 @@ def play_game(
 
     Examples
     --------
-    >>> from kaptai.bigtwo.engine import make_config
+    >>> from kaptai.bigtwo.config import make_config
     >>> from kaptai.bigtwo.engine_reference import play_game
     >>> r = play_game(make_config(2, {"redeal": "off"}), "heuristic", decks=[list(range(52))])
     >>> r.leader, r.cards_left[r.winner]
@@ -894,7 +886,7 @@ def play_game(
     return res
 
 
-def run_games(
+def run_hands(
     cfg: EngineConfig,
     policies: Any,
     bit_generator: np.random.BitGenerator | None,
@@ -907,7 +899,7 @@ def run_games(
     Parameters
     ----------
     cfg : EngineConfig
-        From :func:`kaptai.bigtwo.engine.make_config`.
+        From :func:`kaptai.bigtwo.config.make_config`.
     policies : str, Policy or sequence
         One for all seats or one per seat (built-in names or Policy objects).
     bit_generator : numpy.random.PCG64 or None
@@ -923,16 +915,16 @@ def run_games(
     Returns
     -------
     outcomes : dict of numpy.ndarray
-        :func:`kaptai.bigtwo.engine.new_outcomes` filled, one row per game.
+        :func:`kaptai.bigtwo.config.new_outcomes` filled, one row per game.
     log : numpy.ndarray
-        int64, shape (rows, 6), columns :data:`kaptai.bigtwo.engine.LOG_COLUMNS`.
+        int64, shape (rows, 6), columns :data:`kaptai.bigtwo.config.LOG_COLUMNS`.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from kaptai.bigtwo.engine import make_config
-    >>> from kaptai.bigtwo.engine_reference import run_games
-    >>> out, _ = run_games(make_config(3), ["random", "greedy", "heuristic"], np.random.PCG64(5), 2)
+    >>> from kaptai.bigtwo.config import make_config
+    >>> from kaptai.bigtwo.engine_reference import run_hands
+    >>> out, _ = run_hands(make_config(3), ["random", "greedy", "heuristic"], np.random.PCG64(5), 2)
     >>> out["winner"].dtype.name, out["turns"].shape
     ('int8', (2,))
     """

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.bigtwo.engine import MALAYSIAN_SWAP
+from kaptai.bigtwo.config import MALAYSIAN_SWAP
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.bigtwo.simulate import CONFIDENCE, SCORING_OPTIONS, _entropy, _count, run_tallies
 from kaptai.core.stats import mean_interval, sd_interval, spread_interval, wilson_interval
@@ -432,12 +432,12 @@ SESSION_METRICS: dict[str, str] = {
 
 
 def _session_chunk(task) -> dict[str, np.ndarray]:
-    from kaptai.bigtwo.engine import run_games
+    from kaptai.bigtwo.engine import run_hands
     from kaptai.bigtwo.scoring import run_bankrolls
     from kaptai.core.sampling import bit_generator
 
     cfg, pols, child, k, games, coins, rules = task
-    out, _ = run_games(cfg, pols, bit_generator(child), k * games)
+    out, _ = run_hands(cfg, pols, bit_generator(child), k * games)
     run = run_bankrolls(out, rules, np.tile(np.asarray(coins, dtype=np.float64), (k, 1)))
     grad = run.graduated_at  # (k, N)
     final = run.final  # (k, N)
@@ -503,7 +503,8 @@ def simulate_sessions(
     >>> len(g), bool(((g.value >= 0) & (g.value <= 1)).all())
     (4, True)
     """
-    from kaptai.bigtwo.engine import check_policies, make_config
+    from kaptai.bigtwo.policies import check_policies
+    from kaptai.bigtwo.config import make_config
     from kaptai.core.runner import plan_chunks, run_chunks
 
     cfg = make_config(players, rules, malaysian_swap=malaysian_swap)

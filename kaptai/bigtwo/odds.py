@@ -73,7 +73,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from kaptai.bigtwo.combos import straight_windows
+from kaptai.bigtwo.evaluate import straight_windows
 from kaptai.bigtwo.rules import STRAIGHT_ORDERS, RuleSet, resolve_rules, validate_players
 from kaptai.core.tables import tidy_frame
 from kaptai.errors import RulesError

@@ -6,7 +6,7 @@ A policy makes the two choices the rules leave to a player (``rules/big-two.md``
 * **swap** -- under ``malaysian_3p``, whether the ♦3 holder exchanges ♦3 for the face-down
   leftover card (:meth:`Policy.swap`).
 
-The policy sees a read-only :class:`GameView`: its own hand, every seat's card count, the
+The policy sees a read-only :class:`PlayerView`: its own hand, every seat's card count, the
 trick on the table, the cards played so far and the legal options of the turn, never a
 hidden card.  The built-in policies follow ``docs/big-two-engine.md`` ("Policies") line by
 line, so that the compiled engine (:mod:`kaptai.bigtwo._engine`) and the pure-Python
@@ -22,7 +22,7 @@ reference engine (:mod:`kaptai.bigtwo.engine_reference`) make the same moves:
     Splits the hand into a *plan* (:func:`plan`), keeps control with *boss* units
     (:func:`boss_units`), counts what is out and respects 頂大 (blocking).
 
-Play objects are :class:`kaptai.bigtwo.combos.Play`; in this module and in the reference
+Play objects are :class:`kaptai.bigtwo.evaluate.Play`; in this module and in the reference
 engine their ``key`` is the key of the pure-Python classifier
 (:func:`kaptai.bigtwo.reference.classify`, a tuple), which orders plays of one trick class
 exactly as the compiled key does.  **Play order** is ``(trick, key, mask)`` ascending.
@@ -33,7 +33,7 @@ Subclass :class:`Policy` and implement :meth:`Policy.choose`; return one of
 ``view.options``, card text (``"3D 3C"``), card ids, or ``None`` / ``"PASS"`` to pass.
 Use ``view.rng`` for randomness so that a run is reproducible.  Custom policies run in the
 reference engine only; an illegal choice raises
-:class:`kaptai.bigtwo.engine.IllegalPlayError` and leaves the game unchanged.
+:class:`kaptai.bigtwo.config.IllegalPlayError` and leaves the game unchanged.
 
 Examples
 --------
@@ -58,14 +58,15 @@ from typing import Any
 
 from kaptai.bigtwo import reference
 from kaptai.bigtwo.cards import N_CARDS, RANKS, format_cards, parse_record
-from kaptai.bigtwo.combos import Category, Play
-from kaptai.bigtwo.engine import POLICY_NAMES, check_policies
+from kaptai.bigtwo.evaluate import Category, Play
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES
+from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import KaptaiError
 
 __all__ = [
     "FULL_MASK",
-    "GameView",
+    "PlayerView",
     "Policy",
     "RandomPolicy",
     "GreedyPolicy",
@@ -178,7 +179,7 @@ def _bits(mask: int) -> list[int]:
 
 
 @dataclass(frozen=True)
-class GameView:
+class PlayerView:
     """What a seat knows when it decides (read-only).
 
     Attributes
@@ -300,7 +301,7 @@ class Policy(abc.ABC):
     name: str = "custom"
 
     @abc.abstractmethod
-    def choose(self, view: GameView) -> Any:
+    def choose(self, view: PlayerView) -> Any:
         """Choose the play of the turn.
 
         Returns
@@ -310,7 +311,7 @@ class Policy(abc.ABC):
             ``'PASS'`` to pass.
         """
 
-    def swap(self, view: GameView) -> bool:
+    def swap(self, view: PlayerView) -> bool:
         """Malaysian swap decision of the ♦3 holder (``view.hand`` holds ♦3); default: swap."""
         return True
 
@@ -318,7 +319,7 @@ class Policy(abc.ABC):
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def _fallback(view: GameView, choice: Play | None) -> Play | None:
+def _fallback(view: PlayerView, choice: Play | None) -> Play | None:
     """A built-in choice that is not legal (only possible on an opening lead bound by the
     opening card while 頂大 applies) is replaced by the first option."""
     if choice is None:
@@ -355,20 +356,20 @@ class RandomPolicy(Policy):
     def __init__(self, stream: Any = None):
         self.stream = stream
 
-    def _rng(self, view: GameView):
+    def _rng(self, view: PlayerView):
         rng = self.stream if self.stream is not None else view.rng
         if rng is None:
             raise KaptaiError("the random policy needs a random stream (view.rng is None)")
         return rng
 
-    def choose(self, view: GameView) -> Play | None:
+    def choose(self, view: PlayerView) -> Play | None:
         n = len(view.options) + int(view.can_pass)
         if n == 0:
             return None
         j = 0 if n == 1 else self._rng(view).bounded(n)
         return view.options[j] if j < len(view.options) else None
 
-    def swap(self, view: GameView) -> bool:
+    def swap(self, view: PlayerView) -> bool:
         return self._rng(view).bounded(2) == 1
 
 
@@ -386,7 +387,7 @@ class GreedyPolicy(Policy):
 
     name = "greedy"
 
-    def choose(self, view: GameView) -> Play | None:
+    def choose(self, view: PlayerView) -> Play | None:
         opts = view.options
         if view.leading:
             if not opts:
@@ -405,7 +406,7 @@ class GreedyPolicy(Policy):
             choice = rules_info(view.rules).play(1 << view.top)
         return _fallback(view, choice)
 
-    def swap(self, view: GameView) -> bool:
+    def swap(self, view: PlayerView) -> bool:
         return True
 
 
@@ -567,7 +568,7 @@ class HeuristicPolicy(Policy):
 
     name = "heuristic"
 
-    def choose(self, view: GameView) -> Play | None:
+    def choose(self, view: PlayerView) -> Play | None:
         rules = view.rules
         info = rules_info(rules)
         hand = view.hand_mask
@@ -610,7 +611,7 @@ class HeuristicPolicy(Policy):
                 choice = None
         return _fallback(view, choice)
 
-    def swap(self, view: GameView) -> bool:
+    def swap(self, view: PlayerView) -> bool:
         low = rules_info(view.rules).lowest
         return not any(c >> 2 == low >> 2 and c != low for c in view.hand)
 
@@ -629,7 +630,7 @@ class ScriptedPolicy(Policy):
         A play record (``'3D | PASS | 5C 5D'``) or a sequence of choices (card text, card
         ids, :class:`Play`, or ``None`` / ``'PASS'``), consumed one per turn of this seat.
         Entries are passed to the engine as they are, so an illegal entry raises
-        :class:`kaptai.bigtwo.engine.IllegalPlayError`.
+        :class:`kaptai.bigtwo.config.IllegalPlayError`.
     then : Policy, str or None
         Policy used when the script is exhausted (default ``'greedy'``); None: running out
         is an error.
@@ -656,7 +657,7 @@ class ScriptedPolicy(Policy):
         self.swaps = (swaps,) if isinstance(swaps, bool) else tuple(bool(s) for s in swaps)
         self._swap_pos = 0
 
-    def choose(self, view: GameView) -> Any:
+    def choose(self, view: PlayerView) -> Any:
         if self.position < len(self.script):
             self.position += 1
             return self.script[self.position - 1]
@@ -664,7 +665,7 @@ class ScriptedPolicy(Policy):
             raise KaptaiError(f"scripted policy of seat {view.seat} ran out of plays at turn {view.turn}")
         return self.then.choose(view)
 
-    def swap(self, view: GameView) -> bool:
+    def swap(self, view: PlayerView) -> bool:
         i = min(self._swap_pos, len(self.swaps) - 1)
         self._swap_pos += 1
         return self.swaps[i]
@@ -685,13 +686,42 @@ def _builtin(name: str, stream: Any) -> Policy:
     raise KaptaiError(f"unknown policy {name!r}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
 
 
+def check_policies(policies: Any, players: int) -> list:
+    """One policy per seat from a name, a Policy object or a sequence of them.
+
+    Names must be built-in (:data:`POLICY_NAMES`); objects are kept as they are.
+
+    >>> check_policies("greedy", 3)
+    ['greedy', 'greedy', 'greedy']
+    >>> check_policies(["greedy", "best"], 2)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'greedy', 'heuristic' or a kaptai.bigtwo.policies.Policy
+    """
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        policies = [policies] * players
+    policies = list(policies)
+    if len(policies) != players:
+        raise RulesError(f"got {len(policies)} policies for {players} players: give one, or one per seat")
+    for seat, p in enumerate(policies):
+        if isinstance(p, str) and p not in POLICY_CODES:
+            raise RulesError(
+                f"unknown policy {p!r} for seat {seat}: expected one of "
+                + ", ".join(repr(n) for n in POLICY_NAMES)
+                + " or a kaptai.bigtwo.policies.Policy"
+            )
+        if not isinstance(p, str) and not callable(getattr(p, "choose", None)):
+            raise RulesError(f"policy for seat {seat} ({p!r}) has no choose(view) method")
+    return policies
+
+
 def resolve_policies(policies: Any, players: int, stream: Any = None) -> list:
     """One policy object per seat.
 
     Parameters
     ----------
     policies : str, Policy or sequence of them
-        A built-in name (:data:`kaptai.bigtwo.engine.POLICY_NAMES`) or Policy for every seat,
+        A built-in name (:data:`kaptai.bigtwo.config.POLICY_NAMES`) or Policy for every seat,
         or one per seat.
     players : int
     stream : RandomStream, optional

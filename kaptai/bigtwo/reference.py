@@ -1,7 +1,7 @@
 """Slow, obviously-correct Big Two (鋤大D) combination rules, written straight from the page.
 
-This module is the oracle for the compiled evaluator (:mod:`kaptai.bigtwo.combos` over
-``_combo.pyx``) and shares no evaluation code with it: ranks and suits are ordered by
+This module is the oracle for the compiled evaluator (:mod:`kaptai.bigtwo.evaluate` over
+``_eval.pyx``) and shares no evaluation code with it: ranks and suits are ordered by
 rotating the written strings, straights are the page's written sequences, and keys are
 Python tuples (:func:`classify`) or base-13 integers (:func:`classify_five`, a vectorised
 numpy version for the exhaustive test, itself checked against :func:`classify`).

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -38,6 +38,10 @@ from kaptai.errors import RulesError
 __all__ = [
     "OPTION_VALUES",
     "STRAIGHT_ORDERS",
+    "FIRST_LEADS",
+    "TOP_RULES",
+    "REDEALS",
+    "SETTLEMENTS",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "RuleSet",
@@ -46,28 +50,48 @@ __all__ = [
     "validate_players",
 ]
 
+# The options that take one of a few values (§1-§5): each declares its values once, as a
+# Literal whose arguments, in this order, are also the integer codes compiled code reads.
+SuitOrder = Literal["hk", "taiwan", "bridge"]
+FirstLead = Literal["lowest_card", "previous_winner"]
+StraightOrder = Literal["hk", "sequential", "poker", "wheel_top", "broadway_top"]
+StraightSuitCard = Literal["highest_single", "sequence_top"]
+FlushCompare = Literal["rank_first", "suit_first"]
+QuadKicker = Literal["required", "optional"]
+FourCardPlay = Literal["none", "quad", "quad_or_two_pair"]
+TopRule = Literal["liability", "mandatory", "off"]
+Redeal = Literal["points_lt_3", "hk_max10", "literal_min10", "off"]
+Scoring = Literal["count", "points"]
+WinnerBonus = Literal[0, 5, 10]
+Settlement = Literal["place", "winner_takes_all"]
+Bankroll = Literal["off", "capped"]
+FIRST_LEADS: tuple[FirstLead, ...] = get_args(FirstLead)
+TOP_RULES: tuple[TopRule, ...] = get_args(TopRule)
+REDEALS: tuple[Redeal, ...] = get_args(Redeal)
+SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
+
 #: Allowed values of the options that take one of a few values (§1-§5).  ``suit_order``
 #: ``'bridge'`` is accepted as an alias of ``'taiwan'`` (§6.2) and stored as ``'taiwan'``.
 OPTION_VALUES: Mapping[str, tuple] = MappingProxyType(
     {
-        "suit_order": ("hk", "taiwan", "bridge"),
-        "first_lead": ("lowest_card", "previous_winner"),
-        "straight_order": ("hk", "sequential", "poker", "wheel_top", "broadway_top"),
-        "straight_suit_card": ("highest_single", "sequence_top"),
-        "flush_compare": ("rank_first", "suit_first"),
-        "quad_kicker": ("required", "optional"),
-        "four_card_play": ("none", "quad", "quad_or_two_pair"),
-        "top_rule": ("liability", "mandatory", "off"),
-        "redeal": ("points_lt_3", "hk_max10", "literal_min10", "off"),
-        "scoring": ("count", "points"),
-        "winner_bonus": (0, 5, 10),
-        "settlement": ("place", "winner_takes_all"),
-        "bankroll": ("off", "capped"),
+        "suit_order": get_args(SuitOrder),
+        "first_lead": FIRST_LEADS,
+        "straight_order": get_args(StraightOrder),
+        "straight_suit_card": get_args(StraightSuitCard),
+        "flush_compare": get_args(FlushCompare),
+        "quad_kicker": get_args(QuadKicker),
+        "four_card_play": get_args(FourCardPlay),
+        "top_rule": TOP_RULES,
+        "redeal": REDEALS,
+        "scoring": get_args(Scoring),
+        "winner_bonus": get_args(WinnerBonus),
+        "settlement": SETTLEMENTS,
+        "bankroll": get_args(Bankroll),
     }
 )
 
 #: The ``straight_order`` values, in the page's order.
-STRAIGHT_ORDERS: tuple[str, ...] = OPTION_VALUES["straight_order"]
+STRAIGHT_ORDERS: tuple[StraightOrder, ...] = get_args(StraightOrder)
 
 _BOOLS = (
     "malaysian_3p",
@@ -201,29 +225,29 @@ class RuleSet(RuleSetMethods):
     name: str = "hong_kong"
     players: int = 4
     top_rank: str = "2"
-    suit_order: str = "hk"
+    suit_order: SuitOrder = "hk"
     malaysian_3p: bool = False
-    first_lead: str = "lowest_card"
+    first_lead: FirstLead = "lowest_card"
     opening_must_include_lowest: bool = True
-    straight_order: str = "hk"
-    straight_suit_card: str = "highest_single"
-    flush_compare: str = "rank_first"
-    quad_kicker: str = "required"
-    four_card_play: str = "none"
+    straight_order: StraightOrder = "hk"
+    straight_suit_card: StraightSuitCard = "highest_single"
+    flush_compare: FlushCompare = "rank_first"
+    quad_kicker: QuadKicker = "required"
+    four_card_play: FourCardPlay = "none"
     two_pair_five: bool = False
     pass_only_if_unable: bool = False
     pass_locks_out: bool = False
-    top_rule: str = "liability"
+    top_rule: TopRule = "liability"
     instant_dragon: bool = False
     instant_four_twos: bool = False
-    redeal: str = "points_lt_3"
-    scoring: str = "count"
+    redeal: Redeal = "points_lt_3"
+    scoring: Scoring = "count"
     chao: str = "standard"
     points_chao: bool = False
-    winner_bonus: int = 0
-    settlement: str = "place"
+    winner_bonus: WinnerBonus = 0
+    settlement: Settlement = "place"
     stake: float = 1.0
-    bankroll: str = "off"
+    bankroll: Bankroll = "off"
 
     def __post_init__(self) -> None:
         def put(name: str, value: object) -> None:

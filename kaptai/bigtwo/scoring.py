@@ -5,7 +5,7 @@ Two layers, one set of rules:
 * **Penalties** p (§5): what each player is charged for the cards left in hand.
   :func:`penalty` scores one hand (readable, used in the docs); :func:`penalties` scores many
   games at once from the engine's outcome arrays (``cards_left``, ``points_left``,
-  ``winner``, ``instant``; see :data:`kaptai.bigtwo.engine.OUTCOME_DTYPES`).
+  ``winner``, ``instant``; see :data:`kaptai.bigtwo.config.OUTCOME_DTYPES`).
 * **Settlement** (§5): who pays whom, in money (``stake`` per point), with 包牌 and
   graduation (畢業).  :func:`settle` settles one hand, :func:`settle_many` many at once;
   :func:`score_outcomes` does both for an engine run and :func:`run_bankrolls` plays
@@ -116,7 +116,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.bigtwo.cards import parse_cards
-from kaptai.bigtwo.engine import POINT_VALUES
+from kaptai.bigtwo.config import POINT_VALUES
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import RulesError
 

@@ -8,7 +8,7 @@ counting.  How a game is played does not depend on the scoring options (``scorin
 scores the same games under several scoring variants at once: their differences carry no
 Monte Carlo noise of their own (common random numbers).
 
-Games are played in chunks of :data:`CHUNK_GAMES`; chunk ``i`` reads
+Games are played in chunks of :data:`CHUNK_HANDS`; chunk ``i`` reads
 ``PCG64(SeedSequence(seed).spawn(n)[i])``, so a seed gives the same table for any number of
 workers, and the first games of a longer run are the games of a shorter one.  Under
 ``first_lead='previous_winner'`` each chunk is one match: its first game is led by the
@@ -49,14 +49,9 @@ from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import check_count as _count
 from kaptai.core.options import policy_label as _label
 from kaptai.bigtwo import scoring
-from kaptai.bigtwo.engine import (
-    ACTIONS,
-    LOG_COLUMNS,
-    EngineConfig,
-    check_policies,
-    make_config,
-    run_games,
-)
+from kaptai.bigtwo.config import ACTIONS, LOG_COLUMNS, EngineConfig, make_config
+from kaptai.bigtwo.policies import check_policies
+from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
@@ -65,7 +60,7 @@ from kaptai.core.tables import MONTE_CARLO_COLUMNS
 from kaptai.errors import RulesError
 
 __all__ = [
-    "CHUNK_GAMES",
+    "CHUNK_HANDS",
     "CONFIDENCE",
     "METRICS",
     "FRAME_COLUMNS",
@@ -78,7 +73,7 @@ __all__ = [
 ]
 
 #: Games per chunk (one random stream each).  Part of what a seed means.
-CHUNK_GAMES: int = 4096
+CHUNK_HANDS: int = 4096
 #: Confidence level of every interval.
 CONFIDENCE: float = 0.95
 #: The rule options that change only how a finished game is scored (not how it is played).
@@ -219,7 +214,7 @@ def tally_outcomes(out: Mapping[str, np.ndarray], cfg: EngineConfig, variants: S
     Parameters
     ----------
     out : mapping
-        Outcome arrays of :func:`kaptai.bigtwo.engine.run_games`.
+        Outcome arrays of :func:`kaptai.bigtwo.engine.run_hands`.
     cfg : EngineConfig
     variants : sequence of RuleSet
         Scoring variants to settle every game under.
@@ -286,7 +281,7 @@ def tally_outcomes(out: Mapping[str, np.ndarray], cfg: EngineConfig, variants: S
 
 def _play_chunk(task) -> dict[str, np.ndarray]:
     cfg, pols, child, start, size, record, variants = task
-    out, log = run_games(cfg, pols, bit_generator(child), size, record=record)
+    out, log = run_hands(cfg, pols, bit_generator(child), size, record=record)
     t = tally_outcomes(out, cfg, variants)
     if len(log):
         log = log.copy()
@@ -333,7 +328,7 @@ def run_tallies(
     rulesets = [r for _, r in variants]
     tasks = [
         (cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), rulesets)
-        for c in plan_chunks(games, CHUNK_GAMES, entropy)
+        for c in plan_chunks(games, CHUNK_HANDS, entropy)
     ]
     labels = [_label(p) for p in pols]
     fingerprint = {
@@ -343,7 +338,7 @@ def run_tallies(
         "seed_entropy": entropy,
         "policies": labels,
         "variants": [[name, r.to_dict()] for name, r in variants],
-        "chunk_games": CHUNK_GAMES,
+        "chunk_games": CHUNK_HANDS,
         "record": record,
         "version": __version__,
     }
@@ -358,7 +353,7 @@ def run_tallies(
         "policies": labels,
         "variants": variants,
         "engine": "compiled" if all(isinstance(p, str) for p in pols) else "reference",
-        "chunk_games": CHUNK_GAMES,
+        "chunk_games": CHUNK_HANDS,
     }
     return merged, log, meta
 
@@ -540,7 +535,7 @@ def simulate(
         :mod:`kaptai.core.runner`); the table does not depend on them.
     record : int
         Keep the log of the first ``record`` games in ``df.attrs['log']`` (dict of columns
-        :data:`kaptai.bigtwo.engine.LOG_COLUMNS`, with an ``action_name`` column).
+        :data:`kaptai.bigtwo.config.LOG_COLUMNS`, with an ``action_name`` column).
     progress : bool
         Progress bar on stderr.
 

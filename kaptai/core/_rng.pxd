@@ -1,12 +1,18 @@
 # cython: language_level=3
-"""Bounded random integers from a numpy ``bitgen_t`` without the GIL (shared by the engines).
+"""numpy ``bitgen_t`` access and bounded random integers without the GIL (shared by the engines).
 
 The pure-Python twin is :class:`kaptai.core.sampling.RandomStream`; both read
 ``next_uint32`` and use Lemire's multiply-shift with rejection, so a compiled engine and
 its reference draw the same numbers from the same ``PCG64``.
 """
 from libc.stdint cimport uint32_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
+
+
+cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
+    """The ``bitgen_t`` of a numpy BitGenerator (hold ``bit_generator.lock`` while drawing)."""
+    return <bitgen_t*> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
 
 cdef inline uint32_t bounded(bitgen_t* rng, uint32_t s) noexcept nogil:

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kaptai.kts.engine_reference import EngineConfig
+from kaptai.kts.config import EngineConfig
 
 ACTIONS: tuple[str, ...]
 

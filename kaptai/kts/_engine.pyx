@@ -79,13 +79,14 @@ definitions), 3 scripted (tests: decisions read from an int array, then greedy).
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
-from kaptai.core._rng cimport bounded
+from kaptai.core._rng cimport bitgen_of, bounded
+from kaptai.core._logbuf cimport LogBuffer, log_free, log_init, log_row, log_rows
 cimport numpy as cnp
 import numpy as np
 
 from kaptai.kts._eval cimport (
+    CDELTA, CHECK_MASK, CLS, KEY_BASE,
     EvalRules, HandState, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
 )
 
@@ -142,35 +143,21 @@ cdef enum:
 ACTIONS = ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
            "self_drawn_win", "discard", "drawn_hand", "turn_limit")
 
-# ------------------------------------------------------------------ ten-pair key constants
-# The packed key of HandState (see kaptai/kts/_eval.pyx): d1..d4 = C_j - C_{10-j} offset by
-# 64 in bytes 0..3, then the counts C0 and C5 in bytes 4 and 5 (only their parity is
-# checked).  Copied here for the fast basic-form waits; a test checks them against _eval.
-cdef int CLS[21]
-cdef int64_t CDELTA[10]
+# ------------------------------------------------------------------ ten-pair key tables
+# The packed key of HandState and its constants (CLS, CDELTA, KEY_BASE, CHECK_MASK) are
+# those of kaptai/kts/_eval.pxd; the two tables below are derived from them for the fast
+# basic-form waits.
 cdef int64_t TARGET[10]          # masked key of a hand one tile of class c short of balanced
 cdef int CLASS_MASK[10]          # tile ids of each class, as a bit set
-cdef int64_t KEY_BASE = 64 | (64 << 8) | (64 << 16) | (64 << 24)
-cdef int64_t CHECK_MASK = <int64_t>0xFFFFFFFF | (<int64_t>1 << 32) | (<int64_t>1 << 40)
 
-_tv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3]
 for _k in range(10):
     CLASS_MASK[_k] = 0
 for _i in range(21):
-    CLS[_i] = _tv[_i] % 10
     CLASS_MASK[CLS[_i]] |= 1 << _i
 for _k in range(10):
-    if _k == 0:
-        CDELTA[_k] = <int64_t>1 << 32
-        TARGET[_k] = KEY_BASE | (<int64_t>1 << 32)
-    elif _k == 5:
-        CDELTA[_k] = <int64_t>1 << 40
-        TARGET[_k] = KEY_BASE | (<int64_t>1 << 40)
-    elif _k < 5:
-        CDELTA[_k] = <int64_t>1 << (8 * (_k - 1))
-        TARGET[_k] = KEY_BASE - CDELTA[_k]
+    if _k == 0 or _k == 5:
+        TARGET[_k] = KEY_BASE | CDELTA[_k]
     else:
-        CDELTA[_k] = -(<int64_t>1 << (8 * (10 - _k - 1)))
         TARGET[_k] = KEY_BASE - CDELTA[_k]
 
 
@@ -219,25 +206,19 @@ cdef struct Game:
     # log
     int recording
     int64_t hand_index
-    int32_t* log
-    int64_t log_n, log_cap
+    LogBuffer log
     Stats* st
 
 
 cdef inline void ev(Game* g, int seat, int action, int tile, int value) noexcept nogil:
     cdef int32_t* row
-    cdef int32_t* grown
     if g.recording:
-        if g.log_n >= g.log_cap:
-            grown = <int32_t*> realloc(g.log, <size_t>(2 * g.log_cap) * LOG_COLS * sizeof(int32_t))
-            if grown == NULL:
-                g.error = ERR_MEMORY
-                g.recording = 0
-                g.step += 1
-                return
-            g.log = grown
-            g.log_cap *= 2
-        row = g.log + g.log_n * LOG_COLS
+        row = <int32_t*> log_row(&g.log)
+        if row == NULL:
+            g.error = ERR_MEMORY
+            g.recording = 0
+            g.step += 1
+            return
         row[0] = <int32_t>g.hand_index
         row[1] = g.step
         row[2] = g.turn
@@ -245,26 +226,11 @@ cdef inline void ev(Game* g, int seat, int action, int tile, int value) noexcept
         row[4] = action
         row[5] = tile
         row[6] = value
-        g.log_n += 1
     g.step += 1
 
 
 # ------------------------------------------------------------------ hand state
-# Local inline copies of _eval's hs_add / hs_remove (same HandState layout; the
-# cross-module calls cannot be inlined and dominate the policy loops).  Checked against
-# _eval by the tests (``_key_of``).
-cdef inline void add(HandState* h, int t, const EvalRules* r) noexcept nogil:
-    h.c[t] += 1
-    h.rvc[r.rv[t]] += 1
-    h.key += CDELTA[CLS[t]]
-    h.size += 1
-
-
-cdef inline void remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
-    h.c[t] -= 1
-    h.rvc[r.rv[t]] -= 1
-    h.key -= CDELTA[CLS[t]]
-    h.size -= 1
+# hs_add / hs_remove are the cdef inline helpers of kaptai/kts/_eval.pxd.
 
 
 cdef inline int imbalance(int64_t key) noexcept nogil:
@@ -320,10 +286,10 @@ cdef inline int waits_mask(Game* g, HandState* h, int* basic_out) noexcept nogil
     if g.has_extra:
         for t in range(NT):
             if not (mask >> t) & 1:
-                add(h, t, &g.rx)
+                hs_add(h, t, &g.rx)
                 if hs_is_win(h, &g.rx):
                     mask |= 1 << t
-                remove(h, t, &g.rx)
+                hs_remove(h, t, &g.rx)
     return mask
 
 
@@ -570,7 +536,7 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
         for t in range(NT):
             if not (legal >> t) & 1:
                 continue
-            remove(h, t, &g.r)
+            hs_remove(h, t, &g.r)
             g.table[t] += 1
             g.table_total += 1
             mask[t] = waits_mask(g, h, &bmask[t])
@@ -578,7 +544,7 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
             feasible[t] = (bmask[t] & feasible_mask(g, h)) != 0
             g.table[t] -= 1
             g.table_total -= 1
-            add(h, t, &g.r)
+            hs_add(h, t, &g.r)
         return
     if not g.has_basic or imbalance(h.key) > 4:
         for t in range(NT):
@@ -623,9 +589,9 @@ cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
         if (mask >> w) & 1:
             live = g.copies[w] - h.c[w] - g.table[w]
             if live > 0:
-                add(h, w, &g.r)
+                hs_add(h, w, &g.r)
                 total += <int64_t>live * (hs_score(h, &g.r, &form, &spec) + 1)
-                remove(h, w, &g.r)
+                hs_remove(h, w, &g.r)
     return total
 
 
@@ -663,7 +629,7 @@ cdef inline int frac_cmp(int64_t an, int64_t ad, int64_t bn, int64_t bd) noexcep
 
 # ------------------------------------------------------------------ policies
 cdef inline void put_down(Game* g, int s, int t) noexcept nogil:
-    remove(&g.h[s], t, &g.r)
+    hs_remove(&g.h[s], t, &g.r)
     g.table[t] += 1
     g.table_total += 1
     ev(g, s, EV_DISCARD, t, -1)
@@ -672,13 +638,13 @@ cdef inline void put_down(Game* g, int s, int t) noexcept nogil:
 cdef inline int64_t value_of(Game* g, HandState* h, int t, int mask, int live, int k) noexcept nogil:
     """Value numerator of h - t (t put on the table)."""
     cdef int64_t v
-    remove(h, t, &g.r)
+    hs_remove(h, t, &g.r)
     g.table[t] += 1
     g.table_total += 1
     v = value_num(g, h, mask, live, k)
     g.table[t] -= 1
     g.table_total -= 1
-    add(h, t, &g.r)
+    hs_add(h, t, &g.r)
     return v
 
 
@@ -751,13 +717,13 @@ cdef int smart_discard(Game* g, int s, int legal, int use_value) noexcept nogil:
         if not (tied >> t) & 1:
             continue
         if live[t] > 0:
-            remove(h, t, &g.r)
+            hs_remove(h, t, &g.r)
             g.table[t] += 1
             g.table_total += 1
             ss[t] = score_sum(g, h, mask[t])
             g.table[t] -= 1
             g.table_total -= 1
-            add(h, t, &g.r)
+            hs_add(h, t, &g.r)
         else:
             ss[t] = 0
         if best_t < 0 or frac_cmp(ss[t], live[t] if live[t] > 0 else 1, bn, bd) > 0:
@@ -795,13 +761,13 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
     cdef int feas[NT]
     for i in range(nc):
         c = cands[i]
-        add(h, c, &g.r)
+        hs_add(h, c, &g.r)
         if hs_is_win(h, &g.r):
             sc = hs_score(h, &g.r, &form, &spec)
             if sc > best_score:
                 best_score = sc
                 best_win = c
-        remove(h, c, &g.r)
+        hs_remove(h, c, &g.r)
     if best_win >= 0:
         return best_win
     for t in range(NT):
@@ -809,15 +775,15 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
             pre |= 1 << t
     for i in range(nc):
         c = cands[i]
-        add(h, c, &g.r)
+        hs_add(h, c, &g.r)
         if no_waits_possible(g, h):
-            remove(h, c, &g.r)        # every hand after the claim scores (0, 0)
+            hs_remove(h, c, &g.r)        # every hand after the claim scores (0, 0)
             continue
         if not measured:
-            remove(h, c, &g.r)
+            hs_remove(h, c, &g.r)
             hand_metric(g, h, use_value, k, &best_n, &best_d, &best_live)
             measured = 1
-            add(h, c, &g.r)
+            hs_add(h, c, &g.r)
         g.table[c] -= 1
         g.table_total -= 1
         discard_waits(g, h, pre, live, mask, bmask, feas)
@@ -839,7 +805,7 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
                 after_live = live[t]
         g.table[c] += 1
         g.table_total += 1
-        remove(h, c, &g.r)
+        hs_remove(h, c, &g.r)
         if metric_cmp(after_n, after_d, after_live, best_n, best_d, best_live) > 0:
             best_n = after_n
             best_d = after_d
@@ -949,14 +915,14 @@ cdef int take_claim(Game* g, int s, int tile) noexcept nogil:
     g.table[tile] -= 1
     g.table_total -= 1
     ev(g, s, EV_CLAIM, tile, -1)
-    add(h, tile, &g.r)
+    hs_add(h, tile, &g.r)
     if hs_is_win(h, &g.r):
         sc = hs_score(h, &g.r, &form, &spec)
-        remove(h, tile, &g.r)
+        hs_remove(h, tile, &g.r)
         ev(g, s, EV_CLAIM_WIN, tile, sc)
         finish(g, s, K_CLAIMED, sc)
         return 1
-    remove(h, tile, &g.r)
+    hs_remove(h, tile, &g.r)
     return 0
 
 
@@ -988,7 +954,7 @@ cdef void play_hand(Game* g) noexcept nogil:
         for j in range(g.n_first if i == 0 else g.n_other):
             t = g.wall[g.pos]
             g.pos += 1
-            add(&g.h[seat], t, &g.r)
+            hs_add(&g.h[seat], t, &g.r)
             ev(g, seat, EV_DEAL, t, -1)
     for i in range(1, P):
         note_ready(g, (F + i) % P, 0)
@@ -1036,7 +1002,7 @@ cdef void play_hand(Game* g) noexcept nogil:
                         return
                     took = choice
         if took >= 0:
-            add(h, took, &g.r)
+            hs_add(h, took, &g.r)
             e = decide_discard(g, s, pre)
             put_down(g, s, e)
             last = e
@@ -1063,7 +1029,7 @@ cdef void play_hand(Game* g) noexcept nogil:
             return
         x = g.wall[g.pos]
         g.pos += 1
-        add(h, x, &g.r)
+        hs_add(h, x, &g.r)
         ev(g, s, EV_DRAW, x, -1)
         if hs_is_win(h, &g.r):
             sc = hs_score(h, &g.r, &form, &spec) + 1
@@ -1098,7 +1064,7 @@ cdef void deal_random(Game* g, int* sorted_tiles) noexcept nogil:
 
 # ------------------------------------------------------------------ Python entry point
 cdef object _stats_to_dict(Stats* st, int P):
-    """Copy the used part of the tallies into numpy arrays (see engine_reference.new_stats)."""
+    """Copy the used part of the tallies into numpy arrays (see config.new_outcomes)."""
     out = {
         "hands": np.array([st.hands], dtype=np.int64),
         "first_hand": np.array([st.first_hand[i] for i in range(P)], dtype=np.int64),
@@ -1138,7 +1104,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
 
     Parameters
     ----------
-    cfg : kaptai.kts.engine_reference.EngineConfig
+    cfg : kaptai.kts.config.EngineConfig
         The validated table.
     policies : sequence of int
         Policy code per seat (0 random, 1 greedy, 2 score, 3 scripted).
@@ -1161,7 +1127,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     Returns
     -------
     (dict, numpy.ndarray)
-        Tallies with the keys of ``engine_reference.new_stats`` and an int32 array of log
+        Tallies with the keys of ``config.new_outcomes`` and an int32 array of log
         rows ``(hand, step, turn, seat, action, tile, value)``.
     """
     cdef Game* g = <Game*> malloc(sizeof(Game))
@@ -1221,13 +1187,9 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             if not np.array_equal(np.sort(w), np.array([sorted_tiles[i] for i in range(g.n_tiles)])):
                 raise ValueError("a constructed wall must hold exactly the tiles of the sets")
         g.st = st
-        g.log_cap = 1024
-        g.log = <int32_t*> malloc(g.log_cap * LOG_COLS * sizeof(int32_t))
-        if g.log == NULL:
+        if log_init(&g.log, LOG_COLS * sizeof(int32_t), 1024):
             raise MemoryError()
-        capsule = bit_generator.capsule
-        rng = <bitgen_t*> PyCapsule_GetPointer(capsule, "BitGenerator")
-        g.rng = rng
+        g.rng = bitgen_of(bit_generator)
         if wall is not None:
             for i in range(g.n_tiles):
                 g.wall[i] = w[i]
@@ -1253,12 +1215,9 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             raise ValueError(
                 f"scripted {what} at seat {g.error_seat}, turn {g.turn} is not a legal choice"
             )
-        log = np.empty((g.log_n, LOG_COLS), dtype=np.int32)
-        if g.log_n:
-            memcpy(cnp.PyArray_DATA(log), g.log, g.log_n * LOG_COLS * sizeof(int32_t))
-        return _stats_to_dict(st, P), log
+        return _stats_to_dict(st, P), log_rows(&g.log, LOG_COLS, np.int32)
     finally:
-        free(g.log)
+        log_free(&g.log)
         free(g)
         free(st)
 
@@ -1293,17 +1252,3 @@ def _distance_proxy(counts, copies, int n):
         return distance_proxy(g, &g.h[0])
     finally:
         free(g)
-
-
-def _key_of(counts):
-    """(key from the local add, key from _eval's hs_add) of a count vector, for tests."""
-    cdef HandState a, b
-    cdef EvalRules r
-    rules_init(&r, 1, 0, 4, 6)
-    hs_clear(&a)
-    hs_clear(&b)
-    for t in range(NT):
-        for _ in range(counts[t]):
-            add(&a, t, &r)
-            hs_add(&b, t, &r)
-    return int(a.key), int(b.key)

@@ -34,10 +34,47 @@ cdef struct HandState:
     int64_t key        # packed ten-pair balance (see _eval.pyx)
     int size
 
+# ------------------------------------------------------------------ shared constants
+# The tile values and the packed ten-pair balance key, defined once for every kernel that
+# cimports this file (the evaluator and the engine).  Ten-value of each tile id; its class
+# (ten-value mod 10); the key change of one tile of each class.  The key holds
+# d1..d4 = C_j - C_{10-j} offset by 64 in bytes 0..3 and the class counts C0 and C5 in
+# bytes 4 and 5 (only their parity is checked, through CHECK_MASK): see _eval.pyx.
+cdef extern from *:
+    """
+    static const int kts_ten_value[21] = {12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3};
+    static const int kts_tile_class[21] = {2, 2, 8, 4, 0, 6, 4, 1, 0, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3};
+    static const long long kts_class_delta[10] = {
+        1LL << 32, 1LL, 1LL << 8, 1LL << 16, 1LL << 24,
+        1LL << 40, -(1LL << 24), -(1LL << 16), -(1LL << 8), -1LL};
+    #define KTS_KEY_BASE (64LL | (64LL << 8) | (64LL << 16) | (64LL << 24))
+    #define KTS_CHECK_MASK (0xFFFFFFFFLL | (1LL << 32) | (1LL << 40))
+    """
+    const int TV "kts_ten_value"[21]
+    const int CLS "kts_tile_class"[21]
+    const int64_t CDELTA "kts_class_delta"[10]
+    const int64_t KEY_BASE "KTS_KEY_BASE"
+    const int64_t CHECK_MASK "KTS_CHECK_MASK"
+
 cdef void rules_init(EvalRules* r, int forms, int base_sum, int n, int gee_joon_run_value) noexcept nogil
 cdef void hs_clear(HandState* h) noexcept nogil
-cdef void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil
-cdef void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil
+
+
+cdef inline void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
+    """Add one tile of id ``t`` to a hand (count, run-value count, balance key, size)."""
+    h.c[t] += 1
+    h.rvc[r.rv[t]] += 1
+    h.key += CDELTA[CLS[t]]
+    h.size += 1
+
+
+cdef inline void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
+    """Remove one tile of id ``t`` from a hand (the inverse of hs_add)."""
+    h.c[t] -= 1
+    h.rvc[r.rv[t]] -= 1
+    h.key -= CDELTA[CLS[t]]
+    h.size -= 1
+
 cdef bint hs_is_win(const HandState* h, const EvalRules* r) noexcept nogil
 cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* specials_out) noexcept nogil
 cdef int hs_waits(HandState* h, const EvalRules* r, int* out) noexcept nogil

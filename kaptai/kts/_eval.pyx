@@ -39,36 +39,20 @@ import numpy as np
 cnp.import_array()
 
 # ---------------------------------------------------------------- constants
-cdef int TV[21]
-cdef int CLS[21]
+# TV, CLS, CDELTA, KEY_BASE and CHECK_MASK are defined once, in _eval.pxd.
 cdef int RV_DEFAULT[21]
 cdef int IS_PAIR_TYPE[21]        # ids whose identical pair is a ten pair: 5-5, 4-6, 1-4, 2-3
-cdef int64_t CDELTA[10]          # key change for one tile of class k
 cdef int64_t EYE_KEY[10]         # masked key that is balanced after removing an eye of class k
-cdef int64_t KEY_BASE
-cdef int64_t CHECK_MASK
 cdef int64_t GE_MASK             # d1, d3 and the two parity bits
 
 _tv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3]
 _rv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 6, 3]
 for _i in range(21):
-    TV[_i] = _tv[_i]
-    CLS[_i] = _tv[_i] % 10
+    assert TV[_i] == _tv[_i] and CLS[_i] == _tv[_i] % 10  # _eval.pxd's tables
     RV_DEFAULT[_i] = _rv[_i]
     IS_PAIR_TYPE[_i] = 1 if _i in (4, 8, 17, 18) else 0
 
-KEY_BASE = 64 | (64 << 8) | (64 << 16) | (64 << 24)
-CHECK_MASK = <int64_t>0xFFFFFFFF | (<int64_t>1 << 32) | (<int64_t>1 << 40)
 GE_MASK = <int64_t>0xFF | (<int64_t>0xFF << 16) | (<int64_t>1 << 32) | (<int64_t>1 << 40)
-for _k in range(10):
-    if _k == 0:
-        CDELTA[_k] = <int64_t>1 << 32
-    elif _k == 5:
-        CDELTA[_k] = <int64_t>1 << 40
-    elif _k < 5:
-        CDELTA[_k] = <int64_t>1 << (8 * (_k - 1))
-    else:
-        CDELTA[_k] = -(<int64_t>1 << (8 * (10 - _k - 1)))
 for _k in range(10):
     EYE_KEY[_k] = (KEY_BASE + 2 * CDELTA[_k]) & CHECK_MASK
 
@@ -186,20 +170,6 @@ cdef void hs_clear(HandState* h) noexcept nogil:
     memset(h.rvc, 0, sizeof(h.rvc))
     h.key = KEY_BASE
     h.size = 0
-
-
-cdef void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
-    h.c[t] += 1
-    h.rvc[r.rv[t]] += 1
-    h.key += CDELTA[CLS[t]]
-    h.size += 1
-
-
-cdef void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
-    h.c[t] -= 1
-    h.rvc[r.rv[t]] -= 1
-    h.key -= CDELTA[CLS[t]]
-    h.size -= 1
 
 
 cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,

@@ -6,8 +6,8 @@ writes the same hand log, event for event; the tests compare whole logs.  Win ch
 scores and waits come from the oracle :mod:`kaptai.kts.reference`.  It also runs custom
 Python policies (:class:`kaptai.kts.policies.Policy`), which the compiled engine cannot.
 
-The event order of a hand is documented once, in the module docstring of
-:mod:`kaptai.kts._engine`; this file follows it line by line.
+The engine is specified once, in ``docs/kap-tai-shap-engine.md``; this file follows it
+line by line.  The table and the codes come from :mod:`kaptai.kts.config`.
 
 Randomness
 ----------
@@ -21,7 +21,8 @@ policy draws during play.
 Examples
 --------
 >>> import numpy as np
->>> from kaptai.kts.engine_reference import make_config, run_hands
+>>> from kaptai.kts.config import make_config
+>>> from kaptai.kts.engine_reference import run_hands
 >>> cfg = make_config(4, "traditional")
 >>> stats, log = run_hands(cfg, ["greedy"] * 4, np.random.PCG64(7), 3, record=1)
 >>> int(stats["hands"][0]), log[0][4], log[1][4]
@@ -39,140 +40,39 @@ import numpy as np
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import RulesError
 from kaptai.kts import reference
-from kaptai.kts.policies import Policy, SeatView, policy_objects, resolve_policies
-from kaptai.kts.rules import (
-    RuleSet,
-    check_deal,
-    half_groups,
-    hand_sizes,
-    n_dice,
-    resolve_rules,
-    validate_players,
+from kaptai.kts.config import (
+    ACTIONS,
+    CLAIM,
+    CLAIM_WIN,
+    DEAL,
+    DECLINE,
+    DICE,
+    DISCARD,
+    DRAW,
+    DRAWN_HAND,
+    K_CLAIMED,
+    K_DRAWN,
+    K_LIMIT,
+    K_NATURAL,
+    K_SELF_DRAWN,
+    MAX_TURNS,
+    NATURAL,
+    READY_LEVELS,
+    SCORE_LEVELS,
+    SELF_DRAWN_WIN,
+    TURN_LIMIT,
+    EngineConfig,
+    new_outcomes,
 )
-from kaptai.kts.tiles import COPIES_PER_SET, N_TILE_TYPES
+from kaptai.kts.policies import Policy, PlayerView, policy_objects, resolve_policies
+from kaptai.kts.tiles import N_TILE_TYPES
 
 __all__ = [
-    "ACTIONS",
-    "KINDS",
-    "MAX_TURNS",
-    "READY_LEVELS",
-    "SCORE_LEVELS",
-    "EngineConfig",
     "RandomStream",
-    "make_config",
-    "new_stats",
     "shuffled_wall",
     "play_hand",
     "run_hands",
 ]
-
-#: Event names of the hand log, by code.
-ACTIONS: tuple[str, ...] = (
-    "dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
-    "self_drawn_win", "discard", "drawn_hand", "turn_limit",
-)
-DICE, DEAL, NATURAL, CLAIM, DECLINE, CLAIM_WIN, DRAW, SELF_DRAWN_WIN, DISCARD, DRAWN_HAND, TURN_LIMIT = range(11)
-#: How a hand ends, by code (the first three are wins).
-KINDS: tuple[str, ...] = ("natural", "claimed", "self_drawn", "drawn", "turn_limit")
-K_NATURAL, K_CLAIMED, K_SELF_DRAWN, K_DRAWN, K_LIMIT = range(5)
-#: A hand still running after this many turns ends drawn (only reachable when a
-#: ``turn='claim-or-draw'`` policy keeps claiming instead of drawing).
-MAX_TURNS: int = 1000
-#: Ready statistics are kept for own turns 0 .. READY_LEVELS - 1.
-READY_LEVELS: int = 64
-#: Winning scores of SCORE_LEVELS - 1 or more share the last bin.
-SCORE_LEVELS: int = 64
-
-_FORM_BITS = {"basic": 1, "general_eyes": 2, "run4": 4, "run6": 8, "run8": 16}
-_CLAIM_MODES = ("previous", "any", "none")
-_TURN_MODES = ("claim-then-draw", "claim-or-draw")
-
-
-@dataclass(frozen=True)
-class EngineConfig:
-    """Everything the engines need about a table, validated once.
-
-    Build it with :func:`make_config`.  ``copies`` is the number of copies of each tile id
-    in play; the wall holds ``n_tiles = sum(copies)`` tiles.
-    """
-
-    players: int
-    rules: RuleSet
-    n: int
-    n_first: int
-    n_other: int
-    sets: int
-    copies: tuple[int, ...]
-    n_tiles: int
-    n_dice: int
-    claim: str
-    turn: str
-    keep_drawn: bool
-    forms_mask: int
-    base_sum: int
-    gee_joon_run_value: int
-
-    @property
-    def claim_code(self) -> int:
-        """0 previous, 1 any, 2 none."""
-        return _CLAIM_MODES.index(self.claim)
-
-    @property
-    def turn_code(self) -> int:
-        """0 claim-then-draw, 1 claim-or-draw."""
-        return _TURN_MODES.index(self.turn)
-
-
-def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None) -> EngineConfig:
-    """Validate a table (player count and rules) for the engines.
-
-    Parameters
-    ----------
-    players : int
-        2-22 (2 is Kap Shap).
-    rules : RuleSet, str, mapping or None
-        See :func:`kaptai.kts.rules.resolve_rules`.
-
-    Returns
-    -------
-    EngineConfig
-
-    Raises
-    ------
-    RulesError
-        For a bad player count, unknown options, or a deal that does not fit in the sets.
-
-    Examples
-    --------
-    >>> from kaptai.kts.engine_reference import make_config
-    >>> c = make_config(2)
-    >>> c.n, c.n_first, c.n_other, c.n_tiles, c.n_dice
-    (3, 8, 7, 32, 2)
-    """
-    p = validate_players(players)
-    r = resolve_rules(rules)
-    check_deal(p, r)
-    sets = r.sets_for(p)
-    first, other = hand_sizes(p)
-    copies = tuple(int(c) * sets for c in COPIES_PER_SET)
-    return EngineConfig(
-        players=p,
-        rules=r,
-        n=half_groups(p),
-        n_first=first,
-        n_other=other,
-        sets=sets,
-        copies=copies,
-        n_tiles=sum(copies),
-        n_dice=n_dice(p, r),
-        claim=r.claim,
-        turn=r.turn,
-        keep_drawn=r.keep_drawn,
-        forms_mask=sum(_FORM_BITS[f] for f in r.forms),
-        base_sum=int(r.base_combination == "sum"),
-        gee_joon_run_value=r.gee_joon_run_value,
-    )
-
 
 def shuffled_wall(stream: RandomStream, copies: Sequence[int]) -> list[int]:
     """The sorted tiles shuffled by Fisher-Yates with ``stream.bounded``.
@@ -190,37 +90,6 @@ def shuffled_wall(stream: RandomStream, copies: Sequence[int]) -> list[int]:
         j = stream.bounded(i + 1)
         wall[i], wall[j] = wall[j], wall[i]
     return wall
-
-
-def new_stats(players: int) -> dict[str, np.ndarray]:
-    """Zeroed tallies of a chunk of hands; every entry adds up across chunks.
-
-    Keys (``P`` = players; "first" = seat relative to the first hand, "dealer" = absolute
-    seat, 0 the dealer):
-
-    ``hands`` (1,); ``first_hand`` (P,) first-hand seat counts; ``wins_first`` /
-    ``wins_dealer`` (3, P) wins by kind (natural, claimed, self-drawn) and seat;
-    ``ends`` (2,) drawn hands and turn-limit hands (a subset); ``length`` (MAX_TURNS + 1,)
-    hands by the turn they ended in; ``score_first`` / ``score_dealer`` (P, SCORE_LEVELS)
-    winning scores by seat; ``ready_first`` / ``alive_first`` / ``ready_dealer`` /
-    ``alive_dealer`` (P, READY_LEVELS): after own turn t (t = 0: the dealt hand, seats
-    other than the first hand), hands still running and hands ready.
-    """
-    p = players
-    return {
-        "hands": np.zeros(1, np.int64),
-        "first_hand": np.zeros(p, np.int64),
-        "wins_first": np.zeros((3, p), np.int64),
-        "wins_dealer": np.zeros((3, p), np.int64),
-        "ends": np.zeros(2, np.int64),
-        "length": np.zeros(MAX_TURNS + 1, np.int64),
-        "score_first": np.zeros((p, SCORE_LEVELS), np.int64),
-        "score_dealer": np.zeros((p, SCORE_LEVELS), np.int64),
-        "ready_first": np.zeros((p, READY_LEVELS), np.int64),
-        "alive_first": np.zeros((p, READY_LEVELS), np.int64),
-        "ready_dealer": np.zeros((p, READY_LEVELS), np.int64),
-        "alive_dealer": np.zeros((p, READY_LEVELS), np.int64),
-    }
 
 
 @dataclass(frozen=True)
@@ -262,9 +131,9 @@ class _Hand:
             )
         self.step += 1
 
-    def view(self, seat: int, drawn=None, claimed=None) -> SeatView:
+    def view(self, seat: int, drawn=None, claimed=None) -> PlayerView:
         cfg = self.cfg
-        return SeatView(
+        return PlayerView(
             seat=seat, players=cfg.players, n=cfg.n, rules=cfg.rules, copies=cfg.copies,
             hand=tuple(self.hands[seat]), table=tuple(self.table),
             wall_remaining=cfg.n_tiles - self.pos, turn=self.turn, first_hand=self.first,
@@ -477,7 +346,7 @@ def play_hand(
     log : list, optional
         Events are appended as tuples ``(hand, step, turn, seat, action, tile, value)``.
     stats : dict, optional
-        Tallies from :func:`new_stats`, updated in place.
+        Tallies from :func:`new_outcomes`, updated in place.
     wall : sequence of int, optional
         A constructed wall (all ``cfg.n_tiles`` tiles, dealt and drawn in order); then
         ``first_hand`` is required and no dice are thrown (the dice event has value -1).
@@ -534,11 +403,11 @@ def run_hands(
     Returns
     -------
     (dict, list)
-        Tallies (:func:`new_stats`) and log rows.
+        Tallies (:func:`new_outcomes`) and log rows.
     """
     objs = policy_objects(resolve_policies(policies, cfg.players))
     stream = RandomStream(bit_generator)
-    stats = new_stats(cfg.players)
+    stats = new_outcomes(cfg.players)
     log: list[tuple] = []
     for i in range(n_hands):
         play_hand(

@@ -29,7 +29,7 @@ import pandas as pd
 
 from kaptai.errors import InvalidHandError
 from kaptai.kts import _eval
-from kaptai.kts.rules import FORMS, RuleSet, resolve_rules
+from kaptai.kts.rules import FORMS, RuleSet, forms_mask, resolve_rules
 from kaptai.kts.tiles import (
     COPIES_PER_SET,
     GENERAL_EYE_IDS,
@@ -45,7 +45,6 @@ __all__ = ["Evaluation", "score_hands", "waits_hands", "evaluate", "waits", "cla
 #: Names of the special-hand flags, in bit order of the compiled evaluator.
 SPECIALS: tuple[str, ...] = ("all_even", "all_odd", "all_pairs", "general_eyes", "run4", "run6", "run8")
 
-_FORM_BITS = {"basic": 1, "general_eyes": 2, "run4": 4, "run6": 8, "run8": 16}
 _CLASS = TEN_VALUE % 10
 _PAIR_TYPES = (4, 8, 17, 18)  # tiles whose identical pair is a ten pair (5-5, 4-6, 1-4, 2-3)
 
@@ -54,10 +53,7 @@ def c_rules(rules: RuleSet | str | None) -> tuple[RuleSet, int, int, int]:
     """Resolve ``rules`` and return it with the compiled kernels' parameters
     ``(rules, forms_mask, base_sum, gee_joon_run_value)``."""
     r = resolve_rules(rules)
-    mask = 0
-    for f in r.forms:
-        mask |= _FORM_BITS[f]
-    return r, mask, int(r.base_combination == "sum"), int(r.gee_joon_run_value)
+    return r, forms_mask(r.forms), int(r.base_combination == "sum"), int(r.gee_joon_run_value)
 
 
 def _tile_array(tiles: Any, sizes: tuple[int, ...], what: str) -> np.ndarray:

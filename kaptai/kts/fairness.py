@@ -65,7 +65,7 @@ from kaptai.core.settlement import (
 from kaptai.core.stats import sd_interval, spread_interval, wilson_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.errors import RulesError
-from kaptai.kts.engine_reference import make_config
+from kaptai.kts.config import make_config
 from kaptai.kts.rules import PRESETS, RuleSet, resolve_rules
 from kaptai.kts.simulate import CONFIDENCE, run_tallies
 

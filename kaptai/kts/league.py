@@ -91,8 +91,8 @@ from kaptai.core.settlement import pot_ev
 from kaptai.core.stats import wilson_interval, z_value
 from kaptai.errors import RulesError
 from kaptai.kts.advisor import advise
-from kaptai.kts.engine_reference import make_config
-from kaptai.kts.policies import BUILTIN_POLICIES, Policy, SeatView
+from kaptai.kts.config import make_config
+from kaptai.kts.policies import BUILTIN_POLICIES, Policy, PlayerView
 from kaptai.kts.rules import RuleSet, resolve_rules
 from kaptai.kts.simulate import CHUNK_HANDS, CONFIDENCE, simulate
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile
@@ -137,7 +137,7 @@ class AdvisorPolicy(Policy):
     """Play what :func:`kaptai.kts.advisor.advise` ranks first (``'advisor'``).
 
     - **discard**: ``advise`` on the seat's ``2n + 2`` tiles with ``seen`` = every tile
-      face up on the table (:attr:`SeatView.table`); the first-ranked discard that is
+      face up on the table (:attr:`PlayerView.table`); the first-ranked discard that is
       legal is thrown (after a claim the claimed tile may not be thrown straight back;
       that option ranks as not claiming at all).
     - **claim** (搶牌): for each candidate ``c``, ``advise(hand, offered=c)`` with ``seen``
@@ -162,12 +162,12 @@ class AdvisorPolicy(Policy):
     Examples
     --------
     >>> from kaptai.kts.league import AdvisorPolicy
-    >>> from kaptai.kts.policies import SeatView
+    >>> from kaptai.kts.policies import PlayerView
     >>> from kaptai.kts.rules import resolve_rules
     >>> from kaptai.kts.tiles import parse_hand, tile_counts, format_tile
     >>> hand = tile_counts(parse_hand("16 16 33 13 15 22 55 46 66 56"))
     >>> table = tile_counts(parse_hand("45 45 36"))
-    >>> view = SeatView(seat=1, players=4, n=4, rules=resolve_rules("traditional"),
+    >>> view = PlayerView(seat=1, players=4, n=4, rules=resolve_rules("traditional"),
     ...                 copies=(4,) * 11 + (2,) * 10, hand=tuple(hand), table=tuple(table),
     ...                 wall_remaining=20, turn=3, first_hand=0, rng=None)
     >>> legal = tuple(t for t in range(21) if hand[t])
@@ -182,13 +182,13 @@ class AdvisorPolicy(Policy):
             raise RulesError(f"draws={draws!r} is not allowed: expected an integer >= 1")
         self.draws = int(draws)
 
-    def _advise(self, view: SeatView, hand: Sequence[int], seen: Sequence[int], offered=None):
+    def _advise(self, view: PlayerView, hand: Sequence[int], seen: Sequence[int], offered=None):
         return advise(
             _ids(hand), view.rules, seen=_ids(seen), draws=self.draws, players=view.players,
             sets=view.rules.sets, offered=offered,
         )
 
-    def discard(self, view: SeatView, legal: tuple[int, ...]) -> int:
+    def discard(self, view: PlayerView, legal: tuple[int, ...]) -> int:
         ranked = self._advise(view, view.hand, view.table)
         for d in ranked["discard"]:
             t = _TILE_ID.get(d) if d is not None else None
@@ -196,7 +196,7 @@ class AdvisorPolicy(Policy):
                 return t
         return legal[0]  # pragma: no cover - a winning hand is never asked to discard
 
-    def claim(self, view: SeatView, candidates: tuple[int, ...]) -> int | None:
+    def claim(self, view: PlayerView, candidates: tuple[int, ...]) -> int | None:
         best_key, choice = None, None
         for c in candidates:
             seen = list(view.table)

@@ -42,7 +42,7 @@ each other move for move):
 Writing your own policy
 -----------------------
 Subclass :class:`Policy` and implement :meth:`Policy.claim` and :meth:`Policy.discard`;
-both receive a read-only :class:`SeatView`.  Use ``view.rng`` for any randomness so that a
+both receive a read-only :class:`PlayerView`.  Use ``view.rng`` for any randomness so that a
 run is reproducible from its seed.  Custom policies run in the pure-Python engine
 (:mod:`kaptai.kts.engine_reference`), about a hundred times slower than the built-ins,
 which are compiled.
@@ -77,7 +77,7 @@ __all__ = [
     "BUILTIN_POLICIES",
     "HORIZON",
     "Policy",
-    "SeatView",
+    "PlayerView",
     "RandomPolicy",
     "GreedyPolicy",
     "ScorePolicy",
@@ -213,7 +213,7 @@ def _hit_weight(unseen: int, live: int, k: int) -> int:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class PlayerView:
     """What a seat knows when it must choose (read-only).
 
     Attributes
@@ -300,12 +300,12 @@ class Policy(abc.ABC):
     name: str = "custom"
 
     @abc.abstractmethod
-    def claim(self, view: SeatView, candidates: tuple[int, ...]) -> int | None:
+    def claim(self, view: PlayerView, candidates: tuple[int, ...]) -> int | None:
         """Choose a face-up discard to take, or None to decline.
 
         Parameters
         ----------
-        view : SeatView
+        view : PlayerView
             The seat's knowledge; ``view.hand`` is the hand before the claim.
         candidates : tuple of int
             Distinct tile ids that may be taken, ascending (one under ``claim='previous'``).
@@ -317,12 +317,12 @@ class Policy(abc.ABC):
         """
 
     @abc.abstractmethod
-    def discard(self, view: SeatView, legal: tuple[int, ...]) -> int:
+    def discard(self, view: PlayerView, legal: tuple[int, ...]) -> int:
         """Choose the tile to discard.
 
         Parameters
         ----------
-        view : SeatView
+        view : PlayerView
             The seat's knowledge; ``view.hand`` holds ``2n + 2`` tiles.
         legal : tuple of int
             Distinct tile ids that may be discarded, ascending.  After a claim these are the
@@ -372,7 +372,7 @@ class GreedyPolicy(Policy):
     _use_value = False
 
     # -- metrics --------------------------------------------------------------------
-    def _metrics(self, view: SeatView, hand: list[int], table: list[int]):
+    def _metrics(self, view: PlayerView, hand: list[int], table: list[int]):
         """(value, live outs, {wait: live}) of a hand of 2n + 1 tiles against ``table``.
 
         ``value`` is the ``'score'`` policy's first key (0 for ``'greedy'``).
@@ -386,12 +386,12 @@ class GreedyPolicy(Policy):
             value = Fraction(hits * _score_sum(hand, lives, view.rules), live)
         return value, live, lives
 
-    def _rank(self, view: SeatView, hand: list[int], table: list[int]) -> tuple:
+    def _rank(self, view: PlayerView, hand: list[int], table: list[int]) -> tuple:
         """Key of a hand of 2n + 1 tiles for claims: (value, live outs)."""
         value, live, _ = self._metrics(view, hand, table)
         return (value, live)
 
-    def _discard_key(self, view: SeatView, t: int) -> tuple:
+    def _discard_key(self, view: PlayerView, t: int) -> tuple:
         hand = list(view.hand)
         hand[t] -= 1
         table = list(view.table)

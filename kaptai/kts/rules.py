@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -38,6 +38,15 @@ from kaptai.kts.tiles import TILES_PER_SET, run_values
 __all__ = [
     "FORMS",
     "OPTION_VALUES",
+    "FORM_BITS",
+    "forms_mask",
+    "SETTLEMENTS",
+    "DRAWN_HANDS",
+    "CLAIMS",
+    "TURNS",
+    "DICE",
+    "GEE_JOON_RUN_VALUES",
+    "BASE_COMBINATIONS",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "MAX_SETS",
@@ -53,20 +62,50 @@ __all__ = [
 ]
 
 #: Winning forms (§3), in the page's order.
-FORMS: tuple[str, ...] = ("basic", "general_eyes", "run4", "run6", "run8")
+Form = Literal["basic", "general_eyes", "run4", "run6", "run8"]
+FORMS: tuple[Form, ...] = get_args(Form)
+#: Bit of each form in the integer form mask the compiled code reads (defined once here).
+FORM_BITS: Mapping[str, int] = MappingProxyType({f: 1 << i for i, f in enumerate(FORMS)})
+
+# The string (and small-integer) options: each declares its values once, as a Literal
+# whose arguments, in this order, are also the integer codes handed to compiled code.
+Settlement = Literal["pot", "advanced"]
+DrawnHand = Literal["refund", "carry"]
+Claim = Literal["previous", "any", "none"]
+Turn = Literal["claim-then-draw", "claim-or-draw"]
+Dice = Literal[3, 4]
+GeeJoonRunValue = Literal[6, 3]
+BaseCombination = Literal["max", "sum"]
+SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
+DRAWN_HANDS: tuple[DrawnHand, ...] = get_args(DrawnHand)
+CLAIMS: tuple[Claim, ...] = get_args(Claim)
+TURNS: tuple[Turn, ...] = get_args(Turn)
+DICE: tuple[Dice, ...] = get_args(Dice)
+GEE_JOON_RUN_VALUES: tuple[GeeJoonRunValue, ...] = get_args(GeeJoonRunValue)
+BASE_COMBINATIONS: tuple[BaseCombination, ...] = get_args(BaseCombination)
 
 #: Allowed values of the options that take one of a few values.
 OPTION_VALUES: Mapping[str, tuple] = MappingProxyType(
     {
-        "settlement": ("pot", "advanced"),
-        "drawn_hand": ("refund", "carry"),
-        "claim": ("previous", "any", "none"),
-        "turn": ("claim-then-draw", "claim-or-draw"),
-        "dice": (3, 4),
-        "gee_joon_run_value": (6, 3),
-        "base_combination": ("max", "sum"),
+        "settlement": SETTLEMENTS,
+        "drawn_hand": DRAWN_HANDS,
+        "claim": CLAIMS,
+        "turn": TURNS,
+        "dice": DICE,
+        "gee_joon_run_value": GEE_JOON_RUN_VALUES,
+        "base_combination": BASE_COMBINATIONS,
     }
 )
+
+
+def forms_mask(forms: Iterable[str]) -> int:
+    """The integer form mask of a set of forms (:data:`FORM_BITS`).
+
+    >>> forms_mask({"basic", "run4"})
+    5
+    """
+    return sum(FORM_BITS[f] for f in set(forms))
+
 
 #: Smallest and largest supported player counts.
 MIN_PLAYERS: int = 2
@@ -167,16 +206,16 @@ class RuleSet(RuleSetMethods):
 
     name: str = "traditional"
     forms: frozenset[str] = field(default=frozenset({"basic"}))
-    settlement: str = "pot"
+    settlement: Settlement = "pot"
     house_cut: float = 0.05
     dealer_keeps_on_win: bool = False
-    drawn_hand: str = "refund"
-    claim: str = "previous"
-    turn: str = "claim-then-draw"
+    drawn_hand: DrawnHand = "refund"
+    claim: Claim = "previous"
+    turn: Turn = "claim-then-draw"
     keep_drawn: bool = True
-    dice: int = 3
-    gee_joon_run_value: int = 6
-    base_combination: str = "max"
+    dice: Dice = 3
+    gee_joon_run_value: GeeJoonRunValue = 6
+    base_combination: BaseCombination = "max"
     sets: int | None = None
 
     def __post_init__(self) -> None:

@@ -55,8 +55,8 @@ from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS
 from kaptai.errors import RulesError
-from kaptai.kts import engine_reference
-from kaptai.kts.engine_reference import ACTIONS, EngineConfig, make_config, new_stats
+from kaptai.kts.engine import log_rows_to_array, run_hands
+from kaptai.kts.config import ACTIONS, EngineConfig, make_config, new_outcomes
 from kaptai.kts.policies import (
     Policy,
     ScriptedPolicy,
@@ -76,7 +76,7 @@ __all__ = [
     "simulate_log",
     "play_wall",
     "run_tallies",
-    "tallies_to_frame",
+    "tallies_frame",
 ]
 
 #: Hands per chunk (one random stream each).  Part of what a seed means: changing it
@@ -122,23 +122,7 @@ _GAME = "kap-tai-shap"
 
 def _run_chunk(cfg: EngineConfig, pols, child, size: int, start: int, record: int):
     """Play one chunk (in this or a worker process); return (tallies, log rows array)."""
-    bg = bit_generator(child)
-    codes = policy_codes(pols)
-    if codes is not None:
-        from kaptai.kts import _engine
-
-        return _engine.run_hands(cfg, codes, bg, size, start, record)
-    stats, rows = engine_reference.run_hands(
-        cfg, policy_objects(pols), bg, size, hand_offset=start, record=record
-    )
-    return stats, _rows_to_array(rows)
-
-
-def _rows_to_array(rows: list[tuple]) -> np.ndarray:
-    out = np.empty((len(rows), 7), dtype=np.int32)
-    for i, (hand, step, turn, seat, action, tile, value) in enumerate(rows):
-        out[i] = (hand, step, turn, seat, ACTIONS.index(action), tile, value)
-    return out
+    return run_hands(cfg, pols, bit_generator(child), size, hand_offset=start, record=record)
 
 
 def _play_chunk(task) -> dict[str, np.ndarray]:
@@ -170,7 +154,7 @@ def run_tallies(
     Returns
     -------
     (dict, numpy.ndarray, dict)
-        Tallies (keys of :func:`kaptai.kts.engine_reference.new_stats`), the log rows of the
+        Tallies (keys of :func:`kaptai.kts.config.new_outcomes`), the log rows of the
         first ``record`` hands as an int32 array ``(hand, step, turn, seat, action code,
         tile, value)``, and run metadata (``seed_entropy``, ``config``, ``policies``,
         ``engine``, ``chunk_hands``).
@@ -209,7 +193,7 @@ def run_tallies(
         progress=progress, desc="simulate",
     )
     log = merged.pop("log")
-    total = new_stats(cfg.players)
+    total = new_outcomes(cfg.players)
     for key, arr in merged.items():
         total[key] += arr
     meta = {
@@ -247,7 +231,7 @@ def _log_frame(log: np.ndarray) -> pd.DataFrame:
     return df
 
 
-def tallies_to_frame(
+def tallies_frame(
     stats: dict[str, np.ndarray], cfg: EngineConfig, confidence: float = CONFIDENCE
 ) -> pd.DataFrame:
     """Turn raw tallies into the tidy table of :func:`simulate` (without attrs).
@@ -444,7 +428,7 @@ def simulate(
         progress=progress, scheduler=scheduler, executor=executor, checkpoint=checkpoint,
     )
     cfg = meta["config"]
-    df = tallies_to_frame(stats, cfg)
+    df = tallies_frame(stats, cfg)
     df.attrs.update(
         {
             "seed_entropy": meta["seed_entropy"],
@@ -598,10 +582,12 @@ def play_wall(
         objs = policy_objects(resolved)
         for s, script in scripts.items():
             objs[s] = ScriptedPolicy(script)
+        from kaptai.kts import engine_reference
+
         rows: list[tuple] = []
         engine_reference.play_hand(
             cfg, objs, engine_reference.RandomStream(bg), log=rows, wall=ids,
             first_hand=int(first_hand),
         )
-        log = _rows_to_array(rows)
+        log = log_rows_to_array(rows)
     return _log_frame(log)

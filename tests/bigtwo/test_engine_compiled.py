@@ -1,8 +1,8 @@
 """Compiled Big Two engine (kaptai/bigtwo/_engine.pyx) against docs/big-two-engine.md.
 
-* the structural play generator against the subset enumeration of ``_combo``;
+* the structural play generator against the subset enumeration of ``_eval``;
 * invariants of many random games, checked by replaying each game's log with the public
-  classifier (:mod:`kaptai.bigtwo.combos`): deals, leftovers, legal plays that beat the
+  classifier (:mod:`kaptai.bigtwo.evaluate`): deals, leftovers, legal plays that beat the
   trick, passes, locks, trick ends, 頂大 violations and liability, outcomes;
 * the ``greedy`` policy move by move;
 * constructed decks for the worked points of the specification.
@@ -15,19 +15,11 @@ import os
 import numpy as np
 import pytest
 
-from kaptai.bigtwo import _combo, _engine
+from kaptai.bigtwo import _eval, _engine
 from kaptai.bigtwo.cards import parse_cards
-from kaptai.bigtwo.combos import _params, classify, classify_masks, legal_plays
+from kaptai.bigtwo.evaluate import _params, classify, classify_masks, legal_plays
 from kaptai.core.sampling import RandomStream
-from kaptai.bigtwo.engine import (
-    ACTIONS,
-    LOG_COLUMNS,
-    MAX_REDEALS,
-    OUTCOME_DTYPES,
-    POINT_VALUES,
-    make_config,
-    new_outcomes,
-)
+from kaptai.bigtwo.config import ACTIONS, LOG_COLUMNS, MAX_REDEALS, OUTCOME_DTYPES, POINT_VALUES, make_config, new_outcomes
 
 SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
 DEAL, LEFTOVER, SWAP, INSTANT, REDEAL, LEAD, PLAY, PASS, WIN = range(9)
@@ -45,7 +37,7 @@ def bits(m: int) -> list[int]:
 def run(cfg, policy, games=1, seed=0, record=None, decks=None, bit_generator="seed"):
     codes = [policy] * cfg.players if isinstance(policy, int) else list(policy)
     bg = np.random.PCG64(seed) if bit_generator == "seed" else bit_generator
-    return _engine.run_games(cfg, codes, bg, games, record=games if record is None else record, decks=decks)
+    return _engine.run_hands(cfg, codes, bg, games, record=games if record is None else record, decks=decks)
 
 
 def build_deck(cfg, hands: dict[int, str], leftovers: str = "") -> list[int]:
@@ -90,7 +82,7 @@ class Replay:
         self.params = _params(self.rules)
 
     def cls(self, m: int) -> tuple[int, int]:
-        t, _, k = _combo._classify_batch(np.array([m], dtype=np.uint64), *self.params)
+        t, _, k = _eval._classify_batch(np.array([m], dtype=np.uint64), *self.params)
         return int(t[0]), int(k[0])
 
     def top(self, hand: int) -> int:
@@ -100,7 +92,7 @@ class Replay:
         return min(bits(m), key=self.strength.__getitem__)
 
     def plays(self, hand: int, beat: int = 0) -> list[int]:
-        return [int(x) for x in _combo._plays_beating(hand, beat, *self.params)]
+        return [int(x) for x in _eval._plays_beating(hand, beat, *self.params)]
 
     def eligible(self, hand: int) -> bool:
         ranks = [c >> 2 for c in bits(hand)]
@@ -361,7 +353,7 @@ def test_generator_matches_subset_enumeration(options):
         size = int(rng.choice([5, 9, 13, 13, 18, 26]))
         pool = 52 if trial % 3 else 28  # dense hands: many quads, full houses, flushes
         hand = sum(1 << int(c) for c in rng.choice(pool, min(size, pool), replace=False))
-        every = _combo._plays_beating(hand, 0, *P)
+        every = _eval._plays_beating(hand, 0, *P)
         assert np.array_equal(_engine._options(cfg, hand), every)
         trick = classify_masks(every, cfg.rules)[0]
         must = 1 << int(rng.choice(bits(hand)))
@@ -370,9 +362,9 @@ def test_generator_matches_subset_enumeration(options):
             first = [int(m) for m, tt in zip(every, trick) if tt == t and m & must]
             assert _engine._weakest(cfg, hand, t, 0, must) == (first[0] if first else 0)
         other = (~hand) & ((1 << 52) - 1)
-        targets = _combo._plays_beating(sum(1 << c for c in bits(other)[:13]), 0, *P)
+        targets = _eval._plays_beating(sum(1 << c for c in bits(other)[:13]), 0, *P)
         for tm in rng.choice(targets, min(8, len(targets)), replace=False):
-            want = _combo._plays_beating(hand, int(tm), *P)
+            want = _eval._plays_beating(hand, int(tm), *P)
             assert np.array_equal(_engine._options(cfg, hand, int(tm)), want)
             t = int(classify_masks([int(tm)], cfg.rules)[0][0])
             assert _engine._weakest(cfg, hand, t, int(tm)) == (int(want[0]) if len(want) else 0)
@@ -731,9 +723,9 @@ def test_top_rule_forces_the_top_single():
 def test_input_errors():
     cfg = make_config(4)
     with pytest.raises(ValueError, match="policy codes"):
-        _engine.run_games(cfg, [1, 1, 1], np.random.PCG64(0), 1)
+        _engine.run_hands(cfg, [1, 1, 1], np.random.PCG64(0), 1)
     with pytest.raises(ValueError, match="unknown policy code 7"):
-        _engine.run_games(cfg, [1, 1, 1, 7], np.random.PCG64(0), 1)
+        _engine.run_hands(cfg, [1, 1, 1, 7], np.random.PCG64(0), 1)
     with pytest.raises(ValueError, match=r"shape \(m, 52\)"):
         run(cfg, GREEDY, decks=[list(range(51))])
     with pytest.raises(ValueError, match=r"decks\[1\] is not a permutation"):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo import engine_reference as reference
-from kaptai.bigtwo.engine import POLICY_CODES, POLICY_NAMES, make_config
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, make_config
 from kaptai.bigtwo.policies import plan
 from kaptai.bigtwo.rules import OPTION_VALUES
 
@@ -27,8 +27,8 @@ def compare(cfg, policies, seed, games, decks=None):
     if isinstance(policies, str):
         policies = [policies] * cfg.players
     codes = [POLICY_CODES[p] for p in policies]
-    a, la = _engine.run_games(cfg, codes, np.random.PCG64(seed), games, record=games, decks=decks)
-    b, lb = reference.run_games(cfg, policies, np.random.PCG64(seed), games, record=games, decks=decks)
+    a, la = _engine.run_hands(cfg, codes, np.random.PCG64(seed), games, record=games, decks=decks)
+    b, lb = reference.run_hands(cfg, policies, np.random.PCG64(seed), games, record=games, decks=decks)
     for key in b:
         assert a[key].dtype == b[key].dtype and a[key].shape == b[key].shape, key
     for i in range(min(len(la), len(lb))):

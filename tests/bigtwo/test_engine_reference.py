@@ -12,15 +12,8 @@ import pytest
 
 from kaptai.bigtwo import reference
 from kaptai.bigtwo.cards import cards_to_mask, mask_to_cards, parse_cards
-from kaptai.bigtwo.combos import legal_plays
-from kaptai.bigtwo.engine import (
-    LOG_COLUMNS,
-    MAX_REDEALS,
-    OUTCOME_DTYPES,
-    POINT_VALUES,
-    IllegalPlayError,
-    make_config,
-)
+from kaptai.bigtwo.evaluate import legal_plays
+from kaptai.bigtwo.config import LOG_COLUMNS, MAX_REDEALS, OUTCOME_DTYPES, POINT_VALUES, IllegalPlayError, make_config
 from kaptai.bigtwo.engine_reference import (
     DEAL,
     INSTANT_WIN,
@@ -36,7 +29,7 @@ from kaptai.bigtwo.engine_reference import (
     legal_entries,
     make_view,
     play_game,
-    run_games,
+    run_hands,
     shuffled_deck,
 )
 from kaptai.bigtwo.policies import (
@@ -262,7 +255,7 @@ def test_malaysian_swap_decisions_of_builtins():
     assert Game(cfg, "greedy", decks=[deck_pair]).swapped == 1
     for seed in range(4):
         expect = int(RandomStream(np.random.PCG64(seed)).bounded(2) == 1)
-        out, log = run_games(cfg, "random", np.random.PCG64(seed), 1, record=1, decks=[deck_pair])
+        out, log = run_hands(cfg, "random", np.random.PCG64(seed), 1, record=1, decks=[deck_pair])
         assert out["swapped"][0] == expect and log[0, 3] == SWAP and log[0, 5] == expect
 
 
@@ -270,7 +263,7 @@ def test_first_lead_previous_winner():
     deck = list(range(52))  # seat 3 holds J♠..2♠ and wins under greedy
     for rule, leader2 in (("previous_winner", 3), ("lowest_card", 0)):
         cfg = make_config(4, {"first_lead": rule, **NO_REDEAL})
-        out, log = run_games(cfg, "greedy", None, 2, record=2, decks=[deck, deck])
+        out, log = run_hands(cfg, "greedy", None, 2, record=2, decks=[deck, deck])
         assert out["winner"][0] == 3 and out["leader"].tolist() == [0, leader2]
         g2 = log[log[:, 0] == 1]
         first = g2[g2[:, 3] == LEAD][0]
@@ -561,7 +554,7 @@ def test_redeal_cap_and_running_out_of_decks():
 
 def test_redeal_reshuffles_from_the_stream():
     cfg = make_config(8)  # six cards each: redeals are common
-    out, log = run_games(cfg, "greedy", np.random.PCG64(3), 4, record=4)
+    out, log = run_hands(cfg, "greedy", np.random.PCG64(3), 4, record=4)
     assert out["redeals"].sum() > 0
     twin = RandomStream(np.random.PCG64(3))
     for g in range(4):
@@ -789,7 +782,7 @@ def test_illegal_policy_choice_then_the_game_continues():
     r = g.play()
     assert r.winner in range(4) and p.calls > 1
     with pytest.raises(IllegalPlayError):
-        run_games(make_config(4, NO_REDEAL), [BadFirst(), "greedy", "greedy", "greedy"], np.random.PCG64(0), 1)
+        run_hands(make_config(4, NO_REDEAL), [BadFirst(), "greedy", "greedy", "greedy"], np.random.PCG64(0), 1)
 
 
 def test_scripted_policy():
@@ -924,7 +917,7 @@ RANDOM_CASES = [
 def test_random_games_replay_and_determinism(n, rules, policies, seed):
     cfg = make_config(n, rules)
     games = 6 if n <= 8 else 2
-    out, log = run_games(cfg, policies, np.random.PCG64(seed), games, record=games)
+    out, log = run_hands(cfg, policies, np.random.PCG64(seed), games, record=games)
     assert set(out) == set(OUTCOME_DTYPES)
     for key, (dtype, per_seat) in OUTCOME_DTYPES.items():
         assert out[key].dtype == np.dtype(dtype) and out[key].shape == ((games, n) if per_seat else (games,))
@@ -933,7 +926,7 @@ def test_random_games_replay_and_determinism(n, rules, policies, seed):
         replay(cfg, log[log[:, 0] == g], out, g)
         if cfg.rules.first_lead == "previous_winner" and g > 0:
             assert out["leader"][g] == out["winner"][g - 1]
-    out2, log2 = run_games(cfg, policies, np.random.PCG64(seed), games, record=1)
+    out2, log2 = run_hands(cfg, policies, np.random.PCG64(seed), games, record=1)
     assert all(np.array_equal(out[k], out2[k]) for k in out)
     assert np.array_equal(log2, log[log[:, 0] == 0])
     if not cfg.rules.malaysian_3p:
@@ -943,7 +936,7 @@ def test_random_games_replay_and_determinism(n, rules, policies, seed):
 def test_stream_order_deal_then_random_policy():
     # the whole run reads one stream: deck of game 0, the random policy's draws, deck of game 1
     cfg = make_config(4, NO_REDEAL)
-    out, log = run_games(cfg, "random", np.random.PCG64(21), 2, record=2)
+    out, log = run_hands(cfg, "random", np.random.PCG64(21), 2, record=2)
     twin = RandomStream(np.random.PCG64(21))
     deck = shuffled_deck(twin)
     g0 = log[log[:, 0] == 0]
@@ -955,15 +948,15 @@ def test_stream_order_deal_then_random_policy():
     assert int(g1[0, 4]) == cards_to_mask(deck1[:13])
 
 
-def test_run_games_record_and_decks():
+def test_run_hands_record_and_decks():
     cfg = make_config(4, NO_REDEAL)
     deck = list(range(52))
-    out, log = run_games(cfg, "heuristic", None, 3, record=2, decks=np.array([deck] * 3))
+    out, log = run_hands(cfg, "heuristic", None, 3, record=2, decks=np.array([deck] * 3))
     assert set(log[:, 0].tolist()) == {0, 1}
     assert (out["leader"] == 0).all() and out["winner"].tolist() == [out["winner"][0]] * 3
     with pytest.raises(KaptaiError, match="deal 3 needs a deck"):
-        run_games(cfg, "heuristic", None, 3, decks=[deck] * 2)
-    out, log = run_games(cfg, "greedy", np.random.PCG64(0), 0)
+        run_hands(cfg, "heuristic", None, 3, decks=[deck] * 2)
+    out, log = run_hands(cfg, "greedy", np.random.PCG64(0), 0)
     assert out["winner"].shape == (0,) and log.shape == (0, 6)
 
 
@@ -972,5 +965,5 @@ def test_reference_game_is_fast():
 
     cfg = make_config(4)
     t = time.perf_counter()
-    run_games(cfg, "heuristic", np.random.PCG64(99), 5)
+    run_hands(cfg, "heuristic", np.random.PCG64(99), 5)
     assert (time.perf_counter() - t) / 5 < 0.5

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from kaptai.bigtwo import combos, reference
+from kaptai.bigtwo import evaluate as combos, reference
 from kaptai.bigtwo.rules import RuleSet
 SLOW_SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))  # see tests/conftest.py
 

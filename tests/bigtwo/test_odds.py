@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kaptai.bigtwo import odds as odds_module
-from kaptai.bigtwo.combos import (
+from kaptai.bigtwo.evaluate import (
     CATEGORIES,
     all_five_card_sets,
     classify_masks,
@@ -567,12 +567,12 @@ def _best_codes(hands, rules, chunk=4_000):
 @pytest.mark.slow
 def test_best_five_all_six_card_sets():
     """Every six-card hand (20,358,520) at scale >= 1, else a seeded sample, against combos."""
-    from kaptai.bigtwo import _combo
+    from kaptai.bigtwo import _eval
 
     binom = np.array([[math.comb(a, k) for k in range(7)] for a in range(52)], dtype=np.int64)
     five = all_five_card_sets().astype(np.int64)
     colex = sum(binom[five[:, i], i + 1] for i in range(5))
-    six = _combo._combinations(52, 6)
+    six = _eval._combinations(52, 6)
     if SLOW_SCALE < 1:
         six = six[np.random.default_rng(6).random(len(six)) < SLOW_SCALE]
     T = math.comb(52, 6)

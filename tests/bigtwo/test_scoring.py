@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kaptai.bigtwo.engine import OUTCOME_DTYPES, new_outcomes
+from kaptai.bigtwo.config import OUTCOME_DTYPES, new_outcomes
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.bigtwo.scoring import (
     BankrollRun,

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from kaptai.bigtwo import scoring
-from kaptai.bigtwo.engine import make_config, run_games
+from kaptai.bigtwo.config import make_config
+from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.fairness import VARIANT_SETS, compare_variants, fairness, resolve_variants
 from kaptai.bigtwo.odds import deal_odds
 from kaptai.bigtwo.simulate import (
@@ -74,7 +75,7 @@ def test_same_seed_same_table_any_workers_and_prefix_property():
 
 def test_tallies_match_scalar_scoring_per_game():
     cfg = make_config(4, {"scoring": "points", "winner_bonus": 5, "settlement": "winner_takes_all"})
-    out, _ = run_games(cfg, "greedy", np.random.PCG64(3), 300)
+    out, _ = run_hands(cfg, "greedy", np.random.PCG64(3), 300)
     t = tally_outcomes(out, cfg, [cfg.rules])
     nets = np.zeros(4)
     for g in range(300):
@@ -181,7 +182,7 @@ def test_engine_deals_agree_with_exact_leftover_receiver_odds():
     """The engine's dealing procedure (leftovers to the lowest card) gives the exact receiver's hand distribution."""
     games = int(30_000 * SCALE) + 3000
     cfg = make_config(3, {"redeal": "off"})
-    _, log = run_games(cfg, "greedy", np.random.PCG64(8), games, record=games)
+    _, log = run_hands(cfg, "greedy", np.random.PCG64(8), games, record=games)
     deal = log[log[:, 3] == 0]
     receiver = deal[deal[:, 5] == 18][:, 4].astype(np.uint64)
     assert len(receiver) == games

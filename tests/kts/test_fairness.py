@@ -9,7 +9,7 @@ from kaptai.core.settlement import settle_hand
 from kaptai.core.tables import to_json_records
 from kaptai.errors import RulesError
 from kaptai.kts import fairness as fz
-from kaptai.kts.engine_reference import ACTIONS, new_stats
+from kaptai.kts.config import ACTIONS, new_outcomes
 from kaptai.kts.fairness import (
     VARIANT_SETS,
     compare_sessions,
@@ -240,7 +240,7 @@ def test_plots(tmp_path):
 
 
 def _fake_stats(players, dealer_score=None, drawn=0, hands=1000):
-    st = new_stats(players)
+    st = new_outcomes(players)
     st["hands"][0] = hands
     st["ends"][0] = drawn
     if dealer_score is not None:

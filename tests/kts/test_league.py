@@ -25,7 +25,7 @@ from kaptai.kts.league import (  # noqa: E402
     policy_league,
     seat_ev,
 )
-from kaptai.kts.policies import Policy, SeatView  # noqa: E402
+from kaptai.kts.policies import Policy, PlayerView  # noqa: E402
 from kaptai.kts.rules import resolve_rules  # noqa: E402
 from kaptai.kts.simulate import simulate, simulate_log  # noqa: E402
 from kaptai.kts.tiles import format_tile, parse_hand, tile_counts  # noqa: E402
@@ -196,10 +196,10 @@ def test_advisor_rows_are_flagged_by_their_hands():
 # --------------------------------------------------------------------------------------
 
 
-def view_of(hand: str, table: str = "", rules="traditional", players=4) -> SeatView:
+def view_of(hand: str, table: str = "", rules="traditional", players=4) -> PlayerView:
     r = resolve_rules(rules)
     copies = (4,) * 11 + (2,) * 10 if players <= 4 else (6,) * 11 + (3,) * 10
-    return SeatView(seat=1, players=players, n=4, rules=r, copies=copies,
+    return PlayerView(seat=1, players=players, n=4, rules=r, copies=copies,
                     hand=tuple(int(x) for x in tile_counts(parse_hand(hand))),
                     table=tuple(int(x) for x in tile_counts(parse_hand(table) if table else [])),
                     wall_remaining=20, turn=3, first_hand=0, rng=None)

@@ -14,7 +14,7 @@ from scipy.stats import chisquare
 from kaptai.errors import RulesError
 from kaptai.kts import _eval
 from kaptai.kts.dice import first_hand_distribution
-from kaptai.kts.engine_reference import make_config
+from kaptai.kts.config import make_config
 from kaptai.kts.policies import GreedyPolicy, Policy
 from kaptai.kts.simulate import CHUNK_HANDS, METRICS, simulate, simulate_log
 

@@ -1,4 +1,4 @@
-"""Type stubs of the compiled Big Two combination evaluator (kaptai/bigtwo/_combo.pyx)."""
+"""Type stubs of the compiled Big Two combination evaluator (kaptai/bigtwo/_eval.pyx)."""
 from typing import Sequence
 
 import numpy as np

@@ -13,12 +13,12 @@ count of a rank is a popcount.  A play is classified into
   class play ``a`` beats ``b`` iff ``key(a) > key(b)``; equal keys tie.
 
 Everything that rule options change arrives as small integer arrays built by
-:mod:`kaptai.bigtwo.combos` (rank and suit strengths, the straight windows
+:mod:`kaptai.bigtwo.evaluate` (rank and suit strengths, the straight windows
 with their position and tie card); the kernels trust them and run without
 the GIL.
 
 The classifier itself (``classify``, ``load_rules``, the ``CRules`` struct and the small
-helpers) is ``cdef inline`` code in ``_combo.pxd``, shared with the compiled game engine
+helpers) is ``cdef inline`` code in ``_eval.pxd``, shared with the compiled game engine
 :mod:`kaptai.bigtwo._engine`; this module holds the Python-facing batch kernels.
 """
 from libc.stdint cimport int64_t, uint64_t, int8_t, int32_t

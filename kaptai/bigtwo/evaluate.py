@@ -1,6 +1,6 @@
 """Big Two (鋤大D) combinations: classify plays, compare them, list the plays that beat one.
 
-This is the public layer over the compiled evaluator :mod:`kaptai.bigtwo._combo`: it
+This is the public layer over the compiled evaluator :mod:`kaptai.bigtwo._eval`: it
 validates input once, turns the rule options into the small arrays the kernels use, and
 returns Python objects only at the edges.
 
@@ -11,7 +11,7 @@ key is larger (§3: "same count, strictly higher"); equal keys tie and do not be
 
 Examples
 --------
->>> from kaptai.bigtwo.combos import classify, beats, legal_plays
+>>> from kaptai.bigtwo.evaluate import classify, beats, legal_plays
 >>> p = classify("3S 3H 3D 9C 9D")
 >>> p.category, p.trick
 (<Category.FULL_HOUSE: 'full_house'>, 5)
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.bigtwo import _combo
+from kaptai.bigtwo import _eval
 from kaptai.bigtwo.cards import N_CARDS, format_cards, mask_to_cards, parse_cards
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import InvalidHandError
@@ -76,7 +76,7 @@ class Category(str, enum.Enum):
 
 
 #: Categories by compiled category code.
-CATEGORIES: tuple[Category, ...] = tuple(Category(n) for n in _combo.CATEGORY_NAMES)
+CATEGORIES: tuple[Category, ...] = tuple(Category(n) for n in _eval.CATEGORY_NAMES)
 
 # ranks in the cyclic face sequence A 2 3 … K A 2, as natural rank indices (3 = 0 … 2 = 12)
 _FACE_SEQUENCE = (11, 12) + tuple(range(11)) + (11, 12)
@@ -100,7 +100,7 @@ def straight_windows(rules: RuleSet | str | None = None) -> tuple[tuple[int, int
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import straight_windows
+    >>> from kaptai.bigtwo.evaluate import straight_windows
     >>> from kaptai.bigtwo.cards import RANKS
     >>> w = straight_windows()
     >>> [''.join(RANKS[r] for r in range(13) if m >> r & 1) for m, _, _ in w[-2:]]
@@ -151,7 +151,7 @@ class Play:
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import classify
+    >>> from kaptai.bigtwo.evaluate import classify
     >>> str(classify("2s ad kd qd jd", {"straight_order": "sequential"}))
     'JD QD KD AD 2S'
     """
@@ -193,7 +193,7 @@ def classify_masks(masks: Any, rules: RuleSet | str | None = None) -> tuple[np.n
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import classify_masks
+    >>> from kaptai.bigtwo.evaluate import classify_masks
     >>> t, c, k = classify_masks([0b1, 0b11, 0b10001])
     >>> t.tolist(), c.tolist()
     ([1, 2, 0], [0, 1, -1])
@@ -207,7 +207,7 @@ def classify_masks(masks: Any, rules: RuleSet | str | None = None) -> tuple[np.n
     flat = np.ascontiguousarray(arr.reshape(-1), dtype=np.uint64)
     if flat.size and (flat >> np.uint64(N_CARDS)).any():
         raise InvalidHandError("card mask out of range: expected 0 <= mask < 2**52")
-    t, c, k = _combo._classify_batch(flat, *_params(rules))
+    t, c, k = _eval._classify_batch(flat, *_params(rules))
     return t.reshape(arr.shape), c.reshape(arr.shape), k.reshape(arr.shape)
 
 
@@ -230,7 +230,7 @@ def classify(cards: Any, rules: RuleSet | str | None = None) -> Play:
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import classify
+    >>> from kaptai.bigtwo.evaluate import classify
     >>> classify("AS 2D 3S 4S 5S").category.value
     'straight'
     >>> classify("AS 2D 3S 4S 5S", {"straight_order": "sequential"})
@@ -244,7 +244,7 @@ def classify(cards: Any, rules: RuleSet | str | None = None) -> Play:
     """
     rules = resolve_rules(rules)
     m, ids = _mask(cards)
-    t, c, k = _combo._classify_batch(np.array([m], dtype=np.uint64), *_params(rules))
+    t, c, k = _eval._classify_batch(np.array([m], dtype=np.uint64), *_params(rules))
     if t[0] == 0:
         raise InvalidHandError(f'"{format_cards(ids)}" is not a legal combination')
     strength = rules.card_strength()
@@ -267,7 +267,7 @@ def compare(a: Any, b: Any, rules: RuleSet | str | None = None) -> int:
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import compare
+    >>> from kaptai.bigtwo.evaluate import compare
     >>> compare("KS KD", "KH KC"), compare("2S 4S 5S 6S 8S", "AH KH QH TH 8H")
     (1, 1)
     >>> compare("AD 6D 5D 4D 3D", "KS QS JS TS 8S"), compare("AD 6D 5D 4D 3D", "KS QS JS TS 8S", {"flush_compare": "suit_first"})
@@ -295,7 +295,7 @@ def beats(a: Any, b: Any, rules: RuleSet | str | None = None) -> bool:
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import beats
+    >>> from kaptai.bigtwo.evaluate import beats
     >>> beats("2S", "2H"), beats("2H", "2S"), beats("3D 3C", "2S")
     (True, False, False)
     """
@@ -322,7 +322,7 @@ def legal_plays(hand: Any, rules: RuleSet | str | None = None, beat: Any = None)
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import legal_plays
+    >>> from kaptai.bigtwo.evaluate import legal_plays
     >>> [str(p) for p in legal_plays("3D 3C 4S")]
     ['3D', '3C', '4S', '3D 3C']
     >>> [str(p) for p in legal_plays("3D 3C 4S 4H", beat="3S 3H")]
@@ -333,8 +333,8 @@ def legal_plays(hand: Any, rules: RuleSet | str | None = None, beat: Any = None)
     bm = 0
     if beat is not None:
         bm = _mask(classify(beat, rules))[0]
-    masks = _combo._plays_beating(hm, bm, *_params(rules))
-    t, c, k = _combo._classify_batch(np.ascontiguousarray(masks), *_params(rules))
+    masks = _eval._plays_beating(hm, bm, *_params(rules))
+    t, c, k = _eval._classify_batch(np.ascontiguousarray(masks), *_params(rules))
     strength = rules.card_strength()
     return [
         Play(tuple(sorted(mask_to_cards(int(m)), key=lambda x: strength[x])), int(tt), CATEGORIES[int(cc)], int(kk))
@@ -344,7 +344,7 @@ def legal_plays(hand: Any, rules: RuleSet | str | None = None, beat: Any = None)
 
 @lru_cache(maxsize=1)
 def _five_sets() -> np.ndarray:
-    a = _combo._combinations(N_CARDS, 5)
+    a = _eval._combinations(N_CARDS, 5)
     a.setflags(write=False)
     return a
 
@@ -360,7 +360,7 @@ def all_five_card_sets() -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _five_masks() -> np.ndarray:
-    return _combo._masks_of(_five_sets())
+    return _eval._masks_of(_five_sets())
 
 
 def five_card_ranking(rules: RuleSet | str | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -371,13 +371,13 @@ def five_card_ranking(rules: RuleSet | str | None = None) -> tuple[np.ndarray, n
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import five_card_ranking
+    >>> from kaptai.bigtwo.evaluate import five_card_ranking
     >>> cat, rank = five_card_ranking()
     >>> int((cat == -1).sum()), int(rank.max()) + 1
     (2579244, 5214)
     """
     rules = resolve_rules(rules)
-    t, c, k = _combo._classify_batch(_five_masks(), *_params(rules))
+    t, c, k = _eval._classify_batch(_five_masks(), *_params(rules))
     legal = t == 5
     rank = np.full(k.shape, -1, dtype=np.int32)
     _, inv = np.unique(k[legal], return_inverse=True)
@@ -395,7 +395,7 @@ def golden_hash(rules: RuleSet | str | None = None) -> str:
 
     Examples
     --------
-    >>> from kaptai.bigtwo.combos import golden_hash
+    >>> from kaptai.bigtwo.evaluate import golden_hash
     >>> len(golden_hash())
     64
     """

@@ -6,7 +6,7 @@ import pytest
 
 from kaptai.bigtwo import reference
 from kaptai.bigtwo.cards import parse_cards
-from kaptai.bigtwo.combos import CATEGORIES, beats, classify, classify_masks, compare, legal_plays
+from kaptai.bigtwo.evaluate import CATEGORIES, beats, classify, classify_masks, compare, legal_plays
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.errors import InvalidHandError
 

@@ -1,14 +1,14 @@
 # cython: language_level=3
-# C interface of the compiled Big Two (鋤大D) combination evaluator (kaptai/bigtwo/_combo.pyx).
+# C interface of the compiled Big Two (鋤大D) combination evaluator (kaptai/bigtwo/_eval.pyx).
 #
 # The classifier lives here, as ``cdef inline`` code, so that every compiled module that
-# cimports it (``_combo`` itself, the game engine ``_engine``) compiles the same source
+# cimports it (``_eval`` itself, the game engine ``_engine``) compiles the same source
 # into its own object: one definition, no copy, and no call through a function pointer in
 # the engine's hot loop.
 #
 # Card id ``4 * rank + suit`` is bit ``id`` of a ``uint64`` mask; the cards of one natural
 # rank are one nibble.  Everything that rule options change arrives in a ``CRules`` struct
-# filled by ``load_rules`` from the arguments built by ``kaptai.bigtwo.combos._params``.
+# filled by ``load_rules`` from the arguments built by ``kaptai.bigtwo.evaluate._params``.
 from libc.stdint cimport int64_t, uint64_t
 
 cdef extern from *:
@@ -179,7 +179,7 @@ cdef inline int classify(uint64_t m, const CRules* R, int* trick, int* cat, int6
 
 cdef inline void load_rules(CRules* R, rank_strength, suit_strength, windows, int flush_suit_first,
                             int two_pair_five, int quad_optional, int four_card) except *:
-    """Fill ``R`` from the classifier arguments of ``kaptai.bigtwo.combos._params``."""
+    """Fill ``R`` from the classifier arguments of ``kaptai.bigtwo.evaluate._params``."""
     cdef int i
     for i in range(13):
         R.rs[i] = int(rank_strength[i])

@@ -1,0 +1,189 @@
+"""Kap Tai Shap (夾大十) and Kap Shap (夾十) engine configuration.
+
+The table both engines play (:class:`EngineConfig`, built and validated once by
+:func:`make_config`), the event and outcome codes of the hand log, the tally shapes
+(:func:`new_outcomes`) and the integer option codes the compiled engine receives.  The
+engine itself is specified in ``docs/kap-tai-shap-engine.md``; this module imports neither
+engine.
+
+Examples
+--------
+>>> from kaptai.kts.config import make_config
+>>> cfg = make_config(4, "advanced")
+>>> cfg.n_first, cfg.n_other, cfg.sets, cfg.claim_code
+(10, 9, 2, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kaptai.kts.rules import (
+    CLAIMS,
+    TURNS,
+    RuleSet,
+    check_deal,
+    forms_mask,
+    half_groups,
+    hand_sizes,
+    n_dice,
+    resolve_rules,
+    validate_players,
+)
+from kaptai.kts.tiles import COPIES_PER_SET
+
+__all__ = [
+    "ACTIONS",
+    "KINDS",
+    "MAX_TURNS",
+    "READY_LEVELS",
+    "SCORE_LEVELS",
+    "CLAIM_CODES",
+    "TURN_CODES",
+    "EngineConfig",
+    "make_config",
+    "new_outcomes",
+]
+
+#: Event names of the hand log, by code.
+ACTIONS: tuple[str, ...] = (
+    "dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
+    "self_drawn_win", "discard", "drawn_hand", "turn_limit",
+)
+DICE, DEAL, NATURAL, CLAIM, DECLINE, CLAIM_WIN, DRAW, SELF_DRAWN_WIN, DISCARD, DRAWN_HAND, TURN_LIMIT = range(11)
+#: How a hand ends, by code (the first three are wins).
+KINDS: tuple[str, ...] = ("natural", "claimed", "self_drawn", "drawn", "turn_limit")
+K_NATURAL, K_CLAIMED, K_SELF_DRAWN, K_DRAWN, K_LIMIT = range(5)
+#: A hand still running after this many turns ends drawn (only reachable when a
+#: ``turn='claim-or-draw'`` policy keeps claiming instead of drawing).
+MAX_TURNS: int = 1000
+#: Ready statistics are kept for own turns 0 .. READY_LEVELS - 1.
+READY_LEVELS: int = 64
+#: Winning scores of SCORE_LEVELS - 1 or more share the last bin.
+SCORE_LEVELS: int = 64
+
+#: Option codes handed to the compiled engine (index = code); the values are those of
+#: :mod:`kaptai.kts.rules`, declared there once.
+CLAIM_CODES: tuple[str, ...] = CLAIMS
+TURN_CODES: tuple[str, ...] = TURNS
+
+
+@dataclass(frozen=True, eq=False)
+class EngineConfig:
+    """Everything the engines need about a table, validated once.
+
+    Build it with :func:`make_config`.  ``copies`` is the number of copies of each tile id
+    in play; the wall holds ``n_tiles = sum(copies)`` tiles.
+    """
+
+    players: int
+    rules: RuleSet
+    n: int
+    n_first: int
+    n_other: int
+    sets: int
+    copies: tuple[int, ...]
+    n_tiles: int
+    n_dice: int
+    claim: str
+    turn: str
+    keep_drawn: bool
+    forms_mask: int
+    base_sum: int
+    gee_joon_run_value: int
+
+    @property
+    def claim_code(self) -> int:
+        """0 previous, 1 any, 2 none."""
+        return CLAIM_CODES.index(self.claim)
+
+    @property
+    def turn_code(self) -> int:
+        """0 claim-then-draw, 1 claim-or-draw."""
+        return TURN_CODES.index(self.turn)
+
+
+def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None) -> EngineConfig:
+    """Validate a table (player count and rules) for the engines.
+
+    Parameters
+    ----------
+    players : int
+        2-22 (2 is Kap Shap).
+    rules : RuleSet, str, mapping or None
+        See :func:`kaptai.kts.rules.resolve_rules`.
+
+    Returns
+    -------
+    EngineConfig
+
+    Raises
+    ------
+    RulesError
+        For a bad player count, unknown options, or a deal that does not fit in the sets.
+
+    Examples
+    --------
+    >>> from kaptai.kts.config import make_config
+    >>> c = make_config(2)
+    >>> c.n, c.n_first, c.n_other, c.n_tiles, c.n_dice
+    (3, 8, 7, 32, 2)
+    """
+    p = validate_players(players)
+    r = resolve_rules(rules)
+    check_deal(p, r)
+    sets = r.sets_for(p)
+    first, other = hand_sizes(p)
+    copies = tuple(int(c) * sets for c in COPIES_PER_SET)
+    return EngineConfig(
+        players=p,
+        rules=r,
+        n=half_groups(p),
+        n_first=first,
+        n_other=other,
+        sets=sets,
+        copies=copies,
+        n_tiles=sum(copies),
+        n_dice=n_dice(p, r),
+        claim=r.claim,
+        turn=r.turn,
+        keep_drawn=r.keep_drawn,
+        forms_mask=forms_mask(r.forms),
+        base_sum=int(r.base_combination == "sum"),
+        gee_joon_run_value=r.gee_joon_run_value,
+    )
+
+
+def new_outcomes(players: int) -> dict[str, np.ndarray]:
+    """Zeroed tallies of a chunk of hands; every entry adds up across chunks.
+
+    Keys (``P`` = players; "first" = seat relative to the first hand, "dealer" = absolute
+    seat, 0 the dealer):
+
+    ``hands`` (1,); ``first_hand`` (P,) first-hand seat counts; ``wins_first`` /
+    ``wins_dealer`` (3, P) wins by kind (natural, claimed, self-drawn) and seat;
+    ``ends`` (2,) drawn hands and turn-limit hands (a subset); ``length`` (MAX_TURNS + 1,)
+    hands by the turn they ended in; ``score_first`` / ``score_dealer`` (P, SCORE_LEVELS)
+    winning scores by seat; ``ready_first`` / ``alive_first`` / ``ready_dealer`` /
+    ``alive_dealer`` (P, READY_LEVELS): after own turn t (t = 0: the dealt hand, seats
+    other than the first hand), hands still running and hands ready.
+    """
+    p = players
+    return {
+        "hands": np.zeros(1, np.int64),
+        "first_hand": np.zeros(p, np.int64),
+        "wins_first": np.zeros((3, p), np.int64),
+        "wins_dealer": np.zeros((3, p), np.int64),
+        "ends": np.zeros(2, np.int64),
+        "length": np.zeros(MAX_TURNS + 1, np.int64),
+        "score_first": np.zeros((p, SCORE_LEVELS), np.int64),
+        "score_dealer": np.zeros((p, SCORE_LEVELS), np.int64),
+        "ready_first": np.zeros((p, READY_LEVELS), np.int64),
+        "alive_first": np.zeros((p, READY_LEVELS), np.int64),
+        "ready_dealer": np.zeros((p, READY_LEVELS), np.int64),
+        "alive_dealer": np.zeros((p, READY_LEVELS), np.int64),
+    }
