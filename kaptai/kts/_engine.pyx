@@ -2,79 +2,12 @@
 """Compiled Kap Tai Shap (夾大十) / Kap Shap (夾十) game engine: deal, claim, draw, discard.
 
 The engine plays whole hands without the GIL and returns tallies (and, for a few sample
-hands, the full move list).  Its pure-Python twin :mod:`kaptai.kts.engine_reference` makes
-the same moves on the same random stream; the tests compare whole hand logs.  Users call
-:func:`kaptai.kts.simulate.simulate`; this module is private.
-
-Hand procedure (``rules/kap-tai-shap.md`` §2, §5, §8)
-----------------------------------------------------
-Seats 0 .. P-1 in the direction of play; seat 0 is the dealer.  Every hand is independent
-(the dealer is seat 0, no dealer streak).
-
-1. **Shuffle** the sorted tiles (Fisher-Yates, ``j = bounded(i + 1)`` for ``i`` = last
-   index down to 1).  **Dice**: ``bounded(6) + 1`` per die (2, 3 or 4 dice, ``dice``
-   option); the first hand (先手) is ``total mod P``.  The saw-tooth wall changes no
-   probability, so the wall is the shuffled sequence itself (§2).
-2. **Deal** in order from the wall: 10 (8) tiles to the first hand F, then 9 (7) to F+1,
-   F+2, ...  The wall is then drawn from in the same order.
-3. **Turn 1**, the first hand: a winning 10 (8) tiles is a **natural** (self-drawn point);
-   otherwise it discards one tile (its only discard of the turn).
-4. **Turn k >= 2** of seat s (previous seat p = s-1), ``turn='claim-then-draw'``:
-
-   a. *Claim step.*  If s already committed (4d) to p's first discard, s takes that tile.
-      Otherwise, with ``claim='previous'`` the candidate is p's last discard, if s has not
-      decided on another discard of p; with ``claim='any'`` the candidates are every tile
-      face up on the table (discards never die); with ``claim='none'`` there are none.
-      The policy may take one candidate: if it completes a winning hand s wins at once
-      (**claimed**, no self-draw point); otherwise the claim is kept.
-   b. After a claim s discards one of the tiles it held before the claim (the claimed tile
-      is exchanged for a hand tile: 以手牌交換該張棄牌); this is s's *first discard*.
-   c. *Draw step* (compulsory).  If the wall is empty the hand ends drawn (流局).  The drawn
-      tile that completes a winning hand wins (**self-drawn**).  Otherwise s discards
-      (``keep_drawn=True``: any tile; ``keep_drawn=False``: the drawn tile, no choice);
-      this is s's *second discard* (or its only one).
-   d. *Early claim window* (``claim='previous'`` only): right after s's first discard (4b),
-      before s draws, the next seat s+1 must decide on it.  A claim that wins ends the
-      hand **before s draws**.  A claim that does not win is committed: the tile leaves
-      the table at once and s+1 takes it in its own claim step (4a) -- the exchange
-      discard belongs to s+1's own turn, so s+1 makes it knowing s's second discard.  Having
-      decided on s's first discard (taken or declined), s+1 may still claim s's second
-      discard only if it declined the first.  So a player gains at most two tiles a turn
-      and only the next player ever claims under ``claim='previous'``.  A committed claim
-      lapses if the hand ends first (s draws a winning tile, or the wall is empty).
-5. ``turn='claim-or-draw'``: in turn k >= 2 seat s either claims (as 4a, then discards
-   as 4b) or draws (as 4c); one discard per turn, no early window.  With an empty wall a
-   seat may still claim; the hand ends drawn at the first seat that would have to draw,
-   or after ``MAX_TURNS`` turns.
-
-Win checks are automatic (a winning draw, natural or claimed tile always wins).  The
-score of a win is the advanced-table score (§4, ``base_combination``), plus 1 for a
-natural or self-drawn win; no streak bonus.  What is left open and decided here:
-the exchange discard after an early claim is made in the claimer's own turn (above);
-under ``claim='any'`` a seat may take any face-up tile, its own old discards included,
-and there is no early window; ``keep_drawn=False`` does not restrict the discard after a
-claim.
-
-Hand log
---------
-One row per event ``(hand, step, turn, seat, action, tile, value)`` with actions
-``dice`` (value = dice total, -1 for a constructed wall), ``deal``, ``natural`` (value =
-score), ``claim``, ``decline`` (tile = the candidate, -1 if several), ``claim_win`` (value
-= score), ``draw``, ``self_drawn_win`` (value = score), ``discard``, ``drawn_hand`` and
-``turn_limit``.  ``turn`` is 0 for the deal and the dice; a claim decided in the early
-window carries the turn of the seat whose discard it is.  The hand length is the turn in
-which it ended.
-
-Randomness
-----------
-One numpy ``bitgen_t`` per chunk of hands (``PCG64``), read with ``next_uint32`` in the
-order: shuffle, dice, then the ``'random'`` policy's draws.  Bounded integers use Lemire's
-multiply-shift with rejection.
-
-Policies
---------
-Codes 0 ``random``, 1 ``greedy``, 2 ``score`` (see :mod:`kaptai.kts.policies` for the
-definitions), 3 scripted (tests: decisions read from an int array, then greedy).
+hands, the full move list).  It is specified once, in ``docs/kap-tai-shap-engine.md``
+(hand procedure, randomness, log format, policies, edge cases); its pure-Python twin
+:mod:`kaptai.kts.engine_reference` follows the same document and makes the same moves on
+the same random stream (the tests compare whole hand logs).  Users call
+:func:`kaptai.kts.simulate.simulate` or :func:`kaptai.kts.engine.run_hands`; this module
+is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 scripted (tests).
 """
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t
 from libc.string cimport memset, memcpy

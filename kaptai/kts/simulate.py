@@ -2,7 +2,7 @@
 
 Exact enumeration (:mod:`kaptai.kts.odds`) answers questions about the deal; everything
 after it -- who wins, how soon, how often the wall runs out -- comes from playing hands
-with the compiled engine (:mod:`kaptai.kts._engine`; event order in its docstring) and
+with the compiled engine (:mod:`kaptai.kts._engine`; event order in ``docs/kap-tai-shap-engine.md``) and
 counting.
 
 Every hand is independent: seat 0 is the dealer (莊家), the dice pick the first hand
@@ -472,7 +472,7 @@ def simulate_log(
         decline, claim_win, draw, self_drawn_win, discard, drawn_hand, turn_limit``),
         ``tile`` (id, -1 if none), ``tile_name`` (pips such as ``'6-6'``) and ``value``
         (dice total for ``dice``, score for a win, else -1).  The event order is documented
-        in :mod:`kaptai.kts._engine`.  ``df.attrs`` as for :func:`simulate`.
+        in ``docs/kap-tai-shap-engine.md``.  ``df.attrs`` as for :func:`simulate`.
 
     Examples
     --------
