@@ -1,12 +1,14 @@
-"""The ``kaptai`` command line: a thin layer over the library functions.
+"""The ``kaptai`` command line: a thin layer over the game registry.
+
+Every game is found through :mod:`kaptai.games`; this module names none.  A command's
+parser offers exactly the games that register it, the arguments every game of that
+command shares, and the arguments each game adds (refused for the other games).
 
 Examples
 --------
-``kaptai odds kap-tai-shap --players 4 --rules advanced --format json``
-``kaptai simulate kap-tai-shap --players 4 --hands 1000000 --seed 1 --policy greedy``
-``kaptai evaluate kap-tai-shap "66 66 44 44 14 14 55 55 46 46" --rules advanced``
-``kaptai advise kap-tai-shap "16 16 16 12 33 13 15 22 66 45" --seen "44" --draws 3``
-``kaptai waits kap-tai-shap "16 16 16 12 33 13 15 22 66" --seen "44 26"``
+``kaptai games`` lists the games and their commands; ``kaptai <command> <game> --help``
+shows a command's arguments for that game, e.g. ``kaptai odds <game> --players 4 --format
+json`` or ``kaptai simulate <game> --hands 1000000 --seed 1``.
 
 Errors in the input (a bad tile, option or player count) print one line
 ``kaptai: error: ...`` on stderr and exit with status 2, without a traceback.
@@ -17,21 +19,17 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.tables import to_json_records
 from kaptai.errors import KaptaiError, RulesError
+from kaptai.games import Arg, GameSpec, Output, game, games_for, games_table
 
-__all__ = ["main", "build_parser"]
-
-KTS_GAMES = ("kap-tai-shap", "kap-shap")
-_KTS_VARIANTS = "traditional,advanced"
-OTHER_GAMES = ("big-two", "nine-ten", "nantong", "heaven-eleven")
-#: commands each game supports so far (the rest say so instead of failing obscurely)
-GAME_COMMANDS = {"big-two": ("odds", "simulate", "fairness", "report")}
+__all__ = ["main", "build_parser", "COMMANDS"]
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -44,35 +42,6 @@ def _option(text: str) -> tuple[str, Any]:
     except (ValueError, SyntaxError):
         parsed = {"true": True, "false": False}.get(value.lower(), value)
     return key.strip().replace("-", "_"), parsed
-
-
-def _rules(args: argparse.Namespace):
-    """The RuleSet of ``--rules`` and ``-o`` options, for the game named in ``args.game``."""
-    overrides = dict(args.option or [])
-    if args.game == "big-two":
-        from kaptai.bigtwo.rules import resolve_rules as big_two_rules
-
-        if getattr(args, "straight_order", None):
-            overrides["straight_order"] = args.straight_order
-        if getattr(args, "players", None) is not None and "players" not in overrides:
-            overrides["players"] = args.players
-        return big_two_rules(None if args.rules in (None, "traditional") else args.rules, **overrides)
-    from kaptai.kts.rules import resolve_rules
-
-    return resolve_rules(args.rules or "traditional", **overrides)
-
-
-def _check_game(game: str, command: str = "") -> None:
-    if game in OTHER_GAMES and command not in GAME_COMMANDS.get(game, ()):
-        what = f"'kaptai {command} {game}'" if command else f"game {game!r}"
-        raise RulesError(f"{what} is not available yet: kaptai models {', '.join(KTS_GAMES)} fully"
-                         + (f"; {game} has: {', '.join(GAME_COMMANDS[game])}" if game in GAME_COMMANDS else ""))
-
-
-def _players(args: argparse.Namespace) -> int:
-    if args.players is not None:
-        return args.players
-    return 2 if args.game == "kap-shap" else 4
 
 
 def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
@@ -89,215 +58,53 @@ def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> N
             print(view.to_string(index=False, na_rep="", float_format=lambda v: f"{v:.6g}"))
 
 
-def _cmd_odds(args: argparse.Namespace) -> None:
-    from kaptai.kts.odds import deal_odds
-
-    _check_game(args.game, "odds")
-    if args.game == "big-two":
-        return _big_two_odds(args)
-    players = _players(args)
-    if args.game == "kap-shap" and players != 2:
-        raise RulesError(f"kap-shap is the two-player game; got --players {players}")
-    df = deal_odds(players, _rules(args), distance=not args.no_distance)
-    if args.format == "table":
-        print(f"# {df['game'].iloc[0]}: {players} players, {df['sets'].iloc[0]} set(s), rules {df['rules'].iloc[0]}"
-              f" — exact deal odds (value = probability; distributions are conditional, see docs)")
-    _emit(df, args.format, ["hand", "metric", "level", "value", "exact"])
-
-
-def _policy_arg(text: str, players: int):
-    """``greedy`` for every seat, or ``SEAT=POLICY,...`` (other seats greedy)."""
-    if "=" not in text:
-        return text
-    seats = ["greedy"] * players
-    for item in text.split(","):
-        seat, _, name = item.partition("=")
-        try:
-            index = int(seat)
-        except ValueError:
-            raise RulesError(f"--policy: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
-        if not 0 <= index < players:
-            raise RulesError(f"--policy: seat {index} does not exist with {players} players (seats 0-{players - 1})")
-        seats[index] = name.strip()
-    return seats
-
-
-def _cmd_simulate(args: argparse.Namespace) -> None:
-    from kaptai.kts.simulate import simulate
-
-    _check_game(args.game, "simulate")
-    if args.game == "big-two":
-        return _big_two_simulate(args)
-    players = _players(args)
-    if args.game == "kap-shap" and players != 2:
-        raise RulesError(f"kap-shap is the two-player game; got --players {players}")
-    df = simulate(
-        players,
-        _rules(args),
-        hands=args.hands,
-        seed=args.seed,
-        policies=_policy_arg(args.policy, players),
-        workers=args.workers,
-        progress=not args.no_progress,
-        scheduler=args.scheduler,
-        checkpoint=args.checkpoint,
-    )
-    if args.format == "table":
-        print(f"# {args.game}: {players} players, rules {df['rules'].iloc[0]}, {args.hands} hands, seed {args.seed}"
-              f" — Monte Carlo, 95% intervals")
-    _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
-
-
-def _player_range(text: str) -> list[int]:
-    """``3-10`` or ``3,4,6`` -> list of player counts."""
-    out: list[int] = []
-    for part in text.split(","):
-        lo, sep, hi = part.partition("-")
-        try:
-            out += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-        except ValueError:
-            raise RulesError(f"--players {text!r}: expected a range like 3-10 or a list like 3,4,6") from None
-    return out
-
-
-def _cmd_report(args: argparse.Namespace) -> None:
-    from kaptai.report import build_report
-
-    _check_game(args.game, "report")
-    if args.out is None:
-        args.out = f"reports/{args.game}.html"
-    fmt = args.format or ("md" if str(args.out).endswith(".md") else "html")
-    if args.players is None:
-        args.players = "2-8" if args.game == "big-two" else "3-10"
-    build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
-                 fmt=fmt, workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
-                 checkpoint=args.checkpoint)
-    print(f"wrote {args.out}")
-
-
-def _cmd_league(args: argparse.Namespace) -> None:
-    from kaptai.kts.league import plot_league, policy_league
-
-    _check_game(args.game, "league")
-    df = policy_league(
-        players=tuple(_player_range(args.players)),
-        rules=tuple(r.strip() for r in args.rules_list.split(",")),
-        hands=args.hands,
-        seed=args.seed,
-        policies=tuple(p.strip() for p in args.policies.split(",")),
-        include_advisor=args.advisor_hands > 0,
-        advisor_hands=max(args.advisor_hands, 1),
-        workers=args.workers,
-        progress=not args.no_progress,
-    )
-    if args.plot:
-        plot_league(df).savefig(args.plot, dpi=110, bbox_inches="tight")
-    _emit(df, args.format, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
-
-
-def _cmd_fairness(args: argparse.Namespace) -> None:
-    from kaptai.core.settlement import validate_cut
-    from kaptai.kts.fairness import fairness, plot_fairness
-
-    _check_game(args.game, "fairness")
-    if args.game == "big-two":
-        return _big_two_fairness(args)
-    if args.cut is not None:
-        validate_cut(args.cut)
-    players = _players(args)
-    df = fairness(players, args.hands, args.seed, cut=args.cut, variants=args.variants, policies=args.policy,
-                  progress=not args.no_progress, workers=args.workers, scheduler=args.scheduler,
-                  checkpoint=args.checkpoint)
-    if args.plot:
-        plot_fairness(df, path=args.plot)
-    _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
-
-
-def _big_two_odds(args: argparse.Namespace) -> None:
-    from kaptai.bigtwo import deal_odds as big_two_odds
-
-    from kaptai.bigtwo.odds import best_hand_distribution
-
-    rules = _rules(args)
-    df = big_two_odds(rules.players, rules, hand=args.hand)
-    if args.hand == "dealt":
-        df = pd.concat([df, best_hand_distribution(rules.players, rules)], ignore_index=True)
-    _emit(df, args.format, ["metric", "breakdown", "level", "value", "exact"])
-
-
-def _big_two_simulate(args: argparse.Namespace) -> None:
-    from kaptai.bigtwo.simulate import simulate as big_two_simulate
-
-    rules = _rules(args)
-    df = big_two_simulate(
-        rules.players, rules, games=args.hands, seed=args.seed,
-        policies=_policy_arg(args.policy, rules.players), malaysian_swap=args.malaysian_swap,
-        workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
-    )
-    if args.format == "table":
-        print(f"# big-two: {rules.players} players, rules {rules.name}, {args.hands} games, seed {args.seed}"
-              f" — Monte Carlo, 95% intervals")
-    _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
-
-
-def _big_two_fairness(args: argparse.Namespace) -> None:
-    from kaptai.bigtwo.fairness import fairness as big_two_fairness, plot_fairness as big_two_plot
-
-    if args.cut not in (None, 0, 0.0):
-        raise RulesError("big-two has no house cut: --cut does not apply")
-    variants = "scoring_settlement" if args.variants == _KTS_VARIANTS else args.variants
-    df = big_two_fairness(args.players or 4, args.hands, args.seed, variants=variants,
-                          policies=_policy_arg(args.policy, args.players or 4), progress=not args.no_progress,
-                          workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
-    if args.plot:
-        big_two_plot(df, path=args.plot)
-    _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
-
-
-def _cmd_evaluate(args: argparse.Namespace) -> None:
-    from kaptai.kts.evaluate import evaluate
-
-    _check_game(args.game, "evaluate")
-    ev = evaluate(args.hand, _rules(args), sets=args.sets)
-    row = {"win": ev.is_win, "score": ev.score, "form": ev.form, "specials": ",".join(sorted(ev.specials)),
-           "decomposition": ev.describe()}
-    _emit(pd.DataFrame([row]), args.format)
-
-
-def _cmd_waits(args: argparse.Namespace) -> None:
-    from kaptai.kts.evaluate import waits
-
-    _check_game(args.game, "waits")
-    df = waits(args.hand, _rules(args), seen=args.seen or (), players=args.players, sets=args.sets)
-    if df.empty and args.format == "table":
-        print("not ready: no tile completes this hand")
+def _show(out: Output, fmt: str) -> None:
+    if out.table is None:
+        if out.text:
+            print(out.text)
         return
-    _emit(df, args.format)
+    if fmt == "table" and out.header:
+        print(out.header)
+    _emit(out.table, fmt, out.columns)
+    if out.text and fmt == "table":
+        print(out.text)
 
 
-def _cmd_advise(args: argparse.Namespace) -> None:
-    from kaptai.kts.advisor import advise
-
-    _check_game(args.game, "advise")
-    players = _players(args)
-    df = advise(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=players,
-                sets=args.sets, offered=args.offered)
-    if args.format == "table":
-        print(f"# {args.game}: P(win within {args.draws} own draws), keeping the hand and throwing every tile "
-              f"that does not win; expected score of that win")
-    _emit(df, args.format, [c for c in df.columns if c != "exact"])
+# --------------------------------------------------------------------------------------
+# Arguments shared by every game of a command (game-agnostic: the help is built from the
+# registry).
+# --------------------------------------------------------------------------------------
 
 
-def _cmd_draw_odds(args: argparse.Namespace) -> None:
-    from kaptai.kts.advisor import draw_odds
-
-    _check_game(args.game, "draw-odds")
-    df = draw_odds(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=_players(args),
-                   sets=args.sets, claims=args.claims)
-    _emit(df, args.format)
+def _player_help(games: Sequence[GameSpec]) -> str:
+    parts = [f"{g.name} {g.players[0]}-{g.players[1]}" if g.players[0] != g.players[1] else f"{g.name} {g.players[0]}"
+             for g in games]
+    defaults = sorted({g.default_players for g in games})
+    return "player count (" + "; ".join(parts) + "; default " + "/".join(map(str, defaults)) + " by game)"
 
 
-def _add_runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
+def _rules_help(games: Sequence[GameSpec]) -> str:
+    seen: dict[tuple, list[str]] = {}
+    for g in games:
+        seen.setdefault(g.presets, []).append(g.name)
+    return "preset (" + "; ".join(f"{', '.join(names)}: {' | '.join(p)}, default {p[0]}" for p, names in seen.items()) + ")"
+
+
+def _policy_help(games: Sequence[GameSpec]) -> str:
+    listed = "; ".join(f"{g.name}: {' | '.join(g.policies)}" for g in games if g.policies)
+    return f"one policy for every seat ({listed}), or SEAT=POLICY,... (other seats greedy)"
+
+
+def _rules_args(p: argparse.ArgumentParser, games: Sequence[GameSpec], formats: tuple[str, ...] = ("table", "csv", "json")) -> None:
+    p.add_argument("--rules", default=None, help=_rules_help(games))
+    p.add_argument(
+        "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
+        help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
+    )
+    p.add_argument("--format", choices=formats, default="table")
+
+
+def _runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
     if workers:
         p.add_argument("--workers", type=int, default=1,
                        help="worker processes (same seed, same table for any number)")
@@ -308,91 +115,55 @@ def _add_runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
                    help="write each finished chunk to DIR; rerunning the same command resumes from there")
 
 
-def _add_rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default=None,
-                   help="preset: traditional (default) or advanced; big-two: hong_kong (default)")
-    p.add_argument(
-        "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
-        help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
-    )
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+def _players_int(p: argparse.ArgumentParser, games: Sequence[GameSpec]) -> None:
+    p.add_argument("--players", type=int, default=None, help=_player_help(games))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``kaptai`` command."""
-    parser = argparse.ArgumentParser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
-    parser.add_argument("--version", action="version", version=f"kaptai {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    games = KTS_GAMES + OTHER_GAMES
+def _args_odds(p, games):
+    _players_int(p, games)
+    _rules_args(p, games)
 
-    p = sub.add_parser("odds", help="exact odds of the deal")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
-    p.add_argument("--no-distance", action="store_true", help="skip the distance-from-ready tables (faster)")
-    p.add_argument("--straight-order", default=None, help="big-two only: hk, sequential, poker, wheel_top, broadway_top")
-    p.add_argument("--hand", default="dealt", choices=("dealt", "leftover_receiver", "non_receiver", "seat_average"),
-                   help="big-two only: which hand (the dealt 52//N cards, default; the seat that receives the "
-                        "52 mod N leftover cards; a seat that does not; a seat at random)")
-    _add_rules_args(p)
-    p.set_defaults(func=_cmd_odds)
 
-    p = sub.add_parser("simulate", help="Monte Carlo of whole hands with playing policies")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
+def _args_simulate(p, games):
+    _players_int(p, games)
     p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000,
-                   help="hands (big-two: games) to play (default 100000)")
+                   help="hands (games) to play (default 100000)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
-    p.add_argument("--policy", default="greedy",
-                   help="random | greedy | score (kap-tai-shap) or random | greedy | heuristic (big-two) for every "
-                        "seat, or SEAT=POLICY,... (others greedy)")
-    p.add_argument("--malaysian-swap", default="policy", choices=("policy", "always", "never"),
-                   help="big-two with -o malaysian_3p=true: who decides the swap (default: the policy)")
+    p.add_argument("--policy", default="greedy", help=_policy_help(games))
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    _add_runner_args(p)
-    _add_rules_args(p)
-    p.set_defaults(func=_cmd_simulate)
+    _runner_args(p)
+    _rules_args(p, games)
 
-    p = sub.add_parser("advise", help="rank the discards of a 10-tile hand, or advise on claiming an offered tile")
-    p.add_argument("game", choices=games)
-    p.add_argument("hand", help='10 tiles (8 in kap-shap), or 9 (7) with --offered')
-    p.add_argument("--seen", default="", help="tiles already visible (discards, exposed tiles)")
-    p.add_argument("--draws", type=int, default=3, help="horizon in own draws (default 3)")
-    p.add_argument("--offered", default=None, help="the previous player's discard: claim it or not?")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--sets", type=int, default=None)
-    _add_rules_args(p)
-    p.set_defaults(func=_cmd_advise)
 
-    p = sub.add_parser("draw-odds", help="exact odds of winning within k own draws")
-    p.add_argument("game", choices=games)
-    p.add_argument("hand")
-    p.add_argument("--seen", default="")
-    p.add_argument("--draws", type=int, default=3)
-    p.add_argument("--claims", action="store_true", help="the next player may also claim the previous discard")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--sets", type=int, default=None)
-    _add_rules_args(p)
-    p.set_defaults(func=_cmd_draw_odds)
-
-    p = sub.add_parser("fairness", help="expected value per seat, house take and fairness of scoring variants")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", type=int, default=None, help="2-22 (default 4; 2 for kap-shap)")
-    p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000, help="hands (big-two: games) per simulation")
+def _args_fairness(p, games):
+    _players_int(p, games)
+    p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000,
+                   help="hands (games) per simulation")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cut", type=float, default=None, help="house cut 0-1 for every variant (default: each ruleset's)")
-    p.add_argument("--variants", default=_KTS_VARIANTS,
-                   help="presets, comma-separated, or a ready-made set name (kap-tai-shap: kaptai.kts.fairness."
-                        "VARIANT_SETS, default traditional,advanced; big-two: kaptai.bigtwo.fairness.VARIANT_SETS, "
-                        "default scoring_settlement)")
-    p.add_argument("--policy", default="greedy")
-    p.add_argument("--plot", default=None, help="save the seat-EV / house-take figure to this file")
+    sets = "; ".join(f"{g.name}: {g.variant_sets.split(':')[0]}.VARIANT_SETS, default {g.default_variants}"
+                     for g in games if g.variant_sets)
+    p.add_argument("--variants", default=None, help=f"presets, comma-separated, or a ready-made set name ({sets})")
+    p.add_argument("--policy", default="greedy", help=_policy_help(games))
+    p.add_argument("--plot", default=None, help="save the fairness figure to this file")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--no-progress", action="store_true")
-    _add_runner_args(p)
-    p.set_defaults(func=_cmd_fairness)
+    _runner_args(p)
 
-    p = sub.add_parser("league", help="policies head to head: win rate, EV per hand, value of playing well")
-    p.add_argument("game", choices=games)
+
+def _args_report(p, games):
+    defaults = "; ".join(f"{g.name} {g.report_players}" for g in games)
+    p.add_argument("--players", default=None, help=f"player counts, e.g. 3-10 or 3,4,6 (default: {defaults})")
+    p.add_argument("--hands", "--games", dest="hands", type=int, default=20_000,
+                   help="hands (games) per Monte Carlo configuration")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default=None, help="output file (default reports/<game>.html)")
+    p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")
+    p.add_argument("--no-progress", action="store_true")
+    _runner_args(p)
+
+
+def _args_league(p, games):
     p.add_argument("--players", default="4", help="player counts, e.g. 3-10 or 3,4,6 (default 4)")
     p.add_argument("--rules-list", default="traditional,advanced", help="rulesets (presets), comma-separated")
     p.add_argument("--policies", default="random,greedy,score")
@@ -404,37 +175,125 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default=None, help="save the EV plot to this file")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=_cmd_league)
 
-    p = sub.add_parser("report", help="build the strategy report (self-contained HTML or Markdown)")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", default=None,
-                   help="player counts, e.g. 3-10 or 3,4,6 (default 3-10; big-two 2-8, for its exact odds)")
-    p.add_argument("--hands", "--games", dest="hands", type=int, default=20_000,
-                   help="hands (games) per Monte Carlo configuration")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default=None, help="output file (default reports/<game>.html)")
-    p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")
-    p.add_argument("--no-progress", action="store_true")
-    _add_runner_args(p)
-    p.set_defaults(func=_cmd_report)
 
-    p = sub.add_parser("evaluate", help="classify and score one complete hand")
-    p.add_argument("game", choices=games)
+def _args_evaluate(p, games):
     p.add_argument("hand", help='e.g. "66 66 44 44 14 14 55 55 46 46"')
     p.add_argument("--sets", type=int, default=None, help="sets in play (rejects impossible copies)")
-    _add_rules_args(p)
-    p.set_defaults(func=_cmd_evaluate)
+    _rules_args(p, games)
 
-    p = sub.add_parser("waits", help="tiles that complete a hand of 9 (7), with live outs")
-    p.add_argument("game", choices=games)
+
+def _args_waits(p, games):
     p.add_argument("hand")
     p.add_argument("--seen", default="", help="tiles already visible (discards)")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--sets", type=int, default=None)
-    _add_rules_args(p)
-    p.set_defaults(func=_cmd_waits)
+    _rules_args(p, games)
+
+
+def _args_advise(p, games):
+    p.add_argument("hand", help="10 tiles (8 in kap-shap), or 9 (7) with --offered")
+    p.add_argument("--seen", default="", help="tiles already visible (discards, exposed tiles)")
+    p.add_argument("--draws", type=int, default=3, help="horizon in own draws (default 3)")
+    p.add_argument("--offered", default=None, help="the previous player's discard: claim it or not?")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--sets", type=int, default=None)
+    _rules_args(p, games)
+
+
+def _args_draw_odds(p, games):
+    p.add_argument("hand")
+    p.add_argument("--seen", default="")
+    p.add_argument("--draws", type=int, default=3)
+    p.add_argument("--claims", action="store_true", help="the next player may also claim the previous discard")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--sets", type=int, default=None)
+    _rules_args(p, games)
+
+
+def _args_score(p, games):
+    p.add_argument("record", help="the finished hand in the game's score-record notation (see docs/<game>.md)")
+    _rules_args(p, games, ("table", "json"))
+
+
+#: The commands in the order ``--help`` lists them: (name, help, shared arguments).
+COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser, Sequence[GameSpec]], None]], ...] = (
+    ("odds", "exact odds of the deal", _args_odds),
+    ("simulate", "Monte Carlo of whole hands with playing policies", _args_simulate),
+    ("advise", "rank the discards of a 10-tile hand, or advise on claiming an offered tile", _args_advise),
+    ("draw-odds", "exact odds of winning within k own draws", _args_draw_odds),
+    ("fairness", "expected value per seat, house take and fairness of scoring variants", _args_fairness),
+    ("league", "policies head to head: win rate, EV per hand, value of playing well", _args_league),
+    ("report", "build the strategy report (self-contained HTML or Markdown)", _args_report),
+    ("evaluate", "classify and score one complete hand", _args_evaluate),
+    ("waits", "tiles that complete a hand of 9 (7), with live outs", _args_waits),
+    ("score", "score one finished hand from its record", _args_score),
+)
+
+
+def _game_args(p: argparse.ArgumentParser, command: str, games: Sequence[GameSpec]) -> tuple[str, ...]:
+    """Add the arguments the games declare for ``command``; return their dests."""
+    owners: dict[str, list[str]] = {}
+    first: dict[str, Arg] = {}
+    for g in games:
+        for a in g.commands[command].args:
+            owners.setdefault(a.dest, []).append(g.name)
+            first.setdefault(a.dest, a)
+    for dest, a in first.items():
+        kwargs = dict(a.kwargs)
+        if len(owners[dest]) < len(games):
+            kwargs["help"] = f"{kwargs.get('help', '')} [{', '.join(owners[dest])} only]".strip()
+        p.add_argument(*a.flags, **kwargs)
+    return tuple(first)
+
+
+def _cmd_games(args: argparse.Namespace) -> None:
+    df = games_table()
+    if args.format == "json":
+        print(to_json_records(df))
+        return
+    view = df.assign(aliases=df.aliases.map(", ".join), commands=df.commands.map(", ".join))
+    print("# games kaptai models (kaptai <command> <game> --help for a command's options)")
+    _emit(view, "table", ["name", "aliases", "title", "players", "commands"])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``kaptai`` command (built from the game registry)."""
+    parser = argparse.ArgumentParser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
+    parser.add_argument("--version", action="version", version=f"kaptai {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("games", help="list every game kaptai models, with its commands")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=_cmd_games, game_args=())
+    for name, help_text, shared in COMMANDS:
+        games = games_for(name)
+        if not games:
+            continue
+        p = sub.add_parser(name, help=help_text)
+        choices = [key for g in games for key in (g.name, *g.aliases)]
+        p.add_argument("game", metavar="{" + ",".join(choices) + "}", help="one of: " + ", ".join(choices))
+        shared(p, games)
+        p.set_defaults(command_name=name, game_args=_game_args(p, name, games), func=_dispatch)
     return parser
+
+
+def _dispatch(args: argparse.Namespace) -> None:
+    name = args.command_name
+    try:
+        spec = game(args.game)
+    except RulesError:
+        known = ", ".join(g.name for g in games_for(name))
+        raise RulesError(f"game {args.game!r} is not available yet for 'kaptai {name}': it supports {known}") from None
+    command = spec.commands.get(name)
+    if command is None:
+        raise RulesError(f"'kaptai {name} {spec.name}' is not available yet: {spec.name} has "
+                         + ", ".join(spec.commands))
+    own = {a.dest for a in command.args}
+    for dest in args.game_args:
+        if dest not in own and getattr(args, dest, None) is not None:
+            flag = "--" + dest.replace("_", "-")
+            raise RulesError(f"{flag} does not apply to {spec.name} (kaptai {args.command_name} {spec.name} --help)")
+    _show(command.load()(args, spec), getattr(args, "format", None) or "table")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 
 from kaptai.errors import RulesError
 
-__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label", "RuleSetMethods"]
+__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label", "RuleSetMethods", "parse_player_range", "parse_seat_policies"]
 
 
 def allowed_text(values: Iterable) -> str:
@@ -180,3 +180,40 @@ class RuleSetMethods:
         if not overrides:
             return self
         return dataclasses.replace(self, **overrides)
+
+
+def parse_player_range(text: str) -> list[int]:
+    """Player counts from ``'3-10'`` or ``'3,4,6'`` (a command-line argument).
+
+    >>> parse_player_range("3-5,8")
+    [3, 4, 5, 8]
+    """
+    out: list[int] = []
+    for part in text.split(","):
+        lo, sep, hi = part.partition("-")
+        try:
+            out += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+        except ValueError:
+            raise RulesError(f"--players {text!r}: expected a range like 3-10 or a list like 3,4,6") from None
+    return out
+
+
+def parse_seat_policies(text: str, players: int, default: str = "greedy") -> str | list[str]:
+    """``'greedy'`` for every seat, or ``'SEAT=POLICY,...'`` (other seats ``default``).
+
+    >>> parse_seat_policies("0=score,2=random", 3)
+    ['score', 'greedy', 'random']
+    """
+    if "=" not in text:
+        return text
+    seats = [default] * players
+    for item in text.split(","):
+        seat, _, name = item.partition("=")
+        try:
+            index = int(seat)
+        except ValueError:
+            raise RulesError(f"--policy: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
+        if not 0 <= index < players:
+            raise RulesError(f"--policy: seat {index} does not exist with {players} players (seats 0-{players - 1})")
+        seats[index] = name.strip()
+    return seats

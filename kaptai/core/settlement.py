@@ -53,6 +53,7 @@ __all__ = [
     "validate_bankroll",
     "settle_hand",
     "settle_outcomes",
+    "settle_rounds",
     "weighted_moments",
     "pot_ev",
     "break_even_cut",
@@ -325,6 +326,72 @@ def settle_outcomes(
     if K and np.max(np.abs(nets.sum(axis=1) + house) / scale) > _BALANCE_TOL:
         raise AssertionError("settlement does not balance")
     return nets, house, gross
+
+
+def settle_rounds(
+    system: str,
+    players: int,
+    winner,
+    score,
+    *,
+    cut: float = 0.0,
+    pot_in=None,
+    drawn_hand: str = "refund",
+    ante: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Settle one hand at each of S tables at once, with carried pots (sessions).
+
+    The vector form of :func:`settle_hand` for the sessions of a game: table ``i`` has
+    winner ``winner[i]`` (-1: none) with ``score[i]`` and a pot ``pot_in[i]`` carried
+    from earlier drawn hands.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        ``nets`` (S, players), the house's take (S,) and the pot left on each table (S,).
+        Checked: ``nets.sum(1) + take + pot_out - pot_in == 0`` at every table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.settlement import settle_rounds
+    >>> nets, take, pot = settle_rounds("pot", 3, [1, -1], [0, 0], cut=0.1, pot_in=[6.0, 3.0], drawn_hand="carry")
+    >>> nets.tolist(), take.tolist(), pot.tolist()
+    ([[-1.0, 7.1, -1.0], [-1.0, -1.0, -1.0]], [0.9, 0.0], [0.0, 6.0])
+    """
+    system = _system(system)
+    P = _players(players)
+    cut = validate_cut(cut, "cut")
+    drawn_hand = _drawn(drawn_hand)
+    w = np.asarray(winner, dtype=np.int64).reshape(-1)
+    S = w.size
+    if np.any((w < -1) | (w >= P)):
+        raise RulesError(f"winner seats must be -1 or 0-{P - 1}")
+    pot_in = np.zeros(S) if pot_in is None else np.asarray(pot_in, dtype=np.float64).reshape(-1)
+    won = w >= 0
+    rows = np.arange(S)
+    nets = np.zeros((S, P))
+    take = np.zeros(S)
+    pot_out = pot_in.copy()
+    if system == "pot":
+        nets -= ante
+        total = pot_in + P * ante
+        take = np.where(won, cut * total, 0.0)
+        nets[rows[won], w[won]] += (total - take)[won]
+        if drawn_hand == "carry":
+            pot_out = np.where(won, 0.0, total)
+        else:
+            nets[~won] += ante
+    else:
+        sc = np.asarray(score, dtype=np.float64).reshape(-1)
+        gross = (P - 1) * sc
+        take = np.where(won, cut * gross, 0.0)
+        nets[won] -= sc[won, None]
+        nets[rows[won], w[won]] = (gross - take)[won]
+    balance = nets.sum(axis=1) + take + pot_out - pot_in
+    if S and np.abs(balance).max() > 1e-9 * max(1.0, float(np.abs(pot_in).max()) + P * 64):
+        raise AssertionError("session settlement does not balance")
+    return nets, take, pot_out
 
 
 # --------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 """Report builder: self-contained HTML (figures embedded) or Markdown.
 
->>> from kaptai.report import REPORT_GAMES
->>> REPORT_GAMES
-('kap-tai-shap', 'big-two')
+A game has a report when its :class:`kaptai.games.GameSpec` names a section builder
+(``report_sections``); the builder finds it through the registry.
 """
 
 from __future__ import annotations
@@ -12,16 +11,20 @@ import pathlib
 import tempfile
 from typing import Sequence
 
+import argparse
+
 from kaptai.errors import RulesError
+from kaptai.games import GAMES, GameSpec, Output, game as game_spec, load_entry
 from kaptai.report.render import Section, to_html, to_markdown
 
-__all__ = ["build_report", "REPORT_GAMES", "Section"]
+__all__ = ["build_report", "report_command", "REPORT_GAMES", "Section"]
 
-REPORT_GAMES = ("kap-tai-shap", "big-two")
+#: Games with a report, in registry order.
+REPORT_GAMES: tuple[str, ...] = tuple(name for name, g in GAMES.items() if g.report_sections)
 
 
 def build_report(
-    game: str = "kap-tai-shap",
+    game: str,
     *,
     players: Sequence[int] = (3, 4, 5, 6, 8, 10),
     hands: int = 20_000,
@@ -38,10 +41,9 @@ def build_report(
     Parameters
     ----------
     game : str
-        'kap-tai-shap' or 'big-two'.
+        A game id of :data:`REPORT_GAMES`.
     players : sequence of int
-        Player counts to cover (Kap Tai Shap 2-22; Big Two 2-52, for the exact deal odds —
-        its simulations are of 4 players, 3 for the Malaysian variant).
+        Player counts to cover, within the game's range (:attr:`kaptai.games.GameSpec.players`).
     hands : int
         Hands (games) per Monte Carlo configuration.
     seed : int
@@ -63,7 +65,11 @@ def build_report(
     (str, dict)
         The document text and the computed tables.
     """
-    if game not in REPORT_GAMES:
+    try:
+        spec: GameSpec | None = game_spec(game)
+    except RulesError:
+        spec = None
+    if spec is None or not spec.report_sections:
         raise RulesError(f"no report for game {game!r}: expected one of {', '.join(REPORT_GAMES)}")
     if fmt is None:
         fmt = "md" if out is not None and str(out).endswith(".md") else "html"
@@ -71,17 +77,13 @@ def build_report(
         raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise RulesError(f"hands={hands!r} is not allowed: expected an integer >= 1")
-    top = 22 if game == "kap-tai-shap" else 52
+    lo, top = spec.players
     for p in players:
         if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= top:
             raise RulesError(f"players={p!r} is not supported: expected integers from 2 to {top}")
-    if game == "kap-tai-shap":
-        from kaptai.report import kts as builder
-    else:
-        from kaptai.report import bigtwo as builder
-
-    title, sections, meta, results = builder.build_sections(players, hands, seed, workers=workers, progress=progress,
-                                                            scheduler=scheduler, checkpoint=checkpoint)
+    build_sections = load_entry(spec.report_sections)
+    title, sections, meta, results = build_sections(players, hands, seed, workers=workers, progress=progress,
+                                                    scheduler=scheduler, checkpoint=checkpoint)
     text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
     if out is not None:
         path = pathlib.Path(out)
@@ -92,3 +94,16 @@ def build_report(
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     return text, results
+
+
+def report_command(args: argparse.Namespace, game: GameSpec) -> Output:
+    """``kaptai report <game>``: build the report and write it (the registry's entry point)."""
+    from kaptai.core.options import parse_player_range
+
+    out = args.out if args.out is not None else f"reports/{game.name}.html"
+    fmt = args.format or ("md" if str(out).endswith(".md") else "html")
+    players = parse_player_range(args.players if args.players is not None else (game.report_players or "4"))
+    build_report(game.name, players=players, hands=args.hands, seed=args.seed, out=out, fmt=fmt,
+                 workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
+                 checkpoint=args.checkpoint)
+    return Output(None, text=f"wrote {out}")

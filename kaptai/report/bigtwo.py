@@ -175,7 +175,8 @@ def _play_section(games: int, seed: int, run: dict, progress: bool):
 
 
 def _scoring_section(games: int, seed: int, run: dict, progress: bool):
-    from kaptai.bigtwo.fairness import compare_variants, plot_fairness
+    from kaptai.bigtwo.fairness import compare_variants
+    from kaptai.bigtwo.plots import plot_fairness
 
     _step(progress, f"fairness: scoring x settlement, {games} games")
     sc = compare_variants({**{k: v for k, v in _scoring_variants().items()}}, 4, games, seed + 100, "heuristic",

@@ -183,7 +183,8 @@ def _league_section(players, hands, seed, run, progress):
 def _fairness_section(players, hands, seed, run, progress):
     import matplotlib.pyplot as plt
 
-    from kaptai.kts.fairness import VARIANT_SETS, compare_variants, cut_curve, plot_cut_curve, plot_seat_ev
+    from kaptai.kts.fairness import VARIANT_SETS, compare_variants, cut_curve
+    from kaptai.kts.plots import plot_cut_curve, plot_seat_ev
 
     p4 = 4 if 4 in players else players[0]
     _step(progress, f"fairness: presets, {p4} players, {hands} hands")

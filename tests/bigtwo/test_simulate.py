@@ -233,7 +233,7 @@ def test_user_policy_runs_on_the_reference_engine():
 
 
 def test_bankroll_sessions_conserve_coins_and_graduate_the_poor():
-    from kaptai.bigtwo.fairness import simulate_sessions
+    from kaptai.bigtwo.sessions import simulate_sessions
 
     coins = [10000, 2100, 5000, 2500]
     df = simulate_sessions(4, {"chao": "8/11/13", "stake": 20}, sessions=600, games=120, coins=coins, seed=3,
@@ -262,7 +262,7 @@ def test_policies_are_ordered_by_strength():
 
 def test_sessions_with_a_user_policy_resume_from_their_checkpoint(tmp_path):
     """The checkpoint fingerprint labels a Policy object by its name, not by a memory address."""
-    from kaptai.bigtwo.fairness import simulate_sessions
+    from kaptai.bigtwo.sessions import simulate_sessions
     from kaptai.bigtwo.policies import Policy
 
     class Mine(Policy):  # a user policy: no __repr__ of its own

@@ -10,22 +10,9 @@ from kaptai.core.tables import to_json_records
 from kaptai.errors import RulesError
 from kaptai.kts import fairness as fz
 from kaptai.kts.config import ACTIONS, new_outcomes
-from kaptai.kts.fairness import (
-    VARIANT_SETS,
-    compare_sessions,
-    compare_variants,
-    cut_curve,
-    fairness,
-    fairness_frame,
-    hand_ev,
-    plot_bankroll_fan,
-    plot_cut_curve,
-    plot_fairness,
-    plot_seat_ev,
-    resolve_variants,
-    session_summary,
-    simulate_sessions,
-)
+from kaptai.kts.fairness import VARIANT_SETS, compare_variants, cut_curve, fairness, fairness_frame, hand_ev, resolve_variants
+from kaptai.kts.sessions import compare_sessions, session_summary, simulate_sessions
+from kaptai.kts.plots import plot_bankroll_fan, plot_cut_curve, plot_fairness, plot_seat_ev
 from kaptai.kts.rules import resolve_rules
 from kaptai.kts.simulate import run_tallies
 
@@ -302,7 +289,8 @@ def test_plot_win_modes_stacks_to_one(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from kaptai.kts.fairness import compare_variants, plot_win_modes
+    from kaptai.kts.fairness import compare_variants
+    from kaptai.kts.plots import plot_win_modes
 
     df = compare_variants(["traditional", "advanced"], players=4, hands=1500, seed=3, progress=False)
     fig = plot_win_modes(df, path=tmp_path / "modes.png")

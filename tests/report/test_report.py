@@ -13,7 +13,7 @@ SECTIONS = ["Rules modelled", "Exact deal odds", "Simulated win rates by seat", 
 @pytest.fixture(scope="module")
 def html_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("rep") / "kts.html"
-    text, results = build_report(players=(3, 4), hands=2000, seed=3, out=out, progress=False)
+    text, results = build_report("kap-tai-shap", players=(3, 4), hands=2000, seed=3, out=out, progress=False)
     return out, text, results
 
 
@@ -36,7 +36,7 @@ def test_numbers_come_from_the_run(html_report):
 
 
 def test_markdown_version(tmp_path):
-    text, _ = build_report(players=(4,), hands=1000, seed=1, out=tmp_path / "r.md", progress=False)
+    text, _ = build_report("kap-tai-shap", players=(4,), hands=1000, seed=1, out=tmp_path / "r.md", progress=False)
     assert text.startswith("# Kap Tai Shap")
     for title in SECTIONS:
         assert f"## {title}" in text
@@ -46,9 +46,9 @@ def test_markdown_version(tmp_path):
 def test_bad_input_writes_nothing(tmp_path):
     out = tmp_path / "x.html"
     with pytest.raises(RulesError, match="hands=0"):
-        build_report(players=(4,), hands=0, out=out, progress=False)
+        build_report("kap-tai-shap", players=(4,), hands=0, out=out, progress=False)
     with pytest.raises(RulesError, match="players=30"):
-        build_report(players=(30,), hands=10, out=out, progress=False)
+        build_report("kap-tai-shap", players=(30,), hands=10, out=out, progress=False)
     with pytest.raises(RulesError, match="no report for game"):
         build_report("nine-ten", out=out, progress=False)
     assert not out.exists()
