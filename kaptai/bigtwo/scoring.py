@@ -118,6 +118,15 @@ import numpy as np
 from kaptai.bigtwo.cards import parse_cards
 from kaptai.bigtwo.config import POINT_VALUES
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
+from kaptai.core.settlement import check_coins as _check_coins
+from kaptai.core.settlement import check_liable as _check_liable
+from kaptai.core.settlement import check_winner as _check_winner
+from kaptai.core.settlement import first_bad as _first_bad
+from kaptai.core.settlement import float_array as _float_array
+from kaptai.core.settlement import int_array as _int_array
+from kaptai.core.settlement import per_hand as _per_game
+from kaptai.core.settlement import seat_table as _table
+from kaptai.core.settlement import settle_penalties
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -151,87 +160,10 @@ def _rules(rules: Any) -> RuleSet:
     return rules if isinstance(rules, RuleSet) else resolve_rules(rules)
 
 
-def _int_array(name: str, value: Any) -> np.ndarray:
-    """``value`` as an int64 array; RulesError naming ``name`` if it is not integers."""
-    try:
-        a = np.asarray(value)
-    except Exception as exc:  # ragged lists and the like
-        raise RulesError(f"{name} must be an array of integers: {exc}") from None
-    if a.dtype.kind in "iu":
-        return a.astype(np.int64, copy=False)
-    if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
-        return a.astype(np.int64)
-    if a.size == 0 and a.dtype.kind == "f":
-        return a.astype(np.int64)
-    raise RulesError(f"{name} must be integers, got {a.dtype.name} values {a.ravel()[:4].tolist()!r}")
-
-
-def _float_array(name: str, value: Any) -> np.ndarray:
-    try:
-        a = np.asarray(value)
-    except Exception as exc:
-        raise RulesError(f"{name} must be an array of numbers: {exc}") from None
-    if a.dtype.kind not in "iuf":
-        raise RulesError(f"{name} must be numbers, got {a.dtype.name} values {a.ravel()[:4].tolist()!r}")
-    a = a.astype(np.float64)
-    if not np.all(np.isfinite(a)):
-        raise RulesError(f"{name} must be finite numbers")
-    return a
-
-
-def _table(name: str, value: Any, n: int, N: int, *, kind: str = "int") -> np.ndarray:
-    """A per-seat array of shape (n, N) (a single row (N,) is broadcast to every game)."""
-    a = _int_array(name, value) if kind == "int" else _float_array(name, value)
-    if a.ndim == 1 and a.shape[0] == N:
-        a = np.broadcast_to(a, (n, N))
-    if a.shape != (n, N):
-        raise RulesError(f"{name} has shape {a.shape}, expected ({n}, {N}) (games, seats) or ({N},)")
-    return a
-
-
-def _per_game(name: str, value: Any, n: int) -> np.ndarray:
-    """A per-game integer array of shape (n,) (a scalar is broadcast)."""
-    a = _int_array(name, value)
-    if a.ndim == 0:
-        a = np.broadcast_to(a, (n,))
-    if a.shape != (n,):
-        raise RulesError(f"{name} has shape {a.shape}, expected ({n},) (one value per game)")
-    return a
-
-
 def _seats(N: int, rules: RuleSet, what: str) -> None:
     if N != rules.players:
         raise RulesError(f"{what} has {N} seats but rules.players={rules.players}")
 
-
-def _first_bad(mask: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.argwhere(mask)[0])
-
-
-def _check_winner(winner: np.ndarray, N: int) -> None:
-    bad = (winner < 0) | (winner >= N)
-    if bad.any():
-        g = _first_bad(bad)[0]
-        raise RulesError(f"winner={int(winner[g])} (game {g}) is not a seat: expected 0-{N - 1}")
-
-
-def _check_liable(liable: np.ndarray, winner: np.ndarray, N: int) -> None:
-    bad = (liable < -1) | (liable >= N)
-    if bad.any():
-        g = _first_bad(bad)[0]
-        raise RulesError(f"liable={int(liable[g])} (game {g}) is not a seat: expected -1 (none) or 0-{N - 1}")
-    same = liable == winner
-    if same.any():
-        g = _first_bad(same)[0]
-        raise RulesError(f"liable={int(liable[g])} (game {g}) is the winner: the 包牌 violator must be a loser")
-
-
-def _check_coins(coins: Any, n: int, N: int) -> np.ndarray:
-    c = _table("coins", coins, n, N, kind="float")
-    if np.any(c < 0):
-        g, s = _first_bad(c < 0)
-        raise RulesError(f"coins must be >= 0, got {c[g, s]:g} for seat {s} (game {g})")
-    return c
 
 
 # --------------------------------------------------------------------------------------
@@ -469,80 +401,6 @@ def penalty(
 # --------------------------------------------------------------------------------------
 
 
-def _settle_core(
-    p: np.ndarray,
-    w: np.ndarray,
-    liable: np.ndarray,
-    coins: np.ndarray | None,
-    cards: np.ndarray | None,
-    active: np.ndarray | None,
-    rules: RuleSet,
-) -> np.ndarray:
-    """Nets (n, N) of validated inputs: p float (n, N), w/liable int (n,), active bool (n, N)."""
-    n, N = p.shape
-    rows = np.arange(n)
-    act = np.ones((n, N), dtype=bool) if active is None else active
-    pw = p[rows, w]
-    w_act = act[rows, w]
-    if rules.settlement == "place":
-        k = act.sum(axis=1)
-        S = np.where(act, p, 0.0).sum(axis=1)
-        net = np.where(act, S[:, None] - k[:, None] * p, 0.0)
-    else:
-        pay = np.where(act & w_act[:, None], p - pw[:, None], 0.0)
-        pay[rows, w] = 0.0
-        net = -pay
-        net[rows, w] += pay.sum(axis=1)
-    # 包牌: the violator absorbs every other negative net
-    has = liable >= 0
-    if has.any():
-        r = rows[has]
-        lv = liable[has]
-        keep = act[r, lv]
-        r, lv = r[keep], lv[keep]
-        if r.size:
-            sub = net[r]
-            j = np.arange(r.size)
-            neg = sub < 0
-            neg[j, lv] = False
-            absorbed = np.where(neg, sub, 0.0).sum(axis=1)
-            sub[neg] = 0.0
-            sub[j, lv] += absorbed
-            net[r] = sub
-    net *= rules.stake
-    if coins is None:
-        return net
-    loss = np.maximum(-net, 0.0)
-    if rules.settlement == "winner_takes_all":
-        paid = np.minimum(loss, coins)
-        out = -paid
-        out[rows, w] += paid.sum(axis=1)
-        return out
-    # Place with graduation
-    grad = loss > coins
-    g_rows = np.flatnonzero(grad.any(axis=1))
-    if g_rows.size == 0:
-        return net
-    sub = net[g_rows]
-    G = grad[g_rows]
-    cn = coins[g_rows]
-    pot = np.where(G, cn, 0.0).sum(axis=1)
-    pos = np.maximum(sub, 0.0)
-    seat = np.broadcast_to(np.arange(N), sub.shape)
-    not_winner = seat != w[g_rows, None]
-    psub = p[g_rows]
-    fewest = psub if cards is None else cards[g_rows]
-    # lexsort: last key is primary; stable, so equal keys keep seat order
-    order = np.lexsort((psub, fewest, not_winner), axis=-1)
-    pos_sorted = np.take_along_axis(pos, order, axis=1)
-    before = np.cumsum(pos_sorted, axis=1) - pos_sorted
-    got_sorted = np.clip(pot[:, None] - before, 0.0, pos_sorted)
-    got = np.zeros_like(sub)
-    np.put_along_axis(got, order, got_sorted, axis=1)
-    net[g_rows] = np.where(G, -cn, got)
-    return net
-
-
 def settle_many(
     p: Any,
     rules: RuleSet | str | Mapping | None = None,
@@ -633,7 +491,7 @@ def settle_many(
         if a.shape != (n, N):
             raise RulesError(f"active has shape {a.shape}, expected ({n}, {N}) or ({N},)")
         act = a
-    return _settle_core(pa, w, lv, cn, cl, act, rules)
+    return settle_penalties(pa, w, lv, cn, cl, act, system=rules.settlement, stake=rules.stake)
 
 
 def settle(
@@ -890,8 +748,8 @@ def run_bankrolls(
     grad_at = np.full((m, N), -1, dtype=np.int64)
     tol = _ZERO_TOL * np.maximum(c0, 1.0)
     for t in range(h):
-        net = _settle_core(P[:, t], W[:, t], L[:, t], cur if capped else None, C[:, t],
-                           active if capped else None, rules)
+        net = settle_penalties(P[:, t], W[:, t], L[:, t], cur if capped else None, C[:, t],
+                               active if capped else None, system=rules.settlement, stake=rules.stake)
         cur = cur + net
         nets[:, t] = net
         path[:, t + 1] = cur

@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass
 from numbers import Integral, Real
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
@@ -54,6 +55,8 @@ __all__ = [
     "settle_hand",
     "settle_outcomes",
     "settle_rounds",
+    "PENALTY_SYSTEMS",
+    "settle_penalties",
     "weighted_moments",
     "pot_ev",
     "break_even_cut",
@@ -392,6 +395,195 @@ def settle_rounds(
     if S and np.abs(balance).max() > 1e-9 * max(1.0, float(np.abs(pot_in).max()) + P * 64):
         raise AssertionError("session settlement does not balance")
     return nets, take, pot_out
+
+
+# --------------------------------------------------------------------------------------
+# Penalty systems (Big Two and the other shedding games): Place and winner-takes-all
+# --------------------------------------------------------------------------------------
+
+#: Settlement systems of games whose losers carry penalties (Big Two §5).
+PENALTY_SYSTEMS: tuple[str, ...] = ("place", "winner_takes_all")
+
+
+def int_array(name: str, value: Any) -> np.ndarray:
+    """``value`` as an int64 array; RulesError naming ``name`` if it is not integers."""
+    try:
+        a = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise RulesError(f"{name} must be an array of integers: {exc}") from None
+    if a.dtype.kind in "iu":
+        return a.astype(np.int64, copy=False)
+    if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+        return a.astype(np.int64)
+    if a.size == 0 and a.dtype.kind == "f":
+        return a.astype(np.int64)
+    raise RulesError(f"{name} must be integers, got {a.dtype.name} values {a.ravel()[:4].tolist()!r}")
+
+
+def float_array(name: str, value: Any) -> np.ndarray:
+    try:
+        a = np.asarray(value)
+    except Exception as exc:
+        raise RulesError(f"{name} must be an array of numbers: {exc}") from None
+    if a.dtype.kind not in "iuf":
+        raise RulesError(f"{name} must be numbers, got {a.dtype.name} values {a.ravel()[:4].tolist()!r}")
+    a = a.astype(np.float64)
+    if not np.all(np.isfinite(a)):
+        raise RulesError(f"{name} must be finite numbers")
+    return a
+
+
+def seat_table(name: str, value: Any, n: int, N: int, *, kind: str = "int") -> np.ndarray:
+    """A per-seat array of shape (n, N) (a single row (N,) is broadcast to every game)."""
+    a = int_array(name, value) if kind == "int" else float_array(name, value)
+    if a.ndim == 1 and a.shape[0] == N:
+        a = np.broadcast_to(a, (n, N))
+    if a.shape != (n, N):
+        raise RulesError(f"{name} has shape {a.shape}, expected ({n}, {N}) (games, seats) or ({N},)")
+    return a
+
+
+def per_hand(name: str, value: Any, n: int) -> np.ndarray:
+    """A per-game integer array of shape (n,) (a scalar is broadcast)."""
+    a = int_array(name, value)
+    if a.ndim == 0:
+        a = np.broadcast_to(a, (n,))
+    if a.shape != (n,):
+        raise RulesError(f"{name} has shape {a.shape}, expected ({n},) (one value per game)")
+    return a
+
+
+def first_bad(mask: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(mask)[0])
+
+
+def check_winner(winner: np.ndarray, N: int) -> None:
+    bad = (winner < 0) | (winner >= N)
+    if bad.any():
+        g = first_bad(bad)[0]
+        raise RulesError(f"winner={int(winner[g])} (game {g}) is not a seat: expected 0-{N - 1}")
+
+
+def check_liable(liable: np.ndarray, winner: np.ndarray, N: int) -> None:
+    bad = (liable < -1) | (liable >= N)
+    if bad.any():
+        g = first_bad(bad)[0]
+        raise RulesError(f"liable={int(liable[g])} (game {g}) is not a seat: expected -1 (none) or 0-{N - 1}")
+    same = liable == winner
+    if same.any():
+        g = first_bad(same)[0]
+        raise RulesError(f"liable={int(liable[g])} (game {g}) is the winner: the 包牌 violator must be a loser")
+
+
+def check_coins(coins: Any, n: int, N: int) -> np.ndarray:
+    c = seat_table("coins", coins, n, N, kind="float")
+    if np.any(c < 0):
+        g, s = first_bad(c < 0)
+        raise RulesError(f"coins must be >= 0, got {c[g, s]:g} for seat {s} (game {g})")
+    return c
+
+
+def settle_penalties(
+    p: np.ndarray,
+    w: np.ndarray,
+    liable: np.ndarray,
+    coins: np.ndarray | None,
+    cards: np.ndarray | None,
+    active: np.ndarray | None,
+    *,
+    system: str = "place",
+    stake: float = 1.0,
+) -> np.ndarray:
+    """Nets (n, N) of penalty-settled hands: the ``'place'`` and ``'winner_takes_all'`` systems.
+
+    Every seat has a penalty ``p`` (the winner's the smallest).  Under Place (四人互算) each
+    pair of seats settles the difference of their penalties; under winner-takes-all
+    (獨贏) every loser pays the winner its penalty minus the winner's.  A liable seat
+    (包牌, ``liable`` >= 0) absorbs every other negative net.  The nets are scaled by
+    ``stake``; with ``coins`` (bankrolls) no seat loses more than it holds: under
+    winner-takes-all a loser pays at most its coins, under Place a seat that cannot pay
+    graduates (畢業) and its coins are shared out to the winners in order (winner first,
+    then fewest ``cards``, then lowest penalty, then seat).
+
+    Inputs are validated by the caller (the game's scoring layer, with :func:`int_array`,
+    :func:`seat_table`, :func:`check_winner`, ...): ``p`` float (n, N), ``w``/``liable``
+    int (n,), ``coins``/``cards`` (n, N) or None, ``active`` bool (n, N) or None (seats
+    that neither pay nor receive).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.settlement import settle_penalties
+    >>> p = np.array([[0.0, 5, 20, 52]])
+    >>> settle_penalties(p, np.array([0]), np.array([-1]), None, None, None).tolist()
+    [[77.0, 57.0, -3.0, -131.0]]
+    >>> settle_penalties(p, np.array([0]), np.array([-1]), None, None, None, system="winner_takes_all").tolist()
+    [[77.0, -5.0, -20.0, -52.0]]
+    """
+    if system not in PENALTY_SYSTEMS:
+        raise RulesError(f"system={system!r} is not allowed: expected one of " + ", ".join(map(repr, PENALTY_SYSTEMS)))
+    n, N = p.shape
+    rows = np.arange(n)
+    act = np.ones((n, N), dtype=bool) if active is None else active
+    pw = p[rows, w]
+    w_act = act[rows, w]
+    if system == "place":
+        k = act.sum(axis=1)
+        S = np.where(act, p, 0.0).sum(axis=1)
+        net = np.where(act, S[:, None] - k[:, None] * p, 0.0)
+    else:
+        pay = np.where(act & w_act[:, None], p - pw[:, None], 0.0)
+        pay[rows, w] = 0.0
+        net = -pay
+        net[rows, w] += pay.sum(axis=1)
+    # 包牌: the violator absorbs every other negative net
+    has = liable >= 0
+    if has.any():
+        r = rows[has]
+        lv = liable[has]
+        keep = act[r, lv]
+        r, lv = r[keep], lv[keep]
+        if r.size:
+            sub = net[r]
+            j = np.arange(r.size)
+            neg = sub < 0
+            neg[j, lv] = False
+            absorbed = np.where(neg, sub, 0.0).sum(axis=1)
+            sub[neg] = 0.0
+            sub[j, lv] += absorbed
+            net[r] = sub
+    net *= stake
+    if coins is None:
+        return net
+    loss = np.maximum(-net, 0.0)
+    if system == "winner_takes_all":
+        paid = np.minimum(loss, coins)
+        out = -paid
+        out[rows, w] += paid.sum(axis=1)
+        return out
+    # Place with graduation
+    grad = loss > coins
+    g_rows = np.flatnonzero(grad.any(axis=1))
+    if g_rows.size == 0:
+        return net
+    sub = net[g_rows]
+    G = grad[g_rows]
+    cn = coins[g_rows]
+    pot = np.where(G, cn, 0.0).sum(axis=1)
+    pos = np.maximum(sub, 0.0)
+    seat = np.broadcast_to(np.arange(N), sub.shape)
+    not_winner = seat != w[g_rows, None]
+    psub = p[g_rows]
+    fewest = psub if cards is None else cards[g_rows]
+    # lexsort: last key is primary; stable, so equal keys keep seat order
+    order = np.lexsort((psub, fewest, not_winner), axis=-1)
+    pos_sorted = np.take_along_axis(pos, order, axis=1)
+    before = np.cumsum(pos_sorted, axis=1) - pos_sorted
+    got_sorted = np.clip(pot[:, None] - before, 0.0, pos_sorted)
+    got = np.zeros_like(sub)
+    np.put_along_axis(got, order, got_sorted, axis=1)
+    net[g_rows] = np.where(G, -cn, got)
+    return net
 
 
 # --------------------------------------------------------------------------------------
