@@ -165,8 +165,8 @@ def _args_report(p, games):
 
 def _args_league(p, games):
     p.add_argument("--players", default="4", help="player counts, e.g. 3-10 or 3,4,6 (default 4)")
-    p.add_argument("--rules-list", default="traditional,advanced", help="rulesets (presets), comma-separated")
-    p.add_argument("--policies", default="random,greedy,score")
+    p.add_argument("--rules-list", default=None, help="rulesets (presets), comma-separated (default: every preset)")
+    p.add_argument("--policies", default=None, help="policies, comma-separated (default: every built-in policy)")
     p.add_argument("--hands", type=int, default=20_000, help="hands per policy and configuration")
     p.add_argument("--advisor-hands", type=int, default=0,
                    help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)")
@@ -192,7 +192,7 @@ def _args_waits(p, games):
 
 
 def _args_advise(p, games):
-    p.add_argument("hand", help="10 tiles (8 in kap-shap), or 9 (7) with --offered")
+    p.add_argument("hand", help="a hand after the draw (2n+2 tiles), or 2n+1 with --offered")
     p.add_argument("--seen", default="", help="tiles already visible (discards, exposed tiles)")
     p.add_argument("--draws", type=int, default=3, help="horizon in own draws (default 3)")
     p.add_argument("--offered", default=None, help="the previous player's discard: claim it or not?")
@@ -220,13 +220,13 @@ def _args_score(p, games):
 COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser, Sequence[GameSpec]], None]], ...] = (
     ("odds", "exact odds of the deal", _args_odds),
     ("simulate", "Monte Carlo of whole hands with playing policies", _args_simulate),
-    ("advise", "rank the discards of a 10-tile hand, or advise on claiming an offered tile", _args_advise),
+    ("advise", "rank the discards of a hand after the draw, or advise on claiming an offered tile", _args_advise),
     ("draw-odds", "exact odds of winning within k own draws", _args_draw_odds),
     ("fairness", "expected value per seat, house take and fairness of scoring variants", _args_fairness),
     ("league", "policies head to head: win rate, EV per hand, value of playing well", _args_league),
     ("report", "build the strategy report (self-contained HTML or Markdown)", _args_report),
     ("evaluate", "classify and score one complete hand", _args_evaluate),
-    ("waits", "tiles that complete a hand of 9 (7), with live outs", _args_waits),
+    ("waits", "tiles that complete a hand one tile short (2n+1 tiles), with live outs", _args_waits),
     ("score", "score one finished hand from its record", _args_score),
 )
 

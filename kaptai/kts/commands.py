@@ -70,10 +70,10 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
     df = policy_league(
         players=tuple(parse_player_range(args.players)),
-        rules=tuple(r.strip() for r in args.rules_list.split(",")),
+        rules=tuple(r.strip() for r in (args.rules_list or ",".join(game.presets)).split(",")),
         hands=args.hands,
         seed=args.seed,
-        policies=tuple(p.strip() for p in args.policies.split(",")),
+        policies=tuple(p.strip() for p in (args.policies or "random,greedy,score").split(",")),
         include_advisor=args.advisor_hands > 0,
         advisor_hands=max(args.advisor_hands, 1),
         workers=args.workers,

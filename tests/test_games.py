@@ -1,0 +1,98 @@
+"""The game registry: lookups, the `kaptai games` command, and dispatch only through it."""
+
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kaptai.cli
+import kaptai.report
+from kaptai.cli import COMMANDS, build_parser, main
+from kaptai.errors import RulesError
+from kaptai.games import GAMES, GameSpec, game, games_for, load_entry
+
+
+def test_every_entry_point_loads_and_every_game_resolves_its_rules():
+    for spec in GAMES.values():
+        assert isinstance(spec, GameSpec)
+        lo, hi = spec.players
+        assert lo <= spec.default_players <= hi
+        for name, command in spec.commands.items():
+            assert callable(command.load()), (spec.name, name)
+        assert spec.resolve_rules(spec.presets[0]).name == spec.presets[0] or spec.presets[0] == "traditional"
+        if spec.variant_sets:
+            assert spec.default_variants in spec.variant_set_names() or "," in spec.default_variants
+        if spec.report_sections:
+            assert callable(load_entry(spec.report_sections))
+        for alias in spec.aliases:
+            assert game(alias) is spec
+
+
+def test_unknown_game_is_a_rules_error():
+    with pytest.raises(RulesError, match="unknown game 'chess'"):
+        game("chess")
+
+
+def test_games_json_lists_every_game_with_its_commands(capsys):
+    assert main(["games", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in rows] == list(GAMES)
+    for r in rows:
+        assert set(r) >= {"name", "aliases", "title", "players", "commands"}
+        assert r["commands"] == list(GAMES[r["name"]].commands)
+    assert main(["games"]) == 0
+    assert "Kap Tai Shap (夾大十)" in capsys.readouterr().out
+
+
+def test_help_offers_only_the_games_that_support_each_command():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, _, _ in COMMANDS:
+        supporting = [g.name for g in games_for(name)]
+        if not supporting:
+            assert name not in sub.choices
+            continue
+        text = sub.choices[name].format_help()
+        for spec in GAMES.values():
+            assert (spec.name in text) == (spec.name in supporting), (name, spec.name)
+
+
+def test_a_game_flag_given_to_another_game_is_refused(capsys):
+    shared = [spec for spec in games_for("odds") if spec.commands["odds"].args]
+    own = {a.dest: (spec, a) for spec in shared for a in spec.commands["odds"].args}
+    for dest, (owner, arg) in own.items():
+        other = next((g for g in games_for("odds") if dest not in {a.dest for a in g.commands["odds"].args}), None)
+        if other is None or arg.kwargs.get("action") == "store_true":
+            continue
+        value = (arg.kwargs.get("choices") or ["x"])[0]
+        assert main(["odds", other.name, arg.flags[0], str(value)]) == 2
+        assert f"{arg.flags[0]} does not apply to {other.name}" in capsys.readouterr().err
+
+
+def test_an_unsupported_command_names_what_the_game_has(capsys):
+    small = min(GAMES.values(), key=lambda g: len(g.commands))
+    no_positionals = ("odds", "simulate", "fairness", "league", "report")
+    missing = next(name for name in no_positionals if name not in small.commands and games_for(name))
+    assert main([missing, small.name]) == 2
+    err = capsys.readouterr().err
+    assert "is not available" in err and ", ".join(small.commands) in err
+
+
+def test_no_game_is_named_in_the_cli_or_the_report_builder():
+    """cli.py and report/__init__.py dispatch only through the registry."""
+    for module in (kaptai.cli, kaptai.report):
+        source = inspect.getsource(module)
+        for spec in GAMES.values():
+            for word in (spec.name, *spec.aliases, spec.package, spec.package.rsplit(".", 1)[1] + "."):
+                assert word not in source, (module.__name__, word)
+
+
+def test_games_command_runs_as_a_user_would(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "kaptai", "games", "--format", "json"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert {r["name"] for r in json.loads(proc.stdout)} == set(GAMES)
+    assert Path(kaptai.cli.__file__).exists()
