@@ -96,3 +96,26 @@ def test_games_command_runs_as_a_user_would(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert {r["name"] for r in json.loads(proc.stdout)} == set(GAMES)
     assert Path(kaptai.cli.__file__).exists()
+
+
+def test_rules_are_validated_once_on_the_way_down(monkeypatch):
+    """Entry points resolve a RuleSet once; inner layers (make_config, run_tallies) trust it."""
+    import kaptai.bigtwo.rules as big_two_rules
+    import kaptai.kts.rules as kts_rules
+    from kaptai.bigtwo.config import make_config as big_two_config
+    from kaptai.kts.fairness import compare_variants
+
+    calls = {"n": 0}
+    for module in (kts_rules, big_two_rules):
+        original = module.RuleSet.__post_init__
+
+        def counting(self, original=original):
+            calls["n"] += 1
+            return original(self)
+
+        monkeypatch.setattr(module.RuleSet, "__post_init__", counting)
+    compare_variants(["traditional", "advanced"], players=4, hands=50, seed=1, progress=False)
+    assert calls["n"] == 2  # one RuleSet per variant, none rebuilt below
+    rules = big_two_rules.RuleSet()
+    calls["n"] = 0
+    assert big_two_config(4, rules).rules is rules and calls["n"] == 0

@@ -177,6 +177,9 @@ class RuleSetMethods:
         'any'
         """
         self._check_names(overrides)
+        # validate once: an option set to the value it already has (same type) changes nothing
+        overrides = {k: v for k, v in overrides.items()
+                     if not (type(v) is type(getattr(self, k)) and v == getattr(self, k))}
         if not overrides:
             return self
         return dataclasses.replace(self, **overrides)
