@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,6 +60,16 @@ def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> N
 
 
 def _show(out: Output, fmt: str) -> None:
+    if out.record is not None:
+        if fmt == "json":
+            print(json.dumps(dict(out.record), ensure_ascii=False, indent=1, default=str))
+            return
+        if out.header:
+            print(out.header)
+        rows = [{"item": k, "value": v if not isinstance(v, (list, tuple, dict)) else json.dumps(v, ensure_ascii=False)}
+                for k, v in out.record.items()]
+        _emit(pd.DataFrame(rows), "table")
+        return
     if out.table is None:
         if out.text:
             print(out.text)

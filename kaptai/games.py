@@ -91,12 +91,16 @@ class Output:
         The columns shown in ``table`` format (all in CSV and JSON).
     text : str or None
         A message printed instead of the table (or after a written file).
+    record : mapping or None
+        One result object (``kaptai score``): printed as one JSON object with
+        ``--format json``, as a two-column table otherwise.
     """
 
     table: Any = None
     header: str | None = None
     columns: Sequence[str] | None = None
     text: str | None = None
+    record: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
