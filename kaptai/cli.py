@@ -250,12 +250,15 @@ def _game_args(p: argparse.ArgumentParser, command: str, games: Sequence[GameSpe
         for a in g.commands[command].args:
             owners.setdefault(a.dest, []).append(g.name)
             first.setdefault(a.dest, a)
+    taken = {action.dest for action in p._actions}
     for dest, a in first.items():
+        if dest in taken:  # the command's shared argument (e.g. score's record) already takes it
+            continue
         kwargs = dict(a.kwargs)
         if len(owners[dest]) < len(games):
             kwargs["help"] = f"{kwargs.get('help', '')} [{', '.join(owners[dest])} only]".strip()
         p.add_argument(*a.flags, **kwargs)
-    return tuple(first)
+    return tuple(d for d in first if d not in taken)
 
 
 def _cmd_games(args: argparse.Namespace) -> None:

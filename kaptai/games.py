@@ -16,7 +16,7 @@ Examples
 >>> game("chess")
 Traceback (most recent call last):
 ...
-kaptai.errors.RulesError: unknown game 'chess': expected one of 'kap-tai-shap', 'kap-shap', 'big-two'
+kaptai.errors.RulesError: unknown game 'chess': expected one of 'kap-tai-shap', 'kap-shap', 'big-two', 'heaven-eleven'
 """
 
 from __future__ import annotations
@@ -184,30 +184,57 @@ def load_entry(entry: str) -> Any:
 def _load_specs() -> tuple[GameSpec, ...]:
     # One line per game: its SPEC (or SPECS) in <package>/commands.py.
     from kaptai.bigtwo.commands import SPEC as BIG_TWO
+    from kaptai.heaven11.commands import SPEC as HEAVEN_ELEVEN
     from kaptai.kts.commands import KAP_SHAP, KAP_TAI_SHAP
 
-    return (KAP_TAI_SHAP, KAP_SHAP, BIG_TWO)
+    return (KAP_TAI_SHAP, KAP_SHAP, BIG_TWO, HEAVEN_ELEVEN)
 
 
-def _index(specs: Sequence[GameSpec]) -> Mapping[str, GameSpec]:
-    out: dict[str, GameSpec] = {}
-    for spec in specs:
-        for key in (spec.name, *spec.aliases):
-            if key in out:
-                raise RuntimeError(f"game id {key!r} is registered twice")
-            out[key] = spec
-    return MappingProxyType(out)
+class _Registry(Mapping[str, GameSpec]):
+    """The games by id, loaded on first use (a game's commands.py imports this module)."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, GameSpec] | None = None
+        self._names: dict[str, GameSpec] = {}
+
+    def _load(self) -> dict[str, GameSpec]:
+        if self._specs is None:
+            specs = _load_specs()
+            names: dict[str, GameSpec] = {}
+            for spec in specs:
+                for key in (spec.name, *spec.aliases):
+                    if key in names:
+                        raise RuntimeError(f"game id {key!r} is registered twice")
+                    names[key] = spec
+            self._names = names
+            self._specs = {s.name: s for s in specs}
+        return self._specs
+
+    def __getitem__(self, name: str) -> GameSpec:
+        return self._load()[name]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def lookup(self, name: str) -> GameSpec:
+        self._load()
+        return self._names[name]
+
+    def __repr__(self) -> str:
+        return f"GAMES({', '.join(self)})"
 
 
 #: Every registered game by id (registration order); aliases are resolved by :func:`game`.
-GAMES: Mapping[str, GameSpec] = MappingProxyType({s.name: s for s in _load_specs()})
-_BY_NAME: Mapping[str, GameSpec] = _index(tuple(GAMES.values()))
+GAMES: _Registry = _Registry()
 
 
 def game(name: str) -> GameSpec:
     """The :class:`GameSpec` of a game id or alias."""
     try:
-        return _BY_NAME[name]
+        return GAMES.lookup(name)
     except (KeyError, TypeError):
         raise RulesError(
             f"unknown game {name!r}: expected one of " + ", ".join(repr(g) for g in GAMES)

@@ -1,0 +1,107 @@
+"""Throughput of the Heaven Eleven (天牌十一) engine: compiled against the pure-Python reference.
+
+Run ``python benchmarks/bench_heaven11.py [--quick]``.  ``run(quick)`` returns rows
+``{name, value, unit, repeats}`` (plus ``target`` where there is one): complete hands (auction +
+play) per second on one core with each built-in play policy, the reference engine's rate and the
+compiled/reference ratio, and the cost of one rollout decision.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from kaptai.heaven11 import _engine
+from kaptai.heaven11.config import make_config
+
+
+def _rate(fn, n: int, repeats: int) -> tuple[float, int]:
+    fn(max(1, n // 10))
+    rates = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(n)
+        rates.append(n / (time.perf_counter() - t0))
+    return statistics.median(rates), len(rates)
+
+
+def _rollout_decisions(cfg, out, log) -> int:
+    """Seat-0 decisions with two or more options in a log (the ones that run a rollout)."""
+    from kaptai.heaven11.engine_reference import follow_options, lead_options
+
+    hands: dict[int, int] = {}
+    led = n = 0
+    count = 0
+    for h, _, seat, action, cards, _value in log.tolist():
+        trump = int(out["strain"][h])
+        if action == 0:
+            hands[seat] = cards
+        elif action == 5:
+            count += seat == 0 and len(lead_options(hands[0])) >= 2
+            led, n = ((cards & -cards).bit_length() - 1) // 13, bin(cards).count("1")
+            hands[seat] &= ~cards
+        elif action == 6:
+            count += seat == 0 and len(follow_options(hands[0], led, n, trump, cfg)) >= 2
+            hands[seat] &= ~cards
+    return int(count)
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Measure and return the rows."""
+    from kaptai.heaven11 import engine_reference
+
+    repeats = 3 if quick else 5
+    n_fast = 5_000 if quick else 50_000
+    n_ref = 20 if quick else 200
+    out: list[dict] = []
+
+    def row(name, value, unit, reps, **extra):
+        out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})
+
+    cfg = make_config()
+    seeds = iter(range(10**6))
+    rates = {}
+    for name, code in (("greedy", 1), ("random", 0)):
+        rates[name], reps = _rate(lambda n: _engine.run_hands(cfg, [code] * 4, [0] * 4, np.random.PCG64(next(seeds)), n),
+                                  n_fast, repeats)
+        extra = {"target": ">= 20,000"} if name == "greedy" else {}
+        row(f"heaven11 compiled {name} (4 seats)", rates[name], "hands/s", reps, **extra)
+    ref, reps = _rate(lambda n: engine_reference.run_hands(cfg, ["greedy"] * 4, np.random.PCG64(next(seeds)), n),
+                      n_ref, max(1, repeats // 2))
+    row("heaven11 reference greedy", ref, "hands/s", reps)
+    row("heaven11 compiled/reference greedy", rates["greedy"] / ref, "x", reps, target=">= 100")
+    for samples in (8, 32):
+        rc = make_config(samples=samples)
+        n_roll = 20 if quick else 100
+
+        def roll(n, rc=rc):
+            o, log = _engine.run_hands(rc, [2, 1, 1, 1], [0] * 4, np.random.PCG64(next(seeds)), n, n)
+            return o, log
+
+        roll(2)
+        t0 = time.perf_counter()
+        o, log = roll(n_roll)
+        dt = time.perf_counter() - t0
+        # decisions of seat 0 with >= 2 options: count from the log's plays of seat 0 (upper bound of rollouts)
+        base_t0 = time.perf_counter()
+        _engine.run_hands(cfg, [1] * 4, [0] * 4, np.random.PCG64(0), n_roll)
+        base = time.perf_counter() - base_t0
+        seat0 = _rollout_decisions(rc, o, log)
+        row(f"heaven11 rollout decision (>= 2 options), samples={samples}", 1e3 * (dt - base) / max(seat0, 1),
+            "ms/decision", 1)
+        row(f"heaven11 compiled rollout seat 0 + greedy, samples={samples}", n_roll / dt, "hands/s", 1)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
+    for r in run(quick):
+        extra = f"  (target {r['target']})" if "target" in r else ""
+        print(f"{r['name']:<60} {r['value']:>14,.2f} {r['unit']}{extra}")
+
+
+if __name__ == "__main__":
+    main()

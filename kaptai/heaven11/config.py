@@ -1,0 +1,271 @@
+"""Engine configuration of Heaven Eleven (天牌十一): constants, tables and integer option codes.
+
+Everything an engine needs is validated here once and handed to the compiled engine as
+integers and contiguous arrays (no string option is decoded inside a ``.pyx``).  The engine is
+specified in ``docs/heaven-eleven-engine.md``.
+
+Examples
+--------
+>>> from kaptai.heaven11.config import make_config
+>>> cfg = make_config(rules={"short_follow": "free"}, samples=8)
+>>> cfg.short_free, cfg.samples, cfg.play_step, cfg.bid_step
+(1, 8, 1, -1)
+>>> int(cfg.beat[0x1C00]), int(cfg.beat[1 << 12])   # Q-K-A beats the other 285 triples, A the 12 singles
+(285, 12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kaptai.errors import KaptaiError, RulesError
+from kaptai.heaven11.evaluate import key_tables
+from kaptai.heaven11.rules import RuleSet, resolve_rules
+
+__all__ = [
+    "ACTIONS", "LOG_COLUMNS", "PLAY_POLICIES", "PLAY_CODES", "BID_POLICIES", "BID_CODES", "BID_OFFSETS",
+    "FIRST_LEADERS", "MAX_REDEALS", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
+    "IllegalPlayError", "EngineConfig", "make_config", "new_outcomes", "check_policies", "check_bidding",
+    "default_bid_table",
+]
+
+#: Log actions by code.
+ACTIONS: tuple[str, ...] = ("deal", "bid", "pass", "passout", "forced", "lead", "follow", "win", "score")
+#: Columns of a log row (int64).
+LOG_COLUMNS: tuple[str, ...] = ("hand", "step", "seat", "action", "cards", "value")
+#: Built-in play policies by code.
+PLAY_POLICIES: tuple[str, ...] = ("random", "greedy", "rollout")
+PLAY_CODES: Mapping[str, int] = {n: i for i, n in enumerate(PLAY_POLICIES)}
+#: Built-in bidding policies by code, and the level offset each adds to the expected origin grade.
+BID_POLICIES: tuple[str, ...] = ("expected", "underbid", "overbid", "never")
+BID_CODES: Mapping[str, int] = {n: i for i, n in enumerate(BID_POLICIES)}
+BID_OFFSETS: tuple[int, ...] = (0, -1, 1, 0)
+#: Who leads the first play: the declarer (the rules) or the next seat in play order (an experiment).
+FIRST_LEADERS: tuple[str, ...] = ("declarer", "next")
+#: A deal passed out under ``passout='redeal'`` is redealt at most this many times; the dealer
+#: then plays 0♣ as under ``dealer_0C``.
+MAX_REDEALS: int = 100
+#: Greedy lead weights: beat count x weight = beat fraction x 87780 (87780 = lcm(12, 77, 285)).
+LEAD_WEIGHT: tuple[int, ...] = (0, 7315, 1140, 308)
+#: High-card points of each rank index (A 4, K 3, Q 2, J 1), used by the bidding features.
+HCP: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4)
+#: Number of high-card-point buckets (bucket = min(hcp // 2, 19)).
+HCP_BUCKETS: int = 20
+#: Outcome arrays: name -> (dtype, per seat?).
+OUTCOME_DTYPES: Mapping[str, tuple[str, bool]] = {
+    "dealer": ("int8", False),
+    "declarer": ("int8", False),
+    "level": ("int8", False),
+    "strain": ("int8", False),
+    "forced": ("int8", False),
+    "redeals": ("int16", False),
+    "draw": ("int8", False),
+    "plays": ("int8", False),
+    "tricks": ("int8", True),
+    "finals": ("int16", True),
+    "hands": ("int64", True),
+}
+
+
+class IllegalPlayError(KaptaiError):
+    """A policy chose a play or a bid the rules do not allow; the message names it."""
+
+
+def default_bid_table() -> np.ndarray:
+    """The expected-tricks table of the bidding policies: int16 ``(2, 14, 20)`` in tenths of a trick.
+
+    ``[0, L, h]``: the declarer's mean tricks with a suit strain when holding ``L`` trumps and
+    ``h = min(hcp // 2, 19)``; ``[1, L, h]``: in NT with longest suit ``L``.  Learned by
+    :func:`kaptai.heaven11.learn.learn_bid_table` (greedy play, fixed contracts) and stored in
+    :mod:`kaptai.heaven11._bid_table`.
+    """
+    from kaptai.heaven11._bid_table import TABLE
+
+    t = np.array(TABLE, dtype=np.int16).reshape(2, 14, HCP_BUCKETS)
+    t.setflags(write=False)
+    return t
+
+
+@dataclass(frozen=True, eq=False)
+class EngineConfig:
+    """A validated table for the engines (rules, tables, option codes).
+
+    Attributes
+    ----------
+    rules : RuleSet
+    key : numpy.ndarray
+        int32 key of each 13-bit rank set (-1 if not 1-3 ranks).
+    beat : numpy.ndarray
+        int32: how many rank sets of the same size each set beats (greedy leads).
+    bid_table : numpy.ndarray
+        int16 ``(2, 14, 20)`` expected tricks in tenths (bidding policies).
+    samples : int
+        Rollout samples per decision.
+    play_step, bid_step : int
+        +1 / -1.
+    passout_0c, short_free, must_trump, symmetric : int
+        0/1 option codes.
+    first_leader : int
+        Index in :data:`FIRST_LEADERS`.
+    first_dealer : int
+        -1 = drawn at random (the rules), else that seat.
+    contract : tuple or None
+        ``(level, strain)``: skip the auction, the dealer is the declarer (training, tests).
+    """
+
+    rules: RuleSet
+    key: np.ndarray
+    beat: np.ndarray
+    bid_table: np.ndarray
+    samples: int
+    play_step: int
+    bid_step: int
+    passout_0c: int
+    short_free: int
+    must_trump: int
+    symmetric: int
+    first_leader: int
+    first_dealer: int
+    contract: tuple | None
+
+    @property
+    def players(self) -> int:
+        return 4
+
+    def fingerprint(self) -> dict[str, Any]:
+        """JSON-friendly identity (checkpoints)."""
+        return {"rules": self.rules.to_dict(), "samples": self.samples, "first_leader": FIRST_LEADERS[self.first_leader],
+                "first_dealer": self.first_dealer, "contract": list(self.contract) if self.contract else None,
+                "bid_table": int(np.asarray(self.bid_table, dtype=np.int64).sum())}
+
+
+def _beat_table(key: np.ndarray) -> np.ndarray:
+    pop = np.array([bin(m).count("1") for m in range(8192)])
+    beat = np.full(8192, -1, dtype=np.int32)
+    for n in (1, 2, 3):
+        sel = np.nonzero(pop == n)[0]
+        ks = key[sel]
+        srt = np.sort(ks)
+        beat[sel] = np.searchsorted(srt, ks, side="left")
+    return beat
+
+
+def make_config(players: int | None = None, rules: RuleSet | str | Mapping | None = None, *, samples: int = 16,
+                first_leader: str = "declarer", first_dealer: int | None = None, contract: Any = None,
+                bid_table: np.ndarray | None = None) -> EngineConfig:
+    """Validate a table.
+
+    Parameters
+    ----------
+    players : int, optional
+        Must be 4 if given.
+    rules : RuleSet, preset name, mapping or None
+    samples : int
+        Rollout samples per decision (>= 1).
+    first_leader : {'declarer', 'next'}
+        ``'next'``: the seat after the declarer leads the first play (to measure the value of
+        leading first; not a rule of the page).
+    first_dealer : int, optional
+        Fix the first dealer (default: drawn at random, the first draw of a run).
+    contract : str or (level, strain), optional
+        Skip the auction: the dealer declares this contract.
+    bid_table : array, optional
+        Replace the learned expected-tricks table.
+
+    Examples
+    --------
+    >>> make_config(samples=0)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: samples=0 is not allowed: expected an integer >= 1
+    """
+    from kaptai.core.options import check_count
+    from kaptai.heaven11.cards import parse_bid
+    from kaptai.heaven11.rules import validate_players
+
+    if players is not None:
+        validate_players(players)
+    rules = resolve_rules(rules)
+    samples = check_count("samples", samples, 1)
+    if first_leader not in FIRST_LEADERS:
+        raise RulesError(f"first_leader={first_leader!r} is not allowed: expected one of 'declarer', 'next'")
+    if first_dealer is None:
+        fd = -1
+    elif isinstance(first_dealer, (int, np.integer)) and not isinstance(first_dealer, bool) and 0 <= first_dealer < 4:
+        fd = int(first_dealer)
+    else:
+        raise RulesError(f"first_dealer={first_dealer!r} is not allowed: expected a seat 0-3 or None")
+    if contract is not None:
+        c = parse_bid(contract if isinstance(contract, (str, tuple)) else tuple(contract))
+        if c is None:
+            raise RulesError("contract=PASS is not allowed: give a bid such as '0C'")
+        contract = c
+    _, _, key = key_tables(rules)
+    beat = _beat_table(key)
+    beat.setflags(write=False)
+    table = default_bid_table() if bid_table is None else np.ascontiguousarray(bid_table, dtype=np.int16)
+    if table.shape != (2, 14, HCP_BUCKETS):
+        raise RulesError(f"bid_table must have shape (2, 14, {HCP_BUCKETS}), got {table.shape}")
+    return EngineConfig(
+        rules=rules, key=key, beat=beat, bid_table=table, samples=samples,
+        play_step=rules.step(rules.play_direction), bid_step=rules.step(rules.bid_direction),
+        passout_0c=int(rules.passout == "dealer_0C"), short_free=int(rules.short_follow == "free"),
+        must_trump=int(rules.must_trump), symmetric=int(rules.short_penalty == "symmetric"),
+        first_leader=FIRST_LEADERS.index(first_leader), first_dealer=fd, contract=contract,
+    )
+
+
+def new_outcomes(hands: int) -> dict[str, np.ndarray]:
+    """Zeroed outcome arrays (:data:`OUTCOME_DTYPES`).
+
+    >>> new_outcomes(2)["tricks"].shape
+    (2, 4)
+    """
+    return {k: np.zeros((hands, 4) if per else hands, dtype=dt) for k, (dt, per) in OUTCOME_DTYPES.items()}
+
+
+def check_policies(policies: Any) -> list:
+    """One play policy per seat: built-in names (:data:`PLAY_POLICIES`) or objects with ``play(view)``.
+
+    >>> check_policies("greedy")
+    ['greedy', 'greedy', 'greedy', 'greedy']
+    >>> check_policies(["greedy", "best", "greedy", "greedy"])
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'greedy', 'rollout' or a kaptai.heaven11.policies.Policy
+    """
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        policies = [policies] * 4
+    policies = list(policies)
+    if len(policies) != 4:
+        raise RulesError(f"got {len(policies)} policies for 4 players: give one, or one per seat")
+    for seat, p in enumerate(policies):
+        if isinstance(p, str):
+            if p not in PLAY_CODES:
+                raise RulesError(f"unknown policy {p!r} for seat {seat}: expected one of "
+                                 + ", ".join(repr(n) for n in PLAY_POLICIES) + " or a kaptai.heaven11.policies.Policy")
+        elif not callable(getattr(p, "play", None)):
+            raise RulesError(f"policy for seat {seat} ({p!r}) has no play(view) method")
+    return policies
+
+
+def check_bidding(bidding: Any) -> list[str]:
+    """One bidding policy name per seat (:data:`BID_POLICIES`).
+
+    >>> check_bidding(["expected", "underbid", "expected", "never"])
+    ['expected', 'underbid', 'expected', 'never']
+    """
+    if isinstance(bidding, str):
+        bidding = [bidding] * 4
+    bidding = list(bidding)
+    if len(bidding) != 4:
+        raise RulesError(f"got {len(bidding)} bidding policies for 4 players: give one, or one per seat")
+    for seat, b in enumerate(bidding):
+        if b not in BID_CODES:
+            raise RulesError(f"unknown bidding policy {b!r} for seat {seat}: expected one of "
+                             + ", ".join(repr(n) for n in BID_POLICIES))
+    return bidding
