@@ -33,6 +33,7 @@ from libc.stdint cimport int64_t, uint64_t, int8_t, uint8_t, uint32_t
 from libc.string cimport memset
 
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from kaptai.core._enumerate cimport CountWalk, walk_init, walk_max, walk_pruned, walk_weight
 cimport numpy as cnp
 import numpy as np
 
@@ -868,12 +869,11 @@ cdef struct DealCtx:
     EvalRules r
     HandState hs
     int K[21]
-    int suffix[22]            # copies held by the ids at depths d.. of the walk
+    CountWalk walk            # bounds and weights of the count-vector walk (kaptai/core/_enumerate.pxd)
     int size                  # hand size being enumerated
     int complete              # 1: hands of 2n+2 (first hand); 0: 2n+1 (other hands)
     int do_distance
     int table_only            # 1: only write max_overlap of each hand to ``out``
-    uint64_t binom[17][17]
     uint64_t total
     uint64_t vectors
     uint64_t win
@@ -1074,19 +1074,16 @@ cdef void deal_leaf(DealCtx* x, uint64_t w) noexcept nogil:
 
 cdef void deal_dfs(DealCtx* x, int depth, int remaining, uint64_t w) noexcept nogil:
     cdef int c, maxc, i, p, q, added = 0
-    cdef uint64_t mult
     if depth == 21:
         if remaining == 0:
             deal_leaf(x, w)
         return
-    if x.suffix[depth] < remaining:
+    if walk_pruned(&x.walk, depth, remaining):
         return
     i = ORDER[depth]
     q = DEPTH_POS[depth]
-    maxc = x.K[i] if x.K[i] < remaining else remaining
+    maxc = walk_max(&x.walk, depth, remaining, x.hs.c)
     p = SYM_PARTNER[i]
-    if p >= 0 and x.hs.c[p] < maxc:
-        maxc = x.hs.c[p]
     if p < 0:
         x.rq[q] = remaining
     for c in range(maxc + 1):
@@ -1095,10 +1092,7 @@ cdef void deal_dfs(DealCtx* x, int depth, int remaining, uint64_t w) noexcept no
                 rank_step(x, q, TRI[x.hs.c[p]] + c)
             elif POS_NIDS[q] == 1:
                 rank_step(x, q, c)
-        mult = 1
-        if p >= 0 and c < x.hs.c[p]:
-            mult = 2
-        deal_dfs(x, depth + 1, remaining - c, w * x.binom[x.K[i]][c] * mult)
+        deal_dfs(x, depth + 1, remaining - c, w * walk_weight(&x.walk, depth, c, x.hs.c))
         if c < maxc:
             hs_add(&x.hs, i, &x.r)
             added += 1
@@ -1121,13 +1115,7 @@ cdef DealCtx* deal_new(copies, int size, int forms, int base_sum, int gjrv, int 
         if not 0 <= x.K[i] <= 16:
             PyMem_Free(x)
             raise ValueError("copies per tile must be 0..16")
-    x.suffix[21] = 0
-    for i in range(20, -1, -1):
-        x.suffix[i] = x.suffix[i + 1] + x.K[ORDER[i]]
-    for i in range(17):
-        x.binom[i][0] = 1
-        for j in range(1, 17):
-            x.binom[i][j] = 0 if i == 0 else x.binom[i - 1][j - 1] + x.binom[i - 1][j]
+    walk_init(&x.walk, x.K, 21, ORDER, SYM_PARTNER)
     x.size = size
     x.complete = 1 if size == 2 * n + 2 else 0
     return x
@@ -1144,7 +1132,7 @@ cdef int deal_prefix(DealCtx* x, prefix, int remaining, uint64_t* w0) except -10
         c = prefix[i]
         if not 0 <= c <= x.K[i]:
             raise ValueError("prefix count out of range")
-        w0[0] *= x.binom[x.K[i]][c]
+        w0[0] *= x.walk.binom[x.K[i]][c]
         x.rq[i] = remaining
         if x.rank_on and remaining >= c:
             rank_step(x, i, c)
