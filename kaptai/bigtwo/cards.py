@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from numbers import Integral
+from typing import cast
 
 import numpy as np
 
@@ -244,7 +245,7 @@ def parse_cards(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     else:
         items = list(cards)
         if all(isinstance(c, str) for c in items):
-            ids = tuple(parse_card(t, i) for i, t in enumerate(items, 1))
+            ids = tuple(parse_card(t, i) for i, t in enumerate(cast("list[str]", items), 1))
         else:
             ids = _check_ids(items)
     _no_duplicates(ids)

@@ -38,7 +38,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -320,7 +320,7 @@ def turn_options(
     if blocking:
         if trick is None:
             violating = frozenset(e[2] for e in plays if e[0] == 1 and e[2] != 1 << top)
-        elif trick[0] == 1 and info.entry(1 << top)[1] > trick[1]:
+        elif trick[0] == 1 and cast(tuple, info.entry(1 << top))[1] > trick[1]:  # a single is always legal
             violating = frozenset(e[2] for e in plays if e[2] != 1 << top)
             pass_violates = True
     kept, can_pass = plays, pass_ok
@@ -659,13 +659,15 @@ class Game:
     def _options(self) -> TurnOptions:
         if self._opts_turn != self.turns:
             p = self.seat
-            if self._entries[p] is None:
-                self._entries[p] = legal_entries(self._hands[p], self.info)
+            entries = self._entries[p]
+            if entries is None:
+                entries = self._entries[p] = legal_entries(self._hands[p], self.info)
             self._opts = turn_options(
-                self.info, self._entries[p], self._hands[p], self.trick, self.opening_card,
+                self.info, entries, self._hands[p], self.trick, self.opening_card,
                 _popcount(self._hands[(p + 1) % self.N]),
             )
             self._opts_turn = self.turns
+        assert self._opts is not None  # made above for this turn
         return self._opts
 
     def view(self) -> PlayerView:
@@ -805,6 +807,7 @@ class Game:
             self._row(p, PASS, 0, int(auto))
         else:
             entry = self.info.entry(mask)
+            assert entry is not None  # mask is a legal play (self._check above)
             lead = self.trick is None
             self._hands[p] &= ~mask
             self.played |= mask

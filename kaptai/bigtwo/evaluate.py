@@ -146,8 +146,10 @@ class Play:
     trick : int
         Card count class followers must match (1-5).
     category : Category
-    key : int
-        Strength within the trick class (larger beats smaller; equal ties).
+    key : int or tuple of int
+        Strength within the trick class (larger beats smaller; equal ties): an int from
+        :func:`classify`, the :func:`kaptai.bigtwo.reference.classify` tuple in the plays
+        of :class:`kaptai.bigtwo.policies.RulesInfo`.
 
     Examples
     --------
@@ -159,7 +161,7 @@ class Play:
     cards: tuple[int, ...]
     trick: int
     category: Category
-    key: int
+    key: Any  # int or tuple of int: compared only with keys of the same source
 
     def __str__(self) -> str:
         return format_cards(self.cards)

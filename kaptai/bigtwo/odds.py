@@ -74,7 +74,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai.bigtwo.evaluate import straight_windows
-from kaptai.bigtwo.rules import STRAIGHT_ORDERS, RuleSet, resolve_rules, validate_players
+from kaptai.bigtwo.rules import STRAIGHT_ORDERS, RuleSet, StraightOrder, resolve_rules, validate_players
 from kaptai.core.tables import tidy_frame
 from kaptai.errors import RulesError
 
@@ -162,7 +162,7 @@ def rank_count_vectors(size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=None)
-def _window_masks(order: str) -> tuple[int, ...]:
+def _window_masks(order: StraightOrder) -> tuple[int, ...]:
     """Rank masks of the straights of ``straight_order`` (the masks do not depend on other options)."""
     return tuple(m for m, _, _ in straight_windows(RuleSet(straight_order=order)))
 
@@ -624,7 +624,7 @@ def _profiles(h: int) -> tuple[tuple[int, int, int, int, int], ...]:
 @lru_cache(maxsize=None)
 def _no_flush_assignments(profile: tuple[int, ...]) -> int:
     """Suit assignments of one rank count vector with this profile having no suit with 5+ cards."""
-    states = {(0, 0, 0, 0): 1}
+    states: dict[tuple[int, ...], int] = {(0, 0, 0, 0): 1}
     for k in range(1, 5):
         subsets = list(itertools.combinations(range(4), k))
         for _ in range(profile[k]):

@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from numbers import Integral
-from typing import Any
+from typing import Any, Literal, cast
 
 from kaptai.bigtwo import reference
 from kaptai.bigtwo.cards import N_CARDS, RANKS, format_cards, parse_record
@@ -123,7 +123,7 @@ class RulesInfo:
 
         The classification is :func:`kaptai.bigtwo.reference.classify`, memoised by mask.
         """
-        hit = self._memo.get(mask, False)
+        hit: tuple | None | Literal[False] = self._memo.get(mask, False)
         if hit is not False:
             return hit
         ids = [c for c in range(N_CARDS) if mask >> c & 1]
@@ -282,7 +282,7 @@ class PlayerView:
         if self.trick_class != 1:
             return False
         info = rules_info(self.rules)
-        return info.entry(1 << self.top)[1] > self.trick_key
+        return cast(tuple, info.entry(1 << self.top))[1] > self.trick_key  # a single is always legal
 
 
 # --------------------------------------------------------------------------------------
@@ -575,11 +575,13 @@ class HeuristicPolicy(Policy):
         units = _plan(hand, rules)
         top = view.top
         top_play = info.play(1 << top)
+        assert top_play is not None  # a single card is always a legal play
         whole = info.play(hand) if len(view.hand) <= 5 else None
         oc = view.opening_card
+        choice: Play | None
         if view.leading:
             if whole is not None and (oc is None or hand >> oc & 1):
-                choice: Play | None = whole
+                choice = whole
             elif oc is not None:
                 choice = next(u for u in units if oc in u.cards)
             else:

@@ -391,9 +391,9 @@ def penalty(
     c = _int_array("cards_left", cards_left)
     if c.ndim != 1:
         raise RulesError(f"cards_left has shape {c.shape}, expected one count per seat")
-    pts = None if points_left is None else np.asarray(points_left)[None]
+    pts_all = None if points_left is None else np.asarray(points_left)[None]
     w = None if winner is None else [winner]
-    return penalties(c[None], rules, points_left=pts, winner=w, instant=[instant])[0]
+    return penalties(c[None], rules, points_left=pts_all, winner=w, instant=[instant])[0]
 
 
 # --------------------------------------------------------------------------------------

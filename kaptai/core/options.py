@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
@@ -44,7 +44,7 @@ def check_choice(name: str, value: object, allowed: tuple) -> object:
         ok = isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) in allowed
     if not ok:
         raise RulesError(f"option {name!r} has bad value {value!r}: expected one of {allowed_text(allowed)}")
-    return value if isinstance(value, str) else int(value)
+    return value if isinstance(value, str) else int(cast(Integral, value))
 
 
 def check_bool(name: str, value: object) -> bool:
@@ -110,7 +110,7 @@ def check_players(players: object, lo: int, hi: int) -> int:
     ...
     kaptai.errors.RulesError: players=True is not supported: expected an integer from 2 to 22
     """
-    if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral) or not lo <= players <= hi:
+    if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral) or not lo <= int(players) <= hi:
         raise RulesError(f"players={players!r} is not supported: expected an integer from {lo} to {hi}")
     return int(players)
 
@@ -123,6 +123,10 @@ class RuleSetMethods:
     """
 
     _PRESETS: Mapping[str, Any] = {}
+
+    if TYPE_CHECKING:
+        # set by @dataclass on every rules class that uses these methods
+        __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:

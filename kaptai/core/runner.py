@@ -62,7 +62,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -95,6 +95,8 @@ _FORMAT_VERSION = 1
 _CHUNK_RE = re.compile(r"^chunk-(\d{6,})\.npz$")
 
 T = TypeVar("T")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 Counts = dict[str, np.ndarray]
 
 
@@ -386,7 +388,7 @@ class _Checkpoint:
                 f"checkpoint directory {self.dir} is not writable: {exc.strerror or exc}"
             ) from None
 
-    def _compare(self, manifest: dict, fingerprint: dict, n_chunks: int) -> None:
+    def _compare(self, manifest: Mapping[str, Any], fingerprint: Mapping[str, Any], n_chunks: int) -> None:
         old = manifest["fingerprint"]
         diffs = []
         for key in sorted(set(old) | set(fingerprint)):
@@ -407,7 +409,11 @@ class _Checkpoint:
 
     def save(self, index: int, counts: Counts) -> None:
         try:
-            _atomic_write(self.dir, self.path(index).name, lambda fh: np.savez(fh, **counts))
+            _atomic_write(
+                self.dir,
+                self.path(index).name,
+                lambda fh: np.savez(fh, **counts),  # type: ignore[arg-type]  # a key may be allow_pickle
+            )
         except OSError as exc:
             raise CheckpointError(
                 f"cannot write chunk {index} to the checkpoint directory {self.dir}: "
@@ -454,8 +460,8 @@ def _default_fingerprint(fn: Callable, tasks: Sequence) -> dict[str, Any]:
 class _InlineExecutor(cf.Executor):
     """Runs each call at submission, in this process (``workers=1``)."""
 
-    def submit(self, fn, /, *args, **kwargs):
-        fut: cf.Future = cf.Future()
+    def submit(self, fn: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> cf.Future[_R]:
+        fut: cf.Future[_R] = cf.Future()
         try:
             fut.set_result(fn(*args, **kwargs))
         except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
@@ -473,8 +479,8 @@ class _Executors:
         self.executor: cf.Executor | None = None
         self.slots = 1
         self.kind = "inline"
-        self._client = None
-        self._cluster = None
+        self._client: Any = None  # a distributed.Client this object opened
+        self._cluster: Any = None  # a distributed.LocalCluster this object opened
 
     def open(self, n_pending: int) -> cf.Executor:
         if self.given is not None:
@@ -492,12 +498,14 @@ class _Executors:
             self.executor = cf.ProcessPoolExecutor(max_workers=self.workers)
         else:
             self.executor = _InlineExecutor()
+        assert self.executor is not None  # set by every branch above
         return self.executor
 
     def rebuild(self) -> cf.Executor | None:
         """A fresh pool after a worker process died (owned pools only)."""
         if self.kind != "processes":
             return None
+        assert self.executor is not None  # open() made the pool
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = cf.ProcessPoolExecutor(max_workers=self.workers)
         return self.executor

@@ -21,13 +21,14 @@ True
 from __future__ import annotations
 
 from numbers import Integral
+from typing import cast
 
 import numpy as np
 
 __all__ = ["seed_entropy", "chunk_plan", "chunk_seeds", "bit_generator", "RandomStream"]
 
 
-def seed_entropy(seed: int | np.random.SeedSequence | None) -> int:
+def seed_entropy(seed: object) -> int:
     """The entropy to record for a run: the seed itself, or fresh entropy for None.
 
     Parameters
@@ -52,11 +53,11 @@ def seed_entropy(seed: int | np.random.SeedSequence | None) -> int:
     (7, True)
     """
     if seed is None:
-        return int(np.random.SeedSequence().entropy)
+        return int(cast(int, np.random.SeedSequence().entropy))  # fresh entropy is an int
     if isinstance(seed, np.random.SeedSequence):
         if seed.spawn_key:
             raise ValueError("pass the root SeedSequence (no spawn_key) or its entropy as seed")
-        return int(seed.entropy)
+        return int(cast(int, seed.entropy))
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral) or seed < 0:
         raise ValueError(f"seed={seed!r}: expected a non-negative integer or None")
     return int(seed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -54,7 +54,7 @@ def exact_fraction(weight: int, total: int) -> Fraction:
     return Fraction(int(weight), int(total))
 
 
-def tidy_frame(rows: list[Mapping[str, Any]], columns: list[str], attrs: Mapping[str, Any]) -> pd.DataFrame:
+def tidy_frame(rows: Sequence[Mapping[str, Any]], columns: list[str], attrs: Mapping[str, Any]) -> pd.DataFrame:
     """Build a tidy DataFrame with fixed column order and provenance in ``attrs``."""
     df = pd.DataFrame(list(rows), columns=columns)
     df.attrs.update({"kaptai_version": __version__, **attrs})

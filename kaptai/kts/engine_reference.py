@@ -260,7 +260,7 @@ class _Hand:
                 took, committed[seat] = committed[seat], -1
             elif claim_mode != "none":
                 if claim_mode == "previous":
-                    cands = (last,) if last >= 0 else ()
+                    cands: tuple[int, ...] = (last,) if last >= 0 else ()
                 else:
                     cands = tuple(t for t in range(N_TILE_TYPES) if self.table[t])
                 if cands:

@@ -334,11 +334,11 @@ class HandEV:
     n: int  # hands behind the estimates of ev (decided hands under carry)
     hands: int
     drawn: int
-    sd_low: np.ndarray = None  # interval of sd per seat (delta method; NaN under carry)
-    sd_high: np.ndarray = None
-    spread_ci: tuple = (math.nan, math.nan)  # simultaneous interval of max - min EV
-    sd_mean_ci: tuple = (math.nan, math.nan)  # simultaneous interval of the seats' mean SD
-    break_even_ci: tuple = (math.nan, math.nan)  # simultaneous interval of the break-even cut
+    sd_low: np.ndarray | None = None  # interval of sd per seat (delta method; NaN under carry)
+    sd_high: np.ndarray | None = None
+    spread_ci: tuple[float, float] = (math.nan, math.nan)  # simultaneous interval of max - min EV
+    sd_mean_ci: tuple[float, float] = (math.nan, math.nan)  # simultaneous interval of the seats' mean SD
+    break_even_ci: tuple[float, float] = (math.nan, math.nan)  # simultaneous interval of the break-even cut
 
 
 def hand_ev(
@@ -416,11 +416,11 @@ def hand_ev(
         # power sums of each seat's net over the outcome table: intervals for the SDs, and
         # joint (Bonferroni over the seats) intervals for the EV spread and the mean SD
         w = count.astype(np.float64)[:, None]
-        sums = [(w * nets**k).sum(axis=0) for k in (1, 2, 3, 4)]
-        _, sd_lo, sd_hi = sd_interval(*sums, hands, confidence)
+        s1, s2, s3, s4 = [(w * nets**k).sum(axis=0) for k in (1, 2, 3, 4)]
+        _, sd_lo, sd_hi = sd_interval(s1, s2, s3, s4, hands, confidence)
         joint = 1 - (1 - confidence) / P
         j = weighted_moments(nets, count, joint)
-        _, jlo, jhi = sd_interval(*sums, hands, joint)
+        _, jlo, jhi = sd_interval(s1, s2, s3, s4, hands, joint)
         be = break_even_cut_interval(nets + rules.house_cut * gross, gross, count, confidence)
         return HandEV(ev, hs, g, house_gross, win, sd, adv, n, hands, drawn, sd_lo, sd_hi,
                       spread_interval(j.ci_low, j.ci_high), (float(np.mean(jlo)), float(np.mean(jhi))), be)
@@ -444,6 +444,7 @@ def _rows_for(v: Variant, stats: Mapping[str, np.ndarray], confidence: float) ->
 
     for rel in ("dealer", "first_hand"):
         r = hand_ev(stats, P, rules, rel, confidence)
+        assert r.sd_low is not None and r.sd_high is not None  # hand_ev always sets them
         wins = r.win * r.hands
         wlo, whi = wilson_interval(wins, np.full(P, r.hands), confidence)
         for s in range(P):

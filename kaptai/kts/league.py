@@ -180,7 +180,7 @@ class AdvisorPolicy(Policy):
     def __init__(self, draws: int = 3):
         if isinstance(draws, bool) or not isinstance(draws, Integral) or draws < 1:
             raise RulesError(f"draws={draws!r} is not allowed: expected an integer >= 1")
-        self.draws = int(draws)
+        self.draws: int = int(draws)
 
     def _advise(self, view: PlayerView, hand: Sequence[int], seen: Sequence[int], offered=None):
         return advise(

@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import abc
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -513,7 +513,9 @@ class ScriptedPolicy(Policy):
         return v
 
 
-_BUILTIN_CLASSES = {"random": RandomPolicy, "greedy": GreedyPolicy, "score": ScorePolicy}
+_BUILTIN_CLASSES: dict[str, Callable[[], Policy]] = {
+    "random": RandomPolicy, "greedy": GreedyPolicy, "score": ScorePolicy,
+}
 
 
 def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: int) -> tuple:
@@ -563,7 +565,7 @@ def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: i
             f"policies must be a policy name, a Policy or a sequence of them, got "
             f"{type(policies).__name__} {policies!r}"
         )
-    out = []
+    out: list[str | Policy] = []
     for item in items:
         if isinstance(item, str):
             key = item.strip().lower()

@@ -307,6 +307,7 @@ def _analyse(counts: tuple[int, ...], key: tuple) -> tuple[Decomposition, ...]:
             continue
         for e in eyes:
             after_eye = _remove(counts, (e, e))
+            assert after_eye is not None  # e is an eye: the hand holds two
             for run in _runs(after_eye, length, run_values):
                 add(form, [_eye_group(e), ("run", run)], _remove(after_eye, run))
 

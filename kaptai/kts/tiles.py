@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from numbers import Integral
+from typing import cast
 
 import numpy as np
 
@@ -469,7 +470,7 @@ def parse_hand(
         if isinstance(size, Integral) and not isinstance(size, bool):
             allowed: tuple[int, ...] = (int(size),)
         else:
-            allowed = tuple(sorted({int(s) for s in size}))
+            allowed = tuple(sorted({int(s) for s in cast(Collection[int], size)}))
         if len(ids) not in allowed:
             raise InvalidHandError(
                 f"the hand has {len(ids)} tiles: expected {_sizes_text(allowed)}"

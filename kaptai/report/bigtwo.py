@@ -214,7 +214,7 @@ def _scoring_section(games: int, seed: int, run: dict, progress: bool):
 
 
 def _scoring_variants() -> dict[str, dict[str, Any]]:
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for chao in ("standard", "eight", "8/11/13"):
         for st in ("place", "winner_takes_all"):
             out[f"count {chao}, {st}"] = {"chao": chao, "settlement": st}
