@@ -58,7 +58,7 @@ def test_evaluate_and_waits(capsys):
         (["evaluate", "kap-tai-shap", "66 66 17 44 14 14 55 55 46 46"], "'17'"),
         (["evaluate", "kap-tai-shap", "66 66 44"], "3 tiles"),
         (["evaluate", "kap-tai-shap", "雜九 66 44 44 14 14 55 55 46 46"], "4-5 or 3-6"),
-        (["odds", "nine-ten"], "not available yet"),
+        (["odds", "mahjong"], "not available yet"),
         (["league", "big-two"], "'kaptai league big-two' is not available yet"),
         (["simulate", "big-two", "--hands", "10", "-o", "suit_order=french"], "suit_order"),
         (["odds", "big-two", "--players", "53"], "players=53"),

@@ -1,0 +1,113 @@
+"""Throughput of the nine-ten (九支十仔) engine: compiled against the pure-Python reference.
+
+Run ``python benchmarks/bench_nineten.py [--quick]``; prints one row per measurement.
+``run(quick)`` returns the rows as dicts ``{name, value, unit, repeats}`` (plus ``target``
+where there is one).
+
+Measured on one core, complete hands (deal, natural check, play to a win or a drawn hand,
+scoring), the median of several timed runs after a warm-up:
+
+* the compiled engine (:mod:`kaptai.nineten._engine`), 5 players, default rules, with the
+  ``colour_cut`` (target >= 50,000 hands/s), ``live_first`` and ``random`` policies, and
+  ``colour_cut`` at 4 and 7 players;
+* the reference engine (:mod:`kaptai.nineten.engine_reference`) with ``colour_cut`` at 5
+  players and the compiled/reference ratio (target >= 100x);
+* every exact table (``deal_odds`` for 4-15 players, cold caches, CPU time of the process;
+  target < 1 s each).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from kaptai.nineten import _engine
+from kaptai.nineten.config import POLICY_CODES, make_config
+
+
+def _rate(fn, hands: int, repeats: int, budget: float | None = None) -> tuple[float, int]:
+    fn(max(1, hands // 10))
+    rates = []
+    spent = 0.0
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(hands)
+        dt = time.perf_counter() - t0
+        rates.append(hands / dt)
+        spent += dt
+        if budget is not None and spent > budget:
+            break
+    return statistics.median(rates), len(rates)
+
+
+def _compiled(cfg, policy: str):
+    codes = [POLICY_CODES[policy]] * cfg.players
+    seed = iter(range(10**6))
+    return lambda n: _engine.run_hands(cfg, codes, np.random.PCG64(next(seed)), n)
+
+
+def _reference(cfg, policy: str):
+    from kaptai.nineten.engine_reference import run_hands
+
+    seed = iter(range(10**6))
+    return lambda n: run_hands(cfg, [policy] * cfg.players, np.random.PCG64(next(seed)), n)
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Measure and return rows ``{'name', 'value', 'unit', 'repeats'}``.
+
+    Parameters
+    ----------
+    quick : bool
+        Fewer hands and repeats (a smoke run).
+    """
+    repeats = 3 if quick else 7
+    n_fast = 20_000 if quick else 200_000
+    n_ref = 200 if quick else 2_000
+    five = make_config(5)
+    out: list[dict] = []
+
+    def row(name, value, unit, reps, **extra):
+        out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})
+
+    rates = {}
+    for policy in ("colour_cut", "live_first", "random"):
+        rates[policy], reps = _rate(_compiled(five, policy), n_fast, repeats)
+        extra = {"target": ">= 50,000"} if policy == "colour_cut" else {}
+        row(f"compiled {policy} 5p", rates[policy], "hands/s", reps, **extra)
+    for players in (4, 7):
+        rate, reps = _rate(_compiled(make_config(players), "colour_cut"), n_fast // 2, repeats)
+        row(f"compiled colour_cut {players}p", rate, "hands/s", reps)
+    ref, reps = _rate(_reference(five, "colour_cut"), n_ref, max(1, repeats // 2), budget=10.0 if quick else None)
+    row("reference colour_cut 5p", ref, "hands/s", reps)
+    row("speed-up colour_cut compiled/reference", rates["colour_cut"] / ref, "x", reps, target=">= 100")
+
+    from kaptai.nineten import odds
+
+    worst = 0.0
+    for players in range(4, 16):
+        odds.hand_distribution.cache_clear()
+        odds.pair_joint.cache_clear()
+        odds._colour_gf.cache_clear()
+        odds._class_gf.cache_clear()
+        for name in ("_seat_draws", "_class_draws", "_class_poly", "_last_seat", "table_joint"):
+            getattr(odds, name).cache_clear()
+        t0 = time.process_time()
+        odds.deal_odds(players)
+        worst = max(worst, time.process_time() - t0)
+    row("slowest deal_odds table (4-15 players, cold caches, CPU)", 1000 * worst, "ms", 1, target="< 1000")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for r in run(quick="--quick" in argv):
+        print(f"{r['name']:<48} {r['value']:>14,.1f} {r['unit']}  (median of {r['repeats']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

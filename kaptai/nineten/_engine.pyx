@@ -1,0 +1,585 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled nine-ten (九支十仔) engine: deal, natural, mandatory claims, dead cards, flips, scoring.
+
+Plays whole hands without the GIL with the built-in discard policies ``random`` (code 0),
+``colour_cut`` (1) and ``live_first`` (2) and returns one row of outcome arrays per hand
+plus, for the first ``record`` hands, the full log.  It implements
+``docs/nine-ten-engine.md`` line by line; its pure-Python twin
+:mod:`kaptai.nineten.engine_reference` follows the same page and the tests compare the two
+move for move.  Users call :func:`kaptai.nineten.engine.run_hands`; this module is private.
+
+Randomness: one numpy ``bitgen_t`` (``PCG64``) per call, read by the dealer redraw, the
+shuffles and the policies' random choices (``bounded`` of ``kaptai.core._rng``), in the order
+of the specification.  Every option arrives as an integer code
+(:meth:`kaptai.nineten.config.EngineConfig.code_array`).
+"""
+from libc.stdint cimport int64_t, uint32_t, int8_t, int16_t, int32_t
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, realloc, free
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+from kaptai.core._rng cimport bounded
+cimport numpy as cnp
+import numpy as np
+
+cnp.import_array()
+
+cdef enum:
+    MAXP = 16
+    NK = 28
+    NCARDS = 112
+    C_MAX_REDEALS = 100
+    C_MAX_STEPS = 10000
+    LOG_COLS = 6
+
+    A_DEAL = 0
+    A_REDEAL = 1
+    A_NATURAL = 2
+    A_DISCARD = 3
+    A_FLIP = 4
+    A_CLAIM = 5
+    A_DEAD = 6
+    A_WASTE = 7
+    A_BONUS = 8
+    A_WIN = 9
+    A_DRAWN = 10
+
+    W_DRAWN = 0
+    W_SELF = 1
+    W_FLIP = 2
+    W_DISCARD = 3
+    W_NATURAL = 4
+
+    ERR_DECKS = 1
+    ERR_STEPS = 2
+    ERR_MEMORY = 3
+
+
+cdef struct G:
+    # configuration
+    int N, hd, ho, reserve
+    int natural, flip_priority, flip_payer, covers_all, fc_flip, fc_kz, kz_plus1
+    int dead_order, claimable, dealt_four, next_dealer
+    int policy[MAXP]
+    bitgen_t* rng
+    int use_decks
+    const int64_t* decks
+    int64_t n_decks
+    int64_t deck_pos
+    # hand state
+    int deck[NCARDS]
+    int top
+    int dealer
+    int held[MAXP][NK]
+    int dead[MAXP][NK]
+    int dead_seq[MAXP][NK]
+    int exposed[MAXP][NK]
+    int kz4[MAXP][NK]        # 1 if the seat's 4th copy came from a claim
+    int nkz[MAXP]
+    int waste[NK]
+    int pub[NK]              # waste + every seat's exposed copies (kept incrementally)
+    uint32_t odd[MAXP]       # bit k: the seat holds an odd number of k
+    uint32_t deadm[MAXP]     # bit k: the seat's k is dead
+    int tcol[MAXP][4]        # cards held per colour
+    int pairs[MAXP]
+    int counter
+    int claims, flips
+    # log
+    int recording
+    int64_t hand_index
+    int64_t step
+    int64_t* log
+    int64_t log_n, log_cap
+    int error
+
+
+cdef struct Out:
+    int8_t* dealer
+    int8_t* winner
+    int8_t* win_type
+    int8_t* source
+    int8_t* colours
+    int16_t* tou
+    int8_t* bonus
+    int8_t* bonus_flip
+    int8_t* kaizhao
+    int8_t* kaizhao_wait
+    int16_t* claims
+    int16_t* flips
+    int16_t* stock_left
+    int16_t* redeals
+    int8_t* pairs_dealt
+    int32_t* net
+
+
+cdef inline void logrow(G* g, int seat, int action, int card, int64_t value) noexcept nogil:
+    cdef int64_t* p
+    if not g.recording or g.error:
+        return
+    if g.log_n == g.log_cap:
+        p = <int64_t*> realloc(g.log, 2 * g.log_cap * LOG_COLS * sizeof(int64_t))
+        if p == NULL:
+            g.error = ERR_MEMORY
+            return
+        g.log = p
+        g.log_cap *= 2
+    p = g.log + g.log_n * LOG_COLS
+    p[0] = g.hand_index
+    p[1] = g.step
+    p[2] = seat
+    p[3] = action
+    p[4] = card
+    p[5] = value
+    g.log_n += 1
+    g.step += 1
+
+
+cdef extern from *:
+    int ctz32 "__builtin_ctz"(unsigned int x) nogil
+
+
+cdef inline int colour_of(int k) noexcept nogil:
+    return k // 7
+
+
+cdef int new_deck(G* g) noexcept nogil:
+    cdef int i, j, t
+    cdef const int64_t* src
+    if g.use_decks:
+        if g.deck_pos >= g.n_decks:
+            g.error = ERR_DECKS
+            return 0
+        src = g.decks + g.deck_pos * NCARDS
+        for i in range(NCARDS):
+            g.deck[i] = <int>src[i]
+        g.deck_pos += 1
+        return 1
+    for i in range(NCARDS):
+        g.deck[i] = i
+    for i in range(NCARDS - 1, 0, -1):
+        j = <int>bounded(g.rng, <uint32_t>(i + 1))
+        t = g.deck[i]
+        g.deck[i] = g.deck[j]
+        g.deck[j] = t
+    return 1
+
+
+cdef void deal(G* g) noexcept nogil:
+    cdef int i, s, size, pos = 0, c, k
+    memset(g.held, 0, sizeof(g.held))
+    memset(g.dead, 0, sizeof(g.dead))
+    memset(g.dead_seq, 0, sizeof(g.dead_seq))
+    memset(g.exposed, 0, sizeof(g.exposed))
+    memset(g.kz4, 0, sizeof(g.kz4))
+    memset(g.nkz, 0, sizeof(g.nkz))
+    memset(g.waste, 0, sizeof(g.waste))
+    memset(g.pub, 0, sizeof(g.pub))
+    g.counter = 0
+    g.claims = 0
+    g.flips = 0
+    for i in range(g.N):
+        s = (g.dealer + i) % g.N
+        size = g.hd if i == 0 else g.ho
+        for c in range(pos, pos + size):
+            g.held[s][g.deck[c] >> 2] += 1
+        pos += size
+    g.top = pos
+    for s in range(g.N):
+        g.pairs[s] = 0
+        g.odd[s] = 0
+        g.deadm[s] = 0
+        g.tcol[s][0] = 0
+        g.tcol[s][1] = 0
+        g.tcol[s][2] = 0
+        g.tcol[s][3] = 0
+        for k in range(NK):
+            g.pairs[s] += g.held[s][k] >> 1
+            if g.held[s][k] & 1:
+                g.odd[s] |= (<uint32_t>1) << k
+            g.tcol[s][k // 7] += g.held[s][k]
+    if g.recording:
+        for s in range(g.N):
+            for k in range(NK):
+                if g.held[s][k]:
+                    logrow(g, s, A_DEAL, k, g.held[s][k])
+
+
+cdef inline int unseen(G* g, int p, int k) noexcept nogil:
+    return 4 - g.held[p][k] - (g.pub[k] - g.exposed[p][k])
+
+
+cdef int choose(G* g, int p, int* opts, int m) noexcept nogil:
+    """The built-in policy's choice among m options (kinds ascending)."""
+    cdef int code = g.policy[p]
+    cdef int keys[NK]
+    cdef int tied[NK]
+    cdef int i, k, best, nt
+    if m == 1:
+        return opts[0]
+    if code == 0:
+        return opts[bounded(g.rng, <uint32_t>m)]
+    if code == 1:
+        for i in range(m):
+            keys[i] = g.tcol[p][opts[i] // 7] * 8 + unseen(g, p, opts[i])
+    else:
+        for i in range(m):
+            keys[i] = unseen(g, p, opts[i])
+    best = keys[0]
+    for i in range(1, m):
+        if keys[i] < best:
+            best = keys[i]
+    nt = 0
+    for i in range(m):
+        if keys[i] == best:
+            tied[nt] = opts[i]
+            nt += 1
+    if nt == 1:
+        return tied[0]
+    return tied[bounded(g.rng, <uint32_t>nt)]
+
+
+cdef int discard(G* g, int p) noexcept nogil:
+    cdef int opts[NK]
+    cdef int m = 0, k, forced = 0, bestk = -1, bests = 0
+    cdef uint32_t bits = g.deadm[p]
+    if bits:
+        forced = 1
+        while bits:
+            k = ctz32(bits)
+            bits &= bits - 1
+            if g.dead_order == 0:
+                if bestk < 0 or g.dead_seq[p][k] < bests:
+                    bestk = k
+                    bests = g.dead_seq[p][k]
+            else:
+                opts[m] = k
+                m += 1
+        if g.dead_order == 0:
+            opts[0] = bestk
+            m = 1
+    else:
+        bits = g.odd[p]
+        while bits:
+            opts[m] = ctz32(bits)
+            bits &= bits - 1
+            m += 1
+    k = choose(g, p, opts, m)
+    g.held[p][k] -= 1
+    g.odd[p] &= ~((<uint32_t>1) << k)
+    g.tcol[p][k // 7] -= 1
+    if g.dead[p][k]:
+        g.dead[p][k] = 0
+        g.deadm[p] &= ~((<uint32_t>1) << k)
+        g.exposed[p][k] -= 1
+        g.pub[k] -= 1
+    logrow(g, p, A_DISCARD, k, forced)
+    return k
+
+
+cdef int play(G* g, int* win, int* source, int* wcard, int* kzwait) noexcept nogil:
+    """Steps 3-4 of the specification; returns the winner or -1."""
+    cdef int N = g.N
+    cdef int k, origin, is_flip, j, s, c, f, nc, step, was3, was_dead
+    cdef int cands[MAXP]
+    cdef int j0, j1
+    cdef uint32_t kb
+    if g.pairs[g.dealer] == 5:
+        logrow(g, g.dealer, A_NATURAL, -1, 0)
+        win[0] = W_NATURAL
+        source[0] = -1
+        wcard[0] = -1
+        kzwait[0] = 0
+        return g.dealer
+    k = discard(g, g.dealer)
+    origin = g.dealer
+    is_flip = 0
+    for step in range(C_MAX_STEPS):
+        nc = 0
+        kb = (<uint32_t>1) << k
+        j0 = 0 if (is_flip and g.flip_priority == 0) else 1
+        j1 = N if (j0 == 0 or not is_flip) else N + 1
+        s = (origin + j0) % N
+        for j in range(j0, j1):
+            if (g.odd[s] & kb) and (g.claimable or not (g.deadm[s] & kb)):
+                cands[nc] = s
+                nc += 1
+            s += 1
+            if s == N:
+                s = 0
+        if nc == 0:
+            g.waste[k] += 1
+            g.pub[k] += 1
+            logrow(g, origin, A_WASTE, k, 0)
+            f = (origin + 1) % N
+            if NCARDS - g.top <= g.reserve:
+                win[0] = W_DRAWN
+                source[0] = -1
+                wcard[0] = -1
+                kzwait[0] = 0
+                return -1
+            k = g.deck[g.top] >> 2
+            g.top += 1
+            g.flips += 1
+            logrow(g, f, A_FLIP, k, NCARDS - g.top)
+            origin = f
+            is_flip = 1
+            continue
+        c = cands[0]
+        was3 = g.held[c][k] == 3
+        was_dead = g.dead[c][k]
+        g.held[c][k] += 1
+        g.exposed[c][k] += 1 if was_dead else 2
+        g.pub[k] += 1 if was_dead else 2
+        g.dead[c][k] = 0
+        g.deadm[c] &= ~kb
+        g.odd[c] &= ~kb
+        g.tcol[c][k // 7] += 1
+        g.pairs[c] += 1
+        g.claims += 1
+        logrow(g, c, A_CLAIM, k, g.held[c][k])
+        if was3:
+            g.kz4[c][k] = 1
+            g.nkz[c] += 1
+        for j in range(1, nc):
+            s = cands[j]
+            if not g.dead[s][k]:
+                g.dead[s][k] = 1
+                g.deadm[s] |= kb
+                g.dead_seq[s][k] = g.counter
+                g.counter += 1
+                g.exposed[s][k] += 1
+                g.pub[k] += 1
+                logrow(g, s, A_DEAD, k, 0)
+        if g.pairs[c] == 5:
+            if is_flip:
+                win[0] = W_SELF if c == origin else W_FLIP
+            else:
+                win[0] = W_DISCARD
+            source[0] = -1 if win[0] == W_SELF else origin
+            wcard[0] = k
+            kzwait[0] = was3
+            return c
+        k = discard(g, c)
+        origin = c
+        is_flip = 0
+    g.error = ERR_STEPS
+    return -1
+
+
+cdef void run_loop(G* g, int64_t hands, int64_t record, Out* o) noexcept nogil:
+    cdef int64_t i
+    cdef int N = g.N
+    cdef int s, k, redeals, winner, win, source, wcard, kzwait, colours, kz, bonus, j, tou, pay, sw
+    cdef int cmask, bonus_ok, selfdraw, kz_on, kzp, kwp, colpts
+    cdef int prev_winner = -1
+    g.dealer = 0
+    for i in range(hands):
+        g.hand_index = i
+        g.step = 0
+        g.recording = i < record
+        if i > 0:
+            if g.next_dealer == 0:
+                g.dealer = (g.dealer + 1) % N
+            elif g.next_dealer == 1:
+                if prev_winner >= 0:
+                    g.dealer = prev_winner
+        if g.next_dealer == 2:
+            g.dealer = <int>bounded(g.rng, <uint32_t>N)
+        redeals = 0
+        while True:
+            if not new_deck(g):
+                return
+            deal(g)
+            if g.pairs[g.dealer] == 5 and g.natural == 2 and redeals < C_MAX_REDEALS:
+                redeals += 1
+                logrow(g, g.dealer, A_REDEAL, -1, redeals)
+                continue
+            break
+        o.dealer[i] = g.dealer
+        o.redeals[i] = redeals
+        for s in range(N):
+            o.pairs_dealt[i * N + s] = g.pairs[s]
+            o.net[i * N + s] = 0
+        winner = play(g, &win, &source, &wcard, &kzwait)
+        if g.error:
+            return
+        prev_winner = winner
+        o.winner[i] = winner
+        o.win_type[i] = win
+        o.source[i] = source
+        o.claims[i] = g.claims
+        o.flips[i] = g.flips
+        o.stock_left[i] = NCARDS - g.top
+        o.colours[i] = 0
+        o.tou[i] = 0
+        o.bonus[i] = 0
+        o.bonus_flip[i] = 0
+        o.kaizhao[i] = 0
+        o.kaizhao_wait[i] = 0
+        if winner < 0:
+            logrow(g, -1, A_DRAWN, -1, 0)
+            continue
+        cmask = 0
+        for k in range(NK):
+            if g.held[winner][k] >= 2:
+                cmask |= 1 << (k // 7)
+        colours = (cmask & 1) + ((cmask >> 1) & 1) + ((cmask >> 2) & 1) + ((cmask >> 3) & 1)
+        kz = g.nkz[winner] - kzwait
+        if g.dealt_four:
+            for k in range(NK):
+                if g.held[winner][k] == 4 and not g.kz4[winner][k]:
+                    kz += 1
+        sw = win
+        if win == W_NATURAL and g.natural == 2:
+            sw = W_SELF          # the redeal cap was reached: scored as a self-draw
+        # bonus_reason
+        bonus_ok = 1
+        if sw == W_DISCARD:
+            bonus_ok = 0
+        elif sw == W_NATURAL and g.natural == 1:
+            bonus_ok = 0
+        elif colours == 4 and not (sw == W_FLIP and g.fc_flip == 1):
+            bonus_ok = 0
+        bonus = 0
+        if bonus_ok:
+            o.bonus_flip[i] = 1
+            for j in range(5):
+                k = g.deck[g.top + j] >> 2
+                logrow(g, winner, A_BONUS, k, j + 1)
+                if g.held[winner][k] >= 2:
+                    bonus += 2 if j == 4 else 1
+        # score_components
+        selfdraw = sw == W_SELF or sw == W_NATURAL
+        kz_on = colours < 4 or g.fc_kz
+        kzp = kz if kz_on else 0
+        kwp = (5 + g.kz_plus1) if (kzwait and kz_on) else 0
+        if colours == 4:
+            colpts = 1 if selfdraw else 0
+            tou = colpts + bonus + kzp + kwp
+        else:
+            colpts = 5 if colours == 1 else (3 if colours == 2 else 2)
+            tou = colpts + (1 if selfdraw else 0) + bonus + kzp + kwp
+        if win == W_DISCARD:
+            pay = tou * ((N - 1) if g.covers_all else 1)
+            o.net[i * N + source] -= pay
+            o.net[i * N + winner] += pay
+        elif win == W_FLIP and g.flip_payer == 1:
+            o.net[i * N + source] -= tou
+            o.net[i * N + winner] += tou
+        else:
+            for s in range(N):
+                if s != winner:
+                    o.net[i * N + s] -= tou
+                    o.net[i * N + winner] += tou
+        o.colours[i] = colours
+        o.tou[i] = tou
+        o.bonus[i] = bonus
+        o.kaizhao[i] = kz
+        o.kaizhao_wait[i] = kzwait
+        logrow(g, winner, A_WIN, wcard, win)
+
+
+def run_hands(cfg, policy_codes, bit_generator, long long hands, long long record=0, decks=None):
+    """Play ``hands`` hands of nine-ten on one bit generator (see the specification).
+
+    Parameters
+    ----------
+    cfg : kaptai.nineten.config.EngineConfig
+    policy_codes : sequence of int
+        0 ``random``, 1 ``colour_cut``, 2 ``live_first`` per seat.
+    bit_generator : numpy.random.PCG64 or None
+    hands, record : int
+    decks : array_like, optional
+        ``(m, 112)`` card orders used instead of shuffling.
+
+    Returns
+    -------
+    (dict, numpy.ndarray)
+        Outcome arrays and the int64 log.
+    """
+    from kaptai.nineten.config import new_outcomes, CODED_OPTIONS
+
+    if hands < 0:
+        raise ValueError(f"hands={hands}: expected a non-negative integer")
+    cdef G* g = <G*> malloc(sizeof(G))
+    if g == NULL:
+        raise MemoryError()
+    memset(g, 0, sizeof(G))
+    cdef int N = int(cfg.players)
+    cdef Out o
+    cdef int64_t[:, ::1] dv
+    cdef int8_t[::1] a_dealer, a_winner, a_wt, a_source, a_col, a_bonus, a_bf, a_kz, a_kw
+    cdef int16_t[::1] a_tou, a_claims, a_flips, a_stock, a_redeals
+    cdef int8_t[:, ::1] a_pairs
+    cdef int32_t[:, ::1] a_net
+    try:
+        if N < 2 or N > 15:
+            raise ValueError(f"players={N}: the compiled engine seats 2-15")
+        codes = cfg.codes()
+        g.N = N
+        g.hd = int(cfg.dealer_cards)
+        g.ho = int(cfg.other_cards)
+        g.reserve = int(cfg.reserve)
+        g.natural = codes["natural"]
+        g.flip_priority = codes["flip_priority"]
+        g.flip_payer = codes["flip_win_payer"]
+        g.covers_all = codes["discard_payer_covers_all"]
+        g.fc_flip = codes["four_colour_flip_win"]
+        g.fc_kz = codes["four_colour_kaizhao_counts"]
+        g.kz_plus1 = codes["kaizhao_wait_also_plus1"]
+        g.dead_order = codes["dead_card_order"]
+        g.claimable = codes["dead_cards_claimable"]
+        g.dealt_four = codes["dealt_four_is_kaizhao"]
+        g.next_dealer = codes["next_dealer"]
+        pc = [int(c) for c in policy_codes]
+        if len(pc) != N:
+            raise ValueError(f"got {len(pc)} policy codes for {N} players")
+        for s in range(N):
+            if pc[s] not in (0, 1, 2):
+                raise ValueError(f"unknown policy code {pc[s]} for seat {s}")
+            g.policy[s] = pc[s]
+        if decks is not None:
+            darr = np.ascontiguousarray(np.asarray(decks), dtype=np.int64)
+            if darr.ndim != 2 or darr.shape[1] != NCARDS:
+                raise ValueError(f"decks must have shape (m, 112), got {darr.shape}")
+            g.use_decks = 1
+            if darr.shape[0]:
+                dv = darr
+                g.decks = &dv[0, 0]
+            g.n_decks = darr.shape[0]
+        out = new_outcomes(int(hands), N)
+        g.log_cap = 1024
+        g.log = <int64_t*> malloc(g.log_cap * LOG_COLS * sizeof(int64_t))
+        if g.log == NULL:
+            raise MemoryError()
+        if hands:
+            a_dealer = out["dealer"]; a_winner = out["winner"]; a_wt = out["win_type"]; a_source = out["source"]
+            a_col = out["colours"]; a_bonus = out["bonus"]; a_bf = out["bonus_flip"]; a_kz = out["kaizhao"]
+            a_kw = out["kaizhao_wait"]; a_tou = out["tou"]; a_claims = out["claims"]; a_flips = out["flips"]
+            a_stock = out["stock_left"]; a_redeals = out["redeals"]; a_pairs = out["pairs_dealt"]; a_net = out["net"]
+            o.dealer = &a_dealer[0]; o.winner = &a_winner[0]; o.win_type = &a_wt[0]; o.source = &a_source[0]
+            o.colours = &a_col[0]; o.bonus = &a_bonus[0]; o.bonus_flip = &a_bf[0]; o.kaizhao = &a_kz[0]
+            o.kaizhao_wait = &a_kw[0]; o.tou = &a_tou[0]; o.claims = &a_claims[0]; o.flips = &a_flips[0]
+            o.stock_left = &a_stock[0]; o.redeals = &a_redeals[0]; o.pairs_dealt = &a_pairs[0, 0]
+            o.net = &a_net[0, 0]
+        if bit_generator is None:
+            raise ValueError("bit_generator is None: the built-in policies break ties at random")
+        else:
+            capsule = bit_generator.capsule
+            g.rng = <bitgen_t*> PyCapsule_GetPointer(capsule, "BitGenerator")
+            with bit_generator.lock, nogil:
+                run_loop(g, hands, record, &o)
+        if g.error == ERR_MEMORY:
+            raise MemoryError("hand log")
+        if g.error == ERR_DECKS:
+            raise ValueError(f"decks: {g.n_decks} given, but hand {g.hand_index} needs another one "
+                             f"(every deal, a redeal included, takes the next deck)")
+        if g.error == ERR_STEPS:
+            raise RuntimeError(f"engine error: hand {g.hand_index} still running after {C_MAX_STEPS} offers")
+        log = np.empty((g.log_n, LOG_COLS), dtype=np.int64)
+        if g.log_n:
+            memcpy(cnp.PyArray_DATA(log), g.log, g.log_n * LOG_COLS * sizeof(int64_t))
+        return out, log
+    finally:
+        free(g.log)
+        free(g)

@@ -1,0 +1,187 @@
+"""Engine configuration of nine-ten: constants, option codes and outcome dtypes.
+
+Both engines (:mod:`kaptai.nineten._engine`, compiled, and
+:mod:`kaptai.nineten.engine_reference`, pure Python) read an :class:`EngineConfig`; every
+option reaches the compiled engine as one of the integer codes below (no string option is
+decoded in Cython).  The engine is specified in ``docs/nine-ten-engine.md``.
+
+Examples
+--------
+>>> from kaptai.nineten.config import make_config
+>>> cfg = make_config(5)
+>>> cfg.players, cfg.dealer_cards, cfg.other_cards, cfg.stock, cfg.reserve
+(5, 10, 9, 66, 9)
+>>> cfg.codes()["natural"], cfg.codes()["next_dealer"]
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kaptai.nineten.rules import OPTION_VALUES, RuleSet, deal_sizes, resolve_rules, validate_players
+from kaptai.errors import KaptaiError, RulesError
+
+__all__ = [
+    "ACTIONS",
+    "LOG_COLUMNS",
+    "POLICY_NAMES",
+    "POLICY_CODES",
+    "WIN_CODES",
+    "MAX_REDEALS",
+    "MAX_STEPS",
+    "CODED_OPTIONS",
+    "OUTCOME_DTYPES",
+    "IllegalMoveError",
+    "EngineConfig",
+    "make_config",
+    "new_outcomes",
+    "check_policies",
+]
+
+#: Log actions by code (``docs/nine-ten-engine.md``).
+ACTIONS: tuple[str, ...] = ("deal", "redeal", "natural", "discard", "flip", "claim", "dead", "waste", "bonus",
+                            "win", "drawn")
+#: Columns of a log row (all int64).
+LOG_COLUMNS: tuple[str, ...] = ("hand", "step", "seat", "action", "card", "value")
+#: Built-in policies, by code.
+POLICY_NAMES: tuple[str, ...] = ("random", "colour_cut", "live_first")
+POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
+#: ``win_type`` outcome codes.
+WIN_CODES: Mapping[str, int] = {"drawn": 0, "self": 1, "flip": 2, "discard": 3, "natural": 4}
+#: A dealer natural under ``natural='redeal'`` is redealt at most this many times in a row.
+MAX_REDEALS: int = 100
+#: A hand still running after this many offers is an engine error (never happens: every
+#: claim removes two singles from play).
+MAX_STEPS: int = 10_000
+#: The options handed to the compiled engine as integer codes (index in OPTION_VALUES, or 0/1).
+CODED_OPTIONS: tuple[str, ...] = (
+    "natural", "flip_priority", "flip_win_payer", "discard_payer_covers_all", "four_colour_flip_win",
+    "four_colour_kaizhao_counts", "kaizhao_wait_also_plus1", "dead_card_order", "dead_cards_claimable",
+    "dealt_four_is_kaizhao", "next_dealer",
+)
+#: Outcome arrays: name -> (dtype, per seat?).
+OUTCOME_DTYPES: Mapping[str, tuple[str, bool]] = {
+    "dealer": ("int8", False),
+    "winner": ("int8", False),
+    "win_type": ("int8", False),
+    "source": ("int8", False),
+    "colours": ("int8", False),
+    "tou": ("int16", False),
+    "bonus": ("int8", False),
+    "bonus_flip": ("int8", False),
+    "kaizhao": ("int8", False),
+    "kaizhao_wait": ("int8", False),
+    "claims": ("int16", False),
+    "flips": ("int16", False),
+    "stock_left": ("int16", False),
+    "redeals": ("int16", False),
+    "pairs_dealt": ("int8", True),
+    "net": ("int32", True),
+}
+
+
+class IllegalMoveError(KaptaiError):
+    """A user policy chose a move the rules forbid (breaking a pair, skipping a mandatory
+    claim or dead card, a card not held); the message names the move and why."""
+
+
+@dataclass(frozen=True, eq=False)
+class EngineConfig:
+    """A validated table: rules, seats, deal sizes and option codes.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    players : int
+    dealer_cards, other_cards : int
+        10 and 9.
+    stock : int
+        Stock after the deal.
+    reserve : int
+        Stock cards never flipped in play.
+    """
+
+    rules: RuleSet
+    players: int
+    dealer_cards: int
+    other_cards: int
+    stock: int
+    reserve: int
+
+    def codes(self) -> dict[str, int]:
+        """Integer code of every option in :data:`CODED_OPTIONS`."""
+        out = {}
+        for name in CODED_OPTIONS:
+            v = getattr(self.rules, name)
+            out[name] = int(v) if isinstance(v, bool) else OPTION_VALUES[name].index(v)
+        return out
+
+    def code_array(self) -> np.ndarray:
+        """The codes as an int64 array in :data:`CODED_OPTIONS` order, then players, reserve."""
+        c = self.codes()
+        return np.array([c[n] for n in CODED_OPTIONS] + [self.players, self.reserve], dtype=np.int64)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """JSON-friendly identity (checkpoints, attrs)."""
+        return {"rules": self.rules.to_dict(), "players": self.players}
+
+
+def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None) -> EngineConfig:
+    """Validate a table for play.
+
+    Raises
+    ------
+    RulesError
+        Player count (§2, §6.1, §6.4) or options.
+
+    Examples
+    --------
+    >>> from kaptai.nineten.config import make_config
+    >>> make_config(8)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: 8+ players: the source rules text defines no winning hand for the dealer-5/others-4 deal
+    """
+    rules = resolve_rules(rules)
+    n = validate_players(players, rules, play=True)
+    hd, ho, stock = deal_sizes(n, rules)
+    return EngineConfig(rules, n, hd, ho, stock, rules.reserve)
+
+
+def new_outcomes(hands: int, players: int) -> dict[str, np.ndarray]:
+    """Zeroed outcome arrays (see :data:`OUTCOME_DTYPES`).
+
+    >>> o = new_outcomes(2, 4)
+    >>> o["net"].shape, o["tou"].dtype.name
+    ((2, 4), 'int16')
+    """
+    return {k: np.zeros((hands, players) if per else hands, dtype=dt) for k, (dt, per) in OUTCOME_DTYPES.items()}
+
+
+def check_policies(policies: Any, players: int) -> list:
+    """One policy per seat from a name, a Policy object or a sequence of them.
+
+    >>> check_policies("colour_cut", 2)
+    ['colour_cut', 'colour_cut']
+    >>> check_policies(["random", "best"], 2)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'colour_cut', 'live_first' or a kaptai.nineten.policies.Policy
+    """
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        policies = [policies] * players
+    policies = list(policies)
+    if len(policies) != players:
+        raise RulesError(f"got {len(policies)} policies for {players} players: give one, or one per seat")
+    for seat, p in enumerate(policies):
+        if isinstance(p, str) and p not in POLICY_CODES:
+            raise RulesError(f"unknown policy {p!r} for seat {seat}: expected one of "
+                             + ", ".join(repr(x) for x in POLICY_NAMES) + " or a kaptai.nineten.policies.Policy")
+        if not isinstance(p, str) and not callable(getattr(p, "discard", None)):
+            raise RulesError(f"policy for seat {seat} ({p!r}) has no discard(view) method")
+    return policies
