@@ -95,7 +95,7 @@ SPEC = GameSpec(
     variant_sets="kaptai.nineten.fairness:VARIANT_SETS",
     default_variants="options",
     report_players="4-7",
-    report_sections="kaptai.nineten.report:build_sections",
+    report_sections="kaptai.report.nineten:build_sections",
     commands={
         "odds": Command(_M + "odds"),
         "score": Command(_M + "score", args=(

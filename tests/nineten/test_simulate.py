@@ -84,7 +84,7 @@ def test_commands():
 
 
 def test_report_sections_small():
-    from kaptai.nineten.report import build_sections
+    from kaptai.report.nineten import build_sections
     from kaptai.report.render import to_markdown
     title, sections, meta, results = build_sections((4,), hands=1500, seed=1, progress=False)
     text = to_markdown(title, sections, meta)
