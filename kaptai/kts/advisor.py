@@ -10,7 +10,10 @@ Model
 every tile seen face up (discards, exposed tiles, a tile just discarded or offered).  Each
 unseen copy is equally likely to be the next tile the player meets.
 
-*Standing on the waits (聽牌).*  The player keeps the hand and throws every drawn tile
+*Standing on the waits (聽牌)* -- the one-tile model of :func:`draw_odds` and of
+``advise(model='one_tile')``; ``advise`` uses the exact look-ahead of
+:mod:`kaptai.kts.lookahead` by default, where the hand may change on every look.
+The player keeps the hand and throws every drawn tile
 that does not complete it.  The other players' draws between two of the player's own
 draws are removals the player does not see, so by exchangeability the player's own j-th
 draw is uniform over the unseen pool and ``k`` own draws are a uniform random
@@ -45,7 +48,7 @@ Examples
    rank discard        waits  live_outs
 0     1     5-6  4-4 2-6 3-5          8
 1     2     6-6      4-5 3-6          1
-2     3     1-3                       0
+2     3     3-3                       0
 """
 
 from __future__ import annotations
@@ -461,15 +464,33 @@ def advise(
     players: int = 4,
     sets: int | None = None,
     offered: Any = None,
+    model: str = "lookahead",
+    claims: bool = False,
+    objective: str = "win",
 ) -> pd.DataFrame:
     """Rank the choices of a hand: which tile to throw, whether to claim a discard (搶牌).
 
-    Every option leaves a hand of 9 (7) tiles that the player then stands on (the model of
-    :func:`draw_odds`, own draws only).  Options are ranked by P(win within ``draws`` own
-    draws), then the expected score of that win, then the live outs (all descending), then
-    the distance from ready (ascending): the fewest tiles to exchange to be ready,
+    Two models (``model=``):
+
+    - ``'lookahead'`` (default): the exact look-ahead of :mod:`kaptai.kts.lookahead` --
+      each of the next ``draws`` looks is a uniform unseen tile, a tile that completes the
+      hand wins, otherwise the player keeps the best 2n+1 of the 2n+2 tiles (optimal
+      play, hand changes included).  ``p_win_within`` is P(win within the horizon) of the
+      optimal policy and ``expected_score`` its mean score given a win.  Options are
+      ranked by the objective (``'win'``: P(win), then the expected score;
+      ``'score'``: the expected score counting no win as 0, then P(win)), then the live
+      outs (descending) and the distance (ascending).  At most 4 draws (2 turns with
+      ``claims``: each turn is the previous player's discard, then the own draw; after an
+      ``offered`` decision the first turn has only the draw left).
+    - ``'one_tile'``: every option leaves a hand of 9 (7) tiles that the player then stands
+      on (the model of :func:`draw_odds`, own draws only).  Options are ranked by P(win
+      within ``draws`` own draws), then the expected score of that win, then the live
+      outs (all descending), then the distance from ready (ascending).
+
+    In both, the distance from ready is the fewest tiles to exchange to be ready,
     ``(2n + 1) - max overlap`` with a winning hand that the tiles not in sight (the copies
-    minus ``seen`` minus the tile just thrown) can still make; 0 = ready with a live out.
+    minus ``seen`` minus the tile just thrown) can still make; 0 = ready with a live out;
+    ``waits`` and ``live_outs`` are those of the 9 (7) tiles kept.
 
     - 10 tiles (8 in Kap Shap): one row per distinct discard (``action='discard'``); a hand
       that is already a win gives one row ``action='win'`` (p 1, self-drawn score,
@@ -490,27 +511,36 @@ def advise(
     seen : str or iterable, optional
         Tiles seen outside the hand (not the offered tile).
     draws : int
-        Own draws in the horizon, at least 1.
+        Own draws in the horizon, at least 1 (at most 4 for the look-ahead, 2 turns with
+        claims).
     players : int
         2 (Kap Shap) to 22.
     sets : int, optional
         Sets in play (default: the ruleset's, else the §2 table).
     offered : str or int, optional
         The tile the previous player just discarded, for a 9-tile hand.
+    model : {'lookahead', 'one_tile'}
+    claims : bool
+        Look-ahead only: a claimable discard before each own draw.
+    objective : {'win', 'score'}
+        Look-ahead only: what the ranking maximises.
 
     Returns
     -------
     pandas.DataFrame
         Best first, columns ``rank`` (1 = best; equal options share a rank), ``action``,
         ``discard`` (pip notation or None), ``p_win_within``, ``expected_score`` (given a
-        win; NaN if no live out), ``waits`` (pip notation, space-separated), ``live_outs``,
-        ``distance`` and ``exact`` (``p_win_within`` as ``'p/q'``).
+        win; NaN if no win is possible), ``waits`` (pip notation, space-separated),
+        ``live_outs``, ``distance`` and ``exact`` (``p_win_within`` as ``'p/q'``).
+        ``attrs['model']`` names the model.
 
     Raises
     ------
     InvalidTileError, InvalidHandError, RulesError
         As :func:`draw_odds`; also ``offered`` with a 10-tile hand (InvalidHandError), or
-        an offered tile of which the hand and ``seen`` already hold every copy.
+        an offered tile of which the hand and ``seen`` already hold every copy; a bad
+        ``model``, ``claims`` or ``objective`` (or ``claims``/``objective`` with the
+        one-tile model), ``draws`` beyond the look-ahead's exact limit (RulesError).
 
     Examples
     --------
@@ -519,30 +549,69 @@ def advise(
        rank     action  p_win_within  expected_score
     0     1  claim_win      1.000000             2.0
     1     2   no_claim      0.346275             3.0
-    >>> a = advise("16 16 33 13 15 22 66 56 24", offered="44", draws=2)
+    >>> a = advise("16 16 33 13 15 22 66 56 24", offered="44", draws=2, model="one_tile")
     >>> a[["rank", "action", "discard", "waits", "live_outs", "distance"]].head(4)
        rank    action discard        waits  live_outs  distance
     0     1     claim     5-6  1-6 2-5 3-4          6         0
     1     2     claim     2-4      4-5 3-6          4         0
     2     3     claim     1-6          5-6          3         0
     3     4  no_claim    None                       0         1
+    >>> b = advise("16 16 12 33 13 15 22 66 45 55", draws=3)
+    >>> b[["rank", "discard", "exact"]].head(3)
+       rank discard         exact
+    0     1     4-5    8471/49608
+    1     2     5-5  21715/148824
+    2     3     6-6  19975/148824
+    >>> b.attrs["model"]
+    'look-ahead: 3 looks drawn uniformly from the unseen pool, optimal discards (exact)'
     """
+    if not isinstance(model, str) or model not in ("lookahead", "one_tile"):
+        raise RulesError(f"model={model!r} is not allowed: expected 'lookahead' or 'one_tile'")
     ctx = _context(hand, rules, seen, players, sets, draws, offered)
+    look = model == "lookahead"
+    if look:
+        from kaptai.kts import lookahead as la
+
+        claims = la.check_claims(claims)
+        objective = la.check_objective(objective)
+    else:
+        if claims is not False or objective != "win":
+            raise RulesError(
+                f"claims={claims!r}, objective={objective!r}: the one-tile model has no claims and "
+                "ranks by P(win); use model='lookahead'"
+            )
     small = 2 * ctx.n + 1
     rows: list[dict[str, Any]] = []
+    hand_counts = np.bincount(np.asarray(ctx.hand, dtype=np.int64), minlength=N_TILE_TYPES)
 
-    def row(action, p, e, discard=None, waits="", live=0, distance=-1):
+    def row(action, p, e, discard=None, waits="", live=0, distance=-1, kept=None):
         rows.append({"action": action, "discard": discard, "p": p, "e": e, "waits": waits,
-                     "live_outs": live, "distance": distance})
+                     "live_outs": live, "distance": distance, "kept": kept})
 
-    def from_opt(opt: _Option, u: int) -> None:
-        st = _stats(opt, u, ctx.draws, claims=False)
-        row(opt.action, st["p"][-1], st["e"][-1],
-            None if opt.discard is None else format_tile(opt.discard),
-            " ".join(format_tile(t) for t in opt.waits), opt.live, opt.distance)
+    def kept_of(base: np.ndarray, discard: int | None) -> np.ndarray:
+        k = base.copy()
+        if discard is not None:
+            k[discard] -= 1
+        return k
+
+    def from_opt(opt: _Option, u: int, base: np.ndarray) -> None:
+        if look:
+            p = e = None  # filled in by the look-ahead below
+        else:
+            st = _stats(opt, u, ctx.draws, claims=False)
+            p, e = st["p"][-1], st["e"][-1]
+        row(opt.action, p, e, None if opt.discard is None else format_tile(opt.discard),
+            " ".join(format_tile(t) for t in opt.waits), opt.live, opt.distance, kept_of(base, opt.discard))
+
+    def check(u: int) -> None:
+        _check_horizon(ctx, u, claims if look else False)
+        if look:
+            la.check_limit(ctx.draws, claims)
 
     u = int((ctx.copies - ctx.seen).sum()) - len(ctx.hand) - (ctx.offered is not None)
     forced_first = False
+    after_offer = False
+    pool = ctx.copies - ctx.seen - hand_counts
     if len(ctx.hand) == small + 1:
         if ctx.offered is not None:
             raise InvalidHandError(
@@ -553,31 +622,58 @@ def advise(
         if s >= 0:
             row("win", Fraction(1), Fraction(s + 1))
         else:
+            check(u)
             opts, u = _discard_options(ctx, ctx.hand, ctx.seen, "discard", distance=True)
-            _check_horizon(ctx, u, False)
             for opt in opts:
-                from_opt(opt, u)
+                from_opt(opt, u, hand_counts)
     elif ctx.offered is None:
+        check(u)
         opts, u = _options(ctx, [ctx.hand], [ctx.seen], [None], ["draw"], distance=True)
-        _check_horizon(ctx, u, False)
-        from_opt(opts[0], u)
+        from_opt(opts[0], u, hand_counts)
     else:
+        after_offer = True
         gone = ctx.seen.copy()
         gone[ctx.offered] += 1
+        pool = pool.copy()
+        pool[ctx.offered] -= 1
         claimed = ctx.hand + (ctx.offered,)
         s = _is_win(ctx, claimed)
         if s >= 0:
             row("claim_win", Fraction(1), Fraction(s))
             forced_first = True
+        check(u)
         stay, u = _options(ctx, [ctx.hand], [gone], [None], ["no_claim"], distance=True)
-        _check_horizon(ctx, u, False)
-        from_opt(stay[0], u)
+        from_opt(stay[0], u, hand_counts)
         if s < 0:
             opts, _ = _discard_options(ctx, claimed, ctx.seen, "claim", distance=True)
+            with_offer = hand_counts.copy()
+            with_offer[ctx.offered] += 1
             for opt in opts:
-                from_opt(opt, u)
+                from_opt(opt, u, with_offer)
 
-    keys = [(r["p"], Fraction(-1) if r["e"] is None else r["e"], r["live_outs"], -r["distance"]) for r in rows]
+    order_s: dict[int, Fraction] = {}
+    if look:
+        todo = [i for i, r in enumerate(rows) if r["kept"] is not None]
+        if todo:
+            bonus = la.look_bonus(ctx.draws, claims, after_offer=after_offer)
+            avail = pool + hand_counts + (0 if ctx.offered is None else np.eye(N_TILE_TYPES, dtype=np.int64)[ctx.offered])
+            ps, ss, _ = la.solve_values(ctx, [rows[i]["kept"] for i in todo], pool, avail, bonus, objective)
+            for i, p, sc in zip(todo, ps, ss):
+                rows[i]["p"] = p
+                rows[i]["e"] = sc / p if p else None
+                order_s[i] = sc
+        for i, r in enumerate(rows):
+            if i not in order_s:  # a win now: the score is certain
+                order_s[i] = r["e"]
+
+    def key_of(i: int):
+        r = rows[i]
+        if look:
+            first = (r["p"], order_s[i]) if objective == "win" else (order_s[i], r["p"])
+            return (*first, r["live_outs"], -r["distance"])
+        return (r["p"], Fraction(-1) if r["e"] is None else r["e"], r["live_outs"], -r["distance"])
+
+    keys = [key_of(i) for i in range(len(rows))]
     order = list(range(len(rows)))
     if not forced_first:
         order.sort(key=lambda i: keys[i], reverse=True)  # stable: ties keep no_claim / tile order
@@ -593,5 +689,14 @@ def advise(
          "exact": _fmt(rows[i]["p"])}
         for rank, i in zip(ranks, order)
     ]
-    df = _nones(tidy_frame(out, ADVICE_COLUMNS, _attrs(ctx, u, False)), ("discard", "exact"))
-    return df.astype({"rank": np.int64, "live_outs": np.int64, "distance": np.int64})
+    attrs = _attrs(ctx, u, claims if look else False)
+    if look:
+        looks = len(la.look_bonus(ctx.draws, claims, after_offer=after_offer))
+        attrs.update({"model": la.model_text(looks, claims), "model_name": "lookahead", "claims": claims,
+                      "objective": objective, "looks": looks})
+    else:
+        attrs["model_name"] = "one_tile"
+    df = _nones(tidy_frame(out, ADVICE_COLUMNS, {}), ("discard", "exact"))
+    df = df.astype({"rank": np.int64, "live_outs": np.int64, "distance": np.int64})
+    df.attrs.update(tidy_frame([], [], attrs).attrs)  # last: pandas deep-copies attrs on every operation
+    return df

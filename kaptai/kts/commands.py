@@ -108,10 +108,17 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.advisor import advise as run
 
     players = args.players if args.players is not None else game.default_players
+    model = args.model or "lookahead"
+    objective = args.objective or "win"
     df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=players,
-             sets=args.sets, offered=args.offered)
-    header = (f"# {args.game}: P(win within {args.draws} own draws), keeping the hand and throwing every tile "
-              f"that does not win; expected score of that win")
+             sets=args.sets, offered=args.offered, model=model, claims=bool(args.claims), objective=objective)
+    if model == "one_tile":
+        header = (f"# {args.game}: P(win within {args.draws} own draws), keeping the hand and throwing every tile "
+                  f"that does not win; expected score of that win (one-tile model)")
+    else:
+        header = (f"# {args.game}: {df.attrs.get('model', 'exact look-ahead')}; ranked by "
+                  f"{'P(win)' if objective == 'win' else 'expected score'} within {args.draws} "
+                  f"{'turns (claim, then draw)' if args.claims else 'own draws'}")
     return Output(df, header, [c for c in df.columns if c != "exact"])
 
 
@@ -137,7 +144,15 @@ def _commands(report: bool) -> dict[str, Command]:
         "league": Command(m + "league"),
         "evaluate": Command(m + "evaluate"),
         "waits": Command(m + "waits"),
-        "advise": Command(m + "advise"),
+        "advise": Command(m + "advise", args=(
+            Arg("--model", default=None, choices=("lookahead", "one_tile"),
+                help="lookahead (default): exact optimal play with hand changes over the next draws; "
+                     "one_tile: keep the hand and throw every tile that does not win"),
+            Arg("--objective", default=None, choices=("win", "score"),
+                help="maximise P(win) (default) or the expected score"),
+            Arg("--claims", action="store_true", default=None,
+                help="each turn looks at the previous player's discard (claim or not), then draws"),
+        )),
         "draw-odds": Command(m + "draw_odds"),
     }
     if not report:

@@ -278,7 +278,7 @@ def test_ready_hand_plus_useless_tile():
 def test_many_outs_beats_one_out():
     """Eye 16 16 and three ten pairs; throwing 5-6 waits on the eights of 6-6 (8 outs),
     throwing 6-6 waits on the nines of 5-6 of which only one 3-6 is unseen."""
-    a = advise("16 16 33 13 15 22 55 46 66 56", seen="45 45 36")
+    a = advise("16 16 33 13 15 22 55 46 66 56", seen="45 45 36", model="one_tile")
     top = a.head(2)[["rank", "discard", "waits", "live_outs", "distance"]].values.tolist()
     assert top == [[1, "5-6", "4-4 2-6 3-5", 8, 0], [2, "6-6", "4-5 3-6", 1, 0]]
     assert (a.distance.iloc[2:] == 1).all() and (a.live_outs.iloc[2:] == 0).all()
@@ -289,7 +289,7 @@ def test_expected_score_breaks_a_tie():
     """22 22 · 11+44 · 13+33 · 55+46 plus 6-6 and 5-6.  Throwing 5-6 waits on the eights
     (4-4, 2-6, 3-5: all even, 4); throwing 6-6 waits on the nines (4-5, 3-6: basic, 2).
     The seen tiles leave 3 live outs either way, so the score decides."""
-    a = advise("22 22 11 44 13 33 55 46 66 56", "advanced", seen="44 44 26 35 45")
+    a = advise("22 22 11 44 13 33 55 46 66 56", "advanced", seen="44 44 26 35 45", model="one_tile")
     top = a.head(2)[["rank", "discard", "live_outs", "expected_score", "exact"]].values.tolist()
     assert top[0][:4] == [1, "5-6", 3, 5.0]
     assert top[1][:4] == [2, "6-6", 3, 3.0]
@@ -308,7 +308,7 @@ def test_claim_wins():
 def test_claim_improves():
     """Not ready (66, 56 and 24 unpaired): taking the 4-4 makes 66 + 44 and one throw
     leaves a ready hand; standing gives no chance at all."""
-    a = advise("16 16 33 13 15 22 66 56 24", offered="44", draws=2)
+    a = advise("16 16 33 13 15 22 66 56 24", offered="44", draws=2, model="one_tile")
     assert a.iloc[0].action == "claim" and a.iloc[0].p_win_within > 0
     stay = a[a.action == "no_claim"].iloc[0]
     assert stay.p_win_within == 0 and stay.distance == 1
@@ -346,7 +346,7 @@ def test_advise_agrees_with_draw_odds(seed, rules, n_seen, draws):
     wall = np.repeat(np.arange(21), COPIES_PER_SET * 2)
     rng.shuffle(wall)
     hand, seen = wall[:10].tolist(), wall[10:10 + n_seen].tolist()
-    a = advise(hand, rules, seen=seen, draws=draws)
+    a = advise(hand, rules, seen=seen, draws=draws, model="one_tile")
     df = draw_odds(hand, rules, seen=seen, draws=draws)
     keys = _keys(a)
     assert keys == sorted(keys, reverse=True)
