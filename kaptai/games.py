@@ -16,7 +16,7 @@ Examples
 >>> game("chess")
 Traceback (most recent call last):
 ...
-kaptai.errors.RulesError: unknown game 'chess': expected one of 'kap-tai-shap', 'kap-shap', 'big-two', 'nine-ten', 'heaven-eleven'
+kaptai.errors.RulesError: unknown game 'chess': expected one of 'kap-tai-shap', 'kap-shap', 'big-two', 'nine-ten', 'nantong', 'heaven-eleven'
 """
 
 from __future__ import annotations
@@ -186,9 +186,10 @@ def _load_specs() -> tuple[GameSpec, ...]:
     from kaptai.bigtwo.commands import SPEC as BIG_TWO
     from kaptai.heaven11.commands import SPEC as HEAVEN_ELEVEN
     from kaptai.kts.commands import KAP_SHAP, KAP_TAI_SHAP
+    from kaptai.nantong.commands import SPEC as NANTONG
     from kaptai.nineten.commands import SPEC as NINE_TEN
 
-    return (KAP_TAI_SHAP, KAP_SHAP, BIG_TWO, NINE_TEN, HEAVEN_ELEVEN)
+    return (KAP_TAI_SHAP, KAP_SHAP, BIG_TWO, NINE_TEN, NANTONG, HEAVEN_ELEVEN)
 
 
 class _Registry(Mapping[str, GameSpec]):

@@ -1,0 +1,167 @@
+"""Throughput of the Nantong long cards (南通長牌) hand analysis and engine.
+
+Run ``python benchmarks/bench_nantong.py [--quick]``; prints one row per measurement.
+``run(quick)`` returns the rows as dicts ``{name, value, unit, repeats}`` (plus ``target``
+where there is one).  One core, medians of several timed runs after a warm-up:
+
+Rates are per second of the process's CPU time (one core; the machine may be shared), with
+the wall-clock rate in ``wall_clock``.
+
+* the build of the per-suit tables (a fresh process, so it is really built);
+* completeness + waits of a mix of dealt 22- and 23-card hands (half near-complete, half
+  random) through the compiled tables (target >= 1,000,000 hands/s), the same with the
+  reference decomposer (:mod:`kaptai.nantong.reference`) and the ratio (target >= 1,000x);
+* the exact distance from ready of dealt 22-card hands;
+* the exact deal tables (:func:`kaptai.nantong.odds.deal_odds`, target < 10 s each) and the
+  engine with ``max_melds`` (target >= 10,000 complete 3-player hands/s), when present.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def _hands(n: int, seed: int = 1) -> np.ndarray:
+    """n hands: alternately 23 and 22 cards; half built from 1 pair + 7 melds (one card
+    swapped or dropped), half dealt uniformly."""
+    rng = np.random.default_rng(seed)
+    deck = np.repeat(np.arange(30), 4)
+    out = np.zeros((n, 30), dtype=np.uint8)
+    starts = [k for k in range(27) if k % 9 <= 6]
+    for i in range(n):
+        size = 23 if i % 2 == 0 else 22
+        if i % 4 < 2:
+            pick = rng.choice(120, size, replace=False)
+            out[i] = np.bincount(deck[pick], minlength=30)
+            continue
+        while True:
+            c = np.zeros(30, dtype=np.int64)
+            for _ in range(7):
+                if rng.random() < 0.5:
+                    c[rng.integers(30)] += 3
+                else:
+                    k = starts[rng.integers(len(starts))]
+                    c[k:k + 3] += 1
+            c[rng.integers(30)] += 2
+            if c.max() <= 4:
+                break
+        if size == 22:
+            c[rng.choice(np.nonzero(c)[0])] -= 1
+        elif rng.random() < 0.5:
+            c[rng.choice(np.nonzero(c)[0])] -= 1
+            c[rng.choice(np.nonzero(c < 4)[0])] += 1
+        out[i] = c
+    return out
+
+
+def _median_rate(fn, n: int, repeats: int) -> tuple[float, int]:
+    """Median rate per second of this process's CPU time (``time.process_time``: one core,
+    robust on a shared machine); the wall-clock rates are kept in ``_WALL``."""
+    fn()
+    rates, walls = [], []
+    for _ in range(repeats):
+        w0, t0 = time.perf_counter(), time.process_time()
+        fn()
+        rates.append(n / max(time.process_time() - t0, 1e-9))
+        walls.append(n / (time.perf_counter() - w0))
+    _WALL.append(statistics.median(walls))
+    return statistics.median(rates), repeats
+
+
+_WALL: list[float] = []
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Measure and return rows ``{'name', 'value', 'unit', 'repeats'}``.
+
+    Parameters
+    ----------
+    quick : bool
+        Fewer hands and repeats (a smoke run).
+    """
+    out: list[dict] = []
+
+    def row(name, value, unit, reps, **extra):
+        if unit.endswith("/s") and _WALL:
+            extra["wall_clock"] = round(_WALL[-1], 1)
+        out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})
+
+    code = "import time; t=time.perf_counter(); from kaptai.nantong import _eval; _eval.build_tables(); print(time.perf_counter()-t)"
+    builds = [float(subprocess.check_output([sys.executable, "-c", code]).decode()) for _ in range(1 if quick else 3)]
+    row("per-suit table build (fresh process)", 1000 * statistics.median(builds), "ms", len(builds), target="< 3000")
+
+    from kaptai.nantong import _eval, reference
+
+    _eval.build_tables()
+    repeats = 3 if quick else 7
+    n = 200_000 if quick else 1_000_000
+    hands = _hands(n)
+    comp = np.zeros(n, np.uint8)
+    waits = np.zeros(n, np.uint32)
+    rate, reps = _median_rate(lambda: _eval.analyze_batch(hands, 0, comp, waits), n, repeats)
+    row("compiled completeness + waits, 22/23 cards", rate, "hands/s", reps, target=">= 1,000,000")
+
+    n_ref = 1_000 if quick else 4_000
+    ref_hands = hands[:n_ref]
+
+    def ref():
+        for h in ref_hands:
+            if int(h.sum()) % 3 == 2:
+                reference.is_complete(h)
+            else:
+                reference.waits(h)
+
+    ref_rate, ref_reps = _median_rate(ref, n_ref, 1 if quick else 3)
+    row("reference completeness + waits, 22/23 cards", ref_rate, "hands/s", ref_reps)
+    row("speed-up compiled/reference (completeness + waits)", rate / ref_rate, "x", ref_reps, target=">= 1,000")
+
+    h22 = np.ascontiguousarray(hands[1::2])
+    dist = np.zeros(h22.shape[0], np.int8)
+    drate, reps = _median_rate(lambda: _eval.distance_batch(h22, 0, dist), h22.shape[0], repeats)
+    row("compiled distance from ready, 22 cards", drate, "hands/s", reps)
+
+    try:
+        from kaptai.nantong.odds import deal_odds
+    except ImportError as exc:  # pragma: no cover
+        print(f"note: odds not available ({exc})", file=sys.stderr)
+    else:
+        for players in (3, 4):
+            t0 = time.perf_counter()
+            deal_odds(players)
+            row(f"exact deal tables, {players} players (all metrics)", 1000 * (time.perf_counter() - t0), "ms", 1,
+                target="< 10000 per table")
+
+    try:
+        from kaptai.nantong.engine import run_hands
+        from kaptai.nantong.config import make_config
+    except ImportError as exc:  # pragma: no cover
+        print(f"note: engine not available ({exc})", file=sys.stderr)
+    else:
+        cfg = make_config(3)
+        nh = 5_000 if quick else 50_000
+        seeds = iter(range(10**6))
+        erate, reps = _median_rate(lambda: run_hands(cfg, nh, seed=next(seeds), policies="max_melds"), nh, repeats)
+        row("compiled engine max_melds, 3 players", erate, "hands/s", reps, target=">= 10,000")
+        nr = 20 if quick else 100
+        rrate, rreps = _median_rate(
+            lambda: run_hands(cfg, nr, seed=next(seeds), policies="max_melds", compiled=False), nr, 1 if quick else 3)
+        row("reference engine max_melds, 3 players", rrate, "hands/s", rreps)
+        row("speed-up engine compiled/reference", erate / rrate, "x", rreps)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for r in run(quick="--quick" in argv):
+        wall = f", wall clock {r['wall_clock']:,.1f}" if "wall_clock" in r else ""
+        print(f"{r['name']:<52} {r['value']:>14,.1f} {r['unit']}  (median of {r['repeats']}{wall})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,656 @@
+# cython: language_level=3
+"""Compiled Nantong long-card (南通長牌) engine: ``docs/nantong-engine.md`` line by line.
+
+nogil over clean integer state; the built-in policies by code (``kaptai.nantong.config``);
+hand analysis and scoring from the per-suit tables of :mod:`kaptai.nantong._eval`; randomness
+from one numpy ``bitgen_t`` through :func:`kaptai.core._rng.bounded`, read exactly as
+:mod:`kaptai.nantong.engine_reference` reads it.
+"""
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
+from numpy.random cimport bitgen_t
+from kaptai.core._rng cimport bitgen_of, bounded
+from kaptai.nantong._eval cimport complete_hand, wait_mask, distance_hand, best_score_c, suit_profile16
+from kaptai.nantong import _eval as _eval_module
+
+import numpy as np
+
+DEF NK = 30
+DEF NCARDS = 120
+DEF MAXA = 4
+DEF MAXM = 12
+
+# meld types
+DEF PONG = 0
+DEF MKONG = 1
+DEF CKONG = 2
+DEF QISHOU = 3
+DEF HEZI = 4
+
+cdef int MELD_BASE[5]
+MELD_BASE[:] = [2, 8, 12, 16, 16]
+cdef int WQ[2][5]
+WQ[0][:] = [0, 20, 50, 100, 200]
+WQ[1][:] = [0, 20, 70, 170, 370]
+
+
+cdef struct Seat:
+    uint8_t c[NK]
+    int nm
+    int mt[MAXM]
+    int mk[MAXM]
+    int qn
+    int dq          # the dealt hand (before any exposure) holds a 起手 set
+    int yaz
+    int code
+    int dist        # distance of the hand after its last max_melds discard, -100 = unknown
+
+
+cdef struct Hand:
+    int A, hs, reserve, jsr, single, rob, multi, qmode
+    int nonwin_trip, nonwin_wq, wq_cum, jsame, tie, cmp_raw
+    int lao[NK]
+    const int32_t* opts
+    bitgen_t* rng
+    int deck[NCARDS]
+    int pos
+    int nt
+    int turned[2]
+    int dbl
+    int isj[NK]
+    int8_t lev[NK]
+    Seat s[MAXA]
+    int discards
+    # result
+    int win_type
+    int ncomp
+    int comp[MAXA]
+    int win_card
+    int discarder
+    int huang
+
+
+cdef inline int _draw(Hand* g) noexcept nogil:
+    """Kind of the next stock card, -1 if the stock is empty (荒牌)."""
+    if g.pos >= NCARDS - g.reserve:
+        return -1
+    g.pos += 1
+    return g.deck[g.pos - 1] >> 2
+
+
+cdef inline int _counted(Hand* g, int t, int k) noexcept nogil:
+    if t == HEZI:
+        return 0
+    if t == QISHOU and g.isj[k] and g.jsr == 3:
+        return 0
+    return 1
+
+
+cdef int P5[10]
+P5[0] = 1
+for _i in range(1, 10):
+    P5[_i] = P5[_i - 1] * 5
+
+
+cdef inline void _conv(const int* a, const int* b, int* out, int k) noexcept nogil:
+    cdef int m, p, m1, p1, v, best
+    for m in range(k + 1):
+        for p in range(2):
+            best = 100000
+            for m1 in range(m + 1):
+                for p1 in range(p + 1):
+                    v = a[2 * m1 + p1] + b[2 * (m - m1) + (p - p1)]
+                    if v < best:
+                        best = v
+            out[2 * m + p] = best
+
+
+cdef int _best_discard(uint8_t* c, int hs, int* dist) noexcept nogil:
+    """The max_melds discard of a 3k+2-card hand: the kind whose removal leaves the smallest
+    distance (ties: the highest kind); the same numbers as distance_hand on each candidate,
+    computed once per suit: the other three suits are convolved once, then each candidate's
+    suit profile is combined with them."""
+    cdef int code[4]
+    cdef int size[4]
+    cdef int prof[4][16]
+    cdef int q[16]
+    cdef int others[4][16]
+    cdef int tmp[16]
+    cdef int zero[16]
+    cdef int s, t, r, k, n, kk, first, m1, p1, v, d, best_k = -1, best_d = 1000, kind, nr, base
+    n = 0
+    for s in range(3):
+        code[s] = 0
+        size[s] = 0
+        for r in range(8, -1, -1):
+            code[s] = code[s] * 5 + c[9 * s + r]
+            size[s] += c[9 * s + r]
+        n += size[s]
+    code[3] = c[27] + 5 * c[28] + 25 * c[29]
+    size[3] = c[27] + c[28] + c[29]
+    n += size[3]
+    if n % 3 != 2:
+        # not a hand after a draw: fall back to the direct computation
+        for k in range(NK):
+            if c[k]:
+                c[k] -= 1
+                d = distance_hand(c, hs)
+                c[k] += 1
+                if d <= best_d:
+                    best_k = k
+                    best_d = d
+        dist[0] = best_d
+        return best_k
+    kk = (n - 2) // 3
+    for s in range(4):
+        suit_profile16(s, code[s], hs, prof[s])
+    for s in range(4):
+        first = 1
+        for t in range(4):
+            if t == s:
+                continue
+            if first:
+                for r in range(16):
+                    others[s][r] = prof[t][r]
+                first = 0
+            else:
+                _conv(others[s], prof[t], tmp, kk)
+                for r in range(2 * kk + 2):
+                    others[s][r] = tmp[r]
+    for kind in range(NK):
+        if not c[kind]:
+            continue
+        if kind < 27:
+            s = kind // 9
+            suit_profile16(s, code[s] - P5[kind % 9], hs, q)
+        else:
+            s = 3
+            suit_profile16(3, code[3] - P5[kind - 27], hs, q)
+        d = 100000
+        for m1 in range(kk + 1):
+            for p1 in range(2):
+                v = others[s][2 * m1 + p1] + q[2 * (kk - m1) + (1 - p1)]
+                if v < d:
+                    d = v
+        d -= 1
+        if d <= best_d:
+            best_k = kind
+            best_d = d
+    dist[0] = best_d
+    return best_k
+
+
+cdef int _discard(Hand* g, int p) noexcept nogil:
+    cdef Seat* s = &g.s[p]
+    cdef int k, n, i, bn, bk, d
+    if s.code == 0:
+        k = _best_discard(s.c, g.hs, &d)
+        s.dist = d
+        return k
+    if s.code == 1:
+        bk = -1
+        bn = 99
+        for k in range(NK):
+            if s.c[k] and s.c[k] <= bn:
+                bk = k
+                bn = s.c[k]
+        return bk
+    if s.code == 2:
+        for k in range(29, 26, -1):
+            if s.c[k]:
+                return k
+        return _best_discard(s.c, g.hs, &d)
+    n = 0
+    for k in range(NK):
+        n += s.c[k]
+    i = <int>bounded(g.rng, <uint32_t>n)
+    for k in range(NK):
+        if i < s.c[k]:
+            return k
+        i -= s.c[k]
+    return -1
+
+
+# claim answers: 0 pass, 1 pong, 2 kong, 3 win
+cdef int _claim(Hand* g, int j, int kind, int can_win, int can_kong, int can_pong) noexcept nogil:
+    cdef Seat* s = &g.s[j]
+    cdef int before, after, n
+    cdef int opts[3]
+    if can_win:
+        return 3
+    if s.code == 0:
+        if can_kong:
+            return 2
+        if can_pong:
+            before = s.dist if s.dist != -100 else distance_hand(s.c, g.hs)
+            s.c[kind] -= 2
+            _best_discard(s.c, g.hs, &after)
+            s.c[kind] += 2
+            return 1 if after <= before else 0
+        return 0
+    if s.code == 1:
+        return 2 if can_kong else (1 if can_pong else 0)
+    if s.code == 2:
+        return 0
+    n = 0
+    opts[n] = 0
+    n += 1
+    if can_pong:
+        opts[n] = 1
+        n += 1
+    if can_kong:
+        opts[n] = 2
+        n += 1
+    if n > 1:
+        return opts[bounded(g.rng, <uint32_t>n)]
+    return opts[0]
+
+
+cdef int _dealt_qishou(Hand* g, int p) noexcept nogil:
+    cdef int k, ck
+    for k in range(NK):
+        ck = g.s[p].c[k]
+        if (not g.isj[k] and ck == 4) or (g.isj[k] and not g.dbl and ck == 3) or (g.dbl and k == g.turned[0] and ck == 2):
+            return 1
+    return 0
+
+
+cdef int _qishou(Hand* g) noexcept nogil:
+    """起手 passes; returns 0, or -1 on 荒牌."""
+    cdef int changed, p, k, found, out, repl, r, x, ck
+    cdef Seat* s
+    if g.qmode == 1:
+        return 0
+    while True:
+        changed = 0
+        for p in range(g.A):
+            s = &g.s[p]
+            while True:
+                found = -1
+                for k in range(NK):
+                    ck = s.c[k]
+                    if not g.isj[k] and ck == 4:
+                        found = k
+                        out = 4
+                        repl = 1
+                        x = QISHOU
+                        break
+                    elif g.isj[k] and not g.dbl and ck == 3:
+                        found = k
+                        out = 3
+                        repl = g.jsr
+                        x = QISHOU
+                        break
+                    elif g.dbl and k == g.turned[0] and ck == 2:
+                        found = k
+                        out = 2
+                        repl = 2
+                        x = HEZI
+                        break
+                if found < 0:
+                    break
+                s.c[found] -= out
+                s.mt[s.nm] = x
+                s.mk[s.nm] = found
+                s.nm += 1
+                s.qn += 1
+                changed = 1
+                for r in range(repl):
+                    k = _draw(g)
+                    if k < 0:
+                        return -1
+                    s.c[k] += 1
+        if not changed:
+            return 0
+
+
+cdef int _has_pong(Seat* s, int k) noexcept nogil:
+    cdef int i
+    for i in range(s.nm):
+        if s.mt[i] == PONG and s.mk[i] == k:
+            return i
+    return -1
+
+
+cdef int _has_mkong(Seat* s, int k) noexcept nogil:
+    cdef int i
+    for i in range(s.nm):
+        if s.mt[i] == MKONG and s.mk[i] == k:
+            return i
+    return -1
+
+
+cdef void _play(Hand* g) noexcept nogil:
+    cdef int cur, phase, last, k, j, off, d, i, opt_t, opt_k, nwin, can_w, can_k, can_p, ans
+    cdef int answers[MAXA]
+    cdef int seats[MAXA]
+    cdef int na
+    cdef Seat* s
+    g.win_type = 0
+    g.ncomp = 0
+    g.win_card = -1
+    g.discarder = -1
+    if _qishou(g) < 0:
+        return
+    if complete_hand(g.s[0].c, g.hs):
+        g.win_type = 3
+        g.ncomp = 1
+        g.comp[0] = 0
+        return
+    for j in range(g.A):
+        if j == 0:
+            g.s[j].yaz = 1 if distance_hand(g.s[0].c, g.hs) == 0 else 0
+        else:
+            g.s[j].yaz = 1 if wait_mask(g.s[j].c, g.hs) != 0 else 0
+    cur = 0
+    phase = 2      # 0 draw, 1 after draw, 2 discard
+    last = -1
+    while True:
+        s = &g.s[cur]
+        if phase == 0:
+            last = _draw(g)
+            if last < 0:
+                return
+            s.c[last] += 1
+            phase = 1
+        if phase == 1:
+            if complete_hand(s.c, g.hs):
+                g.win_type = 1
+                g.ncomp = 1
+                g.comp[0] = cur
+                g.win_card = last
+                return
+            # kong options by increasing kind; the built-ins take the first or none
+            opt_t = -1
+            opt_k = -1
+            for k in range(NK):
+                if s.c[k] == 4:
+                    opt_t = CKONG
+                    opt_k = k
+                    break
+                elif s.c[k] >= 1 and _has_pong(s, k) >= 0:
+                    opt_t = MKONG
+                    opt_k = k
+                    break
+            if opt_t >= 0:
+                if s.code == 2:
+                    opt_t = -1
+                elif s.code == 3:
+                    if bounded(g.rng, 2) != 1:
+                        opt_t = -1
+            if opt_t >= 0:
+                if opt_t == CKONG:
+                    s.c[opt_k] -= 4
+                    s.mt[s.nm] = CKONG
+                    s.mk[s.nm] = opt_k
+                    s.nm += 1
+                else:
+                    s.c[opt_k] -= 1
+                    s.mt[_has_pong(s, opt_k)] = MKONG
+                    if g.rob:
+                        for off in range(1, g.A):
+                            j = (cur + off) % g.A
+                            g.s[j].c[opt_k] += 1
+                            if complete_hand(g.s[j].c, g.hs):
+                                s.mt[_has_mkong(s, opt_k)] = PONG  # the robbed card leaves the kong
+                                g.win_type = 2
+                                g.ncomp = 1
+                                g.comp[0] = j
+                                g.win_card = opt_k
+                                g.discarder = cur
+                                return
+                            g.s[j].c[opt_k] -= 1
+                last = _draw(g)
+                if last < 0:
+                    return
+                s.c[last] += 1
+                continue
+            phase = 2
+        if phase == 2:
+            d = _discard(g, cur)
+            s.c[d] -= 1
+            g.discards += 1
+            na = 0
+            for off in range(1, g.A):
+                j = (cur + off) % g.A
+                g.s[j].c[d] += 1
+                can_w = complete_hand(g.s[j].c, g.hs)
+                g.s[j].c[d] -= 1
+                can_k = 1 if g.s[j].c[d] >= 3 else 0
+                can_p = 1 if g.s[j].c[d] >= 2 else 0
+                if not (can_w or can_k or can_p):
+                    continue
+                seats[na] = j
+                answers[na] = _claim(g, j, d, can_w, can_k, can_p)
+                na += 1
+            nwin = 0
+            for i in range(na):
+                if answers[i] == 3:
+                    if nwin == 0 or g.multi:
+                        g.comp[nwin] = seats[i]
+                        g.s[seats[i]].c[d] += 1
+                        nwin += 1
+            if nwin:
+                g.win_type = 2
+                g.ncomp = nwin
+                g.win_card = d
+                g.discarder = cur
+                return
+            ans = -1
+            for i in range(na):
+                if answers[i] == 2:
+                    ans = i
+                    break
+            if ans >= 0:
+                j = seats[ans]
+                g.s[j].c[d] -= 3
+                g.s[j].mt[g.s[j].nm] = MKONG
+                g.s[j].mk[g.s[j].nm] = d
+                g.s[j].nm += 1
+                cur = j
+                last = _draw(g)
+                if last < 0:
+                    return
+                g.s[cur].c[last] += 1
+                phase = 1
+                continue
+            for i in range(na):
+                if answers[i] == 1:
+                    ans = i
+                    break
+            if ans >= 0:
+                j = seats[ans]
+                g.s[j].c[d] -= 2
+                g.s[j].mt[g.s[j].nm] = PONG
+                g.s[j].mk[g.s[j].nm] = d
+                g.s[j].nm += 1
+                cur = j
+                phase = 2
+                continue
+            cur = (cur + 1) % g.A
+            phase = 0
+
+
+cdef inline int _potou(int v, int always_up) noexcept nogil:
+    if v <= 0:
+        return v
+    if always_up:
+        return (v // 10 + 1) * 10
+    return ((v + 9) // 10) * 10
+
+
+cdef void _score(Hand* g, int32_t* total, int32_t* raw, int8_t* comp, int8_t* winner, int* category) noexcept nogil:
+    cdef int p, i, k, dihu, trips, iscomp, wk, wc, n, top, ntied, any_comp
+    cdef int32_t res[6]
+    cdef int vals[MAXA]
+    cdef int tied[MAXA]
+    cdef Seat* s
+    category[0] = -1
+    for p in range(g.A):
+        s = &g.s[p]
+        iscomp = 0
+        for i in range(g.ncomp):
+            if g.comp[i] == p:
+                iscomp = 1
+        dihu = 0
+        trips = 0
+        for i in range(s.nm):
+            dihu += MELD_BASE[s.mt[i]] << g.lev[s.mk[i]]
+            trips += _counted(g, s.mt[i], s.mk[i])
+        comp[p] = iscomp
+        if iscomp:
+            if g.win_type == 3:
+                wk = 2
+                wc = -1
+            else:
+                wk = 0 if g.win_type == 1 else 1
+                wc = g.win_card
+            best_score_c(s.c, g.lev, wc, wk, dihu, trips, s.yaz, g.opts, res, NULL)
+            total[p] = res[0]
+            raw[p] = res[1]
+            if p == g.comp[0]:
+                category[0] = res[5]
+        else:
+            if g.nonwin_trip:
+                for k in range(NK):
+                    if s.c[k] >= 3:
+                        dihu += 4 << g.lev[k]
+            if g.nonwin_wq:
+                n = s.c[18]
+                if s.c[19] < n:
+                    n = s.c[19]
+                if s.c[20] < n:
+                    n = s.c[20]
+                dihu += WQ[g.wq_cum][n]
+            raw[p] = dihu
+            total[p] = _potou(dihu, g.opts[4])
+    # hand winners
+    top = -1000000
+    for p in range(g.A):
+        vals[p] = raw[p] if g.cmp_raw else total[p]
+        if vals[p] > top:
+            top = vals[p]
+    ntied = 0
+    any_comp = 0
+    for p in range(g.A):
+        winner[p] = 0
+        if vals[p] == top:
+            tied[ntied] = p
+            ntied += 1
+            if comp[p]:
+                any_comp = 1
+    if ntied > 1 and g.tie == 2:
+        ntied = 1
+    for i in range(ntied):
+        p = tied[i]
+        if ntied > 1 and g.tie == 1 and any_comp and not comp[p]:
+            continue
+        winner[p] = 1
+
+
+def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
+    """Play ``hands`` hands with built-in policy ``codes`` (one per seat); outcome arrays."""
+    from kaptai.nantong.config import new_outcomes
+
+    _eval_module.build_tables()
+    cdef Hand g
+    cdef int A = cfg.active
+    cdef int p, k, i, j, tmp, pos, nt, t, cat
+    cdef Py_ssize_t h
+    out = new_outcomes(hands, A)
+    cdef int32_t[:, ::1] total = out["total"]
+    cdef int32_t[:, ::1] raw = out["raw"]
+    cdef int8_t[:, ::1] comp = out["completer"]
+    cdef int8_t[:, ::1] winner = out["winner"]
+    cdef int8_t[:, ::1] qn = out["qishou"]
+    cdef int8_t[:, ::1] dq = out["dealt_qishou"]
+    cdef int8_t[::1] win_type = out["win_type"]
+    cdef int8_t[::1] category = out["category"]
+    cdef int8_t[::1] cseat = out["completer_seat"]
+    cdef int8_t[::1] discarder = out["discarder"]
+    cdef int8_t[::1] dblj = out["double_jiang"]
+    cdef int16_t[::1] ndisc = out["discards"]
+    cdef int16_t[::1] stock = out["stock_left"]
+    opts_arr = np.ascontiguousarray(cfg.score_opts, dtype=np.int32)
+    cdef const int32_t[::1] opts = opts_arr
+    lao_arr = np.ascontiguousarray(cfg.laojiang, dtype=np.int8)
+    cdef const int8_t[::1] lao = lao_arr
+    g.A = A
+    g.hs = cfg.honour_sequence
+    g.reserve = cfg.reserve
+    g.jsr = cfg.jiang_set_replacement
+    g.single = cfg.single_turn
+    g.rob = cfg.rob_kong
+    g.multi = cfg.multi_win
+    g.qmode = cfg.qishou_mode
+    g.nonwin_trip = cfg.nonwinner_triplets
+    g.nonwin_wq = cfg.nonwinner_wenqian
+    g.wq_cum = cfg.wenqian_cumulative
+    g.jsame = cfg.jiang_same_number
+    g.tie = cfg.tie
+    g.cmp_raw = cfg.compare_raw
+    g.opts = &opts[0]
+    for k in range(NK):
+        g.lao[k] = lao[k]
+    if len(codes) != A:
+        raise ValueError("one policy code per active seat")
+    cdef int ccodes[MAXA]
+    for p in range(A):
+        ccodes[p] = int(codes[p])
+    g.rng = bitgen_of(bit_generator)
+    with bit_generator.lock, nogil:
+        for h in range(hands):
+            for i in range(NCARDS):
+                g.deck[i] = i
+            for i in range(NCARDS - 1, 0, -1):
+                j = <int>bounded(g.rng, <uint32_t>(i + 1))
+                tmp = g.deck[i]
+                g.deck[i] = g.deck[j]
+                g.deck[j] = tmp
+            pos = 0
+            for p in range(A):
+                for k in range(NK):
+                    g.s[p].c[k] = 0
+                g.s[p].nm = 0
+                g.s[p].qn = 0
+                g.s[p].yaz = 0
+                g.s[p].dist = -100
+                g.s[p].code = ccodes[p]
+                for i in range(23 if p == 0 else 22):
+                    g.s[p].c[g.deck[pos] >> 2] += 1
+                    pos += 1
+            nt = 1 if g.single else 2
+            g.nt = nt
+            for i in range(nt):
+                g.turned[i] = g.deck[pos] >> 2
+                pos += 1
+            g.pos = pos
+            g.dbl = 1 if (nt == 2 and g.turned[0] == g.turned[1]) else 0
+            for k in range(NK):
+                g.isj[k] = 0
+            for i in range(nt):
+                g.isj[g.turned[i]] = 1
+            for k in range(NK):
+                # 將牌 (for the level): turned kinds, + same-number non-老將 suited kinds
+                t = 0
+                for i in range(nt):
+                    if g.turned[i] == k:
+                        t = 1
+                    elif g.jsame and g.turned[i] < 27 and k < 27 and not g.lao[k] and g.turned[i] % 9 == k % 9:
+                        t = 1
+                g.lev[k] = <int8_t>(g.lao[k] + t + (1 if (t and g.dbl) else 0))
+            g.discards = 0
+            for p in range(A):
+                g.s[p].dq = _dealt_qishou(&g, p)
+            _play(&g)
+            _score(&g, &total[h, 0], &raw[h, 0], &comp[h, 0], &winner[h, 0], &cat)
+            for p in range(A):
+                qn[h, p] = <int8_t>g.s[p].qn
+                dq[h, p] = <int8_t>g.s[p].dq
+            win_type[h] = <int8_t>g.win_type
+            category[h] = <int8_t>cat
+            cseat[h] = <int8_t>(g.comp[0] if g.ncomp else -1)
+            discarder[h] = <int8_t>g.discarder
+            dblj[h] = <int8_t>g.dbl
+            ndisc[h] = <int16_t>g.discards
+            stock[h] = <int16_t>(NCARDS - g.reserve - g.pos)
+    return out

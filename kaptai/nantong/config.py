@@ -1,0 +1,201 @@
+"""Nantong long cards (南通長牌) engine configuration: constants, outcome dtypes, option codes.
+
+The engine is specified once, in ``docs/nantong-engine.md``; two implementations follow it move
+for move and are compared by the tests:
+
+* :mod:`kaptai.nantong._engine` — compiled, nogil, the built-in policies by code;
+* :mod:`kaptai.nantong.engine_reference` — pure Python, the test oracle, and the only one that
+  runs user :class:`kaptai.nantong.policies.Policy` objects.
+
+Examples
+--------
+>>> from kaptai.nantong.config import make_config
+>>> cfg = make_config(4)
+>>> cfg.players, cfg.active, cfg.qishou_mode, cfg.score_opts.tolist()
+(4, 3, 0, [0, 1, 1, 0, 0, 1, 0, 0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kaptai.errors import KaptaiError
+from kaptai.nantong.rules import RuleSet, resolve_rules, validate_players
+
+__all__ = [
+    "POLICY_NAMES",
+    "POLICY_CODES",
+    "WIN_TYPES",
+    "CATEGORIES",
+    "OUTCOME_FIELDS",
+    "DEALER_CARDS",
+    "OTHER_CARDS",
+    "DECK_CARDS",
+    "IllegalMoveError",
+    "EngineError",
+    "EngineConfig",
+    "make_config",
+    "new_outcomes",
+    "seat_players",
+]
+
+#: Built-in policies, by code.
+POLICY_NAMES: tuple[str, ...] = ("max_melds", "chase_qing", "chase_hun", "random")
+POLICY_CODES: Mapping[str, int] = {n: i for i, n in enumerate(POLICY_NAMES)}
+#: ``win_type`` codes.
+WIN_TYPES: tuple[str, ...] = ("huang", "self", "discard", "tiancheng")
+#: ``category`` codes (0..2; -1 = no completer).
+CATEGORIES: tuple[str, ...] = ("tahe", "hunhe", "qinghe")
+DEALER_CARDS = 23
+OTHER_CARDS = 22
+DECK_CARDS = 120
+
+#: Outcome arrays: name -> (dtype, per seat?).
+OUTCOME_FIELDS: Mapping[str, tuple[str, bool]] = {
+    "total": ("int32", True),
+    "raw": ("int32", True),
+    "completer": ("int8", True),
+    "winner": ("int8", True),
+    "qishou": ("int8", True),
+    "dealt_qishou": ("int8", True),
+    "win_type": ("int8", False),
+    "category": ("int8", False),
+    "completer_seat": ("int8", False),
+    "discarder": ("int8", False),
+    "double_jiang": ("int8", False),
+    "discards": ("int16", False),
+    "stock_left": ("int16", False),
+}
+
+
+class IllegalMoveError(KaptaiError):
+    """A policy answered with a move that is not one of its options (the message names it)."""
+
+
+class EngineError(KaptaiError):
+    """An engine invariant failed (a bug, never a user error)."""
+
+
+@dataclass(frozen=True, eq=False)
+class EngineConfig:
+    """Everything the engines read, as integers (no option string is decoded in Cython).
+
+    Attributes
+    ----------
+    rules : RuleSet
+    players, active : int
+        Players at the table (3 or 4) and active seats of a hand (3, or 4 with ``four_active``).
+    qishou_mode : int
+        0 always, 1 never, 2 policy.
+    jiang_set_replacement, single_turn, reserve, rob_kong, multi_win, honour_sequence : int
+    nonwinner_triplets, nonwinner_wenqian, wenqian_cumulative, jiang_same_number : int
+    tie : int
+        0 share, 1 completer_first, 2 seat_order.
+    compare_raw : int
+    score_opts : ndarray of int32
+        :func:`kaptai.nantong.evaluate.score_options`.
+    laojiang : ndarray of int8
+        1 for the 老將 kinds.
+    """
+
+    rules: RuleSet
+    players: int
+    active: int
+    qishou_mode: int
+    jiang_set_replacement: int
+    single_turn: int
+    reserve: int
+    rob_kong: int
+    multi_win: int
+    honour_sequence: int
+    nonwinner_triplets: int
+    nonwinner_wenqian: int
+    wenqian_cumulative: int
+    jiang_same_number: int
+    tie: int
+    compare_raw: int
+    score_opts: np.ndarray
+    laojiang: np.ndarray
+
+
+def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | None = None, **overrides: Any) -> EngineConfig:
+    """The engine configuration of ``players`` (3 or 4) under ``rules``.
+
+    Raises RulesError for bad options and for the wild-card deck (no rules for it).
+
+    >>> make_config(3, {"four_active": True}).active, make_config(4, {"four_active": True}).active
+    (3, 4)
+    """
+    from kaptai.nantong.evaluate import score_options
+    from kaptai.nantong.scoring import laojiang_kinds
+
+    players = validate_players(players)
+    r = resolve_rules(rules, **overrides)
+    r.check_playable()
+    lao = np.zeros(30, dtype=np.int8)
+    for k in laojiang_kinds(r):
+        lao[k] = 1
+    return EngineConfig(
+        rules=r,
+        players=players,
+        active=r.active_players(players),
+        qishou_mode=("always", "never", "policy").index(r.qishou),
+        jiang_set_replacement=r.jiang_set_replacement,
+        single_turn=int(r.single_turn),
+        reserve=r.reserve,
+        rob_kong=int(r.rob_kong),
+        multi_win=int(r.multi_win),
+        honour_sequence=int(r.honour_sequence),
+        nonwinner_triplets=int(r.nonwinner_concealed_triplets),
+        nonwinner_wenqian=int(r.nonwinner_wenqian),
+        wenqian_cumulative=int(r.wenqian == "cumulative"),
+        jiang_same_number=int(r.jiang_same_number),
+        tie=("share", "completer_first", "seat_order").index(r.tie),
+        compare_raw=int(r.compare == "raw"),
+        score_opts=score_options(r),
+        laojiang=lao,
+    )
+
+
+def new_outcomes(n: int, active: int) -> dict[str, np.ndarray]:
+    """Zeroed outcome arrays for ``n`` hands.
+
+    >>> sorted(new_outcomes(2, 3))[:3], new_outcomes(2, 3)["total"].shape
+    (['category', 'completer', 'completer_seat'], (2, 3))
+    """
+    return {name: np.zeros((n, active) if per_seat else (n,), dtype=dt) for name, (dt, per_seat) in OUTCOME_FIELDS.items()}
+
+
+def seat_players(cfg: EngineConfig) -> np.ndarray:
+    """The match schedule: ``(hands per match, active + 1)`` array, row ``h`` = the players
+    (numbered from the first dealer, 0..players-1) in engine seats 0..active-1 of hand ``h``
+    (seat 0 deals), then the sitter (-1 if none).
+
+    3 players: the deal passes to the 下家 every hand (不設連莊), ``3 x rounds`` hands.  4 players
+    (3 active): ``4 x rounds`` hands, the outgoing dealer sits out the next hand (the sitter is the
+    dealer's 上家), on hand 1 per ``first_sitter``.  With ``four_active`` nobody sits out.
+
+    >>> seat_players(make_config(4))[:3].tolist()
+    [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1]]
+    >>> seat_players(make_config(3))[:2].tolist()
+    [[0, 1, 2, -1], [1, 2, 0, -1]]
+    """
+    P, A = cfg.players, cfg.active
+    H = cfg.rules.rounds * P
+    out = np.full((H, A + 1), -1, dtype=np.int64)
+    for h in range(H):
+        d = h % P
+        if P == A:
+            out[h, :A] = [(d + s) % P for s in range(A)]
+            continue
+        if h == 0:
+            sitter = {"shangjia": (d - 1) % P, "opposite": (d + 2) % P, "xiajia": (d + 1) % P}[cfg.rules.first_sitter]
+        else:
+            sitter = (d - 1) % P
+        out[h, :A] = [(d + s) % P for s in range(P) if (d + s) % P != sitter]
+        out[h, A] = sitter
+    return out

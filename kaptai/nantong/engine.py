@@ -1,0 +1,105 @@
+"""Dispatch of the Nantong long-card engine: compiled for built-in policies, else the reference.
+
+Examples
+--------
+>>> from kaptai.nantong.config import make_config
+>>> from kaptai.nantong.engine import run_hands
+>>> out = run_hands(make_config(3), 100, seed=1)
+>>> out["total"].shape, set(out["win_type"].tolist()) <= {0, 1, 2, 3}
+((100, 3), True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kaptai.core.options import check_count, check_seed
+from kaptai.errors import RulesError
+from kaptai.nantong.config import POLICY_CODES, EngineConfig, seat_players
+from kaptai.nantong.policies import check_policies
+
+__all__ = ["run_hands", "run_matches", "CHUNK_HANDS"]
+
+#: Hands per Monte Carlo chunk.
+CHUNK_HANDS: int = 20_000
+
+
+def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any = "max_melds", *,
+              bit_generator: np.random.BitGenerator | None = None, compiled: bool | None = None) -> dict[str, np.ndarray]:
+    """Play ``hands`` independent hands (seat 0 deals each); the outcome arrays.
+
+    Parameters
+    ----------
+    config : EngineConfig
+        From :func:`kaptai.nantong.config.make_config`.
+    hands : int
+    seed : int, SeedSequence or None
+        Seeds a fresh ``PCG64`` (ignored when ``bit_generator`` is given).
+    policies : str, Policy or sequence
+        One per active seat (a single one for all): ``'max_melds'``, ``'chase_qing'``,
+        ``'chase_hun'``, ``'random'`` or :class:`kaptai.nantong.policies.Policy` objects.
+    bit_generator : numpy.random.PCG64, optional
+        A fresh generator to read instead of seeding one.
+    compiled : bool, optional
+        None: compiled iff every policy is built in; True requires built-in policies; False
+        plays the reference engine.
+
+    Returns
+    -------
+    dict of numpy arrays
+        :data:`kaptai.nantong.config.OUTCOME_FIELDS`; both engines return the same arrays for
+        the same stream.
+    """
+    hands = check_count("hands", hands)
+    pols = check_policies(policies, config.active)
+    builtin = all(isinstance(p, str) for p in pols)
+    if compiled and not builtin:
+        raise RulesError("the compiled engine plays only the built-in policies: use compiled=None or False")
+    if bit_generator is None:
+        if isinstance(seed, np.random.SeedSequence):  # a chunk's child sequence
+            bit_generator = np.random.PCG64(seed)
+        else:
+            bit_generator = np.random.PCG64(np.random.SeedSequence(check_seed(seed)))
+    if builtin and compiled is not False:
+        from kaptai.nantong import _engine
+
+        return _engine.run_hands(config, [POLICY_CODES[p] for p in pols], bit_generator, hands)
+    from kaptai.nantong import engine_reference
+
+    return engine_reference.run_hands(config, pols, bit_generator, hands)
+
+
+def run_matches(config: EngineConfig, matches: int, seed: Any = None, policies: Any = "max_melds", *,
+                compiled: bool | None = None) -> dict[str, np.ndarray]:
+    """Play ``matches`` whole matches of ``rounds`` 圈 (the dealer rotation and the 4-player
+    sitter of :func:`kaptai.nantong.config.seat_players`).
+
+    The first dealer of each match is uniformly random [D21], drawn from the second child of
+    ``SeedSequence(seed)``; the hands read the first child (so both engines play the same
+    hands).  Policies are per engine seat (one name for all is the usual case).
+
+    Returns
+    -------
+    dict
+        ``outcomes``: the hand outcome arrays (``matches x hands per match`` rows, match by
+        match); ``first_dealer`` (matches,); ``player`` (matches, hands per match, active): the
+        player (0..players-1) in each seat; ``sitter`` (matches, hands per match), -1 if none.
+
+    >>> from kaptai.nantong.config import make_config
+    >>> m = run_matches(make_config(4), 2, seed=1)
+    >>> m["player"].shape, sorted(set(m["sitter"][0].tolist()))
+    ((2, 32, 3), [0, 1, 2, 3])
+    """
+    matches = check_count("matches", matches)
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(check_seed(seed))
+    hands_ss, dealer_ss = root.spawn(2)
+    sched = seat_players(config)
+    H = sched.shape[0]
+    out = run_hands(config, matches * H, policies=policies, bit_generator=np.random.PCG64(hands_ss), compiled=compiled)
+    first = np.random.default_rng(dealer_ss).integers(0, config.players, matches)
+    P, A = config.players, config.active
+    player = (first[:, None, None] + sched[None, :, :A]) % P
+    sitter = np.where(sched[None, :, A] >= 0, (first[:, None] + sched[None, :, A]) % P, -1)
+    return {"outcomes": out, "first_dealer": first, "player": player, "sitter": sitter}
