@@ -18,8 +18,6 @@ from __future__ import annotations
 import argparse
 import importlib
 
-import pandas as pd
-
 from kaptai.games import Arg, Command, GameSpec, Output
 
 __all__ = ["SPEC"]
@@ -33,14 +31,26 @@ def _rules(args: argparse.Namespace, game: GameSpec):
     return game.resolve_rules(getattr(args, "rules", None), **overrides)
 
 
+def _label(rules) -> str:
+    """The preset name plus every option that differs from it (``-o`` keeps the preset's name)."""
+    from kaptai.heaven11.rules import PRESETS
+
+    base = PRESETS.get(rules.name)
+    if base is None:
+        return rules.name
+    d, b = rules.to_dict(), base.to_dict()
+    changed = [f"{k}={d[k]}" for k in d if k != "name" and d[k] != b.get(k)]
+    return rules.name + (" + " + ", ".join(changed) if changed else "")
+
+
 def odds(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.heaven11.odds import deal_odds, score_odds
 
     rules = _rules(args, game)
     if getattr(args, "table", None) == "scores":
-        return Output(score_odds(rules), f"# heaven-eleven: score of every bid level x trick vector ({rules.name})",
+        return Output(score_odds(rules), f"# heaven-eleven: score of every bid level x trick vector ({_label(rules)})",
                       ["level", "t0", "t1", "t2", "t3", "status", "f0", "f1", "f2", "f3"])
-    return Output(deal_odds(4, rules), f"# heaven-eleven: exact odds of a 13-card hand ({rules.name})",
+    return Output(deal_odds(4, rules), f"# heaven-eleven: exact odds of a 13-card hand ({_label(rules)})",
                   ["metric", "breakdown", "level", "value", "exact"])
 
 
@@ -49,7 +59,7 @@ def score(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     r = run(args.record, rules=rules)
-    return Output(record=r.to_dict(), header=f"# heaven-eleven: {args.record} ({rules.name}) — finals declarer first")
+    return Output(record=r.to_dict(), header=f"# heaven-eleven: {args.record} ({_label(rules)}) — finals declarer first")
 
 
 def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -61,7 +71,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
              bidding=parse_seat_policies(getattr(args, "bidding", None) or "expected", 4, "expected"),
              samples=getattr(args, "samples", None) or 16, workers=args.workers, progress=not args.no_progress,
              scheduler=getattr(args, "scheduler", None), checkpoint=getattr(args, "checkpoint", None))
-    header = (f"# heaven-eleven: rules {rules.name}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
+    header = (f"# heaven-eleven: rules {_label(rules)}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
@@ -85,11 +95,11 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
         kw["checkpoint"] = getattr(args, "checkpoint", None)
         if which == "asymmetry":
             df = F.asymmetry(args.hands, args.seed, rules, **kw)
-            out = Output(df, f"# heaven-eleven: short-vs-over asymmetry, {args.hands} hands ({rules.name})",
+            out = Output(df, f"# heaven-eleven: short-vs-over asymmetry, {args.hands} hands ({_label(rules)})",
                          ["rules", "metric", "level", "value", "ci_low", "ci_high"])
         else:
             df = F.leading_first(args.hands, args.seed, rules, **kw)
-            out = Output(df, f"# heaven-eleven: value of leading first, {args.hands} hands ({rules.name})",
+            out = Output(df, f"# heaven-eleven: value of leading first, {args.hands} hands ({_label(rules)})",
                          ["metric", "value", "ci_low", "ci_high"])
     else:
         variants = which

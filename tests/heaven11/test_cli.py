@@ -75,10 +75,8 @@ def test_odds_json_special_rows(capsys):
 
 def test_odds_suit_length_rows_are_hypergeometric(capsys):
     rows = rows_of(capsys, "odds", "heaven-eleven", "--format", "json")
-    metrics = {r["metric"] for r in rows}
-    length = [r for r in rows if "length" in r["metric"] and "longest" not in r["metric"]]
-    if not length:
-        pytest.skip(f"no named-suit length rows among {sorted(metrics)}")
+    length = [r for r in rows if r["metric"] == "suit_length"]
+    assert sorted(int(r["level"]) for r in length) == list(range(14))
     for r in length:
         k = int(r["level"])
         assert Fraction(r["exact"]) == Fraction(comb(13, k) * comb(39, 13 - k), comb(52, 13))
@@ -248,3 +246,38 @@ def test_python_m_kaptai_subprocess(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("kaptai: error: tricks 7/2/2/1 sum to 12, not 13")
     assert "Traceback" not in bad.stderr
+
+
+def test_headers_name_the_options(capsys):
+    code, out, err = run(capsys, "simulate", "heaven-eleven", "-o", "short_follow=free", "-o", "must_trump=true",
+                         "--hands", "300", "--seed", "1", "--no-progress")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("# heaven-eleven: rules standard + short_follow=free, must_trump=True, 300 hands")
+    code, out, _ = run(capsys, "score", "heaven-eleven", "bid=3C tricks=7/2/2/2", "--rules", "symmetric")
+    assert out.splitlines()[0] == "# heaven-eleven: bid=3C tricks=7/2/2/2 (symmetric) — finals declarer first"
+
+
+def test_fairness_plot_written(capsys, tmp_path):
+    png = tmp_path / "asym.png"
+    code, out, err = run(capsys, "fairness", "heaven-eleven", "--variants", "asymmetry", "--hands", "1000", "--seed", "2",
+                         "--plot", str(png), "--no-progress")
+    assert code == 0, err
+    assert png.read_bytes()[:4] == b"\x89PNG" and out.startswith("# heaven-eleven: short-vs-over asymmetry")
+
+
+def test_fairness_base_rules_reach_every_variant():
+    # `kaptai fairness` has no --rules/-o on the command line; the entry point takes them from Python
+    import argparse
+
+    from kaptai.heaven11.commands import SPEC, fairness
+
+    def tricks(**kw):
+        base = dict(variants="scoring", hands=1000, seed=2, workers=1, no_progress=True, policy="greedy", rules=None,
+                    option=None, players=None, scheduler=None, checkpoint=None)
+        ns = argparse.Namespace(**{**base, **kw})
+        df = fairness(ns, SPEC).table
+        return dict(zip(df[df.metric == "declarer_tricks_mean"].variant, df[df.metric == "declarer_tricks_mean"].value))
+
+    plain, free = tricks(), tricks(option=[("short_follow", "free")])
+    assert set(plain) == set(free) == {"standard", "short_penalty=symmetric"}
+    assert free["standard"] != plain["standard"]
