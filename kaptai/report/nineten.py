@@ -38,6 +38,140 @@ def _sections_import():
     return Section, checkpoint_subdir, report_step
 
 
+#: The item of the rules page's §6 that each option of the ``'options'`` variant set reads.
+_SECTION6 = {"natural": "6.5", "flip_priority": "6.7", "flip_win_payer": "6.8", "discard_payer_covers_all": "6.8",
+             "four_colour_flip_win": "6.9", "four_colour_kaizhao_counts": "6.10",
+             "kaizhao_wait_also_plus1": "6.11", "dead_cards_claimable": "6.12", "reserve": "6.13"}
+
+
+def _section6(variant: str) -> str:
+    from kaptai.nineten.fairness import VARIANT_SETS
+
+    keys = list(VARIANT_SETS["options"].get(variant, {}))
+    return ", ".join(dict.fromkeys(f"§{_SECTION6[k]}" for k in keys if k in _SECTION6)) or "-"
+
+
+def _seat_name(s: int) -> str:
+    return "the dealer" if s == 0 else "the seat after the dealer (dealer + 1)" if s == 1 else f"dealer + {s}"
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}%" if v >= 0.01 or v == 0 else f"{100 * v:.2g}%"
+
+
+def _verdict(lo: float, hi: float, pos: str, neg: str, none: str) -> str:
+    return pos if lo > 0 else neg if hi < 0 else none
+
+
+def _wide(df, index: list[str], metrics: dict[str, str], by: str = "metric") -> pd.DataFrame:
+    """One row per ``index``; per metric the columns ``label``, ``low``, ``high`` (its 95% interval)."""
+    out = None
+    for key, label in metrics.items():
+        q = df[df[by] == key][index + ["value", "ci_low", "ci_high"]].rename(
+            columns={"value": label, "ci_low": f"{label} low", "ci_high": f"{label} high"})
+        out = q if out is None else out.merge(q, on=index, how="left", sort=False)
+    out = out.reset_index(drop=True)
+    out.columns = [c if c in index or c in metrics.values() else c.rsplit(" ", 1)[1] for c in out.columns]
+    return out
+
+
+def _section_order(variant: str) -> tuple:
+    sec = _section6(variant)
+    if sec == "-":
+        return (0,)
+    return tuple(int(x) for x in sec.split(",")[0].strip().lstrip("§").split("."))
+
+
+def _row(df, **where):
+    q = df
+    for k, v in where.items():
+        q = q[q[k] == v]
+    return q.iloc[0]
+
+
+def _summary(players: list[int], hands: int, stake: float, results: dict[str, Any], effects) -> list[str]:
+    """Plain-language lines; every number is read from the run's tables."""
+    odds, sims, pol, opt = results["odds"], results["simulate"], results["policies"], results["options"]
+    p0 = players[0]
+    o = odds[(odds.players == p0) & (odds.method == "exact")]
+    mc_d = float(_row(o, metric="mean_claims", hand="dealer").value)
+    mc_o = float(_row(o, metric="mean_claims", hand="other").value)
+    nat = float(_row(o, metric="natural").value)
+    ready = float(_row(o, metric="ready", hand="other").value)
+    lines = [f"Opening hands (exact): the dealer's 10 cards need {mc_d:.2f} claims (吃) on average to make five "
+             f"pairs, another seat's 9 cards {mc_o:.2f}. The dealer is dealt a natural (five pairs, an instant win) "
+             f"once in {1 / nat:,.0f} deals; another seat is dealt ready (four pairs and a single) "
+             f"{100 * ready:.3f}% of the time, once in {1 / ready:,.0f} deals."]
+    df = sims[p0]
+    w = df[(df.metric == "win") & (df.relative_to == "dealer") & (df.level == "any")].sort_values("seat")
+    d = w[w.seat == 0].iloc[0]
+    best, worst = w.loc[w.value.idxmax()], w.loc[w.value.idxmin()]
+    share = 1 / p0
+    vs = _verdict(d.ci_low - share, d.ci_high - share, "above", "below", "not measurably different from")
+    most = ("no seat wins more often than the dealer" if int(best.seat) == 0 else
+            f"{_seat_name(int(best.seat))} wins most often ({100 * best.value:.1f}%)")
+    lines.append(f"Who wins ({p0} players, {hands:,} hands, everyone cutting colours): the dealer wins "
+                 f"{100 * d.value:.1f}% of hands (95% interval {100 * d.ci_low:.1f}-{100 * d.ci_high:.1f}%), {vs} "
+                 f"an equal share of {100 * share:.1f}%; {most}, and {_seat_name(int(worst.seat))} wins least "
+                 f"({100 * worst.value:.1f}%).")
+    if len(players) > 1:
+        rates = []
+        for p in players:
+            q = sims[p]
+            r = _row(q, metric="win", relative_to="dealer", level="any", seat=0)
+            rates.append(f"{100 * r.value:.1f}% with {p} players (equal share {100 / p:.1f}%)")
+        lines.append("The dealer's win rate by table size: " + "; ".join(rates) + ".")
+    parts = []
+    for p in players:
+        a = _row(sims[p], metric="dealer_advantage")
+        parts.append(f"{a.value:+.2f} with {p} players (95% interval {a.ci_low:+.2f} to {a.ci_high:+.2f}; "
+                     + _verdict(a.ci_low, a.ci_high, "the dealer gains on average", "the dealer loses on average",
+                                "no advantage measurable at this size") + ")")
+    lines.append(f"Money: the dealer's mean net per hand (stake {stake:g} per 頭) is " + "; ".join(parts) + ".")
+    tm = _row(df, metric="tou_mean")
+    dr = _row(df, metric="drawn_rate")
+    mt = _row(opt, metric="mean_transfer", variant="defaults")
+    drawn = (f"{_pct(dr.value)} of hands are drawn (流局, nobody pays; 95% interval up to {_pct(dr.ci_high)})"
+             if dr.value > 0 else f"no hand of {hands:,} was drawn (流局; 95% interval up to {_pct(dr.ci_high)})")
+    lines.append(f"A win is worth {tm.value:.2f} 頭 on average (95% interval {tm.ci_low:.2f}-{tm.ci_high:.2f}); "
+                 f"{drawn}; with {p0} players the winner collects {mt.value:.1f} per hand on average under the "
+                 f"default rules.")
+    duels = []
+    for v in dict.fromkeys(pol.variant):
+        if not v.startswith("seat 0 "):
+            continue
+        mine, field = v[len("seat 0 "):].split(" vs ")
+        r = _row(pol, variant=v, metric="net_mean", relative_to="seat", seat=0)
+        duels.append(f"one {mine} player among {field} players nets {r.value:+.2f} per hand "
+                     f"({r.value / stake:+.3f} 頭; 95% interval {r.ci_low:+.2f} to {r.ci_high:+.2f}: "
+                     + _verdict(r.ci_low, r.ci_high, "better than its field", "worse than its field",
+                                "no difference measurable at this size") + ")")
+    same = [v for v in dict.fromkeys(pol.variant) if v.startswith("all ")]
+    tous = ", ".join(f"{_row(pol, variant=v, metric='tou_mean').value:.2f} ({v[len('all '):]})" for v in same)
+    lines.append(f"Discard policy ({p0} players): " + "; ".join(duels) + f". The mean 頭 of a win when every seat "
+                 f"plays the same policy: {tous}.")
+    base = effects[effects.variant == "defaults"].iloc[0]
+    ch = effects[effects.variant != "defaults"]
+    big = ch.loc[ch.change.abs().idxmax()]
+    clear = [f"{r.variant} ({r.change:+.2f})" for r in ch.itertuples() if r.change_low > 0 or r.change_high < 0]
+    trans = option_table(opt, "mean_transfer")
+    tch = trans[trans.variant != "defaults"]
+    tbig = tch.loc[tch.change.abs().idxmax()]
+    tbase = float(trans[trans.variant == "defaults"].value.iloc[0])
+    lines.append(f"Rule readings (§6, {p0} players): under the defaults the dealer's advantage is {base.value:+.2f} "
+                 f"per hand; the reading that moves it most is {big.variant} ({_section6(big.variant)}, change "
+                 f"{big.change:+.2f}, 95% interval {big.change_low:+.2f} to {big.change_high:+.2f}). Readings whose "
+                 f"change is clear of zero: {', '.join(clear) if clear else 'none at this size'}. The winner's mean "
+                 f"take per hand changes most under {tbig.variant}: {tbase:.1f} to {tbig.value:.1f}.")
+    return lines
+
+
+def option_table(opt, metric: str):
+    from kaptai.nineten.plots import option_effects
+
+    return option_effects(opt, "defaults", metric)
+
+
 def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, seed: int = 1, *, workers: int = 1,
                    progress: bool = True, scheduler: str | None = None,
                    checkpoint: str | os.PathLike | None = None) -> tuple[str, list, str, dict[str, Any]]:
@@ -46,17 +180,24 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
     Returns
     -------
     (title, sections, meta line, results)
+        ``results`` holds the computed tables (``odds``, ``simulate`` by player count,
+        ``policies``, ``options``, ``option_effects``) and the ``summary`` lines.
     """
     from kaptai.nineten.fairness import compare_variants
     from kaptai.nineten.odds import bonus_flip_distribution, deal_odds
+    from kaptai.nineten.plots import (plot_option_dealer_advantage, plot_pairs_distribution, plot_policy_money,
+                                      plot_seat_wins, plot_wins)
     from kaptai.nineten.simulate import simulate
 
     Section, sub, step = _sections_import()
     players = sorted({int(p) for p in players if 4 <= int(p) <= 7}) or [4]
+    p0 = players[0]
     run: dict[str, Any] = {"workers": workers, "scheduler": scheduler}
     results: dict[str, Any] = {}
     sections = []
-    d = RuleSet().to_dict()
+    rules = RuleSet()
+    stake = float(rules.stake_per_tou)
+    d = rules.to_dict()
     sections.append(Section("Rules modelled", [
         ("p", "kaptai models rules/four-colour-nine-ten.md; every option of its §6 exists with its default "
               "(kaptai.nineten.RuleSet). The engine is specified in docs/nine-ten-engine.md."),
@@ -71,15 +212,39 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
     pairs = ex[ex.metric == "pairs_distribution"].pivot_table(index="level", columns=["players", "hand"],
                                                              values="value").reset_index()
     pairs.columns = ["pairs"] + [f"{p}p {h}" for p, h in pairs.columns[1:]]
+    pd_ = ex[ex.metric == "pairs_distribution"]
+    same_marginal = all(
+        pd_[(pd_.players == p) & (pd_.hand == h)].set_index("level").value.equals(
+            pd_[(pd_.players == p0) & (pd_.hand == h)].set_index("level").value)
+        for p in players for h in ("dealer", "other"))
     key = ex[ex.metric.isin(["ready", "natural", "mean_claims"])][["players", "hand", "metric", "value", "exact"]]
+    same_key = all(key[key.players == p][["hand", "metric", "exact"]].reset_index(drop=True).equals(
+        key[key.players == p0][["hand", "metric", "exact"]].reset_index(drop=True)) for p in players)
+    if same_marginal:
+        one = pd_[pd_.players == p0].pivot_table(index="level", columns="hand", values="value").reset_index()
+        one["level"] = one["level"].astype(int)
+        one = one.rename(columns={"level": "pairs", "dealer": "dealer (10 cards)", "other": "another seat (9 cards)"})
+        one.insert(1, "claims needed", 5 - one["pairs"])
+        exact = pd_[pd_.players == p0].pivot(index="level", columns="hand", values="exact").reset_index(drop=True)
+        one["dealer exact"] = exact["dealer"].fillna("").to_numpy()
+        one["another seat exact"] = exact["other"].fillna("").to_numpy()
+        pairs = one
+    if same_key:
+        key = key[key.players == p0].drop(columns="players")
     mins = odds[odds.metric == "table_min_claims"].pivot_table(index="level", columns="players",
                                                                values="value").reset_index()
     mins.columns = ["fewest claims at the table"] + [f"{p} players" for p in mins.columns[1:]]
     sections.append(Section("Opening hands (exact)", [
         ("p", "Pairs of the dealer's 10 and another seat's 9 cards; a seat needs exactly 5 - pairs claims "
-              "(the lemma of §4). Ready = 4 pairs + 1 single at the deal; natural = the dealer's five pairs."),
-        ("table", pairs, "Distribution of pairs at the deal"),
-        ("table", key, "Ready, natural and mean claims needed"),
+              "(the lemma of §4). Ready = 4 pairs + 1 single at the deal; natural = the dealer's five pairs."
+              + (" One hand's distribution is the same for every player count of the report."
+                 if same_marginal and len(players) > 1 else "")),
+        ("figure", plot_pairs_distribution(odds, players=p0),
+         f"Exact distribution of pairs at the deal, the dealer's 10 cards against another seat's 9 ({p0} players)"),
+        ("table", pairs, "Distribution of pairs at the deal" + (" (every player count of the report)"
+                                                                 if same_marginal and len(players) > 1 else "")),
+        ("table", key, "Ready, natural and mean claims needed" + (" (every player count of the report)"
+                                                                  if same_key and len(players) > 1 else "")),
         ("table", mins, "Fewest claims any seat needs (exact up to 4 players, sampled deals beyond)"),
     ]))
     bf = bonus_flip_distribution(40, 10)
@@ -102,6 +267,14 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
             rows.append({"players": p, "seat from dealer": int(r.seat), "win": r.level, "P": r.value,
                          "ci_low": r.ci_low, "ci_high": r.ci_high})
     wins = pd.DataFrame(rows)
+    kinds = wins[wins.win != "any"]
+    by_type = kinds.pivot_table(index=["players", "seat from dealer"], columns="win", values="P",
+                                sort=False).reset_index()
+    by_type = by_type[["players", "seat from dealer"] + [k for k in ("self", "flip", "discard", "natural")
+                                                        if k in by_type]]
+    half = float(((kinds.ci_high - kinds.ci_low) / 2).max())
+    any_win = wins[wins.win == "any"].drop(columns="win").rename(
+        columns={"P": "P(win)", "ci_low": "95% low", "ci_high": "95% high"})
     nets = pd.concat([df[(df.metric == "net_mean") & (df.relative_to == "dealer")].assign(players=p)
                       for p, df in sims.items()])[["players", "seat", "value", "ci_low", "ci_high"]]
     misc = pd.concat([df[df.metric.isin(["drawn_rate", "tou_mean", "bonus_flip_rate", "bonus_mean",
@@ -110,35 +283,70 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
     cols = pd.concat([df[df.metric == "colours"].assign(players=p) for p, df in sims.items()])[
         ["players", "level", "value", "ci_low", "ci_high"]]
     sections.append(Section("Who wins, how, and who pays (Monte Carlo, colour_cut everywhere)", [
-        ("table", wins[wins.win == "any"], "P(win) by seat counter-clockwise from the dealer"),
-        ("table", wins[wins.win != "any"], "P(win) by type and seat"),
+        ("figure", plot_seat_wins(sims), "P(win) by seat counter-clockwise from the dealer, one line per player "
+                                         "count, 95% intervals; dotted lines mark an equal share 1/n"),
+        ("table", any_win, "P(win) by seat counter-clockwise from the dealer"),
+        ("figure", plot_wins(sims[p0]), f"How each seat wins, {p0} players"),
+        ("table", by_type, f"P(win) by type and seat (self-draw, flip win, discard win 放槍, dealer natural); "
+                           f"every 95% interval is within ±{half:.4f}"),
         ("table", cols, "Colours k of the winning hand"),
-        ("table", nets, "Mean net money per hand by seat from the dealer (stake 10 per 頭)"),
+        ("table", nets, f"Mean net money per hand by seat from the dealer (stake {stake:g} per 頭)"),
         ("table", misc, "Other figures"),
     ]))
     step(progress, "policies")
-    pol = compare_variants("policies", players[0], hands=hands, seed=seed, progress=False, **run)
+    pol = compare_variants("policies", p0, hands=hands, seed=seed, progress=False, **run)
     results["policies"] = pol
     sections.append(Section("Cutting colours (斷色) against other discard habits", [
+        ("p", "Top left: every seat plays the same policy, so the nets sum to zero and only the seat matters. "
+              "Top right: how big a win is under each policy. Bottom: one seat (seat 0, dealing in turn like every "
+              "seat) plays one policy against a field playing another; green = better than its field, red = "
+              f"worse, grey = no difference measurable at {hands:,} hands."),
+        ("figure", plot_policy_money(pol, stake=stake),
+         f"Net money and 頭 per hand by discard policy, {p0} players, 95% intervals"),
         ("table", pol[(pol.metric == "net_mean") & (pol.relative_to == "seat") & (pol.seat == 0)]
-         [["variant", "value", "ci_low", "ci_high"]], f"Net money per hand of seat 0, {players[0]} players"),
-        ("table", pol[pol.metric.isin(["mean_transfer", "dealer_advantage"])]
-         [["variant", "metric", "value", "ci_low", "ci_high"]], "Money moved per hand and dealer advantage"),
+         [["variant", "value", "ci_low", "ci_high"]].rename(columns={"value": "net per hand", "ci_low": "95% low",
+                                                                     "ci_high": "95% high"}),
+         f"Net money per hand of seat 0, {p0} players"),
+        ("table", _wide(pol, ["variant"], {"tou_mean": "頭 of a win", "mean_transfer": "winner's take",
+                                            "dealer_advantage": "dealer advantage"}),
+         "Mean 頭 of a win, the winner's mean take per hand (money) and the dealer advantage, 95% intervals"),
     ]))
     step(progress, "option readings")
-    opt = compare_variants("options", players[0], hands=hands, seed=seed, progress=False, **run)
+    opt = compare_variants("options", p0, hands=hands, seed=seed, progress=False, **run)
+    order = sorted(dict.fromkeys(opt.variant), key=_section_order)
+    opt = opt.assign(_o=opt.variant.map({v: i for i, v in enumerate(order)})).sort_values(
+        "_o", kind="stable").drop(columns="_o").reset_index(drop=True)
     results["options"] = opt
+    effects = option_table(opt, "dealer_advantage")
+    results["option_effects"] = effects
+    sdq = opt[(opt.metric == "net_sd") & (opt.relative_to == "dealer")]
+    sd = sdq.pivot_table(index="variant", columns="seat", values="value", sort=False).reset_index()
+    sd.columns = ["variant"] + ["dealer" if int(c) == 0 else f"dealer + {int(c)}" for c in sd.columns[1:]]
+    labelled = opt.assign(variant=[v if v == "defaults" else f"{_section6(v)} {v}" for v in opt.variant])
+    eff_table = effects.assign(**{"§6": [_section6(v) for v in effects.variant]})[
+        ["§6", "variant", "value", "ci_low", "ci_high", "change", "change_low", "change_high"]].rename(
+        columns={"value": "dealer advantage", "ci_low": "95% low", "ci_high": "95% high",
+                 "change": "change from defaults", "change_low": "change low", "change_high": "change high"})
     sections.append(Section("Which option readings change the money", [
-        ("table", opt[opt.metric.isin(["dealer_advantage", "mean_transfer", "tou_mean"])]
-         [["variant", "metric", "value", "ci_low", "ci_high"]], f"{players[0]} players, colour_cut"),
-        ("table", opt[(opt.metric == "net_sd") & (opt.relative_to == "dealer")]
-         [["variant", "seat", "value"]], "Standard deviation of each seat's net per hand"),
+        ("p", "Each reading of §6 is played alone against the defaults with the same seed. The change's interval "
+              "treats the two runs as independent, which is conservative: readings that do not change play "
+              "(most only change the scoring of rare hands) share their deals with the defaults."),
+        ("figure", plot_option_dealer_advantage(labelled),
+         f"Dealer advantage under each §6 option reading and its change from the defaults, {p0} players"),
+        ("table", eff_table, "Dealer advantage (dealer's mean net per hand) and its change from the defaults"),
+        ("table", _wide(opt, ["variant"], {"tou_mean": "頭 of a win", "mean_transfer": "winner's take"}),
+         f"Mean 頭 of a win and the winner's mean take per hand (money), {p0} players, colour_cut, 95% intervals"),
+        ("table", sd, "Standard deviation of each seat's net per hand (money), seats from the dealer"),
     ]))
+    lines = _summary(players, hands, stake, results, effects)
+    results["summary"] = lines
+    sections.insert(0, Section("Summary", [("p", line) for line in lines]))
     sections.append(Section("Methods", [
         ("p", f"Exact odds by integer enumeration of count vectors grouped by symmetry (kaptai.nineten.odds); "
               f"{hands:,} hands per simulation with seed {seed}, compiled engine, 95% intervals (Wilson for "
               f"proportions, normal for means). Variants share the seed (common deals at the start of every "
-              f"chunk)."),
+              f"chunk). Every figure and every number of the summary is drawn from this run's tables "
+              f"(kaptai.nineten.plots)."),
     ]))
     meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · "
             f"players {', '.join(map(str, players))} · {hands:,} hands per simulation · seed {seed}")
