@@ -58,7 +58,7 @@ from kaptai.bigtwo.engine import (
     run_games,
 )
 from kaptai.bigtwo.rules import RuleSet
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS
@@ -331,10 +331,10 @@ def run_tallies(
             seed = recorded
     entropy = _entropy(seed)
     rulesets = [r for _, r in variants]
-    tasks = [
-        (cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), rulesets)
-        for c in plan_chunks(games, CHUNK_GAMES, entropy)
-    ]
+    tasks = LazyTasks(  # made chunk by chunk: flat memory for any number of games
+        lambda c: (cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), rulesets),
+        plan_chunks(games, CHUNK_GAMES, entropy),
+    )
     labels = [_label(p) for p in pols]
     fingerprint = {
         "game": _GAME,

@@ -50,7 +50,7 @@ from kaptai.core.runner import add_counts_keep_log as _merge_chunk
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import check_count as _count
 from kaptai.core.options import policy_label as _policy_label
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS
@@ -187,10 +187,10 @@ def run_tallies(
         if isinstance(recorded, int):
             seed = recorded
     entropy = _entropy(seed)
-    tasks = [
-        (cfg, resolved, c.seed, c.size, c.start, max(0, min(record - c.start, c.size)))
-        for c in plan_chunks(hands, CHUNK_HANDS, entropy)
-    ]
+    tasks = LazyTasks(  # made chunk by chunk: flat memory for any number of hands
+        lambda c: (cfg, resolved, c.seed, c.size, c.start, max(0, min(record - c.start, c.size))),
+        plan_chunks(hands, CHUNK_HANDS, entropy),
+    )
     labels = [_policy_label(p) for p in resolved]
     fingerprint = {
         "game": _GAME,
