@@ -61,7 +61,7 @@ from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
-from kaptai.core.tables import MONTE_CARLO_COLUMNS
+from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -577,6 +577,7 @@ def simulate(
     )
     df = tallies_frame(t, meta["config"], meta["variants"])
     df.attrs.update(_attrs(meta, t))
+    df.attrs.update(standard_attrs(df))  # players, samples: the key names of every table
     if record:
         df.attrs["log"] = {k: v.tolist() for k, v in log_frame(log).items()}
     return df

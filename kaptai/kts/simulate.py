@@ -53,7 +53,7 @@ from kaptai.core.options import policy_label as _policy_label
 from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
-from kaptai.core.tables import MONTE_CARLO_COLUMNS
+from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
 from kaptai.errors import RulesError
 from kaptai.kts import engine_reference
 from kaptai.kts.engine_reference import ACTIONS, EngineConfig, make_config, new_stats
@@ -457,6 +457,7 @@ def simulate(
             "confidence": CONFIDENCE,
         }
     )
+    df.attrs.update(standard_attrs(df))  # game, players, samples: the key names of every table
     if record:
         df.attrs["log"] = {k: v.tolist() for k, v in _log_frame(log).items()}
     return df
