@@ -585,6 +585,11 @@ def deal_odds(
         raise RulesError(f"hand={hand!r} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
     if hand_size is not None and hand != "dealt":
         raise RulesError(f"hand_size={hand_size!r} can only be combined with hand='dealt', not hand={hand!r}")
+    if hand in ("leftover_receiver", "non_receiver") and 52 % players == 0:
+        raise RulesError(
+            f"hand={hand!r} does not apply with {players} players: 52 cards deal evenly, no card is left over "
+            "(use hand='dealt')"
+        )
     h = 52 // players if hand_size is None else int(hand_size)
     if not 1 <= h <= 52:
         raise RulesError(f"hand_size={hand_size!r} is not supported: expected 1 to 52")

@@ -57,7 +57,7 @@ from kaptai.bigtwo.engine import (
     make_config,
     run_games,
 )
-from kaptai.bigtwo.rules import RuleSet
+from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
@@ -135,7 +135,7 @@ def scoring_variants(rules: RuleSet, scorings: Any = None) -> list[tuple[str, Ru
 
     Examples
     --------
-    >>> from kaptai.bigtwo.rules import RuleSet
+    >>> from kaptai.bigtwo.rules import RuleSet, resolve_rules
     >>> from kaptai.bigtwo.simulate import scoring_variants
     >>> [name for name, _ in scoring_variants(RuleSet(), [{}, {"chao": "eight"}])]
     ['hong_kong', 'chao=eight']
@@ -319,6 +319,7 @@ def run_tallies(
     ``chunk_games``.
     """
     cfg = make_config(players, rules, malaysian_swap=malaysian_swap)
+    check_malaysian_swap(cfg.players, cfg.rules, malaysian_swap)
     games = _count("games", games, 1)
     workers = _count("workers", workers, 1)
     record = _count("record", record, 0)
@@ -483,6 +484,31 @@ def scoring_frame(t: Mapping[str, np.ndarray], cfg: EngineConfig, variants, conf
         df["scoring"] = rules.scoring
         parts.append(df)
     return pd.concat(parts, ignore_index=True)
+
+
+def check_malaysian_swap(players: Any, rules: Any, malaysian_swap: Any) -> None:
+    """Refuse a Malaysian swap choice where no swap happens (RulesError).
+
+    The swap (§2) exists only at 3 players with ``malaysian_3p=True``; ``'always'`` or
+    ``'never'`` anywhere else would be silently ignored.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.simulate import check_malaysian_swap
+    >>> check_malaysian_swap(3, {"players": 3, "malaysian_3p": True}, "always")
+    >>> check_malaysian_swap(4, None, "always")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: malaysian_swap='always' does not apply: the Malaysian swap is played only with 3 players and malaysian_3p=True (got 4 players, malaysian_3p=False)
+    """
+    if malaysian_swap == "policy":
+        return
+    r = resolve_rules(rules)
+    if not (players == 3 and r.malaysian_3p):
+        raise RulesError(
+            f"malaysian_swap={malaysian_swap!r} does not apply: the Malaysian swap is played only with 3 "
+            f"players and malaysian_3p=True (got {players} players, malaysian_3p={r.malaysian_3p})"
+        )
 
 
 def _attrs(meta: dict, t: Mapping[str, np.ndarray]) -> dict[str, Any]:

@@ -456,8 +456,16 @@ def parse_hand(
     """
     if isinstance(hand, str):
         items: list = [t for t in _HAND_SEP.split(unicodedata.normalize("NFKC", hand)) if t]
-    elif isinstance(hand, Iterable):
-        items = list(hand)
+    elif isinstance(hand, Iterable) and not isinstance(hand, (bytes, bytearray, memoryview)) and not (
+        isinstance(hand, np.ndarray) and hand.ndim != 1
+    ):
+        try:
+            items = list(hand)
+        except TypeError:
+            raise InvalidHandError(
+                f"a hand must be a string of tile tokens or an iterable of tiles, got "
+                f"{type(hand).__name__} {hand!r:.60}"
+            ) from None
     else:
         raise InvalidHandError(
             f"a hand must be a string of tile tokens or an iterable of tiles, got "
