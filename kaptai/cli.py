@@ -22,7 +22,9 @@ from typing import Any, Sequence
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.tables import to_json_records
+from kaptai.core.options import parse_player_range, parse_seat_policies
+from kaptai.core.output import FORMATS, emit, interrupted_message, want_progress
+from kaptai.core.paths import check_arg_paths
 from kaptai.errors import KaptaiError, RulesError
 
 __all__ = ["main", "build_parser"]
@@ -56,8 +58,11 @@ def _rules(args: argparse.Namespace):
             overrides["straight_order"] = args.straight_order
         if getattr(args, "players", None) is not None and "players" not in overrides:
             overrides["players"] = args.players
-        return big_two_rules(None if args.rules in (None, "traditional") else args.rules, **overrides)
+        return big_two_rules(args.rules, **overrides)
     from kaptai.kts.rules import resolve_rules
+
+    if getattr(args, "straight_order", None):  # a Big Two option (the registry CLI refuses it generically)
+        raise RulesError(f"--straight-order does not apply to {args.game} (it is a big-two option)")
 
     return resolve_rules(args.rules or "traditional", **overrides)
 
@@ -75,18 +80,8 @@ def _players(args: argparse.Namespace) -> int:
     return 2 if args.game == "kap-shap" else 4
 
 
-def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
-    if fmt == "json":
-        print(to_json_records(df))
-    elif fmt == "csv":
-        df.to_csv(sys.stdout, index=False)
-    else:
-        view = (df[list(columns)] if columns else df).copy()
-        for col in view.columns:  # blank, not <NA>, for missing seats/levels
-            if not pd.api.types.is_float_dtype(view[col]):
-                view[col] = view[col].astype(object).where(view[col].notna(), "")
-        with pd.option_context("display.max_rows", None, "display.width", 200):
-            print(view.to_string(index=False, na_rep="", float_format=lambda v: f"{v:.6g}"))
+def _emit(df: pd.DataFrame, args: argparse.Namespace, columns: Sequence[str] | None = None, title: str | None = None) -> None:
+    emit(df, args.format, out=getattr(args, "out", None), columns=columns, title=title, percent=getattr(args, "percent", False))
 
 
 def _cmd_odds(args: argparse.Namespace) -> None:
@@ -98,28 +93,14 @@ def _cmd_odds(args: argparse.Namespace) -> None:
     players = _players(args)
     if args.game == "kap-shap" and players != 2:
         raise RulesError(f"kap-shap is the two-player game; got --players {players}")
+    if args.hand != "dealt":
+        raise RulesError(f"--hand {args.hand} does not apply to {args.game} (it is a big-two option)")
     df = deal_odds(players, _rules(args), distance=not args.no_distance)
-    if args.format == "table":
-        print(f"# {df['game'].iloc[0]}: {players} players, {df['sets'].iloc[0]} set(s), rules {df['rules'].iloc[0]}"
-              f" — exact deal odds (value = probability; distributions are conditional, see docs)")
-    _emit(df, args.format, ["hand", "metric", "level", "value", "exact"])
+    _emit(df, args, ["hand", "metric", "level", "value", "exact"],
+          f"exact deal odds, {df['sets'].iloc[0]} set(s) (value = probability; distributions are conditional, see docs)")
 
 
-def _policy_arg(text: str, players: int):
-    """``greedy`` for every seat, or ``SEAT=POLICY,...`` (other seats greedy)."""
-    if "=" not in text:
-        return text
-    seats = ["greedy"] * players
-    for item in text.split(","):
-        seat, _, name = item.partition("=")
-        try:
-            index = int(seat)
-        except ValueError:
-            raise RulesError(f"--policy: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
-        if not 0 <= index < players:
-            raise RulesError(f"--policy: seat {index} does not exist with {players} players (seats 0-{players - 1})")
-        seats[index] = name.strip()
-    return seats
+_policy_arg = parse_seat_policies  # ``greedy`` for every seat, or ``SEAT=POLICY,...`` (a seat given twice: error)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
@@ -131,6 +112,8 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     players = _players(args)
     if args.game == "kap-shap" and players != 2:
         raise RulesError(f"kap-shap is the two-player game; got --players {players}")
+    if args.malaysian_swap != "policy":
+        raise RulesError(f"--malaysian-swap does not apply to {args.game} (it is a big-two option)")
     df = simulate(
         players,
         _rules(args),
@@ -138,26 +121,14 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         seed=args.seed,
         policies=_policy_arg(args.policy, players),
         workers=args.workers,
-        progress=not args.no_progress,
+        progress=want_progress(args.no_progress),
         scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
-    if args.format == "table":
-        print(f"# {args.game}: {players} players, rules {df['rules'].iloc[0]}, {args.hands} hands, seed {args.seed}"
-              f" — Monte Carlo, 95% intervals")
-    _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
+    _emit(df, args, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"], "Monte Carlo, 95% intervals")
 
 
-def _player_range(text: str) -> list[int]:
-    """``3-10`` or ``3,4,6`` -> list of player counts."""
-    out: list[int] = []
-    for part in text.split(","):
-        lo, sep, hi = part.partition("-")
-        try:
-            out += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-        except ValueError:
-            raise RulesError(f"--players {text!r}: expected a range like 3-10 or a list like 3,4,6") from None
-    return out
+_player_range = parse_player_range  # ``3-10`` or ``3,4,6`` -> list of player counts (3-1: error)
 
 
 def _cmd_report(args: argparse.Namespace) -> None:
@@ -170,7 +141,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
     if args.players is None:
         args.players = "2-8" if args.game == "big-two" else "3-10"
     build_report(args.game, players=_player_range(args.players), hands=args.hands, seed=args.seed, out=args.out,
-                 fmt=fmt, workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
+                 fmt=fmt, workers=args.workers, progress=want_progress(args.no_progress), scheduler=args.scheduler,
                  checkpoint=args.checkpoint)
     print(f"wrote {args.out}")
 
@@ -188,11 +159,12 @@ def _cmd_league(args: argparse.Namespace) -> None:
         include_advisor=args.advisor_hands > 0,
         advisor_hands=max(args.advisor_hands, 1),
         workers=args.workers,
-        progress=not args.no_progress,
+        progress=want_progress(args.no_progress),
     )
     if args.plot:
         plot_league(df).savefig(args.plot, dpi=110, bbox_inches="tight")
-    _emit(df, args.format, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
+    _emit(df, args, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"],
+          "policy league: win rate, EV per hand and value of play, 95% intervals")
 
 
 def _cmd_fairness(args: argparse.Namespace) -> None:
@@ -206,11 +178,12 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
         validate_cut(args.cut)
     players = _players(args)
     df = fairness(players, args.hands, args.seed, cut=args.cut, variants=args.variants, policies=args.policy,
-                  progress=not args.no_progress, workers=args.workers, scheduler=args.scheduler,
+                  progress=want_progress(args.no_progress), workers=args.workers, scheduler=args.scheduler,
                   checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
-    _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+    _emit(df, args, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"],
+          "fairness: expected value per seat and house take by variant, 95% intervals")
 
 
 def _big_two_odds(args: argparse.Namespace) -> None:
@@ -221,8 +194,11 @@ def _big_two_odds(args: argparse.Namespace) -> None:
     rules = _rules(args)
     df = big_two_odds(rules.players, rules, hand=args.hand)
     if args.hand == "dealt":
+        attrs = df.attrs
         df = pd.concat([df, best_hand_distribution(rules.players, rules)], ignore_index=True)
-    _emit(df, args.format, ["metric", "breakdown", "level", "value", "exact"])
+        df.attrs = attrs
+    _emit(df, args, ["metric", "breakdown", "level", "value", "exact"],
+          f"exact odds of the {args.hand.replace('_', ' ')} hand of {df['hand'].iloc[0]} cards (value = probability)")
 
 
 def _big_two_simulate(args: argparse.Namespace) -> None:
@@ -232,12 +208,9 @@ def _big_two_simulate(args: argparse.Namespace) -> None:
     df = big_two_simulate(
         rules.players, rules, games=args.hands, seed=args.seed,
         policies=_policy_arg(args.policy, rules.players), malaysian_swap=args.malaysian_swap,
-        workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
+        workers=args.workers, progress=want_progress(args.no_progress), scheduler=args.scheduler, checkpoint=args.checkpoint,
     )
-    if args.format == "table":
-        print(f"# big-two: {rules.players} players, rules {rules.name}, {args.hands} games, seed {args.seed}"
-              f" — Monte Carlo, 95% intervals")
-    _emit(df, args.format, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
+    _emit(df, args, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"], "Monte Carlo, 95% intervals")
 
 
 def _big_two_fairness(args: argparse.Namespace) -> None:
@@ -247,32 +220,38 @@ def _big_two_fairness(args: argparse.Namespace) -> None:
         raise RulesError("big-two has no house cut: --cut does not apply")
     variants = "scoring_settlement" if args.variants == _KTS_VARIANTS else args.variants
     df = big_two_fairness(args.players or 4, args.hands, args.seed, variants=variants,
-                          policies=_policy_arg(args.policy, args.players or 4), progress=not args.no_progress,
+                          policies=_policy_arg(args.policy, args.players or 4), progress=want_progress(args.no_progress),
                           workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
     if args.plot:
         big_two_plot(df, path=args.plot)
-    _emit(df, args.format, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+    _emit(df, args, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"],
+          "fairness: expected value per seat by scoring variant, 95% intervals")
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import evaluate
 
     _check_game(args.game, "evaluate")
-    ev = evaluate(args.hand, _rules(args), sets=args.sets)
+    rules = _rules(args)
+    ev = evaluate(args.hand, rules, sets=args.sets, players=2 if args.game == "kap-shap" else None)
     row = {"win": ev.is_win, "score": ev.score, "form": ev.form, "specials": ",".join(sorted(ev.specials)),
            "decomposition": ev.describe()}
-    _emit(pd.DataFrame([row]), args.format)
+    df = pd.DataFrame([row])
+    df.attrs.update({"game": args.game, "rules": rules.to_dict()})
+    _emit(df, args, title=f"evaluation of the hand {args.hand}")
 
 
 def _cmd_waits(args: argparse.Namespace) -> None:
     from kaptai.kts.evaluate import waits
 
     _check_game(args.game, "waits")
-    df = waits(args.hand, _rules(args), seen=args.seen or (), players=args.players, sets=args.sets)
-    if df.empty and args.format == "table":
+    rules = _rules(args)
+    df = waits(args.hand, rules, seen=args.seen or (), players=_players(args), sets=args.sets)
+    if df.empty and args.format in (None, "table") and args.out is None:
         print("not ready: no tile completes this hand")
         return
-    _emit(df, args.format)
+    df.attrs.update({"game": args.game, "rules": rules.to_dict(), "players": _players(args)})
+    _emit(df, args, title="the tiles that complete the hand, with their live outs")
 
 
 def _cmd_advise(args: argparse.Namespace) -> None:
@@ -282,10 +261,9 @@ def _cmd_advise(args: argparse.Namespace) -> None:
     players = _players(args)
     df = advise(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=players,
                 sets=args.sets, offered=args.offered)
-    if args.format == "table":
-        print(f"# {args.game}: P(win within {args.draws} own draws), keeping the hand and throwing every tile "
-              f"that does not win; expected score of that win")
-    _emit(df, args.format, [c for c in df.columns if c != "exact"])
+    _emit(df, args, [c for c in df.columns if c != "exact"],
+          f"P(win within {args.draws} own draws), keeping the hand and throwing every tile that does not win; "
+          "expected score of that win")
 
 
 def _cmd_draw_odds(args: argparse.Namespace) -> None:
@@ -294,7 +272,8 @@ def _cmd_draw_odds(args: argparse.Namespace) -> None:
     _check_game(args.game, "draw-odds")
     df = draw_odds(args.hand, _rules(args), seen=args.seen or (), draws=args.draws, players=_players(args),
                    sets=args.sets, claims=args.claims)
-    _emit(df, args.format)
+    _emit(df, args, title=f"exact P(win) by discard within {args.draws} own draws"
+          + (", with claims of the previous discard" if args.claims else ""))
 
 
 def _add_runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
@@ -315,7 +294,14 @@ def _add_rules_args(p: argparse.ArgumentParser) -> None:
         "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
         help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
     )
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _add_output_args(p)
+
+
+def _add_output_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="table (default), csv, json or parquet (default: from the --out suffix)")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the table to FILE (parquet needs it)")
+    p.add_argument("--percent", action="store_true", help="probabilities as percentages (table format)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -386,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "default scoring_settlement)")
     p.add_argument("--policy", default="greedy")
     p.add_argument("--plot", default=None, help="save the seat-EV / house-take figure to this file")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _add_output_args(p)
     p.add_argument("--no-progress", action="store_true")
     _add_runner_args(p)
     p.set_defaults(func=_cmd_fairness)
@@ -402,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--plot", default=None, help="save the EV plot to this file")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _add_output_args(p)
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=_cmd_league)
 
@@ -442,12 +428,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_arg_paths(args)  # --out, --plot, --checkpoint: before any work
         args.func(args)
     except KaptaiError as exc:
         print(f"kaptai: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("kaptai: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(interrupted_message(exc), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -29,6 +29,7 @@ import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from kaptai.errors import KaptaiError
 
@@ -40,6 +41,7 @@ __all__ = [
     "check_output_path",
     "check_checkpoint_dir",
     "kind_of",
+    "check_arg_paths",
 ]
 
 #: Figure formats matplotlib writes (``savefig`` picks the format from the suffix).
@@ -176,3 +178,42 @@ def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint")
         raise PathError(f"{shown}: {str(probe)!r} is a file, so the directory cannot be made")
     _probe(probe, shown)
     return p
+
+
+def check_arg_paths(args: Any) -> None:
+    """Check every path of a parsed command line before any work: ``--out`` (a report:
+    ``.html``/``.md`` agreeing with ``--format``; a table: the suffix of its format),
+    ``--plot`` (a figure format) and ``--checkpoint``.
+
+    Reads the attributes ``command``, ``out``, ``format``, ``plot`` and ``checkpoint``
+    when present (an ``argparse.Namespace``); a report's default ``--out`` folder is
+    created, any other missing folder is an error.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from kaptai.core.paths import check_arg_paths
+    >>> check_arg_paths(SimpleNamespace(command="report", out="/tmp/r.txt", format="html"))
+    Traceback (most recent call last):
+    ...
+    kaptai.core.paths.PathError: --out /tmp/r.txt: a .txt file cannot be written here: expected a file ending in .html
+    """
+    out = getattr(args, "out", None)
+    fmt = getattr(args, "format", None)
+    if getattr(args, "command", None) == "report":
+        if out is not None:
+            kinds = (fmt,) if fmt in REPORT_KINDS else REPORT_KINDS
+            check_output_path(out, kinds, what="--out")
+        else:
+            default = f"reports/{getattr(args, 'game', 'report')}.{fmt or 'html'}"
+            check_output_path(default, REPORT_KINDS, what="--out (default)", create_parent=True)
+    elif out is not None or fmt == "parquet":
+        from kaptai.core.output import check_table_out, table_format
+
+        check_table_out(out, table_format(fmt, out))
+    plot = getattr(args, "plot", None)
+    if plot is not None:
+        check_output_path(plot, FIGURE_KINDS, what="--plot")
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint is not None:
+        check_checkpoint_dir(checkpoint)
