@@ -416,6 +416,15 @@ def read_parquet(path: str | os.PathLike) -> pd.DataFrame:
         raise PathError(f"cannot read {os.fspath(path)!r} as parquet: {exc}") from None
     meta = table.schema.metadata or {}
     df = table.to_pandas()
+    # text columns that were object columns (text or None) come back as such, not as str dtype
+    try:
+        described = json.loads(meta.get(b"pandas", b"{}").decode("utf-8")).get("columns", [])
+    except ValueError:
+        described = []
+    for col in described:
+        name = col.get("name")
+        if col.get("numpy_type") == "object" and name in df.columns and df[name].dtype != object:
+            df[name] = df[name].astype(object).where(df[name].notna(), None)
     df.attrs = {}
     if _ATTRS_KEY in meta:
         df.attrs.update(json.loads(meta[_ATTRS_KEY].decode("utf-8")))

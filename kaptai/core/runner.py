@@ -946,7 +946,7 @@ def run_chunks(
                     broken = True
                     break
             finished = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)[0] if in_flight else ()
-            for fut in finished:
+            for fut in sorted(finished, key=in_flight.__getitem__):  # chunk order: the first error first
                 i = in_flight.pop(fut)
                 try:
                     finish(fut, i)
