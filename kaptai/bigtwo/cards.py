@@ -394,7 +394,7 @@ def format_cards(cards: Iterable[int], style: str = "letter", *, sort: bool = Fa
     >>> format_cards([51, 0, 47, 1], sort=True, rules={"top_rank": "3"})
     'AS 2S 3D 3C'
     """
-    ids = _check_ids(cards)
+    ids = _check_ids(_items(cards))
     if sort:
         from kaptai.bigtwo.rules import resolve_rules
 
@@ -418,7 +418,7 @@ def cards_to_mask(cards: Iterable[int]) -> int:
     >>> cards_to_mask([0, 51]) == (1 | 1 << 51)
     True
     """
-    ids = _check_ids(cards)
+    ids = _check_ids(_items(cards))
     _no_duplicates(ids)
     m = 0
     for c in ids:

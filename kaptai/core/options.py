@@ -210,6 +210,14 @@ class RuleSetMethods:
 
     _PRESETS: Mapping[str, Any] = {}
 
+    def __new__(cls, *args: Any, **kwargs: Any):
+        # unknown option names are a RulesError naming them, not Python's TypeError
+        if kwargs:
+            cls._check_names(kwargs)
+        if len(args) > len(cls.option_names()):
+            raise RulesError(f"{cls.__name__} takes at most {len(cls.option_names())} options, got {len(args)}")
+        return super().__new__(cls)
+
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """Names of all options, in field order.

@@ -62,7 +62,10 @@ def c_rules(rules: RuleSet | str | None) -> tuple[RuleSet, int, int, int]:
 
 
 def _tile_array(tiles: Any, sizes: tuple[int, ...], what: str) -> np.ndarray:
-    arr = np.asarray(tiles)
+    try:
+        arr = np.asarray(tiles)
+    except (ValueError, TypeError) as exc:  # ragged nesting, objects numpy cannot hold
+        raise InvalidHandError(f"{what} expects a 2-D array of tile ids: {exc}") from None
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2:

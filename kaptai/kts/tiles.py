@@ -476,8 +476,12 @@ def parse_hand(
     if size is not None:
         if isinstance(size, Integral) and not isinstance(size, bool):
             allowed: tuple[int, ...] = (int(size),)
-        else:
+        elif isinstance(size, Collection) and not isinstance(size, str) and all(
+            isinstance(s, Integral) and not isinstance(s, bool) for s in size
+        ):
             allowed = tuple(sorted({int(s) for s in size}))
+        else:
+            raise RulesError(f"size={size!r} is not allowed: expected a hand size or a collection of sizes")
         if len(ids) not in allowed:
             raise InvalidHandError(
                 f"the hand has {len(ids)} tiles: expected {_sizes_text(allowed)}"
