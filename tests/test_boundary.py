@@ -338,3 +338,69 @@ def test_8_every_table_has_a_header():
     df = draw_odds("16 16 16 12 33 13 15 22 66 45", "traditional", draws=2)
     head = format_table(df, title="draw odds").splitlines()[0]
     assert head.startswith("# draw odds — ") and "rules traditional" in head
+
+
+# --------------------------------------------------------------------------------------
+# 9. Reports (the figures and numbers; rendering is checked by eye, see the report notes)
+# --------------------------------------------------------------------------------------
+
+
+def test_9_report_numbers_and_labels():
+    from kaptai.core.output import format_estimate, wrap_label
+    from kaptai.kts.league import plot_league, policy_league
+
+    assert format_estimate(0.279333, 0.263, 0.295, 100) == "27.9"  # 3,000 games: one decimal
+    assert format_estimate(0.279333, 0.2790, 0.2797, 100) == "27.933"
+    assert "\n" in wrap_label("count standard, place, bonus 10", 13)
+    df = policy_league(players=(3,), rules=("traditional", "advanced"), hands=60, seed=0,
+                       policies=("random", "greedy"), progress=False)
+    fig = plot_league(df)
+    assert [a.get_ylabel() for a in fig.axes] == ["EV per hand (antes)", "EV per hand (points)"]
+
+
+def test_9_big_two_fairness_labels_do_not_rotate():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from kaptai.bigtwo.fairness import compare_variants, plot_fairness
+
+    sc = compare_variants({"count standard, place, bonus 10": {"winner_bonus": 10},
+                           "points, winner_takes_all": {"scoring": "points", "settlement": "winner_takes_all"}},
+                          4, 100, 1, "greedy", progress=False)
+    fig = plot_fairness(sc, relative_to="finish")
+    labels = fig.axes[0].get_xticklabels()
+    assert all(t.get_rotation() == 0 for t in labels) and any("\n" in t.get_text() for t in labels)
+
+
+# --------------------------------------------------------------------------------------
+# 10. Benchmarks run as documented
+# --------------------------------------------------------------------------------------
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_10_benchmarks_use_the_installed_package_when_the_tree_is_not_built(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    import kaptai
+
+    tree = tmp_path / "checkout"
+    shutil.copytree(Path(kaptai.__file__).parent, tree / "kaptai",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__"))
+    shutil.copytree(_ROOT / "benchmarks", tree / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
+    installed = str(Path(kaptai.__file__).parent.parent)
+    code = ("import sys; sys.path.insert(0, 'benchmarks'); import run, pathlib; "
+            "print(run.missing_extensions(pathlib.Path('.'))); print(run.select_kaptai(pathlib.Path('.')))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), installed])}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    missing, where = proc.stdout.strip().splitlines()
+    assert "kaptai.kts._eval" in missing
+    assert not where.startswith(str(tree))  # the uncompiled tree does not shadow the installed package
+    # a module that cannot run makes the exit status non-zero (it was 0 having measured nothing)
+    code = ("import sys; sys.path.insert(0, 'benchmarks'); import run; run.MODULES = ('bench_missing',); "
+            "sys.exit(run.main(['--quick']))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "could not run: bench_missing" in proc.stderr

@@ -174,6 +174,7 @@ REFUSED = [
     (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "-o", "sets=1", "--sets", "3"], "sets=1"),
     (["report", "kap-tai-shap", "--players", "3-1", "--hands", "10", "--out", "OUTDIR/r.html"], "3-1"),
     (["league", "kap-tai-shap", "--players", "3-1", "--hands", "10"], "3-1"),
+    (["fairness", "big-two", "--cut", "0.05", "--hands", "10"], "--cut"),
 ]
 
 
@@ -188,7 +189,6 @@ def test_6_options_that_do_not_apply_are_refused(argv, message, capsys, tmp_path
 @pytest.mark.xfail(reason="needs registry CLI", strict=False)
 @pytest.mark.parametrize("argv,message", [
     (["simulate", "kap-tai-shap", "--straight-order", "hk", "--hands", "10"], "--straight-order"),
-    (["fairness", "big-two", "--cut", "0.05", "--hands", "10"], "--cut"),
     (["simulate", "big-two", "--rules", "traditional", "--hands", "10"], "traditional"),
 ])
 def test_6_generic_refusals_of_the_registry_cli(argv, message, capsys):

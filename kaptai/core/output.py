@@ -60,6 +60,9 @@ __all__ = [
     "table_format",
     "want_progress",
     "interrupted_message",
+    "interval_decimals",
+    "format_estimate",
+    "wrap_label",
 ]
 
 #: Output formats of the table commands.
@@ -492,6 +495,50 @@ def emit(
 # --------------------------------------------------------------------------------------
 # Terminal
 # --------------------------------------------------------------------------------------
+
+
+def interval_decimals(ci_low: float, ci_high: float, scale: float = 1.0) -> int | None:
+    """Decimals an estimate supports: one more than the leading digit of its interval's
+    half-width (None when the interval is missing or empty).
+
+    >>> from kaptai.core.output import interval_decimals
+    >>> interval_decimals(0.263, 0.295, 100), interval_decimals(0.2790, 0.2797, 100)
+    (1, 3)
+    """
+    try:
+        half = abs(float(ci_high) - float(ci_low)) * abs(scale) / 2
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(half) or half <= 0:
+        return None
+    return max(0, 1 - math.floor(math.log10(half)))
+
+
+def format_estimate(value: float, ci_low: float, ci_high: float, scale: float = 1.0) -> str:
+    """``value * scale`` with the digits its interval supports (27.9, not 27.9333 from 3,000 games).
+
+    >>> from kaptai.core.output import format_estimate
+    >>> format_estimate(0.279333, 0.263, 0.295, 100), format_estimate(0.5, float("nan"), float("nan"))
+    ('27.9', '0.5')
+    """
+    d = interval_decimals(ci_low, ci_high, scale)
+    v = float(value) * scale
+    if not math.isfinite(v):
+        return ""
+    return f"{v:.4g}" if d is None else f"{v:.{d}f}"
+
+
+def wrap_label(text: str, width: int = 14) -> str:
+    """A tick label broken into lines of at most ``width`` characters (at spaces, commas),
+    so that many long labels fit side by side without rotation.
+
+    >>> from kaptai.core.output import wrap_label
+    >>> wrap_label("count standard, place, bonus 10")
+    'count\nstandard,\nplace, bonus\n10'
+    """
+    import textwrap
+
+    return "\n".join(textwrap.wrap(str(text), width=width, break_long_words=False)) or str(text)
 
 
 def want_progress(no_progress: bool = False, stream: IO[str] | None = None) -> bool:
