@@ -187,7 +187,8 @@ def _scoring_section(games: int, seed: int, run: dict, progress: bool):
     for v in dict.fromkeys(sc.variant):
         q = sc[sc.variant == v]
         fin = q[(q.metric == "ev_per_hand") & (q.relative_to == "finish")].sort_values("seat")
-        sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
+        sds = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")]
+        sd = format_estimate(sds.value.mean(), sds.ci_low.mean(), sds.ci_high.mean())
         nw = q[q.metric == "nonwinner_positive"].iloc[0]
         lead = q[(q.metric == "leader_advantage")].iloc[0]
         rows.append({
@@ -252,8 +253,9 @@ def _rules_effects_section(games: int, seed: int, run: dict, progress: bool):
                 "95% CI": f"{100 * lead_win.ci_low:.1f}–{100 * lead_win.ci_high:.1f}",
                 "leader EV": format_estimate(lead_ev.value, lead_ev.ci_low, lead_ev.ci_high),
                 "包牌 per 1000 games": format_estimate(lr.value, lr.ci_low, lr.ci_high, 1000),
-                "包牌 cost": float(cost.value.iloc[0]) if len(cost) else float("nan"),
-                "plays per game": plays.value,
+                "包牌 cost": format_estimate(cost.value.iloc[0], cost.ci_low.iloc[0], cost.ci_high.iloc[0])
+                if len(cost) else "",
+                "plays per game": format_estimate(plays.value, plays.ci_low, plays.ci_high),
             })
     table = pd.DataFrame(rows)
     sec = Section(
@@ -340,7 +342,7 @@ def _summary_section(results: dict[str, Any]) -> Section:
         nw = q[q.metric == "nonwinner_positive"].iloc[0]
         sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
         lines.append(f"Under {label} scoring (count, standard 炒) a player other than the winner ends a game ahead "
-                     f"{_pct(nw.value)} of the time; a seat's net per game has a standard deviation of {sd:.1f} points.")
+                     f"{format_estimate(nw.value, nw.ci_low, nw.ci_high, 100)}% of the time; a seat's net per game has a standard deviation of {sd:.1f} points.")
     eff = results.get("rules_effects", {})
     if "top_rule" in eff:
         q = eff["top_rule"]
