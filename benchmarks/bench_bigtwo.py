@@ -89,12 +89,9 @@ def run(quick: bool = False) -> list[dict]:
 
     from kaptai.bigtwo.odds import HAND_KINDS, best_hand_distribution, deal_odds
 
-    # at 4 players no card is left over: the leftover hand kinds do not apply (refused)
-    kinds = [h for h in HAND_KINDS if h not in ("leftover_receiver", "non_receiver")]
-
     def table() -> None:
         for order, suits, hand in product(("hk", "sequential", "poker", "wheel_top", "broadway_top"),
-                                          ("hk", "taiwan"), kinds):
+                                          ("hk", "taiwan"), HAND_KINDS):
             deal_odds(4, {"straight_order": order, "suit_order": suits}, hand=hand)
         for tpf in (False, True):
             best_hand_distribution(4, {"two_pair_five": tpf})

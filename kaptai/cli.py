@@ -189,9 +189,10 @@ def _cmd_fairness(args: argparse.Namespace) -> None:
 def _big_two_odds(args: argparse.Namespace) -> None:
     from kaptai.bigtwo import deal_odds as big_two_odds
 
-    from kaptai.bigtwo.odds import best_hand_distribution
+    from kaptai.bigtwo.odds import best_hand_distribution, check_hand_kind
 
     rules = _rules(args)
+    check_hand_kind(rules.players, args.hand)  # no leftover receiver where 52 deal evenly
     df = big_two_odds(rules.players, rules, hand=args.hand)
     if args.hand == "dealt":
         attrs = df.attrs

@@ -223,10 +223,16 @@ def test_6_options_that_would_be_ignored_are_refused():
     with pytest.raises(RulesError, match="malaysian_swap='always' does not apply"):
         big_two_simulate(4, None, 10, seed=1, malaysian_swap="always", progress=False)
     big_two_simulate(3, {"players": 3, "malaysian_3p": True}, 10, seed=1, malaysian_swap="always", progress=False)
+    from kaptai.bigtwo.odds import check_hand_kind
+
+    # the API keeps hand='leftover_receiver' at 4 players (the ♦3 holder's hand, used by the
+    # maths); the command line asks check_hand_kind, which refuses it where no card is left over
+    assert len(big_two_odds(4, hand="leftover_receiver"))
     with pytest.raises(RulesError, match="no card is left over"):
-        big_two_odds(4, hand="leftover_receiver")
+        check_hand_kind(4, "leftover_receiver")
     with pytest.raises(RulesError, match="no card is left over"):
-        big_two_odds(2, hand="non_receiver")
+        check_hand_kind(2, "non_receiver")
+    assert check_hand_kind(3, "leftover_receiver") == "leftover_receiver"
     ten = "66 66 44 44 14 14 55 55 46 46"
     with pytest.raises(KaptaiError, match="10 tiles: expected 8"):
         evaluate(ten, "traditional", players=2)

@@ -226,7 +226,7 @@ def _probability_mask(df: pd.DataFrame, metrics: Mapping[str, str] | None) -> np
     n = len(df)
     mask = np.zeros(n, dtype=bool)
     if "exact" in df.columns and "method" in df.columns:
-        mask |= (df["method"] == "exact").to_numpy(dtype=bool, na_value=False) & ("draws" not in df.columns or True)
+        mask |= (df["method"] == "exact").to_numpy(dtype=bool, na_value=False)
     if "metric" in df.columns:
         names = df["metric"].astype(str)
         mask |= names.str.startswith("p_").to_numpy(dtype=bool)
@@ -529,7 +529,7 @@ def format_estimate(value: float, ci_low: float, ci_high: float, scale: float = 
 
 
 def wrap_label(text: str, width: int = 14) -> str:
-    """A tick label broken into lines of at most ``width`` characters (at spaces, commas),
+    r"""A tick label broken into lines of at most ``width`` characters (at spaces, commas),
     so that many long labels fit side by side without rotation.
 
     >>> from kaptai.core.output import wrap_label

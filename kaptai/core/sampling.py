@@ -98,8 +98,8 @@ def chunk_seed(entropy: int, index: int) -> np.random.SeedSequence:
     --------
     >>> from kaptai.core.sampling import chunk_seed, chunk_seeds
     >>> a, b = chunk_seed(5, 2), chunk_seeds(5, 3)[2]
-    >>> a.spawn_key == b.spawn_key, bool((a.generate_state(4) == b.generate_state(4)).all())
-    ((2,), True)
+    >>> a.spawn_key, a.spawn_key == b.spawn_key, bool((a.generate_state(4) == b.generate_state(4)).all())
+    ((2,), True, True)
     """
     return np.random.SeedSequence(entropy, spawn_key=(int(index),))
 
