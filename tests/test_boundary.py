@@ -242,7 +242,7 @@ def test_6_options_that_would_be_ignored_are_refused():
     with pytest.raises(RulesError, match="contradicts"):
         waits("16 16 16 12 33 13 15 22 66", RuleSet(sets=1), sets=3)
     with pytest.raises(KaptaiError, match="expected 7"):
-        waits("16 16 16 12 33 13 15 22 66", "traditional", players=2)
+        waits("66 11 44 13 14 15 22 26 35", "traditional", players=2)
 
 
 # --------------------------------------------------------------------------------------

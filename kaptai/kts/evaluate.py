@@ -436,7 +436,7 @@ def waits(
     """
     r, mask, base_sum, gj = c_rules(rules)
     sets = check_sets(r, sets)
-    ids = parse_hand(hand, size=(9, 7) if players is None else (complete_hand_sizes(players)[0] - 1,))
+    ids = parse_hand(hand, size=(9, 7))
     n_sets = sets if sets is not None else _default_sets(len(ids), r, players)
     seen_ids = parse_hand(seen) if seen is not None else ()
     total = np.bincount(np.array(ids + tuple(seen_ids), dtype=np.int64), minlength=N_TILE_TYPES)
@@ -447,6 +447,10 @@ def waits(
         raise InvalidHandError(
             f"the hand and the seen tiles hold {total[t]} copies of {format_tile(t)} "
             f"but {n_sets} set{'s' if n_sets != 1 else ''} hold at most {limit[t]}"
+        )
+    if players is not None and len(ids) != complete_hand_sizes(players)[0] - 1:
+        raise InvalidHandError(
+            f"the hand has {len(ids)} tiles: expected {complete_hand_sizes(players)[0] - 1} with {players} players"
         )
     arr = np.array([sorted(ids)], dtype=np.int8)
     w = _eval._waits_batch(arr, mask, base_sum, gj)[0]
