@@ -173,6 +173,15 @@ def provenance(df: pd.DataFrame) -> str:
     rules = _rules_text(a.get("rules"), a.get("game"))
     if rules:
         parts.append(rules)
+    settings = a.get("settings")  # a league: several rulesets and policies
+    if isinstance(settings, Mapping):
+        texts = [t for t in (_rules_text(r, a.get("game")) for r in settings.get("rules") or []) if t]
+        if texts and not rules:
+            parts.append("; ".join(texts))
+        if settings.get("policies") and not a.get("policies"):
+            parts.append("policies " + ", ".join(str(p) for p in settings["policies"]))
+        if isinstance(settings.get("hands"), int) and a.get("samples") is None:
+            parts.append(f"{settings['hands']} hands per policy and configuration")
     variants = a.get("variants")
     if isinstance(variants, Mapping) and variants:
         texts = []
