@@ -529,11 +529,15 @@ def format_estimate(value: float, ci_low: float, ci_high: float, scale: float = 
     >>> from kaptai.core.output import format_estimate
     >>> format_estimate(0.279333, 0.263, 0.295, 100), format_estimate(0.5, float("nan"), float("nan"))
     ('27.9', '0.5')
+    >>> format_estimate(0.0, 0.0, 0.0000077, 100)
+    '0'
     """
     d = interval_decimals(ci_low, ci_high, scale)
     v = float(value) * scale
     if not math.isfinite(v):
         return ""
+    if v == 0:
+        return "0"  # never seen: no digits to support (its interval is one-sided)
     return f"{v:.4g}" if d is None else f"{v:.{d}f}"
 
 
