@@ -22,8 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-if __package__ in (None, ""):  # run as a script from anywhere: find the repository
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # run as a script: the in-place build, else the installed package (see run.py)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from run import select_kaptai
+
+    select_kaptai()
 
 from kaptai.kts.advisor import advise, draw_odds  # noqa: E402
 from kaptai.kts.tiles import COPIES_PER_SET  # noqa: E402

@@ -34,8 +34,11 @@ from typing import Callable
 
 import numpy as np
 
-if __package__ in (None, ""):  # run as a script from anywhere: find the repository
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # run as a script: the in-place build, else the installed package (see run.py)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from run import select_kaptai
+
+    select_kaptai()
 
 from kaptai.kts import deal_odds, score_hands, waits_hands  # noqa: E402
 from kaptai.kts import reference as ref  # noqa: E402

@@ -29,12 +29,49 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-for p in (str(HERE), str(ROOT)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
 #: Benchmark modules, in the order their rows are printed.
 MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_runner", "bench_bigtwo")
+
+
+def missing_extensions(root: Path) -> list[str]:
+    """The compiled modules (``kaptai/**/_*.pyx``) of the source tree at ``root`` that have no
+    in-place build next to them; empty when the tree is complete (or has no ``kaptai``)."""
+    missing = []
+    for pyx in sorted((root / "kaptai").glob("**/_*.pyx")):
+        if not any(pyx.parent.glob(pyx.stem + ".*.so")) and not any(pyx.parent.glob(pyx.stem + ".*.pyd")):
+            missing.append(str(pyx.relative_to(root).with_suffix("")).replace(os.sep, "."))
+    return missing
+
+
+def select_kaptai(root: Path = ROOT) -> str:
+    """Put on ``sys.path`` the kaptai to benchmark and import it; return where it is.
+
+    The source tree at ``root`` when its extensions are built in place
+    (``python setup.py build_ext --inplace``); otherwise the installed package
+    (``pip install .``), with ``root`` kept off ``sys.path`` so that the uncompiled tree
+    does not shadow it.  Raises ImportError (saying what to do) when neither can run.
+    """
+    root_s = os.path.abspath(root)
+    if (Path(root) / "kaptai").is_dir() and not missing_extensions(Path(root)):
+        if root_s not in sys.path:
+            sys.path.insert(1, root_s)
+    else:
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != root_s]
+    for name in [m for m in sys.modules if m == "kaptai" or m.startswith("kaptai.")]:
+        del sys.modules[name]
+    try:
+        import kaptai
+        import kaptai.bigtwo._engine  # noqa: F401
+        import kaptai.kts._eval  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(
+            f"kaptai with its compiled extensions cannot be imported ({exc}); install it (pip install .) or "
+            f"build it in place (python setup.py build_ext --inplace)"
+        ) from None
+    return str(Path(kaptai.__file__).parent)
 
 
 def _cpu() -> str:
@@ -97,6 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller samples and time budgets on slow rows")
     parser.add_argument("--json", metavar="OUT", help="also write the rows and the machine details as JSON")
     args = parser.parse_args(argv)
+    try:
+        where = select_kaptai()
+    except ImportError as exc:
+        print(f"run.py: error: {exc}", file=sys.stderr)
+        return 2
 
     started = time.perf_counter()
     meta = {
@@ -117,20 +159,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"kaptai benchmarks {meta['date']}  {'--quick  ' if args.quick else ''}"
           f"python {meta['python']}  {meta['cpu']} ({meta['cpus']} CPUs)  commit {meta['commit']}")
     print("Times are medians over repeated runs ('median of k'); the machine may be noisy.")
+    print(f"kaptai from {where}")
+    meta["kaptai"] = where
 
     sections: list[tuple[str, list[dict]]] = []
     notes: list[str] = []
+    failed: list[str] = []  # modules that could not run: the exit status says so
     for name in MODULES:
         if not (HERE / f"{name}.py").exists():
             notes.append(f"{name}: benchmarks/{name}.py not found, skipped")
+            failed.append(name)
             continue
         try:
             module = importlib.import_module(name)
         except Exception as exc:  # noqa: BLE001 - any import failure means: skip it, say why
             notes.append(f"{name}: does not import cleanly ({type(exc).__name__}: {exc}), skipped")
+            failed.append(name)
             continue
         if not callable(getattr(module, "run", None)):
             notes.append(f"{name}: has no run(quick) function, skipped")
+            failed.append(name)
             continue
         t0 = time.perf_counter()
         try:
@@ -138,7 +186,11 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # noqa: BLE001 - keep the other modules' rows
             traceback.print_exc()
             notes.append(f"{name}: run() failed ({type(exc).__name__}: {exc})")
+            failed.append(name)
             continue
+        if not rows:
+            notes.append(f"{name}: measured nothing")
+            failed.append(name)
         sections.append((f"{name} ({time.perf_counter() - t0:.0f} s)", rows))
 
     others = sorted(f.stem for f in HERE.glob("bench_*.py") if f.stem not in MODULES)
@@ -158,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         Path(args.json).write_text(json.dumps(payload, indent=2, default=float) + "\n")
         print(f"wrote {args.json}")
+    if failed:
+        print(f"run.py: error: {len(failed)} benchmark module(s) could not run: {', '.join(failed)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -26,6 +26,8 @@ from typing import Any
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.output import FORMATS, emit, interrupted_message, want_progress
+from kaptai.core.paths import check_arg_paths
 from kaptai.core.tables import to_json_records
 from kaptai.errors import KaptaiError, RulesError
 from kaptai.games import Arg, GameSpec, Output, game, games_for, games_table
@@ -46,26 +48,43 @@ def _option(text: str) -> tuple[str, Any]:
 
 
 def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
+    """The plain table of ``kaptai games`` (no provenance: it is not a computed table)."""
     if fmt == "json":
         print(to_json_records(df))
-    elif fmt == "csv":
-        df.to_csv(sys.stdout, index=False)
-    else:
-        view = (df[list(columns)] if columns else df).copy()
-        for col in view.columns:  # blank, not <NA>, for missing seats/levels
-            if not pd.api.types.is_float_dtype(view[col]):
-                view[col] = view[col].astype(object).where(view[col].notna(), "")
-        with pd.option_context("display.max_rows", None, "display.width", 200):
-            print(view.to_string(index=False, na_rep="", float_format=lambda v: f"{v:.6g}"))
+        return
+    view = (df[list(columns)] if columns else df).copy()
+    for col in view.columns:  # blank, not <NA>
+        if not pd.api.types.is_float_dtype(view[col]):
+            view[col] = view[col].astype(object).where(view[col].notna(), "")
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        print(view.to_string(index=False, na_rep=""))
 
 
-def _show(out: Output, fmt: str) -> None:
+def _title(out: Output, args: argparse.Namespace) -> str | None:
+    """The table's title without a leading ``# ``; the table's attrs name the game unless the
+    title already starts with it (the header line is ``# title — provenance``)."""
+    title = out.title
+    if not title:
+        return None
+    title = title[2:] if title.startswith("# ") else title
+    name = game(args.game).name
+    if out.table is not None and not title.startswith(f"{name}:") and not out.table.attrs.get("game"):
+        if "game" not in out.table.columns:
+            out.table.attrs["game"] = name
+    return title
+
+
+def _show(out: Output, args: argparse.Namespace) -> None:
+    """Print (or write to ``--out``) what a command returned."""
+    fmt = getattr(args, "format", None)
+    out = Output(out.table, _title(out, args), out.columns, out.text, out.record)
     if out.record is not None:
         if fmt == "json":
             print(json.dumps(dict(out.record), ensure_ascii=False, indent=1, default=str))
             return
-        if out.header:
-            print(out.header)
+        if out.title:
+            name = game(args.game).name
+            print(f"# {out.title}" if out.title.startswith(f"{name}:") else f"# {name}: {out.title}")
         rows = [{"item": k, "value": v if not isinstance(v, (list, tuple, dict)) else json.dumps(v, ensure_ascii=False)}
                 for k, v in out.record.items()]
         _emit(pd.DataFrame(rows), "table")
@@ -74,10 +93,9 @@ def _show(out: Output, fmt: str) -> None:
         if out.text:
             print(out.text)
         return
-    if fmt == "table" and out.header:
-        print(out.header)
-    _emit(out.table, fmt, out.columns)
-    if out.text and fmt == "table":
+    emit(out.table, fmt, out=getattr(args, "out", None), columns=out.columns, title=out.title,
+         percent=bool(getattr(args, "percent", False)))
+    if out.text and (fmt in (None, "table")):
         print(out.text)
 
 
@@ -106,13 +124,21 @@ def _policy_help(games: Sequence[GameSpec]) -> str:
     return f"one policy for every seat ({listed}), or SEAT=POLICY,... (other seats greedy)"
 
 
-def _rules_args(p: argparse.ArgumentParser, games: Sequence[GameSpec], formats: tuple[str, ...] = ("table", "csv", "json")) -> None:
+def _output_args(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    p.add_argument("--format", choices=formats, default=None,
+                   help=f"{' | '.join(formats)} (default: table, or from the --out suffix)")
+    if "csv" in formats:
+        p.add_argument("--out", default=None, metavar="FILE", help="write the table to FILE (parquet needs it)")
+        p.add_argument("--percent", action="store_true", help="probabilities as percentages (table format)")
+
+
+def _rules_args(p: argparse.ArgumentParser, games: Sequence[GameSpec], formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--rules", default=None, help=_rules_help(games))
     p.add_argument(
         "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
         help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
     )
-    p.add_argument("--format", choices=formats, default="table")
+    _output_args(p, formats)
 
 
 def _runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
@@ -157,7 +183,7 @@ def _args_fairness(p, games):
     p.add_argument("--variants", default=None, help=f"presets, comma-separated, or a ready-made set name ({sets})")
     p.add_argument("--policy", default="greedy", help=_policy_help(games))
     p.add_argument("--plot", default=None, help="save the fairness figure to this file")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _output_args(p)
     p.add_argument("--no-progress", action="store_true")
     _runner_args(p)
 
@@ -184,7 +210,7 @@ def _args_league(p, games):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--plot", default=None, help="save the EV plot to this file")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _output_args(p)
     p.add_argument("--no-progress", action="store_true")
 
 
@@ -307,7 +333,9 @@ def _dispatch(args: argparse.Namespace) -> None:
         if dest not in own and getattr(args, dest, None) is not None:
             flag = "--" + dest.replace("_", "-")
             raise RulesError(f"{flag} does not apply to {spec.name} (kaptai {args.command_name} {spec.name} --help)")
-    _show(command.load()(args, spec), getattr(args, "format", None) or "table")
+    if hasattr(args, "no_progress"):  # a bar only on a terminal (never into a log file)
+        args.no_progress = not want_progress(args.no_progress)
+    _show(command.load()(args, spec), args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -315,12 +343,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_arg_paths(args)  # --out, --plot, --checkpoint: before any work
         args.func(args)
     except KaptaiError as exc:
         print(f"kaptai: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("kaptai: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(interrupted_message(exc), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -84,9 +84,11 @@ class Output:
     Attributes
     ----------
     table : pandas.DataFrame or None
-        The result (printed as a table, CSV or JSON by ``--format``).
-    header : str or None
-        One line printed above the table in ``table`` format (``# ...``).
+        The result (printed as a table, or written as CSV, JSON or parquet, by ``--format``
+        and ``--out``: :func:`kaptai.core.output.emit`).
+    title : str or None
+        What the table is: the table format's header line is ``# title — provenance``
+        (game, players, rules changed from the preset, policies, samples, seed).
     columns : sequence of str or None
         The columns shown in ``table`` format (all in CSV and JSON).
     text : str or None
@@ -97,7 +99,7 @@ class Output:
     """
 
     table: Any = None
-    header: str | None = None
+    title: str | None = None
     columns: Sequence[str] | None = None
     text: str | None = None
     record: Mapping[str, Any] | None = None

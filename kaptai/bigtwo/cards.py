@@ -210,6 +210,23 @@ def _no_duplicates(ids: Sequence[int], positions: Sequence[int] | None = None) -
         seen[c] = pos
 
 
+def _items(cards: object) -> list:
+    """The items of an iterable of cards, or InvalidHandError for anything else (a number,
+    None, bytes, a 0-d array) -- never a TypeError."""
+    bad = isinstance(cards, (bytes, bytearray, memoryview)) or (
+        isinstance(cards, np.ndarray) and cards.ndim != 1
+    )
+    if not bad:
+        try:
+            return list(cards)  # type: ignore[call-overload]
+        except TypeError:
+            bad = True
+    raise InvalidHandError(
+        f"cards must be a string of card tokens (such as \"3D 4D\") or an iterable of cards, got "
+        f"{type(cards).__name__} {cards!r:.60}"
+    )
+
+
 def parse_cards(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     """Parse a set of distinct cards (a play or a hand), keeping the input order.
 
@@ -239,11 +256,15 @@ def parse_cards(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     Traceback (most recent call last):
     ...
     kaptai.errors.InvalidHandError: duplicate card "3D" (tokens 1 and 4)
+    >>> parse_cards(42)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.InvalidHandError: cards must be a string of card tokens (such as "3D 4D") or an iterable of cards, got int 42
     """
     if isinstance(cards, str):
         ids: tuple[int, ...] = tuple(parse_card(t, i) for i, t in enumerate(_tokens(cards), 1))
     else:
-        items = list(cards)
+        items = _items(cards)
         if all(isinstance(c, str) for c in items):
             ids = tuple(parse_card(t, i) for i, t in enumerate(cast("list[str]", items), 1))
         else:
@@ -376,7 +397,7 @@ def format_cards(cards: Iterable[int], style: str = "letter", *, sort: bool = Fa
     >>> format_cards([51, 0, 47, 1], sort=True, rules=RuleSet(top_rank="3"))
     'AS 2S 3D 3C'
     """
-    ids = _check_ids(cards)
+    ids = _check_ids(_items(cards))
     if sort:
         if rules is None:  # the default orders: card ids ascend with strength
             ids = tuple(sorted(ids))
@@ -409,7 +430,7 @@ def cards_to_mask(cards: Iterable[int]) -> int:
     >>> cards_to_mask([0, 51]) == (1 | 1 << 51)
     True
     """
-    ids = _check_ids(cards)
+    ids = _check_ids(_items(cards))
     _no_duplicates(ids)
     m = 0
     for c in ids:

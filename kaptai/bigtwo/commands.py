@@ -22,20 +22,24 @@ def _rules(args: argparse.Namespace, game: GameSpec):
         overrides["straight_order"] = args.straight_order
     if getattr(args, "players", None) is not None and "players" not in overrides:
         overrides["players"] = args.players
-    return game.resolve_rules(None if args.rules in (None, "traditional") else args.rules, **overrides)
+    return game.resolve_rules(args.rules, **overrides)
 
 
 def odds(args: argparse.Namespace, game: GameSpec) -> Output:
     import pandas as pd
 
-    from kaptai.bigtwo.odds import best_hand_distribution, deal_odds
+    from kaptai.bigtwo.odds import best_hand_distribution, check_hand_kind, deal_odds
 
     rules = _rules(args, game)
     hand = args.hand or "dealt"
+    check_hand_kind(rules.players, hand)  # no leftover receiver where the 52 cards deal evenly
     df = deal_odds(rules.players, rules, hand=hand)
     if hand == "dealt":
+        attrs = df.attrs
         df = pd.concat([df, best_hand_distribution(rules.players, rules)], ignore_index=True)
-    return Output(df, None, ["metric", "breakdown", "level", "value", "exact"])
+        df.attrs = attrs
+    title = f"exact odds of the {hand.replace('_', ' ')} hand of {df['hand'].iloc[0]} cards (value = probability)"
+    return Output(df, title, ["metric", "breakdown", "level", "value", "exact"])
 
 
 def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -48,9 +52,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
         policies=parse_seat_policies(args.policy, rules.players), malaysian_swap=args.malaysian_swap or "policy",
         workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
     )
-    header = (f"# big-two: {rules.players} players, rules {rules.name}, {args.hands} games, seed {args.seed}"
-              f" — Monte Carlo, 95% intervals")
-    return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
+    return Output(df, "Monte Carlo, 95% intervals", ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
 
 def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -66,7 +68,8 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
              workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
-    return Output(df, None, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+    return Output(df, "fairness: expected value per seat by scoring variant, 95% intervals",
+                  ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
 _M = "kaptai.bigtwo.commands:"

@@ -201,7 +201,10 @@ def classify_masks(masks: Any, rules: RuleSet | str | None = None) -> tuple[np.n
     ([1, 2, 0], [0, 1, -1])
     """
     rules = resolve_rules(rules)
-    arr = np.asarray(masks)
+    try:
+        arr = np.asarray(masks)
+    except (ValueError, TypeError) as exc:  # ragged nesting, objects numpy cannot hold
+        raise InvalidHandError(f"card masks must be an array of integers: {exc}") from None
     if arr.dtype.kind not in "ui":
         raise InvalidHandError(f"card masks must be integers, got dtype {arr.dtype}")
     if arr.size and (arr.dtype.kind == "i" and (arr < 0).any()):

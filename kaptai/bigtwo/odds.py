@@ -518,6 +518,36 @@ _PLAIN_METRICS = (
 )
 
 
+def check_hand_kind(players: Any, hand: Any) -> str:
+    """The hand kind a person asked for (``--hand``), refused where it means nothing new.
+
+    With ``52 mod players == 0`` no card is left over: :func:`deal_odds` still defines
+    ``'leftover_receiver'`` (the ♦3 holder's hand) and ``'non_receiver'``, but a user who
+    asks for the leftover receiver's odds at 4 players asks about cards that are not
+    there, so the command line refuses it (RulesError) instead of answering another
+    question.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.odds import check_hand_kind
+    >>> check_hand_kind(3, "leftover_receiver")
+    'leftover_receiver'
+    >>> check_hand_kind(4, "leftover_receiver")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: --hand leftover_receiver does not apply with 4 players: 52 cards deal evenly, no card is left over (use --hand dealt)
+    """
+    players = validate_players(players)
+    if hand not in HAND_KINDS:
+        raise RulesError(f"hand={hand!r} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
+    if hand in ("leftover_receiver", "non_receiver") and 52 % players == 0:
+        raise RulesError(
+            f"--hand {hand} does not apply with {players} players: 52 cards deal evenly, no card is left over "
+            "(use --hand dealt)"
+        )
+    return hand
+
+
 def deal_odds(
     players: int = 4,
     rules: RuleSet | str | Mapping[str, Any] | None = None,

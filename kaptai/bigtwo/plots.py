@@ -24,7 +24,7 @@ def plot_fairness(df: pd.DataFrame, path: str | os.PathLike | None = None, relat
     ev = df[(df.metric == "ev_per_hand") & (df.relative_to == relative_to)]
     variants = list(dict.fromkeys(ev.variant))
     seats = sorted(set(ev.seat.dropna().astype(int)))
-    fig, ax = plt.subplots(figsize=(min(11.0, max(6.0, 0.6 * len(variants) * max(1, len(seats)) / 2)), 4.2))
+    fig, ax = plt.subplots(figsize=(min(13.0, max(6.0, 1.25 * len(variants) + 1.5)), 4.4))
     width = 0.8 / max(len(seats), 1)
     x = np.arange(len(variants))
     for j, s in enumerate(seats):
@@ -35,7 +35,9 @@ def plot_fairness(df: pd.DataFrame, path: str | os.PathLike | None = None, relat
                    relative_to, "leader" if s == 0 else f"leader + {s}"))
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(x)
-    ax.set_xticklabels(variants, rotation=20, ha="right")
+    from kaptai.core.output import wrap_label
+
+    ax.set_xticklabels([wrap_label(v, 13) for v in variants], fontsize=8)  # wrapped: no crowded rotated text
     ax.set_ylabel("EV per game (points x stake)")
     what = {"seat": "seat", "finish": "finish position", "leader": "position from the leader"}.get(relative_to, relative_to)
     ax.set_title(f"Big Two: EV per game by {what}, 95% intervals")

@@ -117,7 +117,7 @@ def simulate_sessions(
     """
     from kaptai.bigtwo.policies import check_policies
     from kaptai.bigtwo.config import make_config
-    from kaptai.core.runner import plan_chunks, run_chunks
+    from kaptai.core.runner import LazyTasks, plan_chunks, run_chunks
 
     cfg = make_config(players, rules, malaysian_swap=malaysian_swap)
     rules_capped = cfg.rules.replace(bankroll="capped")
@@ -129,8 +129,8 @@ def simulate_sessions(
     if c.shape != (cfg.players,) or not np.all(np.isfinite(c)) or np.any(c <= 0):
         raise RulesError(f"coins={coins!r}: expected a positive number or one per seat ({cfg.players})")
     entropy = _entropy(seed)
-    tasks = [(cfg, pols, ch.seed, ch.size, games, c, rules_capped)
-             for ch in plan_chunks(sessions, CHUNK_SESSIONS, entropy)]
+    tasks = LazyTasks(lambda ch: (cfg, pols, ch.seed, ch.size, games, c, rules_capped),
+                      plan_chunks(sessions, CHUNK_SESSIONS, entropy))
     fingerprint = {"game": _GAME, "what": "sessions", **cfg.fingerprint(), "sessions": sessions, "games": games,
                    "coins": c.tolist(), "seed_entropy": entropy, "policies": [policy_label(p) for p in pols],
                    "chunk_sessions": CHUNK_SESSIONS, "version": __version__}

@@ -52,11 +52,11 @@ from kaptai.bigtwo import scoring
 from kaptai.bigtwo.config import ACTIONS, LOG_COLUMNS, EngineConfig, make_config
 from kaptai.bigtwo.policies import check_policies
 from kaptai.bigtwo.engine import run_hands
-from kaptai.bigtwo.rules import RuleSet
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.bigtwo.rules import RuleSet, resolve_rules
+from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
-from kaptai.core.tables import MONTE_CARLO_COLUMNS
+from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -130,7 +130,7 @@ def scoring_variants(rules: RuleSet, scorings: Any = None) -> list[tuple[str, Ru
 
     Examples
     --------
-    >>> from kaptai.bigtwo.rules import RuleSet
+    >>> from kaptai.bigtwo.rules import RuleSet, resolve_rules
     >>> from kaptai.bigtwo.simulate import scoring_variants
     >>> [name for name, _ in scoring_variants(RuleSet(), [{}, {"chao": "eight"}])]
     ['hong_kong', 'chao=eight']
@@ -314,6 +314,7 @@ def run_tallies(
     ``chunk_games``.
     """
     cfg = make_config(players, rules, malaysian_swap=malaysian_swap)
+    check_malaysian_swap(cfg.players, cfg.rules, malaysian_swap)
     games = _count("games", games, 1)
     workers = _count("workers", workers, 1)
     record = _count("record", record, 0)
@@ -326,10 +327,10 @@ def run_tallies(
             seed = recorded
     entropy = _entropy(seed)
     rulesets = [r for _, r in variants]
-    tasks = [
-        (cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), rulesets)
-        for c in plan_chunks(games, CHUNK_HANDS, entropy)
-    ]
+    tasks = LazyTasks(  # made chunk by chunk: flat memory for any number of games
+        lambda c: (cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), rulesets),
+        plan_chunks(games, CHUNK_HANDS, entropy),
+    )
     labels = [_label(p) for p in pols]
     fingerprint = {
         "game": _GAME,
@@ -480,6 +481,31 @@ def scoring_frame(t: Mapping[str, np.ndarray], cfg: EngineConfig, variants, conf
     return pd.concat(parts, ignore_index=True)
 
 
+def check_malaysian_swap(players: Any, rules: Any, malaysian_swap: Any) -> None:
+    """Refuse a Malaysian swap choice where no swap happens (RulesError).
+
+    The swap (§2) exists only at 3 players with ``malaysian_3p=True``; ``'always'`` or
+    ``'never'`` anywhere else would be silently ignored.
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.simulate import check_malaysian_swap
+    >>> check_malaysian_swap(3, {"players": 3, "malaysian_3p": True}, "always")
+    >>> check_malaysian_swap(4, None, "always")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: malaysian_swap='always' does not apply: the Malaysian swap is played only with 3 players and malaysian_3p=True (got 4 players, malaysian_3p=False)
+    """
+    if malaysian_swap == "policy":
+        return
+    r = resolve_rules(rules)
+    if not (players == 3 and r.malaysian_3p):
+        raise RulesError(
+            f"malaysian_swap={malaysian_swap!r} does not apply: the Malaysian swap is played only with 3 "
+            f"players and malaysian_3p=True (got {players} players, malaysian_3p={r.malaysian_3p})"
+        )
+
+
 def _attrs(meta: dict, t: Mapping[str, np.ndarray]) -> dict[str, Any]:
     cfg = meta["config"]
     return {
@@ -572,6 +598,7 @@ def simulate(
     )
     df = tallies_frame(t, meta["config"], meta["variants"])
     df.attrs.update(_attrs(meta, t))
+    df.attrs.update(standard_attrs(df))  # players, samples: the key names of every table
     if record:
         df.attrs["log"] = {k: v.tolist() for k, v in log_frame(log).items()}
     return df

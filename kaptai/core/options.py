@@ -28,7 +28,8 @@ import numpy as np
 
 from kaptai.errors import RulesError
 
-__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label", "RuleSetMethods", "parse_player_range", "parse_seat_policies"]
+__all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label",
+           "parse_player_range", "parse_seat_policies", "RuleSetMethods"]
 
 
 def allowed_text(values: Iterable) -> str:
@@ -115,6 +116,91 @@ def check_players(players: object, lo: int, hi: int) -> int:
     return int(players)
 
 
+def parse_player_range(text: object, what: str = "--players") -> list[int]:
+    """Player counts from ``'3-10'``, ``'3,4,6'`` or a mix (``'2-4,8'``), in the order given.
+
+    Every part must be a whole number or a non-empty rising range; a count given twice is
+    an error (it would run the same configuration twice).  The counts themselves are
+    checked by the game.
+
+    Examples
+    --------
+    >>> from kaptai.core.options import parse_player_range
+    >>> parse_player_range("3-5,8")
+    [3, 4, 5, 8]
+    >>> parse_player_range("3-1")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: --players '3-1': the range 3-1 is empty (write the smaller count first, e.g. 1-3)
+    """
+    if isinstance(text, (list, tuple)):
+        parts = list(text)
+        if not parts:
+            raise RulesError(f"{what}: expected at least one player count")
+        return [check_count(what.lstrip("-"), p, 0) for p in parts]
+    if not isinstance(text, str):
+        raise RulesError(f"{what} {text!r}: expected a range like 3-10 or a list like 3,4,6")
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise RulesError(f"{what} {text!r}: {part!r} is not a count or a range (expected a range like 3-10 "
+                             "or a list like 3,4,6)") from None
+        if b < a:
+            raise RulesError(f"{what} {text!r}: the range {a}-{b} is empty (write the smaller count first, e.g. {b}-{a})")
+        if b - a > 1000:
+            raise RulesError(f"{what} {text!r}: the range {a}-{b} is too long")
+        for p in range(a, b + 1):
+            if p in out:
+                raise RulesError(f"{what} {text!r}: {p} players is given twice")
+            out.append(p)
+    return out
+
+
+def parse_seat_policies(text: object, players: int, default: str = "greedy", what: str = "--policy") -> str | list[str]:
+    """``'greedy'`` (every seat) or ``'SEAT=POLICY,...'`` (other seats ``default``).
+
+    Returns the name itself for one policy, else one name per seat.  A seat that does not
+    exist, is not a number, or is given twice is an error (the second would silently win).
+
+    Examples
+    --------
+    >>> from kaptai.core.options import parse_seat_policies
+    >>> parse_seat_policies("random", 4), parse_seat_policies("0=score,2=random", 3)
+    ('random', ['score', 'greedy', 'random'])
+    >>> parse_seat_policies("0=score,0=random", 4)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: --policy: seat 0 is given twice ('score' and 'random')
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise RulesError(f"{what} {text!r}: expected a policy name or SEAT=POLICY,...")
+    if "=" not in text:
+        return text.strip()
+    seats = [default] * players
+    given: dict[int, str] = {}
+    for item in text.split(","):
+        seat, eq, name = item.partition("=")
+        name = name.strip()
+        try:
+            index = int(seat)
+        except ValueError:
+            raise RulesError(f"{what}: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
+        if not eq or not name:
+            raise RulesError(f"{what}: {item!r} names no policy (expected SEAT=POLICY)")
+        if not 0 <= index < players:
+            raise RulesError(f"{what}: seat {index} does not exist with {players} players (seats 0-{players - 1})")
+        if index in given:
+            raise RulesError(f"{what}: seat {index} is given twice ({given[index]!r} and {name!r})")
+        given[index] = name
+        seats[index] = name
+    return seats
+
+
 class RuleSetMethods:
     """Construction methods of a frozen rules dataclass.
 
@@ -127,6 +213,13 @@ class RuleSetMethods:
     if TYPE_CHECKING:
         # set by @dataclass on every rules class that uses these methods
         __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+    def __new__(cls, *args: Any, **kwargs: Any):
+        # unknown option names are a RulesError naming them, not Python's TypeError
+        if kwargs:
+            cls._check_names(kwargs)
+        if len(args) > len(cls.option_names()):
+            raise RulesError(f"{cls.__name__} takes at most {len(cls.option_names())} options, got {len(args)}")
+        return super().__new__(cls)
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -187,40 +280,3 @@ class RuleSetMethods:
         if not overrides:
             return self
         return dataclasses.replace(self, **overrides)
-
-
-def parse_player_range(text: str) -> list[int]:
-    """Player counts from ``'3-10'`` or ``'3,4,6'`` (a command-line argument).
-
-    >>> parse_player_range("3-5,8")
-    [3, 4, 5, 8]
-    """
-    out: list[int] = []
-    for part in text.split(","):
-        lo, sep, hi = part.partition("-")
-        try:
-            out += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-        except ValueError:
-            raise RulesError(f"--players {text!r}: expected a range like 3-10 or a list like 3,4,6") from None
-    return out
-
-
-def parse_seat_policies(text: str, players: int, default: str = "greedy") -> str | list[str]:
-    """``'greedy'`` for every seat, or ``'SEAT=POLICY,...'`` (other seats ``default``).
-
-    >>> parse_seat_policies("0=score,2=random", 3)
-    ['score', 'greedy', 'random']
-    """
-    if "=" not in text:
-        return text
-    seats = [default] * players
-    for item in text.split(","):
-        seat, _, name = item.partition("=")
-        try:
-            index = int(seat)
-        except ValueError:
-            raise RulesError(f"--policy: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
-        if not 0 <= index < players:
-            raise RulesError(f"--policy: seat {index} does not exist with {players} players (seats 0-{players - 1})")
-        seats[index] = name.strip()
-    return seats

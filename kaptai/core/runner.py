@@ -26,7 +26,11 @@ Running the same job again skips the finished chunks and returns the same table;
 checkpoint of a different job is refused (:class:`CheckpointError`) before any work.
 
 A chunk that raises is retried (``retries`` times), then reported with its index
-(:class:`ChunkError`); each chunk is merged exactly once.
+(:class:`ChunkError`); each chunk is merged exactly once.  A :class:`~kaptai.errors.KaptaiError`
+(bad input, a policy's illegal play) is deterministic: it reaches the caller as itself, at
+once, without retries.  Chunks are planned lazily (:class:`ChunkPlan`), so memory stays flat
+for any run size; Ctrl-C raises :class:`RunInterrupted` after saving every finished chunk
+in the checkpoint.
 
 Examples
 --------
@@ -66,7 +70,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from kaptai.core.sampling import chunk_plan, chunk_seeds, seed_entropy
+from kaptai.core.sampling import chunk_seed, seed_entropy
 from kaptai.errors import KaptaiError
 
 __all__ = [
@@ -74,10 +78,13 @@ __all__ = [
     "IN_FLIGHT_PER_WORKER",
     "MANIFEST",
     "Chunk",
+    "ChunkPlan",
+    "LazyTasks",
     "RunnerError",
     "CheckpointError",
     "SchedulerError",
     "ChunkError",
+    "RunInterrupted",
     "plan_chunks",
     "add_counts",
     "run_chunks",
@@ -115,6 +122,10 @@ class CheckpointError(RunnerError):
 
 class SchedulerError(RunnerError):
     """A Dask scheduler that cannot be reached, or Dask that is not installed."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; the message says what was saved and how to resume."""
 
 
 class ChunkError(RunnerError):
@@ -162,13 +173,93 @@ class Chunk:
     seed: np.random.SeedSequence
 
 
+class ChunkPlan(Sequence):
+    """The chunks of a job, made on demand: constant memory whatever the number of trials.
+
+    A read-only sequence of :class:`Chunk` (``len``, indexing, slicing, iteration); chunk
+    ``i`` is built when it is read, with its seed :func:`kaptai.core.sampling.chunk_seed`,
+    so a plan of 10**12 trials costs no more than a plan of ten.
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import ChunkPlan
+    >>> plan = ChunkPlan(10**15, 1000, 3)
+    >>> len(plan), plan[-1].start, plan[-1].size
+    (1000000000000, 999999999999000, 1000)
+    """
+
+    __slots__ = ("total", "chunk_size", "entropy")
+
+    def __init__(self, total: int, chunk_size: int, entropy: int):
+        if chunk_size < 1:
+            raise ValueError(f"chunk_size={chunk_size!r}: expected a positive integer")
+        self.total, self.chunk_size, self.entropy = int(total), int(chunk_size), int(entropy)
+
+    def __len__(self) -> int:
+        return -(-max(self.total, 0) // self.chunk_size)
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(n))]
+        i = int(index)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"chunk {index} of a plan of {n}")
+        start = i * self.chunk_size
+        return Chunk(i, start, min(self.chunk_size, self.total - start), chunk_seed(self.entropy, i))
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ChunkPlan):
+            return (self.total, self.chunk_size, self.entropy) == (other.total, other.chunk_size, other.entropy)
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"ChunkPlan(total={self.total}, chunk_size={self.chunk_size}, entropy={self.entropy})"
+
+
+class LazyTasks(Sequence):
+    """``make(chunk)`` for every chunk of a plan, built when read (see :class:`ChunkPlan`).
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import LazyTasks, plan_chunks
+    >>> tasks = LazyTasks(lambda c: (c.start, c.size), plan_chunks(10**12, 10, seed=1))
+    >>> len(tasks), tasks[3]
+    (100000000000, (30, 10))
+    """
+
+    __slots__ = ("make", "chunks")
+
+    def __init__(self, make: Callable[[Chunk], Any], chunks: Sequence[Chunk]):
+        self.make, self.chunks = make, chunks
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.make(c) for c in self.chunks[index]]
+        return self.make(self.chunks[index])
+
+    def __iter__(self):
+        return (self.make(c) for c in self.chunks)
+
+
 def plan_chunks(
     total: int, chunk_size: int, seed: int | np.random.SeedSequence | None
-) -> list[Chunk]:
+) -> ChunkPlan:
     """Cut a job of ``total`` trials into seeded chunks of ``chunk_size`` (the last shorter).
 
     Chunk ``i`` gets child ``i`` of ``SeedSequence(seed)``, which does not depend on
     ``total``: a longer run with the same seed and chunk size starts with the same chunks.
+    The chunks are made when read (:class:`ChunkPlan`): memory stays flat for any ``total``.
 
     Parameters
     ----------
@@ -181,7 +272,8 @@ def plan_chunks(
 
     Returns
     -------
-    list of Chunk
+    ChunkPlan
+        A sequence of :class:`Chunk`.
 
     Examples
     --------
@@ -190,10 +282,7 @@ def plan_chunks(
     >>> [c.size for c in a], a[1].seed.spawn_key == b[1].seed.spawn_key
     ([2, 2, 1], True)
     """
-    entropy = seed_entropy(seed)
-    plan = chunk_plan(int(total), int(chunk_size))
-    seeds = chunk_seeds(entropy, len(plan))
-    return [Chunk(i, start, size, seeds[i]) for i, start, size in plan]
+    return ChunkPlan(int(total), int(chunk_size), seed_entropy(seed))
 
 
 def add_counts(total: Mapping[str, np.ndarray], part: Mapping[str, np.ndarray]) -> Counts:
@@ -390,11 +479,7 @@ class _Checkpoint:
 
     def _compare(self, manifest: Mapping[str, Any], fingerprint: Mapping[str, Any], n_chunks: int) -> None:
         old = manifest["fingerprint"]
-        diffs = []
-        for key in sorted(set(old) | set(fingerprint)):
-            a, b = old.get(key, "<absent>"), fingerprint.get(key, "<absent>")
-            if a != b:
-                diffs.append(f"{key}: {_short(a)} in the checkpoint, {_short(b)} now")
+        diffs = [f"{key}: {_short(a)} in the checkpoint, {_short(b)} now" for key, a, b in _differences(old, fingerprint)]
         if not diffs and manifest["chunks"] != n_chunks:
             diffs.append(f"chunks: {manifest['chunks']} in the checkpoint, {n_chunks} now")
         if diffs:
@@ -436,14 +521,43 @@ class _Checkpoint:
             return None
 
 
+_ABSENT = "<absent>"
+
+
+def _differences(old: Any, new: Any, prefix: str = "") -> list[tuple[str, Any, Any]]:
+    """The leaves where two JSON values differ, as ``(dotted.path, old, new)``: a ruleset
+    that differs in one option is reported as that option (``rules.claim``), not as two
+    dumps of the whole ruleset.
+
+    >>> from kaptai.core.runner import _differences
+    >>> _differences({"rules": {"claim": "any", "sets": 2}, "n": 1}, {"rules": {"claim": "none", "sets": 2}, "n": 1})
+    [('rules.claim', 'any', 'none')]
+    """
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for key in sorted(set(old) | set(new), key=str):
+            out += _differences(old.get(key, _ABSENT), new.get(key, _ABSENT), f"{prefix}{key}.")
+        return out
+    if old != new:
+        return [(prefix.rstrip(".") or "value", old, new)]
+    return []
+
+
 def _short(value: Any, limit: int = 200) -> str:
+    if value is _ABSENT or value == _ABSENT:
+        return "absent"
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _default_fingerprint(fn: Callable, tasks: Sequence) -> dict[str, Any]:
     try:
-        blob = pickle.dumps(list(tasks), protocol=4)
+        if isinstance(tasks, ChunkPlan):  # the plan, not its (maybe 10**9) chunks
+            blob = pickle.dumps(("ChunkPlan", tasks.total, tasks.chunk_size, tasks.entropy), protocol=4)
+        elif len(tasks) > 1_000_000:
+            raise RunnerError(f"{len(tasks)} tasks are too many to hash")
+        else:
+            blob = pickle.dumps(list(tasks), protocol=4)
     except Exception as exc:  # noqa: BLE001
         raise RunnerError(
             f"checkpoint= needs fingerprint= when the tasks cannot be pickled ({exc})"
@@ -682,6 +796,11 @@ def run_chunks(
         Dask missing, or a scheduler that cannot be reached (before any work).
     ChunkError
         A chunk that failed ``retries + 1`` times; names its index, chained to its error.
+    KaptaiError
+        Raised by a chunk (bad input, a policy's illegal play): passed on as itself, not
+        retried.
+    RunInterrupted
+        Ctrl-C; every finished chunk is in the checkpoint, if any.
 
     Examples
     --------
@@ -693,7 +812,8 @@ def run_chunks(
     ...            merge=lambda a, b: {"x": np.concatenate([a["x"], b["x"]])}, progress=False)
     {'x': array([1, 2])}
     """
-    tasks = list(tasks)
+    if not isinstance(tasks, Sequence):
+        tasks = list(tasks)
     n = len(tasks)
     merge = add_counts if merge is None else merge
     if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, Integral) or workers < 1:
@@ -722,6 +842,9 @@ def run_chunks(
     total: Counts | None = None
     ok = False
     bar = None
+    in_flight: dict[cf.Future, int] = {}
+    done_now: set[int] = set()  # chunks finished (and saved) by this run
+    finish: Callable[[cf.Future, int], bool] | None = None
     try:
         # connect / start workers first, so the bar's rate and ETA time only the chunks
         ex = execs.open(n - len(done)) if len(done) < n else None
@@ -735,13 +858,42 @@ def run_chunks(
         slots = execs.slots
         max_in_flight, window = _limits(slots)
 
-        todo = collections.deque(i for i in range(n) if i not in done)
+        # chunks never submitted are ``next_new`` and up (skipping finished ones): planned
+        # lazily, so memory stays flat whatever the number of chunks
+        next_new = 0
         urgent: collections.deque[int] = collections.deque()  # retries, unreadable files
-        attempts = [0] * n
-        in_flight: dict[cf.Future, int] = {}
+        attempts: collections.Counter[int] = collections.Counter()
         held: dict[int, Counts] = {}
         next_merge = 0
         retried = 0
+
+        def peek_new() -> int | None:
+            nonlocal next_new
+            while next_new < n and next_new in done:
+                next_new += 1
+            return next_new if next_new < n else None
+
+        def finish(fut: cf.Future, i: int) -> bool:
+            """Keep one finished chunk; False if it failed (then retried or raised)."""
+            try:
+                part = fut.result()
+            except KaptaiError:
+                raise  # deterministic (bad input, an illegal play): running it again cannot help
+            except cf.BrokenExecutor as exc:
+                fail(i, exc)
+                raise
+            except Exception as exc:  # noqa: BLE001 - retried, then reported
+                fail(i, exc)
+                return False
+            if i < next_merge or i in held:  # never merged twice
+                return True
+            part = _check_counts(i, part)
+            if ckpt is not None:
+                ckpt.save(i, part)
+            held[i] = part
+            done_now.add(i)
+            bar.update(1)
+            return True
 
         def submit(i: int) -> None:
             fut = ex.submit(fn, tasks[i])
@@ -770,7 +922,8 @@ def run_chunks(
                     if part is None:  # unreadable file: run it again
                         done.discard(next_merge)
                         bar.update(-1)
-                        urgent.append(next_merge)
+                        if next_merge < next_new:  # else peek_new() picks it up
+                            urgent.append(next_merge)
                         break
                 else:
                     break
@@ -789,8 +942,9 @@ def run_chunks(
             while len(in_flight) < max_in_flight:
                 if urgent:
                     i = urgent.popleft()
-                elif todo and todo[0] < next_merge + window:
-                    i = todo.popleft()
+                elif (j := peek_new()) is not None and j < next_merge + window:
+                    i = j
+                    next_new += 1
                 else:
                     break
                 try:
@@ -800,24 +954,12 @@ def run_chunks(
                     broken = True
                     break
             finished = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)[0] if in_flight else ()
-            for fut in finished:
+            for fut in sorted(finished, key=in_flight.__getitem__):  # chunk order: the first error first
                 i = in_flight.pop(fut)
                 try:
-                    part = fut.result()
-                except cf.BrokenExecutor as exc:
+                    finish(fut, i)
+                except cf.BrokenExecutor:
                     broken = True
-                    fail(i, exc)
-                    continue
-                except Exception as exc:  # noqa: BLE001 - retried, then reported
-                    fail(i, exc)
-                    continue
-                if i < next_merge or i in held:  # never merged twice
-                    continue
-                part = _check_counts(i, part)
-                if ckpt is not None:
-                    ckpt.save(i, part)
-                held[i] = part
-                bar.update(1)
             if broken:
                 # a worker process died: every chunk still in flight is lost with the pool
                 for fut, i in list(in_flight.items()):
@@ -833,6 +975,24 @@ def run_chunks(
             if retried:
                 bar.set_postfix(resumed=resumed, retried=retried, refresh=False)
         ok = True
+    except KeyboardInterrupt:
+        # Ctrl-C: keep every chunk that has finished (also those not yet collected)
+        if ckpt is not None:
+            for fut, i in list(in_flight.items()) if finish is not None else ():
+                if fut.done() and not fut.cancelled():
+                    try:
+                        finish(fut, i)
+                    except BaseException:  # noqa: BLE001 - a failed chunk is simply not saved
+                        pass
+            saved = len(ckpt.done | done_now)
+            raise RunInterrupted(
+                f"{saved} of {n} chunk(s) are saved in the checkpoint {ckpt.dir}: run the same "
+                "command again to resume"
+            ) from None
+        raise RunInterrupted(
+            "nothing was saved (no checkpoint): pass a checkpoint directory to keep finished "
+            "chunks and resume"
+        ) from None
     finally:
         if bar is not None:
             bar.close()

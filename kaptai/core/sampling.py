@@ -25,7 +25,7 @@ from typing import cast
 
 import numpy as np
 
-__all__ = ["seed_entropy", "chunk_plan", "chunk_seeds", "bit_generator", "RandomStream"]
+__all__ = ["seed_entropy", "chunk_plan", "chunk_seed", "chunk_seeds", "bit_generator", "RandomStream"]
 
 
 def seed_entropy(seed: object) -> int:
@@ -87,6 +87,22 @@ def chunk_seeds(entropy: int, n_chunks: int) -> list[np.random.SeedSequence]:
     first chunks.
     """
     return np.random.SeedSequence(entropy).spawn(n_chunks)
+
+
+def chunk_seed(entropy: int, index: int) -> np.random.SeedSequence:
+    """Child ``index`` of ``SeedSequence(entropy)`` alone, without spawning the ones before it.
+
+    The same stream as ``chunk_seeds(entropy, n)[index]`` for any ``n > index``, in
+    constant time and memory: a run of any length plans its chunks lazily.
+
+    Examples
+    --------
+    >>> from kaptai.core.sampling import chunk_seed, chunk_seeds
+    >>> a, b = chunk_seed(5, 2), chunk_seeds(5, 3)[2]
+    >>> a.spawn_key, a.spawn_key == b.spawn_key, bool((a.generate_state(4) == b.generate_state(4)).all())
+    ((2,), True, True)
+    """
+    return np.random.SeedSequence(entropy, spawn_key=(int(index),))
 
 
 def bit_generator(child: np.random.SeedSequence) -> np.random.PCG64:

@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from numbers import Integral, Real
 from typing import Any, Iterable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
 
-__all__ = ["exact_fraction", "tidy_frame", "to_json_records", "hypergeometric_total", "MONTE_CARLO_COLUMNS", "FAIRNESS_COLUMNS"]
+__all__ = ["exact_fraction", "tidy_frame", "to_json_records", "json_value", "standard_attrs", "hypergeometric_total",
+           "MONTE_CARLO_COLUMNS", "FAIRNESS_COLUMNS", "STANDARD_ATTRS"]
 
 
 #: Columns of every game's Monte Carlo table (``simulate``): the JSON row shape of
@@ -32,6 +35,11 @@ FAIRNESS_COLUMNS: tuple[str, ...] = (
     "variant", "players", "settlement", "house_cut", "metric", "seat", "relative_to",
     "value", "ci_low", "ci_high", "samples", "method",
 )
+
+#: ``df.attrs`` keys every table carries (None where they do not apply, e.g. no seed for
+#: exact odds): the same names for every game and command.
+STANDARD_ATTRS: tuple[str, ...] = ("game", "rules", "players", "seed_entropy", "policies", "samples", "version")
+
 
 def hypergeometric_total(copies: Iterable[int], size: int) -> int:
     """Number of equally likely ``size``-tile deals from the multiset ``copies``.
@@ -54,14 +62,110 @@ def exact_fraction(weight: int, total: int) -> Fraction:
     return Fraction(int(weight), int(total))
 
 
+def _single(df: pd.DataFrame, column: str) -> Any:
+    if column in df.columns and len(df):
+        values = pd.unique(df[column].dropna())
+        if len(values) == 1:
+            return json_value(values[0])
+        if len(values) > 1:
+            return sorted(json_value(v) for v in values)
+    return None
+
+
+def standard_attrs(df: pd.DataFrame) -> dict[str, Any]:
+    """The :data:`STANDARD_ATTRS` of a table, from its ``attrs`` and, where they lack a key,
+    its columns and the older key names (``kaptai_version``; ``hands``/``games``/``sessions``
+    for ``samples``).  Returns the attrs to add (the existing ones are kept).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kaptai.core.tables import standard_attrs
+    >>> df = pd.DataFrame({"game": ["big-two"], "players": [4], "value": [0.5]})
+    >>> df.attrs = {"games": 100, "kaptai_version": "0.1.0"}
+    >>> a = standard_attrs(df)
+    >>> a["game"], a["players"], a["samples"], a["version"], a["seed_entropy"]
+    ('big-two', 4, 100, '0.1.0', None)
+    """
+    a = df.attrs
+    out: dict[str, Any] = {}
+    if "version" not in a:
+        out["version"] = a.get("kaptai_version", __version__)
+    if a.get("game") is None:
+        out["game"] = _single(df, "game")
+    if a.get("players") is None:
+        out["players"] = _single(df, "players")
+    if a.get("samples") is None:
+        for key in ("hands", "games", "sessions"):
+            if isinstance(a.get(key), Integral):
+                out["samples"] = int(a[key])
+                break
+        else:
+            out["samples"] = None
+    for key in ("rules", "seed_entropy", "policies"):
+        if key not in a:
+            out[key] = None
+    return out
+
+
 def tidy_frame(rows: Sequence[Mapping[str, Any]], columns: list[str], attrs: Mapping[str, Any]) -> pd.DataFrame:
-    """Build a tidy DataFrame with fixed column order and provenance in ``attrs``."""
+    """Build a tidy DataFrame with fixed column order and provenance in ``attrs``
+    (:data:`STANDARD_ATTRS` always present)."""
     df = pd.DataFrame(list(rows), columns=columns)
-    df.attrs.update({"kaptai_version": __version__, **attrs})
+    df.attrs.update({"version": __version__, **attrs})
+    df.attrs.update(standard_attrs(df))
     return df
 
 
+def json_value(v: Any) -> Any:
+    """One cell as a JSON value: numbers exactly (a float keeps every digit: the shortest
+    text that reads back as the same double), missing values as None, fractions as text.
+
+    Examples
+    --------
+    >>> from kaptai.core.tables import json_value
+    >>> import numpy as np
+    >>> json_value(np.float64(0.00010568099371338212)), json_value(np.int64(3)), json_value(float("nan"))
+    (0.00010568099371338212, 3, None)
+    """
+    if v is None or v is pd.NA or v is pd.NaT:
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, Integral):
+        return int(v)
+    if isinstance(v, Fraction):
+        return str(v)
+    if isinstance(v, Real):
+        f = float(v)
+        return f if math.isfinite(f) else None
+    if isinstance(v, str):
+        return v
+    if isinstance(v, Mapping):
+        return {str(k): json_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [json_value(x) for x in v]
+    return str(v)
+
+
 def to_json_records(df: pd.DataFrame) -> str:
-    """A JSON list of row objects (NaN/None become null)."""
-    records = json.loads(df.to_json(orient="records"))
-    return json.dumps(records, ensure_ascii=False, indent=1)
+    """A JSON list of row objects, every float exactly as in the DataFrame (it reads back as
+    the same double), NaN/None as null.  ``level`` is text (or null) in every table, so a
+    row has the same shape whatever command made it.
+
+    Examples
+    --------
+    >>> import json, pandas as pd
+    >>> from kaptai.core.tables import to_json_records
+    >>> df = pd.DataFrame({"level": pd.array([1, None], dtype="Int64"), "value": [0.1 + 0.2, float("nan")]})
+    >>> json.loads(to_json_records(df))
+    [{'level': '1', 'value': 0.30000000000000004}, {'level': None, 'value': None}]
+    """
+    columns = [str(c) for c in df.columns]
+    records = []
+    for row in df.itertuples(index=False, name=None):
+        rec = {c: json_value(v) for c, v in zip(columns, row)}
+        if rec.get("level") is not None:
+            rec["level"] = str(rec["level"])
+        records.append(rec)
+    return json.dumps(records, ensure_ascii=False, indent=1, allow_nan=False)

@@ -59,7 +59,7 @@ def score(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     r = run(args.record, rules=rules)
-    return Output(record=r.to_dict(), header=f"# heaven-eleven: {args.record} ({_label(rules)}) — finals declarer first")
+    return Output(record=r.to_dict(), title=f"# heaven-eleven: {args.record} ({_label(rules)}) — finals declarer first")
 
 
 def simulate(args: argparse.Namespace, game: GameSpec) -> Output:

@@ -136,7 +136,11 @@ def _check_draws(draws: Any) -> int:
 def _context(hand, rules, seen, players, sets, draws, offered=None) -> _Context:
     r = resolve_rules(rules)
     if sets is not None:
-        r = r.replace(sets=sets)  # validates: RulesError naming 'sets'
+        from kaptai.kts.evaluate import check_sets
+
+        given = r.replace(sets=sets)  # validates: RulesError naming 'sets'
+        check_sets(r, sets)  # -o sets=1 --sets 3: refused, not one of them silently
+        r = given
     players = validate_players(players)
     check_deal(players, r)
     draws = _check_draws(draws)

@@ -22,9 +22,9 @@ def odds(args: argparse.Namespace, game: GameSpec) -> Output:
 
     players = game.check_players(args.players)
     df = deal_odds(players, _rules(args, game), distance=not args.no_distance)
-    header = (f"# {df['game'].iloc[0]}: {players} players, {df['sets'].iloc[0]} set(s), rules {df['rules'].iloc[0]}"
-              f" — exact deal odds (value = probability; distributions are conditional, see docs)")
-    return Output(df, header, ["hand", "metric", "level", "value", "exact"])
+    title = (f"exact deal odds, {df['sets'].iloc[0]} set(s) (value = probability; distributions are conditional, "
+             f"see docs)")
+    return Output(df, title, ["hand", "metric", "level", "value", "exact"])
 
 
 def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -43,9 +43,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
         scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
-    header = (f"# {args.game}: {players} players, rules {df['rules'].iloc[0]}, {args.hands} hands, seed {args.seed}"
-              f" — Monte Carlo, 95% intervals")
-    return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
+    return Output(df, "Monte Carlo, 95% intervals", ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
 
 def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -61,7 +59,8 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
              checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
-    return Output(df, None, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+    return Output(df, "fairness: expected value per seat and house take by variant, 95% intervals",
+                  ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -81,7 +80,8 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
     )
     if args.plot:
         plot_league(df).savefig(args.plot, dpi=110, bbox_inches="tight")
-    return Output(df, None, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
+    return Output(df, "policy league: win rate, EV per hand and value of play, 95% intervals",
+                  ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
 
 
 def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -89,19 +89,26 @@ def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:
 
     from kaptai.kts.evaluate import evaluate as run
 
-    ev = run(args.hand, _rules(args, game), sets=args.sets)
+    rules = _rules(args, game)
+    fixed = game.players[0] if game.players[0] == game.players[1] else None  # kap-shap: the 2-player hand sizes
+    ev = run(args.hand, rules, sets=args.sets, players=fixed)
     row = {"win": ev.is_win, "score": ev.score, "form": ev.form, "specials": ",".join(sorted(ev.specials)),
            "decomposition": ev.describe()}
-    return Output(pd.DataFrame([row]))
+    df = pd.DataFrame([row])
+    df.attrs.update({"game": game.name, "rules": rules.to_dict()})
+    return Output(df, f"evaluation of the hand {args.hand}")
 
 
 def waits(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.evaluate import waits as run
 
-    df = run(args.hand, _rules(args, game), seen=args.seen or (), players=args.players, sets=args.sets)
-    if df.empty and args.format == "table":
+    rules = _rules(args, game)
+    players = game.check_players(args.players)
+    df = run(args.hand, rules, seen=args.seen or (), players=players, sets=args.sets)
+    if df.empty and args.format in (None, "table") and args.out is None:
         return Output(None, text="not ready: no tile completes this hand")
-    return Output(df)
+    df.attrs.update({"game": game.name, "rules": rules.to_dict(), "players": players})
+    return Output(df, "the tiles that complete the hand, with their live outs")
 
 
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -113,13 +120,13 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
     df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=players,
              sets=args.sets, offered=args.offered, model=model, claims=bool(args.claims), objective=objective)
     if model == "one_tile":
-        header = (f"# {args.game}: P(win within {args.draws} own draws), keeping the hand and throwing every tile "
-                  f"that does not win; expected score of that win (one-tile model)")
+        title = (f"P(win within {args.draws} own draws), keeping the hand and throwing every tile "
+                 f"that does not win; expected score of that win (one-tile model)")
     else:
-        header = (f"# {args.game}: {df.attrs.get('model', 'exact look-ahead')}; ranked by "
-                  f"{'P(win)' if objective == 'win' else 'expected score'} within {args.draws} "
-                  f"{'turns (claim, then draw)' if args.claims else 'own draws'}")
-    return Output(df, header, [c for c in df.columns if c != "exact"])
+        title = (f"{df.attrs.get('model', 'exact look-ahead')}; ranked by "
+                 f"{'P(win)' if objective == 'win' else 'expected score'} within {args.draws} "
+                 f"{'turns (claim, then draw)' if args.claims else 'own draws'}")
+    return Output(df, title, [c for c in df.columns if c != "exact"])
 
 
 def draw_odds(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -128,7 +135,8 @@ def draw_odds(args: argparse.Namespace, game: GameSpec) -> Output:
     players = args.players if args.players is not None else game.default_players
     df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=players,
              sets=args.sets, claims=args.claims)
-    return Output(df)
+    return Output(df, f"exact P(win) by discard within {args.draws} own draws"
+                  + (", with claims of the previous discard" if args.claims else ""))
 
 
 def _commands(report: bool) -> dict[str, Command]:

@@ -22,14 +22,15 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from kaptai.errors import InvalidHandError
+from kaptai.errors import InvalidHandError, RulesError
 from kaptai.kts import _eval
-from kaptai.kts.rules import FORMS, RuleSet, forms_mask, resolve_rules
+from kaptai.kts.rules import FORMS, RuleSet, forms_mask, hand_sizes, resolve_rules, validate_players
 from kaptai.kts.tiles import (
     COPIES_PER_SET,
     GENERAL_EYE_IDS,
@@ -57,7 +58,10 @@ def c_rules(rules: RuleSet | str | None) -> tuple[RuleSet, int, int, int]:
 
 
 def _tile_array(tiles: Any, sizes: tuple[int, ...], what: str) -> np.ndarray:
-    arr = np.asarray(tiles)
+    try:
+        arr = np.asarray(tiles)
+    except (ValueError, TypeError) as exc:  # ragged nesting, objects numpy cannot hold
+        raise InvalidHandError(f"{what} expects a 2-D array of tile ids: {exc}") from None
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2:
@@ -284,7 +288,45 @@ def _candidates(counts: np.ndarray, rules: RuleSet):
                         yield form, [(kind, (e, e)), ("run", tuple(run))] + [("ten_pair", p) for p in pairs]
 
 
-def evaluate(hand: Any, rules: RuleSet | str | None = "traditional", *, sets: int | None = None) -> Evaluation:
+def check_sets(rules: RuleSet, sets: Any) -> int | None:
+    """``sets`` if it agrees with the ruleset's ``sets`` option (when that is set), else
+    RulesError: ``-o sets=1 --sets 3`` would otherwise quietly use one of the two.
+
+    Examples
+    --------
+    >>> from kaptai.kts.evaluate import check_sets
+    >>> from kaptai.kts.rules import RuleSet
+    >>> check_sets(RuleSet(sets=2), 2), check_sets(RuleSet(), 3)
+    (2, 3)
+    >>> check_sets(RuleSet(sets=1), 3)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: sets=3 contradicts the rules' option sets=1: give one of them
+    """
+    if sets is None:
+        return None
+    if isinstance(sets, bool) or not isinstance(sets, Integral) or sets < 1:
+        raise RulesError(f"sets={sets!r} is not allowed: expected a positive integer")
+    if rules.sets is not None and int(sets) != rules.sets:
+        raise RulesError(f"sets={sets!r} contradicts the rules' option sets={rules.sets}: give one of them")
+    return int(sets)
+
+
+def complete_hand_sizes(players: Any = None) -> tuple[int, ...]:
+    """Sizes of a complete hand: 10 (Kap Tai Shap) or 8 (Kap Shap, 2 players); both when
+    ``players`` is None.
+
+    >>> from kaptai.kts.evaluate import complete_hand_sizes
+    >>> complete_hand_sizes(), complete_hand_sizes(2), complete_hand_sizes(4)
+    ((10, 8), (8,), (10,))
+    """
+    if players is None:
+        return (10, 8)
+    return (hand_sizes(validate_players(players))[0],)
+
+
+def evaluate(hand: Any, rules: RuleSet | str | None = "traditional", *, sets: int | None = None,
+             players: int | None = None) -> Evaluation:
     """Classify and score one complete hand (10 tiles, or 8 in Kap Shap).
 
     Parameters
@@ -293,7 +335,11 @@ def evaluate(hand: Any, rules: RuleSet | str | None = "traditional", *, sets: in
         Any notation :func:`kaptai.kts.parse_hand` reads, e.g. ``"66 6-6 heaven 天"``.
     rules : RuleSet or preset name
     sets : int, optional
-        Sets in play, to reject more copies of a tile than they hold.
+        Sets in play, to reject more copies of a tile than they hold (must agree with the
+        rules' ``sets`` option when that is set).
+    players : int, optional
+        Players at the table: the hand must have their hand size (8 tiles for 2 players,
+        Kap Shap; 10 otherwise).  Default: either size.
 
     Returns
     -------
@@ -311,7 +357,10 @@ def evaluate(hand: Any, rules: RuleSet | str | None = "traditional", *, sets: in
     False
     """
     r, mask, base_sum, gj = c_rules(rules)
-    ids = parse_hand(hand, size=(10, 8), sets=sets)
+    sets = check_sets(r, sets)
+    if sets is None and players is not None:
+        sets = r.sets_for(players)
+    ids = parse_hand(hand, size=complete_hand_sizes(players), sets=sets)
     arr = np.array([sorted(ids)], dtype=np.int8)
     score, form, spec = _eval._classify_batch(arr, mask, base_sum, gj)
     s = int(score[0])
@@ -382,6 +431,7 @@ def waits(
     1       20  1-2          1      2
     """
     r, mask, base_sum, gj = c_rules(rules)
+    sets = check_sets(r, sets)
     ids = parse_hand(hand, size=(9, 7))
     n_sets = sets if sets is not None else _default_sets(len(ids), r, players)
     seen_ids = parse_hand(seen) if seen is not None else ()
@@ -393,6 +443,10 @@ def waits(
         raise InvalidHandError(
             f"the hand and the seen tiles hold {total[t]} copies of {format_tile(t)} "
             f"but {n_sets} set{'s' if n_sets != 1 else ''} hold at most {limit[t]}"
+        )
+    if players is not None and len(ids) != complete_hand_sizes(players)[0] - 1:
+        raise InvalidHandError(
+            f"the hand has {len(ids)} tiles: expected {complete_hand_sizes(players)[0] - 1} with {players} players"
         )
     arr = np.array([sorted(ids)], dtype=np.int8)
     w = _eval._waits_batch(arr, mask, base_sum, gj)[0]

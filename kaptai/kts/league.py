@@ -701,6 +701,17 @@ _AXIS_LABELS = {
 _REFERENCE_LINE = {"ev_per_hand": 0.0, "value_of_play": 0.0, "win_share": 1.0}
 
 
+def _money_units(df: pd.DataFrame) -> dict[str, str]:
+    """Unit of the money metrics per ruleset name: points under advanced settlement, else antes."""
+    out: dict[str, str] = {}
+    for r in (df.attrs.get("settings") or {}).get("rules", []) or []:
+        if isinstance(r, dict) and "name" in r:
+            out[r["name"]] = "points" if r.get("settlement") == "advanced" else "antes"
+    for name in set(df.get("rules", pd.Series(dtype=object)).dropna()):
+        out.setdefault(name, "points" if name == "advanced" else "antes")
+    return out
+
+
 def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None):
     """Plot one metric of :func:`policy_league`: points with CI error bars per policy.
 
@@ -776,10 +787,16 @@ def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None):
             label = f"{pol} (vs {opp})" if ax is None or len(rulesets) == 1 else f"{pol}, {r}"
             a.errorbar(x, y, yerr=np.clip(err, 0, None), fmt=marker, linestyle=line, linewidth=0.8,
                        color=colours[pol], capsize=3, markersize=5, label=label)
+    units = _money_units(df)
     for a in axes:
         a.set_xticks(range(len(counts)), [str(p) for p in counts])
         a.set_xlabel("players")
-        a.set_ylabel(_AXIS_LABELS[metric])
+        shown = [r for r in rulesets if panel[r] is a]
+        unit = {units.get(r, "antes") for r in shown}
+        label = _AXIS_LABELS[metric]
+        if "antes" in label and unit != {"antes"}:  # advanced settlement pays points, not antes
+            label = label.replace("antes", "points" if unit == {"points"} else "antes or points")
+        a.set_ylabel(label)
         if metric in _REFERENCE_LINE:
             a.axhline(_REFERENCE_LINE[metric], color="0.6", linewidth=0.8, zorder=0)
         a.grid(axis="y", alpha=0.3)

@@ -129,7 +129,9 @@ def plot_fairness(df: pd.DataFrame, path=None):
         err = np.vstack([h.value - h.ci_low, h.ci_high - h.value])
         right.bar(range(len(h)), h.value, yerr=err, capsize=3, color="grey")
         right.set_xticks(range(len(h)))
-        right.set_xticklabels(h.variant, rotation=30, ha="right", fontsize=8)
+        from kaptai.core.output import wrap_label
+
+        right.set_xticklabels([wrap_label(v, 12) for v in h.variant], fontsize=8)
         right.set_ylabel("house take per hand")
         right.set_title("House take")
     return _save(fig, path)
@@ -166,13 +168,15 @@ def plot_win_modes(df: pd.DataFrame, ax=None, path=None):
     bottom = np.zeros(len(table))
     for m in modes:
         vals = table[f"win_share_{m}"].to_numpy()
-        ax.bar(table.index.astype(str), vals, bottom=bottom, label=m.replace("_", "-"))
+        ax.bar(range(len(table)), vals, bottom=bottom, label=m.replace("_", "-"))
         bottom += vals
     ax.set_ylabel("share of wins")
     ax.set_ylim(0, 1)
     ax.set_title("How hands are won")
     ax.legend(loc="upper right", fontsize=8)
-    ax.tick_params(axis="x", labelrotation=20)
+    from kaptai.core.output import wrap_label
+
+    ax.set_xticks(range(len(table)), [wrap_label(v, 12) for v in table.index.astype(str)], fontsize=8)
     fig.tight_layout()
     if path is not None:
         fig.savefig(path, dpi=110, bbox_inches="tight")

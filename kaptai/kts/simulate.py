@@ -50,10 +50,10 @@ from kaptai.core.runner import add_counts_keep_log as _merge_chunk
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import check_count as _count
 from kaptai.core.options import policy_label as _policy_label
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
-from kaptai.core.tables import MONTE_CARLO_COLUMNS
+from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
 from kaptai.errors import RulesError
 from kaptai.kts.engine import log_rows_to_array, run_hands
 from kaptai.kts.config import ACTIONS, EngineConfig, make_config, new_outcomes
@@ -171,10 +171,10 @@ def run_tallies(
         if isinstance(recorded, int):
             seed = recorded
     entropy = _entropy(seed)
-    tasks = [
-        (cfg, resolved, c.seed, c.size, c.start, max(0, min(record - c.start, c.size)))
-        for c in plan_chunks(hands, CHUNK_HANDS, entropy)
-    ]
+    tasks = LazyTasks(  # made chunk by chunk: flat memory for any number of hands
+        lambda c: (cfg, resolved, c.seed, c.size, c.start, max(0, min(record - c.start, c.size))),
+        plan_chunks(hands, CHUNK_HANDS, entropy),
+    )
     labels = [_policy_label(p) for p in resolved]
     fingerprint = {
         "game": _GAME,
@@ -441,6 +441,7 @@ def simulate(
             "confidence": CONFIDENCE,
         }
     )
+    df.attrs.update(standard_attrs(df))  # game, players, samples: the key names of every table
     if record:
         df.attrs["log"] = {k: v.tolist() for k, v in _log_frame(log).items()}
     return df

@@ -457,8 +457,16 @@ def parse_hand(
     """
     if isinstance(hand, str):
         items: list = [t for t in _HAND_SEP.split(unicodedata.normalize("NFKC", hand)) if t]
-    elif isinstance(hand, Iterable):
-        items = list(hand)
+    elif isinstance(hand, Iterable) and not isinstance(hand, (bytes, bytearray, memoryview)) and not (
+        isinstance(hand, np.ndarray) and hand.ndim != 1
+    ):
+        try:
+            items = list(hand)
+        except TypeError:
+            raise InvalidHandError(
+                f"a hand must be a string of tile tokens or an iterable of tiles, got "
+                f"{type(hand).__name__} {hand!r:.60}"
+            ) from None
     else:
         raise InvalidHandError(
             f"a hand must be a string of tile tokens or an iterable of tiles, got "
@@ -469,8 +477,12 @@ def parse_hand(
     if size is not None:
         if isinstance(size, Integral) and not isinstance(size, bool):
             allowed: tuple[int, ...] = (int(size),)
+        elif isinstance(size, Collection) and not isinstance(size, str) and all(
+            isinstance(s, Integral) and not isinstance(s, bool) for s in size
+        ):
+            allowed = tuple(sorted({int(s) for s in size}))
         else:
-            allowed = tuple(sorted({int(s) for s in cast(Collection[int], size)}))
+            raise RulesError(f"size={size!r} is not allowed: expected a hand size or a collection of sizes")
         if len(ids) not in allowed:
             raise InvalidHandError(
                 f"the hand has {len(ids)} tiles: expected {_sizes_text(allowed)}"

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.output import format_estimate
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
@@ -136,17 +137,18 @@ def _play_section(games: int, seed: int, run: dict, progress: bool):
     sims = pd.concat(frames, ignore_index=True)
     base = sims[sims.policy.isin(["random", "greedy", "heuristic"])]
     win = base[(base.metric == "win") & (base.relative_to == "leader")]
-    wt = win.pivot_table(index="seat", columns="policy", values="value").reset_index()
+    # Monte Carlo percentages with the digits their intervals support (27.9, not 27.9333 from 3,000 games)
+    win = win.assign(shown=[format_estimate(r.value, r.ci_low, r.ci_high, 100) for r in win.itertuples()])
+    wt = win.pivot_table(index="seat", columns="policy", values="shown", aggfunc="first").reset_index()
     wt.columns = ["position from the leader"] + [f"P(win) {c} %" for c in wt.columns[1:]]
-    for c in wt.columns[1:]:
-        wt[c] = 100 * wt[c]
     league = []
     for s in range(4):
         d = sims[(sims.policy == f"heuristic@{s}") & (sims.metric == "win") & (sims.relative_to == "seat") & (sims.seat == s)]
         n = sims[(sims.policy == f"heuristic@{s}") & (sims.metric == "net_mean") & (sims.relative_to == "seat") & (sims.seat == s)]
-        league.append({"heuristic seat": s, "P(win) %": 100 * float(d.value.iloc[0]),
+        league.append({"heuristic seat": s,
+                       "P(win) %": format_estimate(d.value.iloc[0], d.ci_low.iloc[0], d.ci_high.iloc[0], 100),
                        "95% CI": f"{100 * float(d.ci_low.iloc[0]):.1f}–{100 * float(d.ci_high.iloc[0]):.1f}",
-                       "EV per game": float(n.value.iloc[0]),
+                       "EV per game": format_estimate(n.value.iloc[0], n.ci_low.iloc[0], n.ci_high.iloc[0]),
                        "EV 95% CI": f"{float(n.ci_low.iloc[0]):.2f} to {float(n.ci_high.iloc[0]):.2f}"})
     league = pd.DataFrame(league)
     cards = base[(base.metric == "cards_left") & (base.relative_to == "leader")]
@@ -186,15 +188,16 @@ def _scoring_section(games: int, seed: int, run: dict, progress: bool):
     for v in dict.fromkeys(sc.variant):
         q = sc[sc.variant == v]
         fin = q[(q.metric == "ev_per_hand") & (q.relative_to == "finish")].sort_values("seat")
-        sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
+        sds = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")]
+        sd = format_estimate(sds.value.mean(), sds.ci_low.mean(), sds.ci_high.mean())
         nw = q[q.metric == "nonwinner_positive"].iloc[0]
         lead = q[(q.metric == "leader_advantage")].iloc[0]
         rows.append({
             "variant": v,
-            **{f"EV finish {int(r.seat) + 1}": r.value for r in fin.itertuples()},
+            **{f"EV finish {int(r.seat) + 1}": format_estimate(r.value, r.ci_low, r.ci_high) for r in fin.itertuples()},
             "SD of a seat's net": sd,
-            "P(a non-winner ends ahead) %": 100 * nw.value,
-            "leader advantage": lead.value,
+            "P(a non-winner ends ahead) %": format_estimate(nw.value, nw.ci_low, nw.ci_high, 100),
+            "leader advantage": format_estimate(lead.value, lead.ci_low, lead.ci_high),
             "leader adv. 95% CI": f"{lead.ci_low:.2f} to {lead.ci_high:.2f}",
         })
     table = pd.DataFrame(rows)
@@ -247,12 +250,13 @@ def _rules_effects_section(games: int, seed: int, run: dict, progress: bool):
             plays = q[q.metric == "plays_mean"].iloc[0]
             rows.append({
                 "comparison": name, "variant": v, "policy": df.attrs["policies"][0],
-                "leader P(win) %": 100 * lead_win.value,
+                "leader P(win) %": format_estimate(lead_win.value, lead_win.ci_low, lead_win.ci_high, 100),
                 "95% CI": f"{100 * lead_win.ci_low:.1f}–{100 * lead_win.ci_high:.1f}",
-                "leader EV": lead_ev.value,
-                "包牌 per 1000 games": 1000 * lr.value,
-                "包牌 cost": float(cost.value.iloc[0]) if len(cost) else float("nan"),
-                "plays per game": plays.value,
+                "leader EV": format_estimate(lead_ev.value, lead_ev.ci_low, lead_ev.ci_high),
+                "包牌 per 1000 games": format_estimate(lr.value, lr.ci_low, lr.ci_high, 1000),
+                "包牌 cost": format_estimate(cost.value.iloc[0], cost.ci_low.iloc[0], cost.ci_high.iloc[0])
+                if len(cost) else "",
+                "plays per game": format_estimate(plays.value, plays.ci_low, plays.ci_high),
             })
     table = pd.DataFrame(rows)
     sec = Section(
@@ -339,7 +343,7 @@ def _summary_section(results: dict[str, Any]) -> Section:
         nw = q[q.metric == "nonwinner_positive"].iloc[0]
         sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
         lines.append(f"Under {label} scoring (count, standard 炒) a player other than the winner ends a game ahead "
-                     f"{_pct(nw.value)} of the time; a seat's net per game has a standard deviation of {sd:.1f} points.")
+                     f"{format_estimate(nw.value, nw.ci_low, nw.ci_high, 100)}% of the time; a seat's net per game has a standard deviation of {sd:.1f} points.")
     eff = results.get("rules_effects", {})
     if "top_rule" in eff:
         q = eff["top_rule"]

@@ -204,7 +204,10 @@ def _fairness_section(players, hands, seed, run, progress):
     fig_cut = plot_cut_curve(cuts)
     take = cuts[cuts.metric == "house_take_per_hand"][["variant", "value"]].rename(
         columns={"variant": "cut", "value": "house take per hand (antes)"})
-    be = float(presets[(presets.variant == "traditional") & (presets.metric == "break_even_cut")].value.iloc[0])
+    be_row = presets[(presets.variant == "traditional") & (presets.metric == "break_even_cut")].iloc[0]
+    be = float(be_row.value)
+    be_ci = (f" (95% interval {100 * float(be_row.ci_low):.2f}–{100 * float(be_row.ci_high):.2f}%)"
+             if pd.notna(be_row.ci_low) and pd.notna(be_row.ci_high) else "")
 
     _step(progress, "fairness: scoring variants")
     variants = {**VARIANT_SETS["forms_settlement"], **VARIANT_SETS["base_combination"]}
@@ -225,7 +228,7 @@ def _fairness_section(players, hands, seed, run, progress):
             ("table", ev_table, "EV per hand by seat (antes / points), 95% intervals"),
             ("figure", fig_ev, "EV per hand by seat, relative to the dealer (left) and to the first hand (right)"),
             ("p", f"The house cut: every seat's EV falls linearly with the cut; the break-even cut, above which every "
-                  f"seat loses on average, is {100 * be:.2f}% in the traditional pot game with {p4} players."),
+                  f"seat loses on average, is {100 * be:.2f}%{be_ci} in the traditional pot game with {p4} players."),
             ("table", take, "House take per hand against the cut (traditional, pot)"),
             ("figure", fig_cut, "EV per seat and house take against the house cut"),
             ("p", "Scoring variants ranked by fairness: the spread between the best and worst seat's EV (smaller is "
@@ -243,7 +246,7 @@ def _fairness_section(players, hands, seed, run, progress):
     lines = [
         f"House cut: at the traditional {100 * cut_now:.0f}% cut the house takes "
         f"{float(trad[trad.metric == 'house_take_per_hand'].value.iloc[0]):.3f} antes per hand with {p4} players and "
-        f"{verdict} (seats from the dealer); the estimated break-even cut is {100 * be:.2f}%.",
+        f"{verdict} (seats from the dealer); the estimated break-even cut is {100 * be:.2f}%{be_ci}.",
         f"Fairest scoring variant by seat-EV spread: {rank.variant.iloc[0]} (spread {rank.ev_spread.iloc[0]:.3f}); "
         f"least fair: {rank.variant.iloc[-1]} (spread {rank.ev_spread.iloc[-1]:.3f}).",
     ]

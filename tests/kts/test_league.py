@@ -287,8 +287,10 @@ def test_plot_returns_a_labelled_figure():
     fig = plot_league(df)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     assert [a.get_title() for a in fig.axes] == ["traditional rules", "advanced rules"]
+    # the advanced panel is paid in points (deliberate change, issue 13 item 9: it said antes)
+    assert [a.get_ylabel() for a in fig.axes] == ["EV per hand (antes)", "EV per hand (points)"]
     for a in fig.axes:
-        assert a.get_ylabel() == "EV per hand (antes)" and a.get_xlabel() == "players"
+        assert a.get_xlabel() == "players"
         assert [t.get_text() for t in a.get_xticklabels()] == ["3", "4"]
     import matplotlib.pyplot as plt
 

@@ -1,0 +1,584 @@
+"""Tables as a person or a program reads them: text, CSV, JSON, parquet.
+
+Every table command ends in :func:`emit`:
+
+- ``table`` (for a person): a header line ``# what — provenance`` (game, players,
+  rules and every option changed from the preset, policies, seed, samples), floating
+  noise shown as 0, whole fractions without ``/1``, empty columns dropped, and with
+  ``percent=True`` probabilities as percentages;
+- ``csv`` / ``json`` / ``parquet`` (for a program): the whole table, every float exactly
+  (JSON and CSV write the shortest text that reads back as the same double; parquet keeps
+  ``df.attrs``), and one provenance line ``# ...`` on stderr, so that an unseeded run can
+  be reproduced with the ``--seed`` it names.
+
+:func:`write_table` / :func:`read_parquet` are the same through the API, and
+:func:`want_progress` decides whether a progress bar is drawn (only on a terminal).
+
+Examples
+--------
+>>> import pandas as pd
+>>> from kaptai.core.output import format_table
+>>> df = pd.DataFrame({"metric": ["ev", "p"], "value": [-4.01e-16, 0.25], "exact": [None, "8/1"],
+...                    "empty": [None, None]})
+>>> df.attrs = {"game": "kap-tai-shap", "players": 4, "rules": None}
+>>> print(format_table(df, title="a table"))
+# a table — kap-tai-shap, 4 players, kaptai 0.1.0
+metric value exact
+    ev     0
+     p  0.25     8
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pandas as pd
+
+from kaptai.core.paths import PathError, check_output_path, kind_of
+from kaptai.core.tables import json_value, standard_attrs, to_json_records
+from kaptai.errors import KaptaiError
+
+__all__ = [
+    "FORMATS",
+    "NOISE",
+    "emit",
+    "format_table",
+    "provenance",
+    "provenance_line",
+    "changed_options",
+    "write_table",
+    "read_parquet",
+    "table_format",
+    "want_progress",
+    "interrupted_message",
+    "interval_decimals",
+    "format_estimate",
+    "wrap_label",
+]
+
+#: Output formats of the table commands.
+FORMATS: tuple[str, ...] = ("table", "csv", "json", "parquet")
+#: Magnitudes below this print as 0 in a Monte Carlo table (float cancellation, not data).
+NOISE: float = 1e-12
+_ATTRS_KEY = b"kaptai.attrs"
+_WHOLE = re.compile(r"^(-?\d+)/1$")
+#: modules with a game's ``PRESETS`` (the registry of :mod:`kaptai.games` replaces this)
+_RULES_MODULES = {"kap-tai-shap": "kaptai.kts.rules", "kap-shap": "kaptai.kts.rules", "big-two": "kaptai.bigtwo.rules"}
+#: modules with a game's metric descriptions (``P(...)`` and ``distribution ...`` are probabilities)
+_METRIC_MODULES = {
+    "kap-tai-shap": ("kaptai.kts.simulate", "kaptai.kts.fairness"),
+    "kap-shap": ("kaptai.kts.simulate", "kaptai.kts.fairness"),
+    "big-two": ("kaptai.bigtwo.simulate", "kaptai.bigtwo.fairness"),
+}
+
+
+# --------------------------------------------------------------------------------------
+# Provenance
+# --------------------------------------------------------------------------------------
+
+
+def _preset_dict(game: Any, name: Any) -> dict | None:
+    import importlib
+
+    module = _RULES_MODULES.get(game) if isinstance(game, str) else None
+    if module is None or not isinstance(name, str):
+        return None
+    presets = getattr(importlib.import_module(module), "PRESETS", {})
+    preset = presets.get(name)
+    return None if preset is None else json_value(preset.to_dict())
+
+
+def changed_options(rules: Mapping[str, Any] | None, game: str | None = None,
+                    preset: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The options of ``rules`` (a ``RuleSet.to_dict()``) that differ from its preset.
+
+    Parameters
+    ----------
+    rules : mapping
+        The ruleset as a dict; its ``name`` is the preset.
+    game : str, optional
+        The game, to find the preset (when ``preset`` is not given).
+    preset : mapping, optional
+        The preset's dict.
+
+    Examples
+    --------
+    >>> from kaptai.kts.rules import RuleSet
+    >>> from kaptai.core.output import changed_options
+    >>> changed_options(RuleSet.preset("advanced", claim="any").to_dict(), "kap-tai-shap")
+    {'claim': 'any'}
+    """
+    if not isinstance(rules, Mapping):
+        return {}
+    rules = json_value(dict(rules))
+    base = json_value(dict(preset)) if preset is not None else _preset_dict(game, rules.get("name"))
+    if base is None:
+        return {}
+    return {k: v for k, v in rules.items() if k not in ("name", "players") and base.get(k, v) != v}
+
+
+def _policies_text(policies: Any) -> str | None:
+    if not policies:
+        return None
+    if isinstance(policies, str):
+        return policies
+    labels = [str(p) for p in policies]
+    if len(set(labels)) == 1:
+        return f"{labels[0]} at every seat"
+    return ",".join(f"{i}={p}" for i, p in enumerate(labels))
+
+
+def _rules_text(rules: Any, game: Any) -> str | None:
+    if not isinstance(rules, Mapping):
+        return None
+    changed = changed_options(rules, game)
+    text = f"rules {rules.get('name')}"
+    if changed:
+        text += " with " + ", ".join(f"{k}={v!r}" for k, v in changed.items())
+    return text
+
+
+def provenance(df: pd.DataFrame) -> str:
+    """What made a table, in one line: game, players, rules with every option changed from
+    the preset, policies, seed entropy (rerun with ``--seed`` to get the same table),
+    samples, package version.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kaptai.core.output import provenance
+    >>> df = pd.DataFrame({"game": ["big-two"], "players": [4]})
+    >>> df.attrs = {"seed_entropy": 12345, "policies": ["greedy"] * 4, "games": 1000, "version": "0.1.0"}
+    >>> provenance(df)
+    'big-two, 4 players, policies greedy at every seat, 1000 samples, seed 12345 (rerun with --seed 12345), kaptai 0.1.0'
+    """
+    a = {**df.attrs, **standard_attrs(df)}
+    parts: list[str] = []
+    if a.get("game"):
+        parts.append(str(a["game"]))
+    players = a.get("players")
+    if isinstance(players, int):
+        parts.append(f"{players} players")
+    elif isinstance(players, list) and players:
+        parts.append("players " + ",".join(str(p) for p in players))
+    rules = _rules_text(a.get("rules"), a.get("game"))
+    if rules:
+        parts.append(rules)
+    settings = a.get("settings")  # a league: several rulesets and policies
+    if isinstance(settings, Mapping):
+        texts = [t for t in (_rules_text(r, a.get("game")) for r in settings.get("rules") or []) if t]
+        if texts and not rules:
+            parts.append("; ".join(texts))
+        if settings.get("policies") and not a.get("policies"):
+            parts.append("policies " + ", ".join(str(p) for p in settings["policies"]))
+        if isinstance(settings.get("hands"), int) and a.get("samples") is None:
+            parts.append(f"{settings['hands']} hands per policy and configuration")
+    variants = a.get("variants")
+    if isinstance(variants, Mapping) and variants:
+        texts = []
+        for name, v in variants.items():
+            r = v.get("rules") if isinstance(v, Mapping) else None
+            changed = changed_options(r, a.get("game")) if r else {}
+            texts.append(str(name) + (" (" + ", ".join(f"{k}={x!r}" for k, x in changed.items()) + ")" if changed else ""))
+        parts.append("variants " + "; ".join(texts))
+    if a.get("malaysian_swap") not in (None, "policy"):
+        parts.append(f"malaysian swap {a['malaysian_swap']}")
+    pol = _policies_text(a.get("policies"))
+    if pol:
+        parts.append(f"policies {pol}")
+    if isinstance(a.get("samples"), int):
+        parts.append(f"{a['samples']} samples")
+    if a.get("seed_entropy") is not None:
+        parts.append(f"seed {a['seed_entropy']} (rerun with --seed {a['seed_entropy']})")
+    parts.append(f"kaptai {a.get('version')}")
+    return ", ".join(parts)
+
+
+def provenance_line(df: pd.DataFrame) -> str:
+    """``# `` + :func:`provenance`: the line written on stderr with csv/json/parquet output."""
+    return "# " + provenance(df)
+
+
+# --------------------------------------------------------------------------------------
+# A table for a person
+# --------------------------------------------------------------------------------------
+
+
+def _metric_descriptions(game: Any) -> dict[str, str]:
+    import importlib
+
+    out: dict[str, str] = {}
+    for module in _METRIC_MODULES.get(game, ()) if isinstance(game, str) else ():
+        mod = importlib.import_module(module)
+        for name in dir(mod):
+            if name.endswith("METRICS") and isinstance(getattr(mod, name), Mapping):
+                out.update({str(k): str(v) for k, v in getattr(mod, name).items()})
+    return out
+
+
+def _is_probability(description: str) -> bool:
+    return description.startswith(("P(", "distribution", "probability"))
+
+
+def _probability_mask(df: pd.DataFrame, metrics: Mapping[str, str] | None) -> np.ndarray:
+    """Rows whose ``value`` is a probability: exact odds rows, ``p_*`` metrics, and Monte
+    Carlo metrics described as ``P(...)`` or a distribution."""
+    n = len(df)
+    mask = np.zeros(n, dtype=bool)
+    if "exact" in df.columns and "method" in df.columns:
+        mask |= (df["method"] == "exact").to_numpy(dtype=bool, na_value=False)
+    if "metric" in df.columns:
+        names = df["metric"].astype(str)
+        mask |= names.str.startswith("p_").to_numpy(dtype=bool)
+        desc = dict(metrics or {})
+        if desc:
+            mask |= names.map(lambda m: _is_probability(desc.get(m, ""))).to_numpy(dtype=bool)
+    return mask
+
+
+def _cell(v: Any, percent: bool = False) -> str:
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, (float, np.floating)):
+        if percent:
+            return f"{100 * float(v):.4g}%"
+        return f"{float(v):.6g}"
+    if isinstance(v, str):
+        m = _WHOLE.match(v)
+        return m.group(1) if m else v
+    return str(v)
+
+
+def format_table(
+    df: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+    percent: bool = False,
+    metrics: Mapping[str, str] | None = None,
+    header: bool = True,
+) -> str:
+    """The table as text for a person.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Any kaptai table.
+    columns : sequence of str, optional
+        Columns to show (those missing from ``df`` are skipped); default all.
+    title : str, optional
+        What the table is; the header line is ``# title — provenance``.
+    percent : bool
+        Probabilities (exact odds, ``p_*`` metrics, Monte Carlo metrics described as
+        ``P(...)`` or a distribution, ``p_*`` columns) as percentages.
+    metrics : mapping, optional
+        Metric descriptions (default: the game's, found from ``df.attrs['game']``).
+    header : bool
+        Print the header line.
+
+    Notes
+    -----
+    Magnitudes below :data:`NOISE` in rows that are not exact print as ``0``; fractions
+    ``n/1`` print as ``n``; columns with no value at all are dropped.
+    """
+    view = df[[c for c in columns if c in df.columns]] if columns else df
+    keep = [c for c in view.columns
+            if not (view[c].isna() | view[c].astype(object).map(lambda x: isinstance(x, str) and x == "")).all()]
+    view = view[keep]
+    game = df.attrs.get("game")
+    if game is None and "game" in df.columns and len(df):
+        game = df["game"].iloc[0]
+    if metrics is None:
+        metrics = _metric_descriptions(game)
+    prob = _probability_mask(df, metrics) if percent else np.zeros(len(df), dtype=bool)
+    exact_rows = (df["exact"].notna().to_numpy() if "exact" in df.columns else np.zeros(len(df), dtype=bool))
+    cells: dict[str, list[str]] = {}
+    for c in view.columns:
+        col = view[c]
+        is_float = pd.api.types.is_float_dtype(col)
+        pct_col = percent and (str(c).startswith("p_") or str(c) in ("probability", "share"))
+        out = []
+        for i, v in enumerate(col.tolist()):
+            if is_float and v is not None and not (isinstance(v, float) and math.isnan(v)):
+                v = float(v)
+                if not exact_rows[i] and abs(v) < NOISE:
+                    v = 0.0
+                if v == 0:
+                    v = 0.0  # no "-0"
+            pct = is_float and (pct_col or (prob[i] and c in ("value", "ci_low", "ci_high")))
+            out.append(_cell(v, pct))
+        cells[str(c)] = out
+    text_frame = pd.DataFrame(cells, columns=list(cells))
+    with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 200):
+        body = text_frame.to_string(index=False) if len(text_frame.columns) else ""
+    body = "\n".join(line.rstrip() for line in body.splitlines())
+    if len(text_frame) == 0:
+        body = "(no rows)" if not len(text_frame.columns) else body
+    lines = []
+    if header:
+        prov = provenance(df)
+        lines.append(f"# {title} — {prov}" if title else f"# {prov}")
+    lines.append(body)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------------------
+
+
+def table_format(fmt: str | None, out: str | os.PathLike | None) -> str:
+    """The output format: ``fmt`` if given, else from the suffix of ``out``, else ``'table'``.
+
+    >>> from kaptai.core.output import table_format
+    >>> table_format(None, "t.parquet"), table_format("json", None), table_format(None, None)
+    ('parquet', 'json', 'table')
+    """
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise KaptaiError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        return fmt
+    if out is not None:
+        kind = kind_of(out)
+        if kind in ("csv", "json", "parquet"):
+            return kind
+        return "table"
+    return "table"
+
+
+def check_table_out(out: str | os.PathLike | None, fmt: str) -> Path | None:
+    """Check ``--out`` for a table format before any work (None: standard output).
+
+    Raises
+    ------
+    PathError
+        parquet without ``--out``, a suffix that does not match the format, an unwritable
+        place.
+    """
+    if out is None:
+        if fmt == "parquet":
+            raise PathError("--format parquet writes a file: give --out FILE.parquet")
+        return None
+    kinds = {"table": ("txt",), "csv": ("csv",), "json": ("json",), "parquet": ("parquet",)}[fmt]
+    return check_output_path(out, kinds, what="--out")
+
+
+def _attrs_json(df: pd.DataFrame) -> str:
+    attrs = {**df.attrs, **standard_attrs(df)}
+    return json.dumps(json_value(attrs), ensure_ascii=False, allow_nan=False)
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike, fmt: str | None = None) -> Path:
+    """Write a table to ``path`` as csv, json, parquet or text (``fmt`` or the suffix).
+
+    Parquet keeps the column types and ``df.attrs`` (as JSON values: tuples read back as
+    lists), with :data:`kaptai.core.tables.STANDARD_ATTRS` filled in.
+
+    Examples
+    --------
+    >>> import tempfile, os, pandas as pd
+    >>> from kaptai.core.output import write_table, read_parquet
+    >>> df = pd.DataFrame({"metric": ["win"], "value": [0.1 + 0.2]})
+    >>> df.attrs = {"game": "big-two", "seed_entropy": 2**100}
+    >>> back = read_parquet(write_table(df, os.path.join(tempfile.mkdtemp(), "t.parquet")))
+    >>> bool(back.value.iloc[0] == df.value.iloc[0]), back.attrs["seed_entropy"] == 2**100
+    (True, True)
+    """
+    fmt = table_format(fmt, path)
+    p = Path(os.fspath(path))
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        meta = dict(table.schema.metadata or {})
+        meta[_ATTRS_KEY] = _attrs_json(df).encode("utf-8")
+        pq.write_table(table.replace_schema_metadata(meta), p)
+    elif fmt == "csv":
+        df.to_csv(p, index=False)
+    elif fmt == "json":
+        p.write_text(to_json_records(df) + "\n", encoding="utf-8")
+    else:
+        p.write_text(format_table(df) + "\n", encoding="utf-8")
+    return p
+
+
+def read_parquet(path: str | os.PathLike) -> pd.DataFrame:
+    """A table written by :func:`write_table` as parquet, with its ``attrs``.
+
+    Raises
+    ------
+    PathError
+        A file that cannot be read as parquet.
+    """
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(os.fspath(path))
+    except (OSError, ValueError) as exc:
+        raise PathError(f"cannot read {os.fspath(path)!r} as parquet: {exc}") from None
+    meta = table.schema.metadata or {}
+    df = table.to_pandas()
+    # text columns that were object columns (text or None) come back as such, not as str dtype
+    try:
+        described = json.loads(meta.get(b"pandas", b"{}").decode("utf-8")).get("columns", [])
+    except ValueError:
+        described = []
+    for col in described:
+        name = col.get("name")
+        if col.get("numpy_type") == "object" and name in df.columns and df[name].dtype != object:
+            df[name] = df[name].astype(object).where(df[name].notna(), None)
+    df.attrs = {}
+    if _ATTRS_KEY in meta:
+        df.attrs.update(json.loads(meta[_ATTRS_KEY].decode("utf-8")))
+    return df
+
+
+# --------------------------------------------------------------------------------------
+# The one call of a table command
+# --------------------------------------------------------------------------------------
+
+
+def emit(
+    df: pd.DataFrame,
+    fmt: str | None = "table",
+    *,
+    out: str | os.PathLike | None = None,
+    columns: Sequence[str] | None = None,
+    title: str | None = None,
+    percent: bool = False,
+    metrics: Mapping[str, str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+) -> None:
+    """Show or write a table: what every table command of the CLI ends with.
+
+    ``table``: :func:`format_table` (header line, then the chosen ``columns``) on stdout
+    or into ``out``.  ``csv``/``json``/``parquet``: the whole table on stdout or into
+    ``out`` (parquet needs ``out``), and :func:`provenance_line` on stderr.
+
+    Examples
+    --------
+    >>> import io, pandas as pd
+    >>> from kaptai.core.output import emit
+    >>> df = pd.DataFrame({"metric": ["win"], "value": [0.30000000000000004]})
+    >>> df.attrs = {"game": "big-two", "seed_entropy": 7, "version": "0.1.0"}
+    >>> o, e = io.StringIO(), io.StringIO()
+    >>> emit(df, "json", stdout=o, stderr=e)
+    >>> '0.30000000000000004' in o.getvalue(), e.getvalue()
+    (True, '# big-two, seed 7 (rerun with --seed 7), kaptai 0.1.0\\n')
+    """
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    fmt = table_format(fmt, out)
+    if out is not None or fmt == "parquet":
+        check_table_out(out, fmt)
+    if fmt == "table":
+        text = format_table(df, columns, title=title, percent=percent, metrics=metrics)
+        if out is None:
+            print(text, file=stdout)
+        else:
+            Path(os.fspath(out)).write_text(text + "\n", encoding="utf-8")
+        return
+    if out is None:
+        if fmt == "csv":
+            buf = io.StringIO()
+            df.to_csv(buf, index=False)
+            stdout.write(buf.getvalue())
+        else:
+            print(to_json_records(df), file=stdout)
+    else:
+        write_table(df, out, fmt)
+    print(provenance_line(df), file=stderr)
+
+
+# --------------------------------------------------------------------------------------
+# Terminal
+# --------------------------------------------------------------------------------------
+
+
+def interval_decimals(ci_low: float, ci_high: float, scale: float = 1.0) -> int | None:
+    """Decimals an estimate supports: one more than the leading digit of its interval's
+    half-width (None when the interval is missing or empty).
+
+    >>> from kaptai.core.output import interval_decimals
+    >>> interval_decimals(0.263, 0.295, 100), interval_decimals(0.2790, 0.2797, 100)
+    (1, 3)
+    """
+    try:
+        half = abs(float(ci_high) - float(ci_low)) * abs(scale) / 2
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(half) or half <= 0:
+        return None
+    return max(0, 1 - math.floor(math.log10(half)))
+
+
+def format_estimate(value: float, ci_low: float, ci_high: float, scale: float = 1.0) -> str:
+    """``value * scale`` with the digits its interval supports (27.9, not 27.9333 from 3,000 games).
+
+    >>> from kaptai.core.output import format_estimate
+    >>> format_estimate(0.279333, 0.263, 0.295, 100), format_estimate(0.5, float("nan"), float("nan"))
+    ('27.9', '0.5')
+    >>> format_estimate(0.0, 0.0, 0.0000077, 100)
+    '0'
+    """
+    d = interval_decimals(ci_low, ci_high, scale)
+    v = float(value) * scale
+    if not math.isfinite(v):
+        return ""
+    if v == 0:
+        return "0"  # never seen: no digits to support (its interval is one-sided)
+    return f"{v:.4g}" if d is None else f"{v:.{d}f}"
+
+
+def wrap_label(text: str, width: int = 14) -> str:
+    r"""A tick label broken into lines of at most ``width`` characters (at spaces, commas),
+    so that many long labels fit side by side without rotation.
+
+    >>> from kaptai.core.output import wrap_label
+    >>> wrap_label("count standard, place, bonus 10")
+    'count\nstandard,\nplace, bonus\n10'
+    """
+    import textwrap
+
+    return "\n".join(textwrap.wrap(str(text), width=width, break_long_words=False)) or str(text)
+
+
+def want_progress(no_progress: bool = False, stream: IO[str] | None = None) -> bool:
+    """Whether to draw a progress bar: not turned off, and ``stream`` (stderr) is a terminal
+    (a bar written into a log file is noise).
+
+    >>> import io
+    >>> from kaptai.core.output import want_progress
+    >>> want_progress(False, io.StringIO())
+    False
+    """
+    stream = sys.stderr if stream is None else stream
+    if no_progress:
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def interrupted_message(exc: BaseException | None = None) -> str:
+    """The line printed on Ctrl-C: ``kaptai: interrupted``, and what was saved.
+
+    >>> from kaptai.core.runner import RunInterrupted
+    >>> from kaptai.core.output import interrupted_message
+    >>> interrupted_message(RunInterrupted("3 of 9 chunk(s) are saved in the checkpoint ck"))
+    'kaptai: interrupted: 3 of 9 chunk(s) are saved in the checkpoint ck'
+    """
+    detail = str(exc) if exc is not None else ""
+    return "kaptai: interrupted" + (f": {detail}" if detail else "")

@@ -1,0 +1,219 @@
+"""Output paths checked before any work.
+
+A run that takes an hour must not fail at its end because the figure's folder is
+missing or the report's file cannot be written.  :func:`check_output_path` and
+:func:`check_checkpoint_dir` check a path at once (the folder exists, a file can be
+created in it, the suffix is one the writer knows) and raise a :class:`PathError`
+naming the path and what is wrong.
+
+One rule for every output file (``--out``, ``--plot``): its folder must exist (kaptai
+does not create folders for a file; ``create_parent=True`` is for a default path such as
+``reports/<game>.html``).  A checkpoint is a directory that kaptai creates if missing.
+
+Examples
+--------
+>>> import tempfile, os
+>>> from kaptai.core.paths import check_output_path
+>>> d = tempfile.mkdtemp()
+>>> check_output_path(os.path.join(d, "r.html"), kinds=("html", "md")).name
+'r.html'
+>>> check_output_path(os.path.join(d, "r.txt"), kinds=("html", "md"), what="--out")
+Traceback (most recent call last):
+...
+kaptai.core.paths.PathError: --out ...r.txt: a .txt file cannot be written here: expected a file ending in .html or .md
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from kaptai.errors import KaptaiError
+
+__all__ = [
+    "PathError",
+    "FIGURE_KINDS",
+    "TABLE_KINDS",
+    "REPORT_KINDS",
+    "check_output_path",
+    "check_checkpoint_dir",
+    "kind_of",
+    "check_arg_paths",
+]
+
+#: Figure formats matplotlib writes (``savefig`` picks the format from the suffix).
+FIGURE_KINDS: tuple[str, ...] = ("png", "svg", "pdf", "jpg", "jpeg", "eps", "ps", "tif", "tiff", "webp", "svgz")
+#: Table formats (``--format`` with ``--out``).
+TABLE_KINDS: tuple[str, ...] = ("csv", "json", "parquet", "txt")
+#: Report formats.
+REPORT_KINDS: tuple[str, ...] = ("html", "md")
+_ALIASES = {"htm": "html", "markdown": "md", "pq": "parquet", "jpeg": "jpg", "tif": "tiff"}
+
+
+class PathError(KaptaiError):
+    """An output path that cannot be written (missing folder, not writable, unknown suffix)."""
+
+
+def kind_of(path: str | os.PathLike) -> str:
+    """The kind of file a path names, from its suffix (lower case, aliases folded).
+
+    >>> from kaptai.core.paths import kind_of
+    >>> kind_of("a/b.HTM"), kind_of("t.pq"), kind_of("noext")
+    ('html', 'parquet', '')
+    """
+    suffix = Path(os.fspath(path)).suffix.lower().lstrip(".")
+    return _ALIASES.get(suffix, suffix)
+
+
+def _probe(folder: Path, shown: str) -> None:
+    """Create and remove a file in ``folder``: the only test that also holds for root and
+    for special file systems (``/proc``), where permission bits say nothing."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kaptai-write-test.", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise PathError(f"{shown}: cannot write in the folder {str(folder)!r} ({exc.strerror or exc})") from None
+
+
+def check_output_path(
+    path: str | os.PathLike,
+    kinds: Iterable[str] | None = None,
+    *,
+    what: str = "output file",
+    create_parent: bool = False,
+) -> Path:
+    """Check that ``path`` can be written, before any work; return it as a :class:`~pathlib.Path`.
+
+    Parameters
+    ----------
+    path : str or path
+        The file to be written.
+    kinds : iterable of str, optional
+        Allowed kinds (suffixes without the dot: ``("html", "md")``); None: any.
+    what : str
+        How the path is named in messages (``'--out'``, ``'--plot'``).
+    create_parent : bool
+        Create a missing folder (for default paths); else a missing folder is an error.
+
+    Raises
+    ------
+    PathError
+        Empty path, a directory, a suffix not in ``kinds``, a missing folder, a folder or
+        file that cannot be written.
+
+    Examples
+    --------
+    >>> from kaptai.core.paths import check_output_path
+    >>> check_output_path("/nonexistent-kaptai/dir/x.png", ("png",), what="--plot")
+    Traceback (most recent call last):
+    ...
+    kaptai.core.paths.PathError: --plot '/nonexistent-kaptai/dir/x.png': the folder '/nonexistent-kaptai/dir' does not exist (create it first)
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
+        raise PathError(f"{what}: expected a file name, got {path!r}")
+    p = Path(os.fspath(path)).expanduser()
+    shown = f"{what} {os.fspath(path)!r}"
+    if kinds is not None:
+        allowed = tuple(dict.fromkeys(_ALIASES.get(k, k) for k in kinds))
+        kind = kind_of(p)
+        if kind not in allowed:
+            expected = " or ".join(f".{k}" for k in allowed)
+            got = f"a .{p.suffix.lstrip('.')} file" if p.suffix else "a file without a suffix"
+            raise PathError(f"{what} {os.fspath(path)}: {got} cannot be written here: expected a file ending in {expected}")
+    if p.is_dir():
+        raise PathError(f"{shown} is a folder: expected a file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.exists():
+        if not create_parent:
+            raise PathError(f"{shown}: the folder {str(parent)!r} does not exist (create it first)")
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PathError(f"{shown}: cannot create the folder {str(parent)!r} ({exc.strerror or exc})") from None
+    if not parent.is_dir():
+        raise PathError(f"{shown}: {str(parent)!r} is not a folder")
+    _probe(parent, shown)
+    if p.exists() and not os.access(p, os.W_OK):
+        raise PathError(f"{shown}: the file exists and cannot be overwritten")
+    return p
+
+
+def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint") -> Path:
+    """Check that ``path`` can serve as a checkpoint directory, before any work.
+
+    An existing directory must be writable; a missing one is created later by the run
+    (:mod:`kaptai.core.runner`), so its nearest existing ancestor must be a writable
+    folder.  Nothing is created here.
+
+    Raises
+    ------
+    PathError
+        An existing file, or a place where the directory cannot be made.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from kaptai.core.paths import check_checkpoint_dir
+    >>> check_checkpoint_dir(tempfile.mkdtemp() + "/new/ck").name
+    'ck'
+    >>> check_checkpoint_dir("/proc/kaptai-ck")
+    Traceback (most recent call last):
+    ...
+    kaptai.core.paths.PathError: --checkpoint '/proc/kaptai-ck': cannot write in the folder '/proc' (No such file or directory)
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
+        raise PathError(f"{what}: expected a directory, got {path!r}")
+    p = Path(os.fspath(path)).expanduser()
+    shown = f"{what} {os.fspath(path)!r}"
+    if p.exists() and not p.is_dir():
+        raise PathError(f"{shown} is a file: expected a directory")
+    probe = p
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise PathError(f"{shown}: {str(probe)!r} is a file, so the directory cannot be made")
+    _probe(probe, shown)
+    return p
+
+
+def check_arg_paths(args: Any) -> None:
+    """Check every path of a parsed command line before any work: ``--out`` (a report:
+    ``.html``/``.md`` agreeing with ``--format``; a table: the suffix of its format),
+    ``--plot`` (a figure format) and ``--checkpoint``.
+
+    Reads the attributes ``command``, ``out``, ``format``, ``plot`` and ``checkpoint``
+    when present (an ``argparse.Namespace``); a report's default ``--out`` folder is
+    created, any other missing folder is an error.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from kaptai.core.paths import check_arg_paths
+    >>> check_arg_paths(SimpleNamespace(command="report", out="/tmp/r.txt", format="html"))
+    Traceback (most recent call last):
+    ...
+    kaptai.core.paths.PathError: --out /tmp/r.txt: a .txt file cannot be written here: expected a file ending in .html
+    """
+    out = getattr(args, "out", None)
+    fmt = getattr(args, "format", None)
+    if getattr(args, "command", None) == "report":
+        if out is not None:
+            kinds = (fmt,) if fmt in REPORT_KINDS else REPORT_KINDS
+            check_output_path(out, kinds, what="--out")
+        else:
+            default = f"reports/{getattr(args, 'game', 'report')}.{fmt or 'html'}"
+            check_output_path(default, REPORT_KINDS, what="--out (default)", create_parent=True)
+    elif out is not None or fmt == "parquet":
+        from kaptai.core.output import check_table_out, table_format
+
+        check_table_out(out, table_format(fmt, out))
+    plot = getattr(args, "plot", None)
+    if plot is not None:
+        check_output_path(plot, FIGURE_KINDS, what="--plot")
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint is not None:
+        check_checkpoint_dir(checkpoint)
