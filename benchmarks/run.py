@@ -33,7 +33,8 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 #: Benchmark modules, in the order their rows are printed.
-MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_runner", "bench_bigtwo")
+MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_lookahead", "bench_runner", "bench_bigtwo",
+           "bench_nineten", "bench_nantong", "bench_heaven11")
 
 
 def missing_extensions(root: Path) -> list[str]:
