@@ -271,7 +271,7 @@ def _discard_options(ctx: _Context, hand10: tuple[int, ...], gone: np.ndarray, a
         cands.append(tuple(rest))
         gones.append(g)
         discards.append(d)
-    return _options(ctx, cands, gones, discards, [action] * len(cands), distance)
+    return _options(ctx, cands, gones, list[int | None](discards), [action] * len(cands), distance)
 
 
 def _is_win(ctx: _Context, tiles: tuple[int, ...]) -> int:

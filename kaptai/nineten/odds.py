@@ -431,14 +431,14 @@ def deal_odds(
             for (p, q), w in sorted(j.items(), key=lambda t: (5 - t[0][0], 5 - t[0][1])):
                 rows.append(_row(rules, n, hand, "claims_joint", Fraction(w, tot), "claims", f"{5 - p},{5 - q}"))
         if table == "exact" or (table == "auto" and n <= EXACT_TABLE_MAX):
-            j = table_joint((hd,) + (ho,) * (n - 1))
+            jt = table_joint((hd,) + (ho,) * (n - 1))
             tot = 1
             left = _DECK
             for h in (hd,) + (ho,) * (n - 1):
                 tot *= math.comb(left, h)
                 left -= h
             mins: dict[int, int] = {}
-            for pairs, w in sorted(j.items(), key=lambda t: tuple(5 - x for x in t[0])):
+            for pairs, w in sorted(jt.items(), key=lambda t: tuple(5 - x for x in t[0])):
                 rows.append(_row(rules, n, "table", "claims_joint", Fraction(w, tot), "claims",
                                  ",".join(str(5 - x) for x in pairs)))
                 m = 5 - max(pairs)
@@ -446,8 +446,8 @@ def deal_odds(
             for m in range(6):
                 rows.append(_row(rules, n, "table", "table_min_claims", Fraction(mins.get(m, 0), tot), "claims", m))
         elif monte_carlo_deals:
-            pairs = sample_pairs(n, (hd, ho), int(monte_carlo_deals), seed)
-            claims = 5 - pairs.astype(np.int64)
+            sampled = sample_pairs(n, (hd, ho), int(monte_carlo_deals), seed)
+            claims = 5 - sampled.astype(np.int64)
             code = np.zeros(len(claims), dtype=np.int64)
             for s in range(n):
                 code = code * 6 + claims[:, s]

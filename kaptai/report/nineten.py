@@ -70,6 +70,7 @@ def _wide(df, index: list[str], metrics: dict[str, str], by: str = "metric") -> 
         q = df[df[by] == key][index + ["value", "ci_low", "ci_high"]].rename(
             columns={"value": label, "ci_low": f"{label} low", "ci_high": f"{label} high"})
         out = q if out is None else out.merge(q, on=index, how="left", sort=False)
+    assert out is not None, "no metrics to tabulate"
     out = out.reset_index(drop=True)
     out.columns = [c if c in index or c in metrics.values() else c.rsplit(" ", 1)[1] for c in out.columns]
     return out
