@@ -642,7 +642,7 @@ def score_outcomes(
     return p, nets
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BankrollRun:
     """Coins of every player through sessions of hands (:func:`run_bankrolls`).
 

@@ -156,7 +156,7 @@ def _players(players: object) -> int:
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HandSettlement:
     """Who pays what in one hand.
 
@@ -591,7 +591,7 @@ def settle_penalties(
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Estimate:
     """Mean of a per-hand quantity with its sample variance and a normal interval.
 

@@ -81,7 +81,7 @@ ADVICE_COLUMNS = ["rank", "action", "discard", "p_win_within", "expected_score",
 # ---------------------------------------------------------------------------------------
 # Input validation
 # ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Context:
     rules: RuleSet
     mask: int

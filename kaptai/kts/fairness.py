@@ -320,7 +320,7 @@ def outcome_table(stats: Mapping[str, np.ndarray], relative_to: str = "dealer"):
     return winner, score, count
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HandEV:
     """Per-hand results of one ruleset, one seat numbering (see :func:`hand_ev`)."""
 

@@ -283,7 +283,7 @@ def expected_value(
     return (P - 1) * (1.0 - cut) * a - (a.sum() - a)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Cells:
     """Multinomial outcome cells of one run: who wins (-1 drawn), the score, P(cell)."""
 

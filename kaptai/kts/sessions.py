@@ -31,7 +31,7 @@ __all__ = ["SessionResult", "simulate_sessions", "session_summary", "compare_ses
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SessionResult:
     """Bankroll paths of simulated sessions (see :func:`simulate_sessions`).
 
