@@ -1,7 +1,8 @@
 """The Nantong long-card (南通長牌) report: ``kaptai report nantong``.
 
-Sections: the rules modelled; exact deal odds; whole hands by role and by win type (Monte
-Carlo); the fairness of the 8-round match under each settlement; a summary; methods.  Built by
+Sections: a plain-language summary; the rules modelled; exact deal odds (with figures of the
+distance from ready and the opening 胡數); whole hands by role and by win type (Monte Carlo, with
+figures); the fairness of the 8-round match under each settlement (with a figure); methods.  Built by
 :func:`kaptai.report.build_report` through the registry entry ``report_sections``.
 """
 
@@ -11,12 +12,14 @@ import datetime as _dt
 import os
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.nantong.plots import NONCOMPLETER_METRIC
 from kaptai.nantong.rules import RuleSet
 
-__all__ = ["build_sections"]
+__all__ = ["build_sections", "simulate_with_noncompleters"]
 
 _TERMS = [
     ("將牌 / 翻將", "jiang", "cards identical to a turned card (2 turned after the deal)"),
@@ -27,6 +30,12 @@ _TERMS = [
     ("塌和 / 葷和 / 清和", "mixed / all sequences / all triplets", "win types 20 / 50 (doubled) / 100"),
     ("破頭", "round up", "the total rounded up to a multiple of 10"),
     ("荒牌", "exhausted stock", "no card left when one is due"),
+    ("莊家 / 閒家 / 夢家", "dealer / other player / sitter", "23 cards and the first discard / 22 cards / "
+     "the 4-player seat out of the hand"),
+    ("底胡", "base points", "points of triplets, kongs, 起手 sets and 和子 (every active player)"),
+    ("此局勝利者", "hand winner", "the highest total after 破頭, completed or not"),
+    ("自摸", "self-drawn win", "completing with a card drawn from the stock"),
+    ("向聽", "distance from ready", "cards to exchange to be ready (0 ready, -1 complete)"),
 ]
 
 
@@ -36,82 +45,316 @@ def _section(title, blocks):
     return Section(title, blocks)
 
 
+def _report_chunk(task) -> dict[str, np.ndarray]:
+    """One chunk of hands: the tallies of :func:`kaptai.nantong.simulate.tally_outcomes` plus
+    the totals of the hand winners who did not complete (all hands, 荒牌 hands, hands someone
+    completed): count, sum, sum of squares."""
+    from kaptai.core.sampling import bit_generator
+    from kaptai.nantong.engine import run_hands
+    from kaptai.nantong.simulate import tally_outcomes
+
+    cfg, pols, child, size = task
+    out = run_hands(cfg, size, policies=pols, bit_generator=bit_generator(child))
+    t = tally_outcomes(out, cfg.active)
+    nc = (out["winner"] == 1) & (out["completer"] == 0)
+    tot = out["total"].astype(np.float64)
+    huang = (out["win_type"] == 0)[:, None]
+    for name, mask in (("all", nc), ("huang", nc & huang), ("completed", nc & ~huang)):
+        v = tot[mask]
+        t[f"ncw_{name}"] = np.array([float(mask.sum()), float(v.sum()), float((v * v).sum())])
+    return t
+
+
+def simulate_with_noncompleters(players: int, hands: int, seed: int, *, workers: int = 1, progress: bool = True,
+                                scheduler: str | None = None, checkpoint: Any = None) -> pd.DataFrame:
+    """:func:`kaptai.nantong.simulate.simulate` (default rules, ``max_melds``) of the same hands
+    (same chunks and streams, so the same table), with extra rows ``noncompleter_winner_hu``:
+    the mean total of a hand winner who did not complete (level None: every such winner;
+    ``'huang'``: in 荒牌 hands; ``'completed'``: in hands someone completed), 95% intervals.
+
+    >>> df = simulate_with_noncompleters(3, 300, 1, progress=False)
+    >>> from kaptai.nantong.simulate import simulate
+    >>> base = simulate(3, hands=300, seed=1, progress=False)
+    >>> bool(df.iloc[:len(base)].reset_index(drop=True).equals(base))
+    True
+    >>> sorted(df[df.metric == "noncompleter_winner_hu"].level.fillna("all"))
+    ['all', 'completed', 'huang']
+    """
+    from kaptai.core.options import check_count, check_seed
+    from kaptai.core.runner import plan_chunks, run_chunks
+    from kaptai.core.stats import mean_interval
+    from kaptai.nantong.config import make_config
+    from kaptai.nantong.engine import CHUNK_HANDS
+    from kaptai.nantong.policies import check_policies
+    from kaptai.nantong.simulate import CONFIDENCE, tallies_frame
+
+    cfg = make_config(players, None)
+    hands = check_count("hands", hands)
+    pols = check_policies("max_melds", cfg.active)
+    entropy = check_seed(seed)
+    tasks = [(cfg, pols, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
+    fingerprint = {"game": "nantong", "kind": "report-simulate", "players": cfg.players, "rules": cfg.rules.to_dict(),
+                   "hands": hands, "seed_entropy": entropy, "policies": ["max_melds"] * cfg.active,
+                   "chunk_hands": CHUNK_HANDS, "version": __version__}
+    t = run_chunks(_report_chunk, tasks, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
+                   fingerprint=fingerprint, progress=progress, desc="nantong")
+    df = tallies_frame(t, cfg)
+    rows = []
+    for name, level in (("all", None), ("huang", "huang"), ("completed", "completed")):
+        n, s1, s2 = (float(x) for x in t[f"ncw_{name}"])
+        if n:
+            m, lo, hi = mean_interval(s1, s2, n, CONFIDENCE)
+        else:
+            m = lo = hi = float("nan")
+        rows.append({"game": "nantong", "rules": cfg.rules.name, "players": cfg.players,
+                     "metric": NONCOMPLETER_METRIC, "seat": pd.NA, "relative_to": None, "level": level,
+                     "value": float(m), "ci_low": float(lo), "ci_high": float(hi), "samples": int(n),
+                     "method": "monte_carlo"})
+    dtypes = df.dtypes
+    df = pd.concat([df, pd.DataFrame(rows, columns=df.columns)], ignore_index=True)
+    for col in ("relative_to", "level"):
+        df[col] = df[col].astype(dtypes[col])
+    df["seat"] = df["seat"].astype("Int64")
+    df.attrs.update({"game": "nantong", "seed_entropy": entropy, "version": __version__,
+                     "rules": cfg.rules.to_dict(), "policies": ["max_melds"] * cfg.active,
+                     "hands": int(t["hands"][0]), "chunk_hands": CHUNK_HANDS, "confidence": CONFIDENCE})
+    return df
+
+
+def _match_table(fair: pd.DataFrame) -> pd.DataFrame:
+    """One row per (players, settlement, player): mean, standard deviation and share of matches
+    topped, each with its interval (the rows of the fairness table, side by side)."""
+    f = fair[fair.settlement.notna()]
+    rows = []
+    for (p, st, seat), g in f.groupby(["players", "settlement", "seat"], sort=False):
+        q = g.set_index("metric")
+        row = {"players": int(p), "settlement": st, "player": f"P{int(seat)}"}
+        for metric, name in (("match_mean", "mean"), ("match_sd", "sd"), ("match_top", "top share")):
+            if metric in q.index:
+                row[name] = float(q.loc[metric, "value"])
+                row[f"{name} low"] = float(q.loc[metric, "ci_low"])
+                row[f"{name} high"] = float(q.loc[metric, "ci_high"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _one_in(p: float) -> str:
+    """'1 in N' with N rounded to 2 significant figures (p > 0)."""
+    n = 1.0 / p
+    digits = max(0, len(str(int(n))) - 2)
+    return f"1 in {int(round(n, -digits)):,}"
+
+
+def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int, pd.DataFrame],
+             hands: int, matches: int) -> list:
+    """Plain-language paragraphs; every number is read from the tables of this run."""
+    blocks: list = []
+    p0 = min(sims)
+    s = sims[p0]
+
+    def role(metric, level, df=s):
+        return df[(df.metric == metric) & (df.relative_to == "role") & (df.level == level)].iloc[0]
+
+    def one(metric, level=None, df=s):
+        q = df[(df.metric == metric) & (df.level.isna() if level is None else df.level == level)]
+        return q.iloc[0] if len(q) else None
+
+    cd, co = role("complete", "dealer"), role("complete", "other")
+    wd, wo = role("hand_win", "dealer"), role("hand_win", "other")
+    hd, ho = role("hu_mean", "dealer"), role("hu_mean", "other")
+    if wd.ci_low > wo.ci_high:
+        lead = "The dealer (莊家) has an edge in each hand."
+        tail = " (the intervals do not overlap)"
+    elif wd.ci_high < wo.ci_low:
+        lead = "The dealer (莊家) is at a disadvantage in each hand."
+        tail = " (the intervals do not overlap)"
+    else:
+        lead = "The dealer (莊家) and the others are close in each hand."
+        tail = " (the intervals overlap)"
+    blocks.append(("p", f"{lead} With {p0} players ({hands:,} simulated hands, every seat playing max_melds) the "
+                        f"dealer, who is dealt 23 cards and discards first, wins the hand (highest 胡數 after 破頭, "
+                        f"此局勝利者) {_pct(wd.value)} of the time [95% interval {_pct(wd.ci_low)}-{_pct(wd.ci_high)}] "
+                        f"against {_pct(wo.value)} [{_pct(wo.ci_low)}-{_pct(wo.ci_high)}] for each other player"
+                        f"{tail}; the dealer completes {_pct(cd.value)} of hands, each other player "
+                        f"{_pct(co.value)}; mean 胡數 per hand: dealer {hd.value:.1f}, other {ho.value:.1f}."))
+    for p, df in sims.items():
+        if p == p0:
+            continue
+        w4d, w4o = role("hand_win", "dealer", df), role("hand_win", "other", df)
+        cols = ["metric", "relative_to", "level", "value"]
+        act = df[df.relative_to.ne("role") | df.level.ne("sitter")]
+        same = (len(act) == len(s)) and bool(np.allclose(act.value.to_numpy(), s.value.to_numpy(), equal_nan=True)) \
+            and act[cols[:3]].astype(str).reset_index(drop=True).equals(s[cols[:3]].astype(str).reset_index(drop=True))
+        note = (f" (with the same seed these are the very hands of the {p0}-player run: the sitter holds no cards, "
+                f"so the hand-level numbers coincide)" if same else "")
+        blocks.append(("p", f"With {p} players one player sits out each hand (夢家, no cards, scores 0); among the "
+                            f"three active players the dealer wins {_pct(w4d.value)} of hands, each other "
+                            f"{_pct(w4o.value)}{note}."))
+    huang = one("huang_rate")
+    ncw = one("noncompleter_wins")
+    ncg = one("noncompleter_wins", "given_completion")
+    nch = one(NONCOMPLETER_METRIC)
+    text = (f"{_pct(huang.value)} of hands end with the stock exhausted (荒牌). Because every hand is scored, a "
+            f"player who did not complete still wins {_pct(ncw.value)} of all hands on 底胡 alone")
+    if ncg is not None:
+        text += f" ({_pct(ncg.value)} of the hands in which somebody completed)"
+    if nch is not None and nch.samples:
+        text += f"; such a winner scores {nch.value:.1f} on average"
+    blocks.append(("p", text + "."))
+    sw = s[s.metric == "score_by_win_type"].set_index("level")
+    parts = []
+    for lv, name in (("self:tahe", "a self-drawn (自摸) 塌和"), ("discard:tahe", "a 塌和 off a discard"),
+                     ("self:hunhe", "a self-drawn 葷和"), ("discard:hunhe", "a 葷和 off a discard"),
+                     ("self:qinghe", "a self-drawn 清和"), ("discard:qinghe", "a 清和 off a discard")):
+        if lv in sw.index:
+            parts.append(f"{name} {sw.loc[lv, 'value']:.1f} (n = {int(sw.loc[lv, 'samples']):,})")
+    cat = s[s.metric == "category"].set_index("level").value
+    if parts:
+        blocks.append(("p", f"Most completed hands are 塌和 ({_pct(cat.get('tahe', float('nan')))} of all hands; 葷和 "
+                            f"{_pct(cat.get('hunhe', float('nan')))}, 清和 {_pct(cat.get('qinghe', float('nan')))}). "
+                            "Mean totals after 破頭: " + "; ".join(parts) + "."))
+    nat = odds[(odds.metric == "natural") & (odds.hand == "dealer")].value
+    rdy = odds[(odds.metric == "ready") & (odds.hand == "other")].value
+    dist = odds[odds.metric == "distance"]
+    modes = {h: int(dist[dist.hand == h].sort_values("value").level.iloc[-1]) for h in ("dealer", "other")}
+    oh0 = odds[(odds.metric == "opening_hu") & (odds.level.astype(float) == 0)].set_index("hand").value
+    txt = "At the deal (exact): "
+    if len(nat) and float(nat.iloc[0]) > 0:
+        txt += f"the dealer's 23 cards are already complete (天成) about {_one_in(float(nat.iloc[0]))} deals; "
+    if len(rdy) and float(rdy.iloc[0]) > 0:
+        txt += f"another player's 22 cards are ready about {_one_in(float(rdy.iloc[0]))}; "
+    txt += (f"the most likely distance from ready is {modes['dealer']} for the dealer and {modes['other']} for "
+            f"the others")
+    if {"dealer", "other"} <= set(oh0.index):
+        txt += (f", and {_pct(float(oh0['dealer']))} of dealer hands and {_pct(float(oh0['other']))} of other "
+                f"hands hold no 胡數 at all as dealt")
+    blocks.append(("p", txt + "."))
+    for p, f in fairs.items():
+        m = f[(f.metric == "match_mean") & f.settlement.notna()]
+        sd = f[(f.metric == "match_sd") & f.settlement.notna()]
+        bits, all_inside, luck_dominates = [], True, True
+        for st in dict.fromkeys(m.settlement):
+            q = m[m.settlement == st]
+            avg = float(q.value.mean())
+            inside = bool(((q.ci_low <= avg) & (avg <= q.ci_high)).all())
+            all_inside &= inside
+            spread = float(q.value.max() - q.value.min())
+            typical = float(sd[sd.settlement == st].value.mean())
+            luck_dominates &= typical > 3 * spread
+            nd = 2 if typical < 10 else 1
+            bits.append(f"{st} {spread:.{nd}f} against a standard deviation of {typical:.{nd}f}"
+                        + ("" if inside else " (not every player's interval contains the average)"))
+        lead = ("no player's mean match result stands out from the average (every player's 95% interval contains it)"
+                if all_inside else "some player's mean match result differs from the average")
+        text = (f"Over a whole 8-round match (8 圈; {p} players, {matches:,} matches) the deal rotates and {lead}. "
+                f"The largest gap between two players' means, against the standard deviation of one player's match "
+                f"total: " + "; ".join(bits) + ".")
+        if luck_dominates:
+            text += " Luck within a match is several times larger than any difference between the players' positions."
+        blocks.append(("p", text))
+    return blocks
+
+
 def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: int = 1, *, workers: int = 1,
                    progress: bool = True, scheduler: str | None = None,
                    checkpoint: str | os.PathLike | None = None) -> tuple[str, list, str, dict[str, Any]]:
-    """Compute every section of the report; returns (title, sections, meta line, results)."""
+    """Compute every section of the report; returns (title, sections, meta line, results).
+
+    Every figure and every number of the summary is drawn from the tables computed here
+    (``results``: ``odds``, ``simulations``, ``fairness``).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
     from kaptai.nantong.fairness import fairness
     from kaptai.nantong.odds import deal_odds
-    from kaptai.nantong.simulate import simulate
+    from kaptai.nantong.plots import (plot_distance, plot_match_fairness, plot_opening_hu, plot_roles,
+                                      plot_score_by_win_type)
     from kaptai.report.render import checkpoint_subdir, report_step
 
     players = sorted({int(p) for p in players if int(p) in (3, 4)}) or [3]
     run = {"checkpoint": checkpoint}
     results: dict[str, Any] = {}
     rules = RuleSet()
-    sections = [_section("Rules modelled", [
+    rules_section = _section("Rules modelled", [
         ("p", "kaptai models rules/nantong-long-cards.md (the general rules 一般通則); every option of its §6 is "
               "an option of kaptai.nantong.RuleSet with the page's default. The engine is specified in "
               "docs/nantong-engine.md."),
         ("table", pd.DataFrame([{"option": k, "default": str(v)} for k, v in rules.to_dict().items() if k != "name"]),
          "Options and their defaults"),
         ("table", pd.DataFrame(_TERMS, columns=["Chinese", "English", "meaning"]), "Terms"),
-    ])]
+    ])
+    sections = []
     report_step(progress, "exact deal odds")
     odds = deal_odds(3)
     results["odds"] = odds
     main = odds[~odds.metric.isin(["opening_hu", "distance"])][["hand", "metric", "breakdown", "value", "exact"]]
     dist = odds[odds.metric == "distance"].pivot(index="level", columns="hand", values="value").reset_index()
+    dist.columns.name = None
     dist["level"] = dist["level"].astype(int)
     sections.append(_section("Exact deal odds", [
         ("p", "Exact integer arithmetic over count vectors; the distance is the exact distance from ready "
-              "(shanten) of the dealt hand: -1 complete, 0 ready."),
+              "(向聽, shanten) of the dealt hand: -1 complete, 0 ready. The opening 胡數 is the 底胡 the dealt hand "
+              "holds before play (concealed triplets, 起手 kongs and 將 sets, 和子). The deal is the same with 3 or "
+              "4 players (3 are dealt in)."),
+        ("figure", plot_distance(odds),
+         "Distance from ready at the deal, exact: the dealer's 23 cards against another player's 22 (log scale)"),
+        ("figure", plot_opening_hu(odds),
+         "Opening 胡數 at the deal, exact: dealer against another player; linear up to 40 (left), every value "
+         "on a log scale (right)"),
         ("table", main.reset_index(drop=True), "Turned cards, 起手, natural and ready hands (3 or 4 players alike)"),
         ("table", dist.sort_values("level").reset_index(drop=True), "Distance from ready at the deal"),
     ]))
-    sims = []
+    sims: dict[int, pd.DataFrame] = {}
     for p in players:
         report_step(progress, f"simulate {p} players, {hands:,} hands")
-        df = simulate(p, hands=hands, seed=seed, progress=progress, workers=workers, scheduler=scheduler,
-                      checkpoint=checkpoint_subdir(run, f"simulate-{p}"))
-        sims.append(df)
-    sim = pd.concat(sims, ignore_index=True)
+        sims[p] = simulate_with_noncompleters(p, hands, seed, progress=progress, workers=workers, scheduler=scheduler,
+                                              checkpoint=checkpoint_subdir(run, f"simulate-{p}"))
+    sim = pd.concat(list(sims.values()), ignore_index=True)
     results["simulations"] = sim
     cols = ["players", "metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"]
     sections.append(_section("Whole hands (max_melds policy)", [
         ("p", "Monte Carlo of whole hands with every seat playing max_melds; 95% intervals. Role 0 is the dealer "
-              "(23 cards, discards first), 1 the other active players, 2 the 4-player sitter."),
+              "(23 cards, discards first), 1 the other active players, 2 the 4-player sitter (夢家, no cards, "
+              "scores 0)."),
+        ("figure", plot_roles(sim), "Hand-win rate, completion rate and mean 胡數 by role, 95% intervals"),
         ("table", sim[sim.relative_to == "role"][cols].reset_index(drop=True), "By role"),
-        ("table", sim[sim.relative_to.isna()][cols].reset_index(drop=True), "荒牌, win types and scores"),
+        ("figure", plot_score_by_win_type(sim),
+         "Mean total by win type (completer) and of a hand winner who did not complete, 95% intervals"),
+        ("table", sim[sim.relative_to.isna()][cols + ["samples"]].reset_index(drop=True),
+         "荒牌, win types and scores (noncompleter_winner_hu: the total of a hand winner who did not complete; "
+         "level huang / completed: in 荒牌 hands / in hands someone completed)"),
     ]))
-    fairs = []
+    fairs: dict[int, pd.DataFrame] = {}
     matches = max(20, hands // 24)
     for p in players:
         report_step(progress, f"fairness {p} players, {matches:,} matches")
-        fairs.append(fairness(p, matches=matches, seed=seed, progress=progress, workers=workers, scheduler=scheduler,
-                              checkpoint=checkpoint_subdir(run, f"fairness-{p}")))
-    fair = pd.concat(fairs, ignore_index=True)
+        fairs[p] = fairness(p, matches=matches, seed=seed, progress=progress, workers=workers, scheduler=scheduler,
+                            checkpoint=checkpoint_subdir(run, f"fairness-{p}"))
+    fair = pd.concat(list(fairs.values()), ignore_index=True)
     results["fairness"] = fair
     sections.append(_section("Fairness of the 8-round match", [
-        ("p", "Each player's match result (players numbered from the first dealer) under each settlement."),
-        ("table", fair[fair.metric != "hand_win"][["players", "settlement", "metric", "seat", "value", "ci_low",
-                                                    "ci_high"]].reset_index(drop=True), "Match results"),
+        ("p", "Each player's match result (players numbered from the first dealer, P0) under each settlement: "
+              "rank_only gives a point per hand won (shared on a tie), pairwise_difference settles the difference "
+              "of every pair's totals, winner_collects has every other active player pay the hand winner its "
+              "total. match_sd is the standard deviation of one player's match total, match_top the share of "
+              "matches that player tops."),
+        ("figure", plot_match_fairness(fair),
+         "Mean match result (top) and share of matches topped (bottom) per player under each settlement, "
+         "95% intervals"),
+        ("table", _match_table(fair), "Match results per player (P0 = the first dealer), 95% intervals"),
     ]))
-    s3 = sims[0]
-    role = s3[(s3.metric == "complete") & (s3.relative_to == "role")].set_index("level").value
-    huang = float(s3[s3.metric == "huang_rate"].value.iloc[0])
-    ncw = float(s3[(s3.metric == "noncompleter_wins") & s3.level.isna()].value.iloc[0])
-    sections.append(_section("Summary for players", [
-        ("p", f"The dealer completes {100 * role['dealer']:.1f}% of hands, each other player "
-              f"{100 * role['other']:.1f}% (the dealer's 23rd card and first discard)."),
-        ("p", f"{100 * huang:.1f}% of hands end with the stock exhausted (荒牌); a player who did not complete "
-              f"wins {100 * ncw:.1f}% of all hands on 底胡 alone."),
-        ("p", "A 23-card hand is almost never complete as dealt (about 1 in 450,000) and a 22-card hand is "
-              "ready about 4 times in 100,000."),
-    ]))
+    summary = _section("Summary", _summary(odds, sims, fairs, hands, matches))
+    sections = [summary, rules_section] + sections
     sections.append(_section("Methods", [
         ("p", f"Exact tables: kaptai.nantong.odds. Monte Carlo: {hands:,} hands per player count, seed {seed}, "
-              f"chunked through kaptai.core.runner; {matches:,} matches per fairness table."),
+              f"chunked through kaptai.core.runner (the same hands as kaptai.nantong.simulate with that seed, "
+              f"plus the totals of the hand winners who did not complete); {matches:,} matches per fairness "
+              f"table (kaptai.nantong.fairness). Intervals: Wilson for rates, normal for means."),
     ]))
     meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · players "
             f"{', '.join(map(str, players))} · {hands:,} hands per simulation · seed {seed}")

@@ -1,0 +1,106 @@
+"""The Nantong report builds at a tiny size with every section and figure, and its numbers come
+from the run."""
+import html
+import re
+
+import numpy as np
+import pytest
+
+from kaptai.report import build_report
+from kaptai.report.nantong import simulate_with_noncompleters
+
+SECTIONS = ["Summary", "Rules modelled", "Exact deal odds", "Whole hands (max_melds policy)",
+            "Fairness of the 8-round match", "Methods"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    out = tmp_path_factory.mktemp("nantong") / "r.html"
+    text, results = build_report("nantong", players=(3,), hands=300, seed=1, out=out, progress=False)
+    return out, text, results
+
+
+def test_sections_in_order_and_figures_embedded(report):
+    out, text, _ = report
+    assert out.read_text(encoding="utf-8") == text
+    titles = re.findall(r"<h2>(.*?)</h2>", text)
+    assert [html.unescape(t) for t in titles] == SECTIONS  # the summary comes first
+    assert text.count("<img ") == 5
+    assert text.count('src="data:image/png;base64,') == 5
+    for caption in ("Distance from ready at the deal", "Opening 胡數 at the deal", "by role",
+                    "Mean total by win type", "Mean match result"):
+        assert caption in text
+    assert "http://" not in text and "https://" not in text
+    assert not re.search(r"\b(TODO|TBD|nan|NaN)\b", text)
+
+
+def test_summary_numbers_come_from_the_run(report):
+    _, text, results = report
+    summary = html.unescape(text.split("<h2>Summary</h2>")[1].split("<h2>")[0])
+    sim = results["simulations"]
+    role = sim[(sim.relative_to == "role") & (sim.players == 3)].set_index(["metric", "level"]).value
+    assert f"{100 * role['hand_win', 'dealer']:.1f}%" in summary
+    assert f"{100 * role['complete', 'other']:.1f}%" in summary
+    huang = sim[(sim.metric == "huang_rate") & (sim.players == 3)].value.iloc[0]
+    assert f"{100 * huang:.1f}% of hands end with the stock exhausted" in summary
+    nc = sim[(sim.metric == "noncompleter_winner_hu") & sim.level.isna()].value.iloc[0]
+    assert f"scores {nc:.1f} on average" in summary
+    odds = results["odds"]
+    nat = odds[(odds.metric == "natural") & (odds.hand == "dealer")].value.iloc[0]
+    n = 1 / nat
+    assert f"1 in {int(round(n, -(len(str(int(n))) - 2))):,}" in summary
+    fair = results["fairness"]
+    sd = fair[(fair.metric == "match_sd") & (fair.settlement == "winner_collects")].value.mean()
+    assert f"winner_collects" in summary and f"{sd:.1f}" in summary
+
+
+def test_markdown_has_the_figures(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    text, _ = build_report("nantong", players=(4,), hands=120, seed=2, out=tmp_path / "r.md", progress=False)
+    assert (tmp_path / "r.md").read_text(encoding="utf-8") == text
+    assert text.count("](data:image/png;base64,") == 5
+    assert "## Summary" in text and "夢家" in text
+
+
+def test_report_simulation_is_simulate_plus_noncompleter_rows():
+    from kaptai.nantong.simulate import simulate
+
+    df = simulate_with_noncompleters(4, 250, 5, progress=False)
+    base = simulate(4, hands=250, seed=5, progress=False)
+    assert df.iloc[:len(base)].reset_index(drop=True).equals(base)
+    extra = df.iloc[len(base):].set_index(df.iloc[len(base):].level.fillna("all"))
+    assert set(extra.metric) == {"noncompleter_winner_hu"}
+    # the all-hands count is the sum of the 荒牌 and completed-hand counts; its mean is their weighted mean
+    n_all, n_h, n_c = (int(extra.loc[k, "samples"]) for k in ("all", "huang", "completed"))
+    assert n_all == n_h + n_c and n_all > 0
+    weighted = sum(extra.loc[k, "value"] * extra.loc[k, "samples"] for k in ("huang", "completed")
+                   if extra.loc[k, "samples"]) / n_all
+    assert np.isclose(extra.loc["all", "value"], weighted)
+    # a non-completer hand winner exists in each hand it wins: at least as many as the hands it wins
+    ncw = base[(base.metric == "noncompleter_wins") & base.level.isna()].iloc[0]
+    assert n_all >= round(ncw.value * ncw.samples)
+    assert (extra.ci_low <= extra.value).all() and (extra.value <= extra.ci_high).all()
+
+
+def test_noncompleter_totals_match_the_engine():
+    """The extra rows equal a direct computation from the engine's outcome arrays."""
+    from kaptai.core.runner import plan_chunks
+    from kaptai.core.sampling import bit_generator
+    from kaptai.core.options import check_seed
+    from kaptai.nantong.config import make_config
+    from kaptai.nantong.engine import CHUNK_HANDS, run_hands
+
+    df = simulate_with_noncompleters(3, 200, 9, progress=False)
+    cfg = make_config(3, None)
+    totals = []
+    for c in plan_chunks(200, CHUNK_HANDS, check_seed(9)):
+        out = run_hands(cfg, c.size, policies="max_melds", bit_generator=bit_generator(c.seed))
+        mask = (out["winner"] == 1) & (out["completer"] == 0)
+        totals.extend(out["total"][mask].tolist())
+    row = df[(df.metric == "noncompleter_winner_hu") & df.level.isna()].iloc[0]
+    assert row.samples == len(totals) and np.isclose(row.value, np.mean(totals))
