@@ -47,8 +47,8 @@ cdef extern from *:
     static const long long kts_class_delta[10] = {
         1LL << 32, 1LL, 1LL << 8, 1LL << 16, 1LL << 24,
         1LL << 40, -(1LL << 24), -(1LL << 16), -(1LL << 8), -1LL};
-    #define KTS_KEY_BASE (64LL | (64LL << 8) | (64LL << 16) | (64LL << 24))
-    #define KTS_CHECK_MASK (0xFFFFFFFFLL | (1LL << 32) | (1LL << 40))
+    static const int64_t KTS_KEY_BASE = (64LL | (64LL << 8) | (64LL << 16) | (64LL << 24));
+    static const int64_t KTS_CHECK_MASK = (0xFFFFFFFFLL | (1LL << 32) | (1LL << 40));
     """
     const int TV "kts_ten_value"[21]
     const int CLS "kts_tile_class"[21]
