@@ -32,7 +32,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from kaptai.bigtwo.cards import RANKS
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -397,15 +397,4 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     ...
     kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, players, top_rank, suit_order, malaysian_3p, first_lead, opening_must_include_lowest, straight_order, straight_suit_card, flush_compare, quad_kicker, four_card_play, two_pair_five, pass_only_if_unable, pass_locks_out, top_rule, instant_dragon, instant_four_twos, redeal, scoring, chao, points_chao, winner_bonus, settlement, stake, bankroll
     """
-    if rules is None:
-        return PRESETS["hong_kong"].replace(**overrides)
-    if isinstance(rules, str):
-        return RuleSet.preset(rules, **overrides)
-    if isinstance(rules, RuleSet):
-        return rules.replace(**overrides)
-    if isinstance(rules, Mapping):
-        return RuleSet.from_dict(rules).replace(**overrides)
-    raise RulesError(
-        f"rules must be a RuleSet, a preset name ({_allowed(PRESETS)}), a mapping or None, "
-        f"got {type(rules).__name__} {rules!r}"
-    )
+    return resolve_ruleset(RuleSet, PRESETS, "hong_kong", rules, overrides)

@@ -280,3 +280,25 @@ class RuleSetMethods:
         if not overrides:
             return self
         return dataclasses.replace(self, **overrides)
+
+
+def resolve_ruleset(cls: Any, presets: Mapping[str, Any], default: str, rules: Any, overrides: Mapping[str, Any]) -> Any:
+    """The body of every game's ``resolve_rules``: a RuleSet of class ``cls`` from None (the
+    ``default`` preset), a preset name, a RuleSet or a mapping, with ``overrides`` applied.
+
+    >>> from kaptai.kts.rules import PRESETS, RuleSet
+    >>> resolve_ruleset(RuleSet, PRESETS, "traditional", "advanced", {"dice": 4}).dice
+    4
+    """
+    if rules is None:
+        return presets[default].replace(**overrides)
+    if isinstance(rules, str):
+        return cls.preset(rules, **overrides)
+    if isinstance(rules, cls):
+        return rules.replace(**overrides)
+    if isinstance(rules, Mapping):
+        return cls.from_dict(rules).replace(**overrides)
+    raise RulesError(
+        f"rules must be a RuleSet, a preset name ({allowed_text(presets)}), a mapping or None, "
+        f"got {type(rules).__name__} {rules!r}"
+    )

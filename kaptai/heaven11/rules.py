@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
 from kaptai.errors import RulesError
 
 __all__ = ["OPTION_VALUES", "PLAYERS", "RuleSet", "PRESETS", "resolve_rules", "validate_players"]
@@ -200,15 +200,4 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     ...
     kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, point_scheme, ace_points, reduction, bid_direction, play_direction, passout, short_follow, must_trump, rounds, short_penalty
     """
-    if rules is None:
-        return PRESETS["standard"].replace(**overrides)
-    if isinstance(rules, str):
-        return RuleSet.preset(rules, **overrides)
-    if isinstance(rules, RuleSet):
-        return rules.replace(**overrides)
-    if isinstance(rules, Mapping):
-        return RuleSet.from_dict(rules).replace(**overrides)
-    raise RulesError(
-        f"rules must be a RuleSet, a preset name ({allowed_text(PRESETS)}), a mapping or None, "
-        f"got {type(rules).__name__} {rules!r}"
-    )
+    return resolve_ruleset(RuleSet, PRESETS, "standard", rules, overrides)

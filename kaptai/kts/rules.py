@@ -31,7 +31,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
 from kaptai.errors import RulesError
 from kaptai.kts.tiles import TILES_PER_SET, run_values
 
@@ -366,18 +366,7 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     ...
     kaptai.errors.RulesError: unknown preset 'fast': expected one of 'traditional', 'advanced'
     """
-    if rules is None:
-        return PRESETS["traditional"].replace(**overrides)
-    if isinstance(rules, str):
-        return RuleSet.preset(rules, **overrides)
-    if isinstance(rules, RuleSet):
-        return rules.replace(**overrides)
-    if isinstance(rules, Mapping):
-        return RuleSet.from_dict(rules).replace(**overrides)
-    raise RulesError(
-        f"rules must be a RuleSet, a preset name ({_allowed(PRESETS)}), a mapping or None, "
-        f"got {type(rules).__name__} {rules!r}"
-    )
+    return resolve_ruleset(RuleSet, PRESETS, "traditional", rules, overrides)
 
 
 # --------------------------------------------------------------------------------------

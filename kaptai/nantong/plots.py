@@ -21,12 +21,12 @@ Examples
 
 from __future__ import annotations
 
-import functools
-import os
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from kaptai.core.plotting import cjk_font_family, with_cjk_font
 
 __all__ = ["plot_deal_odds", "plot_fairness", "plot_distance", "plot_opening_hu", "plot_roles",
            "plot_score_by_win_type", "plot_match_fairness"]
@@ -44,40 +44,8 @@ _SETTLEMENT = {"rank_only": "rank_only\n(1 point per hand won)",
 NONCOMPLETER_METRIC = "noncompleter_winner_hu"
 
 
-@functools.lru_cache(maxsize=1)
-def _font_family() -> tuple[str, ...]:
-    """matplotlib's default sans-serif font, then a CJK font for the Chinese glyphs."""
-    from matplotlib import font_manager as fm
-    from matplotlib import rcParams
-
-    base = tuple(rcParams["font.sans-serif"][:1]) or ("DejaVu Sans",)
-    wanted = ("Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK SC", "Noto Sans CJK JP")
-    names = {f.name for f in fm.fontManager.ttflist}
-    if not names.intersection(wanted):  # a font cache built before the CJK fonts were installed
-        for fname in fm.findSystemFonts():
-            if "NotoSansCJK" in os.path.basename(fname) and "Bold" not in fname:
-                try:
-                    fm.fontManager.addfont(fname)
-                except Exception:  # pragma: no cover - an unreadable font file
-                    continue
-        names = {f.name for f in fm.fontManager.ttflist}
-    return base + tuple(n for n in wanted if n in names)[:1]
-
-
-def _cjk(fn):
-    """Run a plotting function with the CJK fallback font; the figure is drawn once inside it so
-    that every text (tick labels included) keeps that font."""
-
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        import matplotlib.pyplot as plt
-
-        with plt.rc_context({"font.family": list(_font_family())}):
-            fig = fn(*args, **kwargs)
-            fig.canvas.draw()
-        return fig
-
-    return run
+_font_family = cjk_font_family
+_cjk = with_cjk_font
 
 
 def _finish(fig, path):

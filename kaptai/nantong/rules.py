@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
 from kaptai.errors import RulesError
 
 __all__ = [
@@ -254,15 +254,4 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     ...
     kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, deck, ...
     """
-    if rules is None:
-        return PRESETS["nantong"].replace(**overrides)
-    if isinstance(rules, str):
-        return RuleSet.preset(rules, **overrides)
-    if isinstance(rules, RuleSet):
-        return rules.replace(**overrides)
-    if isinstance(rules, Mapping):
-        return RuleSet.from_dict(rules).replace(**overrides)
-    raise RulesError(
-        f"rules must be a RuleSet, a preset name ({allowed_text(PRESETS)}), a mapping or None, "
-        f"got {type(rules).__name__} {rules!r}"
-    )
+    return resolve_ruleset(RuleSet, PRESETS, "nantong", rules, overrides)

@@ -18,13 +18,14 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+
+from kaptai.core.plotting import cjk_font_family, with_cjk_font
 
 __all__ = ["plot_fairness", "plot_wins", "plot_pairs_distribution", "plot_seat_wins", "plot_policy_money",
            "plot_option_dealer_advantage", "option_effects"]
@@ -44,37 +45,8 @@ def _plt(path):
     return plt
 
 
-@functools.lru_cache(maxsize=1)
-def _font_family() -> tuple[str, ...]:
-    """The font family list: matplotlib's default, then a CJK font for the Chinese glyphs."""
-    from matplotlib import font_manager as fm
-    from matplotlib import rcParams
-
-    base = tuple(rcParams["font.sans-serif"][:1]) or ("DejaVu Sans",)
-    wanted = ("Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK SC", "Noto Sans CJK JP")
-    names = {f.name for f in fm.fontManager.ttflist}
-    if not names.intersection(wanted):  # a font cache built before the CJK fonts were installed
-        for fname in fm.findSystemFonts():
-            if "NotoSansCJK" in os.path.basename(fname) and "Bold" not in fname:
-                try:
-                    fm.fontManager.addfont(fname)
-                except Exception:  # pragma: no cover - an unreadable font file
-                    continue
-        names = {f.name for f in fm.fontManager.ttflist}
-    return base + tuple(n for n in wanted if n in names)[:1]
-
-
-def _texts(fn):
-    """Run a plotting function with the CJK fallback font (texts keep the font they are made with)."""
-
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        import matplotlib.pyplot as plt
-
-        with plt.rc_context({"font.family": list(_font_family())}):
-            return fn(*args, **kwargs)
-
-    return run
+_font_family = cjk_font_family
+_texts = with_cjk_font
 
 
 def _save(fig, path):

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice
+from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, resolve_ruleset
 from kaptai.errors import RulesError
 
 __all__ = ["OPTION_VALUES", "MAX_PLAYERS", "RuleSet", "PRESETS", "resolve_rules", "validate_players", "deal_sizes",
@@ -207,18 +207,7 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     ...
     kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, stake_per_tou, ...
     """
-    if rules is None:
-        return PRESETS["taiwan"].replace(**overrides)
-    if isinstance(rules, str):
-        return RuleSet.preset(rules, **overrides)
-    if isinstance(rules, RuleSet):
-        return rules.replace(**overrides)
-    if isinstance(rules, Mapping):
-        return RuleSet.from_dict(rules).replace(**overrides)
-    raise RulesError(
-        f"rules must be a RuleSet, a preset name ({allowed_text(PRESETS)}), a mapping or None, "
-        f"got {type(rules).__name__} {rules!r}"
-    )
+    return resolve_ruleset(RuleSet, PRESETS, "taiwan", rules, overrides)
 
 
 def validate_players(players: object, rules: RuleSet | None = None, *, play: bool = False) -> int:
