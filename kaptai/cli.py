@@ -121,7 +121,8 @@ def _rules_help(games: Sequence[GameSpec]) -> str:
 
 def _policy_help(games: Sequence[GameSpec]) -> str:
     listed = "; ".join(f"{g.name}: {' | '.join(g.policies)}" for g in games if g.policies)
-    return f"one policy for every seat ({listed}), or SEAT=POLICY,... (other seats greedy)"
+    return (f"one policy for every seat ({listed}; default: the first), or SEAT=POLICY,... "
+            f"(other seats the default)")
 
 
 def _output_args(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
@@ -166,7 +167,7 @@ def _args_simulate(p, games):
     p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000,
                    help="hands (games) to play (default 100000)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
-    p.add_argument("--policy", default="greedy", help=_policy_help(games))
+    p.add_argument("--policy", default=None, help=_policy_help(games))
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _runner_args(p)
     _rules_args(p, games)
@@ -181,7 +182,7 @@ def _args_fairness(p, games):
     sets = "; ".join(f"{g.name}: {g.variant_sets.split(':')[0]}.VARIANT_SETS, default {g.default_variants}"
                      for g in games if g.variant_sets)
     p.add_argument("--variants", default=None, help=f"presets, comma-separated, or a ready-made set name ({sets})")
-    p.add_argument("--policy", default="greedy", help=_policy_help(games))
+    p.add_argument("--policy", default=None, help=_policy_help(games))
     p.add_argument("--plot", default=None, help="save the fairness figure to this file")
     _output_args(p)
     p.add_argument("--no-progress", action="store_true")
@@ -333,6 +334,8 @@ def _dispatch(args: argparse.Namespace) -> None:
         if dest not in own and getattr(args, dest, None) is not None:
             flag = "--" + dest.replace("_", "-")
             raise RulesError(f"{flag} does not apply to {spec.name} (kaptai {args.command_name} {spec.name} --help)")
+    if getattr(args, "policy", "") is None:  # the game's default policy (the first it lists)
+        args.policy = spec.policies[0] if spec.policies else "greedy"
     if hasattr(args, "no_progress"):  # a bar only on a terminal (never into a log file)
         args.no_progress = not want_progress(args.no_progress)
     _show(command.load()(args, spec), args)

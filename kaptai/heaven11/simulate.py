@@ -338,6 +338,6 @@ def simulate(players: int | None = None, rules=None, hands: int = 10_000, seed: 
     df = tallies_frame(t, cfg)
     df.attrs.update({"game": _GAME, "seed_entropy": meta["seed_entropy"], "version": __version__,
                      "rules": cfg.rules.to_dict(), "policies": meta["policies"], "bidding": meta["bidding"],
-                     "samples": cfg.samples, "first_leader": first_leader, "hands": int(t["hands"][0]),
+                     "rollout_samples": cfg.samples, "samples": int(t["hands"][0]), "first_leader": first_leader, "hands": int(t["hands"][0]),
                      "chunk_hands": CHUNK_HANDS, "engine": meta["engine"], "confidence": CONFIDENCE})
     return df
