@@ -121,3 +121,11 @@ def test_rules_are_validated_once_on_the_way_down(monkeypatch):
     rules = big_two_rules.RuleSet()
     calls["n"] = 0
     assert big_two_config(4, rules).rules is rules and calls["n"] == 0
+
+
+def test_every_game_simulates_with_its_default_policy(capsys):
+    """No --policy: each game plays its own first built-in policy (not another game's)."""
+    for spec in games_for("simulate"):
+        assert main(["simulate", spec.name, "--hands", "40", "--seed", "1", "--format", "json"]) == 0, spec.name
+        rows = json.loads(capsys.readouterr().out)
+        assert rows and all(r["method"] == "monte_carlo" for r in rows), spec.name
