@@ -21,7 +21,6 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -290,14 +289,6 @@ class RuleSet(RuleSetMethods):
     # ---------------------------------------------------------------- construction
 
     # ---------------------------------------------------------------- views
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly dict of all options.
-
-        >>> RuleSet().to_dict()["chao"]
-        'standard'
-        """
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def describe(self) -> str:
         """Human-readable summary, one option per line.

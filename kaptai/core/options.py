@@ -254,6 +254,25 @@ class RuleSetMethods:
             raise RulesError(f"unknown preset {name!r}: expected one of {allowed_text(cls._PRESETS)}")
         return cls._PRESETS[name].replace(**overrides)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly dict of all options (a game whose options are not JSON values overrides it).
+
+        >>> from kaptai.bigtwo.rules import RuleSet
+        >>> RuleSet().to_dict()["chao"]
+        'standard'
+        """
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def describe(self) -> str:
+        """One option per line.
+
+        >>> from kaptai.nineten.rules import RuleSet
+        >>> print(RuleSet().describe().splitlines()[1])
+          stake_per_tou: 10.0
+        """
+        name = getattr(self, "name", type(self).__name__)
+        return "\n".join([f"RuleSet {name!r}"] + [f"  {k}: {v}" for k, v in self.to_dict().items() if k != "name"])
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]):
         """Rebuild a ruleset from its ``to_dict()`` output.

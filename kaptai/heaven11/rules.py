@@ -25,7 +25,6 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral
@@ -139,14 +138,6 @@ class RuleSet(RuleSetMethods):
     def players(self) -> int:
         """Always 4."""
         return PLAYERS
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly dict of all options.
-
-        >>> RuleSet().to_dict()["passout"]
-        'redeal'
-        """
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def describe(self) -> str:
         """One option per line.

@@ -18,7 +18,6 @@ kaptai.errors.RulesError: option 'potou' has bad value 'floor': expected one of 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -201,22 +200,6 @@ class RuleSet(RuleSetMethods):
                 raise RulesError(f"option {opt!r} has bad value {v!r}: expected an integer from {lo} to {hi}")
         if self.wilds:
             put("deck", 125)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly dict of all options.
-
-        >>> RuleSet().to_dict()["wenqian"]
-        'by_count'
-        """
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    def describe(self) -> str:
-        """One option per line.
-
-        >>> print(RuleSet().describe().splitlines()[1])
-          deck: 120
-        """
-        return "\n".join([f"RuleSet {self.name!r}"] + [f"  {k}: {v}" for k, v in self.to_dict().items() if k != "name"])
 
     def check_playable(self) -> None:
         """Raise RulesError if these rules cannot be played or scored (the wild cards).

@@ -23,7 +23,6 @@ kaptai.errors.RulesError: 8+ players: the source rules text defines no winning h
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -164,23 +163,6 @@ class RuleSet(RuleSetMethods):
             raise RulesError(
                 f"option 'reserve' has bad value {r!r}: expected an integer >= 5 (the bonus flip takes 5 stock cards)")
         put("reserve", int(r))
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly dict of all options.
-
-        >>> RuleSet().to_dict()["natural"]
-        'self_draw'
-        """
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    def describe(self) -> str:
-        """Human-readable summary, one option per line.
-
-        >>> print(RuleSet().describe().splitlines()[1])
-          stake_per_tou: 10.0
-        """
-        return "\n".join([f"RuleSet {self.name!r}"] + [f"  {k}: {v}" for k, v in self.to_dict().items() if k != "name"])
-
 
 #: Named presets (read-only mapping name -> RuleSet).
 PRESETS: Mapping[str, RuleSet] = MappingProxyType({"taiwan": RuleSet()})
