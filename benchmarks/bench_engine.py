@@ -6,10 +6,11 @@ Run ``python benchmarks/bench_engine.py [--quick]``; prints one row per measurem
 Measured on one core, complete 4-player hands (deal, play to a win or an empty wall),
 the median of several timed runs after a warm-up:
 
-* compiled engine with ``random``, ``greedy`` and ``score`` policies (traditional rules),
-  and ``greedy`` / ``score`` with the advanced forms;
-* the reference engine (:mod:`kaptai.kts.engine_reference`) with ``random`` and
-  ``greedy`` in the same run, and the compiled/reference ratios;
+* compiled engine with ``random``, ``greedy``, ``score`` and ``lookahead`` policies
+  (traditional rules), and ``greedy`` / ``score`` / ``lookahead`` with the advanced forms
+  (issue 17 targets: greedy >= 100,000 / 60,000 hands/s, lookahead >= 2,000);
+* the reference engine (:mod:`kaptai.kts.engine_reference`) with ``random``, ``greedy``
+  and ``lookahead`` in the same run, and the compiled/reference ratios;
 * growth of the peak resident memory over a run of many chunks (should be ~0: tallies
   are merged chunk by chunk).
 """
@@ -67,6 +68,8 @@ def run(quick: bool = False) -> list[dict]:
     n_fast = 5_000 if quick else 50_000
     n_adv = 1_000 if quick else 10_000
     n_ref = 20 if quick else 150
+    n_look = 200 if quick else 2_000
+    n_look_ref = 2 if quick else 6
     trad = make_config(4, "traditional")
     adv = make_config(4, "advanced")
     out: list[dict] = []
@@ -75,13 +78,15 @@ def run(quick: bool = False) -> list[dict]:
         out.append({"name": name, "value": float(value), "unit": unit})
 
     rates = {}
-    for policy in ("random", "greedy", "score"):
-        rates[policy] = _rate(_compiled(trad, policy), n_fast, repeats)
+    for policy in ("random", "greedy", "score", "lookahead"):
+        rates[policy] = _rate(_compiled(trad, policy), n_look if policy == "lookahead" else n_fast, repeats)
         row(f"compiled {policy} 4p traditional", rates[policy], "hands/s")
-    for policy in ("greedy", "score"):
-        row(f"compiled {policy} 4p advanced", _rate(_compiled(adv, policy), n_adv, repeats), "hands/s")
-    for policy in ("random", "greedy"):
-        ref = _rate(_reference(trad, policy), n_ref, max(1, repeats // 2))
+    for policy in ("greedy", "score", "lookahead"):
+        n = n_look // 4 if policy == "lookahead" else n_adv
+        row(f"compiled {policy} 4p advanced", _rate(_compiled(adv, policy), n, repeats), "hands/s")
+    for policy in ("random", "greedy", "lookahead"):
+        n = n_look_ref if policy == "lookahead" else n_ref
+        ref = _rate(_reference(trad, policy), n, max(1, repeats // 2))
         row(f"reference {policy} 4p traditional", ref, "hands/s")
         row(f"speed-up {policy} compiled/reference", rates[policy] / ref, "x")
 

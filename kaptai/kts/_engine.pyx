@@ -7,9 +7,10 @@ hands, the full move list).  It is specified once, in ``docs/kap-tai-shap-engine
 :mod:`kaptai.kts.engine_reference` follows the same document and makes the same moves on
 the same random stream (the tests compare whole hand logs).  Users call
 :func:`kaptai.kts.simulate.simulate` or :func:`kaptai.kts.engine.run_hands`; this module
-is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 scripted (tests).
+is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 ``lookahead``,
+4 scripted (tests).
 """
-from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t
+from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, int16_t, uint16_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 from numpy.random cimport bitgen_t
@@ -18,6 +19,7 @@ from kaptai.core._logbuf cimport LogBuffer, log_free, log_init, log_row, log_row
 cimport numpy as cnp
 import numpy as np
 
+from kaptai.kts._keys cimport KEY_WIN, KEY_READY, KEY_NEAR, KEY_REACH2, key_index, key_has
 from kaptai.kts._eval cimport (
     CDELTA, CHECK_MASK, CLS, KEY_BASE,
     EvalRules, HandState, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
@@ -45,7 +47,11 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_SCORE = 2
-    POL_SCRIPT = 3
+    POL_LOOKAHEAD = 3
+    POL_SCRIPT = 4
+    LOOK_HORIZON = 2
+    MEMO_CELLS = 4851    # 231 * 21: (discard pair, drawn tile) of one decision
+    FIN_CELLS = 53361    # 231 * 231: (discard pair, drawn pair) of one decision
 
     CLAIM_PREVIOUS = 0
     CLAIM_ANY = 1
@@ -121,6 +127,17 @@ cdef struct Game:
     EvalRules rx         # the forms other than basic (extra waits)
     int policy[MAXP]
     bitgen_t* rng
+    # lookahead policy: the ruleset's win/ready key table and one decision's memo
+    const unsigned char* keys
+    const unsigned char* keys_x    # the same for the forms other than basic (extra waits)
+    const uint16_t* win_cls        # per key cell: classes whose tile makes a winning key
+    const uint16_t* ready_cls      # per key cell: classes whose removal leaves a ready key
+    uint32_t memo_gen
+    uint32_t memo_tag[MEMO_CELLS]
+    int64_t memo_p[MEMO_CELLS]
+    int64_t memo_s[MEMO_CELLS]
+    uint32_t fin_tag[FIN_CELLS]
+    int16_t fin_score[FIN_CELLS]
     # scripts (tests)
     const int32_t* script[MAXP]
     int script_len[MAXP]
@@ -212,13 +229,19 @@ cdef inline int basic_waits(const HandState* h) noexcept nogil:
 
 cdef inline int waits_mask(Game* g, HandState* h, int* basic_out) noexcept nogil:
     """Bit set of every waiting tile of h under the ruleset's forms."""
-    cdef int t, mask = 0
+    cdef int t, c, ids, mask = 0
     if g.has_basic:
         mask = basic_waits(h)
     basic_out[0] = mask
-    if g.has_extra:
-        for t in range(NT):
-            if not (mask >> t) & 1:
+    if g.has_extra and key_has(g.keys_x, h.key, KEY_READY):
+        # only classes whose tile makes a winning key of the other forms can be waits
+        for c in range(10):
+            if not key_has(g.keys_x, h.key + CDELTA[c], KEY_WIN):
+                continue
+            ids = CLASS_MASK[c] & ~mask
+            while ids:
+                t = kt_ctz(ids)
+                ids &= ids - 1
                 hs_add(h, t, &g.rx)
                 if hs_is_win(h, &g.rx):
                     mask |= 1 << t
@@ -454,7 +477,7 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
     The live copies of a wait w do not depend on t (t moves from hand to table), and the
     basic waits of h - t follow from the key of h minus t's class, so with the basic form
     alone nothing is recomputed per candidate but a few key comparisons."""
-    cdef int t, e, w, k, c, m, held = 0, pair2 = 0, pair3 = 0, feas = 0, ids, pcls, held_t
+    cdef int t, e, w, k, c, m, held = 0, pair2 = 0, pair3 = 0, feas = 0, ids, pcls, held_t, near
     cdef int64_t key
     for e in range(NT):
         if h.c[e] >= 1:
@@ -466,8 +489,15 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
         if h.c[e] < g.copies[e]:
             feas |= 1 << e
     if g.has_extra:
+        near = key_has(g.keys, h.key, KEY_NEAR)
         for t in range(NT):
             if not (legal >> t) & 1:
+                continue
+            if not near or not key_has(g.keys, h.key - CDELTA[CLS[t]], KEY_READY):
+                live[t] = 0               # h - t cannot be ready in any form
+                mask[t] = 0
+                bmask[t] = 0
+                feasible[t] = 0
                 continue
             hs_remove(h, t, &g.r)
             g.table[t] += 1
@@ -709,7 +739,7 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
     for i in range(nc):
         c = cands[i]
         hs_add(h, c, &g.r)
-        if no_waits_possible(g, h):
+        if no_waits_possible(g, h) or not key_has(g.keys, h.key, KEY_NEAR):
             hs_remove(h, c, &g.r)        # every hand after the claim scores (0, 0)
             continue
         if not measured:
@@ -747,6 +777,264 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
     return choice
 
 
+# ------------------------------------------------------------------ the lookahead policy
+# docs/kap-tai-shap-engine.md, "`lookahead`": exact values (P(win), E[score]) of the next
+# one or two own looks drawn uniformly from the pool the seat cannot see, as integer
+# numerators over the pool's falling factorial, compared lexicographically.
+cdef inline int look_horizon(Game* g) noexcept nogil:
+    cdef int k = (g.n_tiles - g.pos) // g.P
+    return k if k < LOOK_HORIZON else LOOK_HORIZON
+
+
+cdef inline int val_cmp(int64_t ap, int64_t as_, int64_t bp, int64_t bs) noexcept nogil:
+    if ap != bp:
+        return 1 if ap > bp else -1
+    return (as_ > bs) - (as_ < bs)
+
+
+cdef inline int tri(int a, int b) noexcept nogil:
+    """Index 0..230 of the unordered pair {a, b} of tile ids."""
+    return b * (b + 1) // 2 + a if a <= b else a * (a + 1) // 2 + b
+
+
+cdef inline int key_bits(const unsigned char* tab, int64_t key) noexcept nogil:
+    cdef int i = key_index(key)
+    return tab[i] if i >= 0 else 0
+
+
+cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
+                          int64_t* p, int64_t* s) noexcept nogil:
+    """V_1 of h (2n+1 tiles) with one look from Q: (sum Q[w], sum Q[w] (score + 1)) over wins.
+
+    The key table rejects at once a hand that cannot be ready and every class whose key
+    is not a winning key; what passes is decided by the evaluator.  ``fin`` >= 0: h is
+    G - {x, y} + t for the decision's hand G and ``fin`` = 231 * tri(x, y); the final
+    hands G - {x, y} + {t, w} are memoised on (fin, tri(t, w)) for the whole decision."""
+    cdef int w, c, ids, sc, form, spec, idx, wc = 0
+    cdef int64_t pp = 0, ss = 0
+    idx = key_index(h.key)
+    if idx >= 0:
+        wc = g.win_cls[idx]
+    if wc:
+        while wc:
+            c = kt_ctz(wc)
+            wc &= wc - 1
+            ids = CLASS_MASK[c]
+            while ids:
+                w = kt_ctz(ids)
+                ids &= ids - 1
+                if Q[w] == 0:
+                    continue
+                if fin >= 0:
+                    idx = fin + tri(t, w)
+                    if g.fin_tag[idx] == g.memo_gen:
+                        sc = g.fin_score[idx]
+                    else:
+                        hs_add(h, w, &g.r)
+                        sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+                        hs_remove(h, w, &g.r)
+                        g.fin_tag[idx] = g.memo_gen
+                        g.fin_score[idx] = sc
+                else:
+                    hs_add(h, w, &g.r)
+                    sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+                    hs_remove(h, w, &g.r)
+                if sc >= 0:
+                    pp += Q[w]
+                    ss += <int64_t>Q[w] * (sc + 1)
+    p[0] = pp
+    s[0] = ss
+
+
+cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, int64_t* s) noexcept nogil:
+    """V_2 of h (2n+1 tiles) drawing from Q (q tiles).
+
+    ``tag`` >= 0: h is the decision's hand G minus ``tag``; the hands G - tag + t - y met
+    here are memoised on ({tag, y}, t) for the other options of the same decision (the
+    pool of every option is the same).  A hand whose key no draw and discard can make
+    ready (KEY_REACH2), a draw after which no discard leaves a ready key (KEY_NEAR) and a
+    class of discards that leaves no ready key are skipped: each is worth (0, 0)."""
+    cdef int t, y, c, ids, sc, form, spec, idx, held = 0, heldt, bits, rc
+    cdef int64_t pp = 0, ss = 0, bp, bs, vp, vs, kt
+    p[0] = 0
+    s[0] = 0
+    if not key_has(g.keys, h.key, KEY_REACH2):
+        return
+    for y in range(NT):
+        if h.c[y] > 0:
+            held |= 1 << y
+    for t in range(NT):
+        if Q[t] == 0:
+            continue
+        kt = h.key + CDELTA[CLS[t]]
+        bits = key_bits(g.keys, kt)
+        if bits & KEY_WIN:
+            hs_add(h, t, &g.r)
+            sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+            hs_remove(h, t, &g.r)
+            if sc >= 0:
+                pp += <int64_t>Q[t] * (q - 1)
+                ss += <int64_t>Q[t] * (q - 1) * (sc + 1)
+                continue
+        idx = key_index(kt)
+        rc = g.ready_cls[idx] if idx >= 0 else 0
+        heldt = held | (1 << t)
+        for c in range(10):
+            if (rc >> c) & 1 and not heldt & CLASS_MASK[c]:
+                rc &= ~(1 << c)
+        if not rc:
+            continue                              # no discard leaves h + t ready: (0, 0)
+        hs_add(h, t, &g.r)
+        Q[t] -= 1
+        bp = 0
+        bs = 0
+        while rc:
+            c = kt_ctz(rc)
+            rc &= rc - 1
+            ids = heldt & CLASS_MASK[c]
+            while ids:
+                y = kt_ctz(ids)
+                ids &= ids - 1
+                if tag >= 0:
+                    idx = (tri(tag, y)) * NT + t
+                    if g.memo_tag[idx] == g.memo_gen:
+                        vp = g.memo_p[idx]
+                        vs = g.memo_s[idx]
+                    else:
+                        hs_remove(h, y, &g.r)
+                        v1_value(g, h, Q, 231 * tri(tag, y), t, &vp, &vs)
+                        hs_add(h, y, &g.r)
+                        g.memo_tag[idx] = g.memo_gen
+                        g.memo_p[idx] = vp
+                        g.memo_s[idx] = vs
+                else:
+                    hs_remove(h, y, &g.r)
+                    v1_value(g, h, Q, -1, t, &vp, &vs)
+                    hs_add(h, y, &g.r)
+                if val_cmp(vp, vs, bp, bs) > 0:
+                    bp = vp
+                    bs = vs
+        Q[t] += 1
+        hs_remove(h, t, &g.r)
+        pp += Q[t] * bp
+        ss += Q[t] * bs
+    p[0] = pp
+    s[0] = ss
+
+
+cdef inline void look_value(Game* g, HandState* h, int* Q, int q, int j, int tag,
+                            int64_t* p, int64_t* s) noexcept nogil:
+    if j <= 0:
+        p[0] = 0
+        s[0] = 0
+    elif j == 1:
+        v1_value(g, h, Q, -1, -1, p, s)
+    else:
+        v2_value(g, h, Q, q, tag, p, s)
+
+
+cdef inline int look_pool(Game* g, const HandState* h, int* U) noexcept nogil:
+    cdef int t, q = 0
+    for t in range(NT):
+        U[t] = g.copies[t] - h.c[t] - g.table[t]
+        q += U[t]
+    return q
+
+
+cdef inline void memo_reset(Game* g) noexcept nogil:
+    g.memo_gen += 1
+    if g.memo_gen == 0:                   # wrapped: clear the stamps once
+        memset(g.memo_tag, 0, sizeof(g.memo_tag))
+        memset(g.fin_tag, 0, sizeof(g.fin_tag))
+        g.memo_gen = 1
+
+
+cdef int look_discard(Game* g, int s, int legal) noexcept nogil:
+    """The legal id of the largest value; ties by greedy's discard over the tied set."""
+    cdef HandState* h = &g.h[s]
+    cdef int k = look_horizon(g), x, q, tied = 0, have = 0, c
+    cdef int U[NT]
+    cdef int64_t p, sv, bp = 0, bs = 0
+    if k == 0:
+        return smart_discard(g, s, legal, 0)
+    q = look_pool(g, h, U)
+    memo_reset(g)
+    for x in range(NT):
+        if not (legal >> x) & 1:
+            continue
+        hs_remove(h, x, &g.r)
+        look_value(g, h, U, q, k, x, &p, &sv)
+        hs_add(h, x, &g.r)
+        c = 1 if not have else val_cmp(p, sv, bp, bs)
+        if c > 0:
+            have = 1
+            bp = p
+            bs = sv
+            tied = 1 << x
+        elif c == 0:
+            tied |= 1 << x
+    if kt_popcount(tied) == 1:
+        return kt_ctz(tied)
+    return smart_discard(g, s, tied, 0)
+
+
+cdef int look_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
+    """A winning candidate as greedy; else the best claim value if it beats declining."""
+    cdef HandState* h = &g.h[s]
+    cdef int i, c, y, sc, form, spec, best_win = -1, best_score = -1, pre = 0
+    cdef int k = look_horizon(g), j, q, choice = -1, have = 0
+    cdef int U[NT]
+    cdef int64_t dp, ds, p, sv, cp = 0, cs = 0, bp = 0, bs = 0
+    for i in range(nc):
+        c = cands[i]
+        hs_add(h, c, &g.r)
+        if hs_is_win(h, &g.r):
+            sc = hs_score(h, &g.r, &form, &spec)
+            if sc > best_score:
+                best_score = sc
+                best_win = c
+        hs_remove(h, c, &g.r)
+    if best_win >= 0:
+        return best_win
+    if k == 0:
+        return smart_claim(g, s, cands, nc, 0)
+    q = look_pool(g, h, U)
+    look_value(g, h, U, q, k, -1, &dp, &ds)
+    j = k if g.claim_then_draw else k - 1
+    for y in range(NT):
+        if h.c[y] > 0:
+            pre |= 1 << y
+    for i in range(nc):
+        c = cands[i]
+        hs_add(h, c, &g.r)
+        memo_reset(g)
+        cp = -1
+        cs = -1
+        for y in range(NT):
+            if not (pre >> y) & 1:
+                continue
+            hs_remove(h, y, &g.r)
+            look_value(g, h, U, q, j, y, &p, &sv)
+            hs_add(h, y, &g.r)
+            if val_cmp(p, sv, cp, cs) > 0:
+                cp = p
+                cs = sv
+        hs_remove(h, c, &g.r)
+        if j < k:                         # one look fewer: onto the decline value's denominator
+            cp *= q - j
+            cs *= q - j
+        if not have or val_cmp(cp, cs, bp, bs) > 0:
+            have = 1
+            bp = cp
+            bs = cs
+            choice = c
+    if val_cmp(bp, bs, dp, ds) > 0:
+        return choice
+    if dp == 0 and ds == 0:
+        return smart_claim(g, s, cands, nc, 0)
+    return -1
+
+
 cdef int script_next(Game* g, int s, int* value) noexcept nogil:
     if g.script_pos[s] >= g.script_len[s]:
         return 0
@@ -772,6 +1060,8 @@ cdef int decide_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     if pol == POL_RANDOM:
         j = bounded(g.rng, nc + 1)
         return -1 if j == 0 else cands[j - 1]
+    if pol == POL_LOOKAHEAD:
+        return look_claim(g, s, cands, nc)
     return smart_claim(g, s, cands, nc, pol == POL_SCORE)
 
 
@@ -795,6 +1085,8 @@ cdef int decide_discard(Game* g, int s, int legal) noexcept nogil:
                 n += 1
         j = bounded(g.rng, n)
         return ids[j]
+    if pol == POL_LOOKAHEAD:
+        return look_discard(g, s, legal)
     return smart_discard(g, s, legal, pol == POL_SCORE)
 
 
@@ -1040,7 +1332,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     cfg : kaptai.kts.config.EngineConfig
         The validated table.
     policies : sequence of int
-        Policy code per seat (0 random, 1 greedy, 2 score, 3 scripted).
+        Policy code per seat (0 random, 1 greedy, 2 score, 3 lookahead, 4 scripted).
     bit_generator : numpy.random.BitGenerator
         A fresh generator for the chunk (``PCG64``).
     n_hands : int
@@ -1055,7 +1347,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     first_hand : int
         First-hand seat of the constructed wall.
     scripts : sequence of sequences of int, optional
-        Decisions of each seat with policy code 3.
+        Decisions of each seat with policy code 4.
 
     Returns
     -------
@@ -1070,6 +1362,8 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     cdef long long hand
     cdef bitgen_t* rng
     cdef int32_t[::1] script_view
+    cdef const unsigned char[::1] key_view
+    cdef const uint16_t[::1] cls_view
     if g == NULL or st == NULL:
         free(g)
         free(st)
@@ -1113,6 +1407,28 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
                 if arr.shape[0]:
                     script_view = arr
                     g.script[i] = &script_view[0]
+        from kaptai.kts._lookahead import _key_table
+        key_arr = _key_table(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
+        keep.append(key_arr)
+        key_view = key_arr
+        g.keys = &key_view[0]
+        uses_look = False
+        for i in range(P):
+            uses_look = uses_look or g.policy[i] == POL_LOOKAHEAD
+        if uses_look:
+            from kaptai.kts._lookahead import _class_tables
+            win_arr, ready_arr = _class_tables(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
+            keep.append(win_arr)
+            keep.append(ready_arr)
+            cls_view = win_arr
+            g.win_cls = &cls_view[0]
+            cls_view = ready_arr
+            g.ready_cls = &cls_view[0]
+        if g.has_extra:
+            key_arr = _key_table(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
+            keep.append(key_arr)
+            key_view = key_arr
+            g.keys_x = &key_view[0]
         if wall is not None:
             w = np.ascontiguousarray(wall, dtype=np.int64)
             if n_hands != 1 or w.shape[0] != g.n_tiles or not 0 <= first_hand < P:

@@ -65,6 +65,7 @@ from libc.stdint cimport int64_t, uint64_t, uint32_t, int8_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memset, memcpy
 
+from kaptai.kts._keys cimport KEY_CELLS, key_index, key_has
 from kaptai.kts._eval cimport (EvalRules, HandState, rules_init, hs_clear, hs_add, hs_remove,
                                hs_is_win, hs_score, max_overlap)
 
@@ -150,34 +151,37 @@ def _masked_sub(mk, k):
     return (mk & ~0xFFFFFFFF) | (low & 0xFFFFFFFF)
 
 
+def _masked_add(mk, k):
+    """Masked key of a hand one tile of class k larger."""
+    if k == 0 or k == 5:
+        return _masked_sub(mk, k)           # a parity bit: adding flips it like removing
+    low = (mk & 0xFFFFFFFF) + _class_delta(k)
+    return (mk & ~0xFFFFFFFF) | (low & 0xFFFFFFFF)
+
+
 def _ready_keys(win_keys):
     return sorted({_masked_sub(w, k) for w in win_keys for k in range(10)})
 
 
+def _near_keys(ready_keys):
+    """Keys of a 2n+2 hand that one discard can make ready (ready keys plus one class)."""
+    return sorted({_masked_add(r, k) for r in ready_keys for k in range(10)})
+
+
+def _reach2_keys(near_keys):
+    """Keys of a 2n+1 hand that a draw and a discard can make ready (near keys less one class)."""
+    return sorted({_masked_sub(r, k) for r in near_keys for k in range(10)})
+
+
 # ---------------------------------------------------------------- key table
-# A masked key of a hand of at most 2n+2 <= 10 tiles has |d_j| <= 10: it is an index of
-# 21**4 * 4 cells; cell bit 0 = a winning key, bit 1 = a ready key (one tile short).
-cdef enum:
-    KEY_CELLS = 777924
-
-cdef inline int key_index(int64_t b) noexcept nogil:
-    cdef int d1 = <int>(b & 0xFF) - 54, d2 = <int>((b >> 8) & 0xFF) - 54
-    cdef int d3 = <int>((b >> 16) & 0xFF) - 54, d4 = <int>((b >> 24) & 0xFF) - 54
-    if <unsigned int>d1 > 20 or <unsigned int>d2 > 20 or <unsigned int>d3 > 20 or <unsigned int>d4 > 20:
-        return -1
-    return d1 + 21 * d2 + 441 * d3 + 9261 * d4 + 194481 * <int>(((b >> 32) & 1) | ((b >> 39) & 2))
-
-
-cdef inline bint key_has(const unsigned char* tab, int64_t b, int bit) noexcept nogil:
-    cdef int i = key_index(b)
-    return i >= 0 and (tab[i] & bit) != 0
-
-
+# key_index / key_has and the cell layout: kaptai/kts/_keys.pxd (shared with the engine).
 _KEY_TABLES = {}
 
 
 def _key_table(int forms, int n, int gjrv):
-    """uint8 table of the win (bit 0) and ready (bit 1) keys of a ruleset (cached)."""
+    """uint8 table of a ruleset's keys (cached): bit 0 win, bit 1 ready (one tile short),
+    bit 2 near (a 2n+2 hand one discard from ready), bit 3 reach-2 (a 2n+1 hand that one
+    draw and one discard can make ready).  Each is a necessary condition only."""
     got = _KEY_TABLES.get((forms, n, gjrv))
     if got is None:
         got = np.zeros(KEY_CELLS, dtype=np.uint8)
@@ -186,12 +190,65 @@ def _key_table(int forms, int n, int gjrv):
             i = key_index(k)
             if i >= 0:
                 got[i] |= 1
-        for k in _ready_keys(wk):
-            i = key_index(k)
-            if i >= 0:
-                got[i] |= 2
+        rk = _ready_keys(wk)
+        nk = _near_keys(rk)
+        for bit, keys in ((2, rk), (4, nk), (8, _reach2_keys(nk))):
+            for k in keys:
+                i = key_index(k)
+                if i >= 0:
+                    got[i] |= bit
         got.setflags(write=False)
         _KEY_TABLES[(forms, n, gjrv)] = got
+    return got
+
+
+_CLASS_TABLES = {}
+
+
+def _class_neighbours():
+    """(cells, 10) int32: the cell of a key one tile of class k larger (-1 off the table)."""
+    cell = np.arange(KEY_CELLS, dtype=np.int64)
+    d = [(cell // (21 ** j)) % 21 for j in range(4)]
+    par = cell // 194481
+    out = np.full((KEY_CELLS, 10), -1, dtype=np.int32)
+    for k in range(10):
+        if k == 0 or k == 5:
+            flip = 1 if k == 0 else 2
+            out[:, k] = cell + 194481 * ((par ^ flip) - par)
+            continue
+        j, step = (k - 1, 1) if k < 5 else (10 - k - 1, -1)
+        nd = d[j] + step
+        ok = (nd >= 0) & (nd <= 20)
+        out[:, k] = np.where(ok, cell + step * 21 ** j, -1)
+    return out
+
+
+def _class_tables(int forms, int n, int gjrv):
+    """Two uint16 tables over the cells of :func:`_key_table` (cached): for a key of a
+    2n+1 hand, the classes k whose tile makes a winning key (0: the hand cannot be ready);
+    for a key of a 2n+2 hand, the classes k whose removal leaves a ready key (0: no
+    discard makes it ready).  Necessary conditions only, like the bits they come from."""
+    got = _CLASS_TABLES.get((forms, n, gjrv))
+    if got is None:
+        bits = _key_table(forms, n, gjrv)
+        nb = _class_neighbours()
+        win_cls = np.zeros(KEY_CELLS, dtype=np.uint16)
+        ready_cls = np.zeros(KEY_CELLS, dtype=np.uint16)
+        for k in range(10):
+            up = nb[:, k]
+            ok = up >= 0
+            hit = np.zeros(KEY_CELLS, dtype=bool)
+            hit[ok] = (bits[up[ok]] & 1) != 0
+            win_cls |= (hit.astype(np.uint16) << k)
+            # a 2n+2 key c with c - delta_k ready  <=>  some ready key r with r + delta_k = c
+            rdy = np.nonzero(bits & 2)[0]
+            tgt = nb[rdy, k]
+            tgt = tgt[tgt >= 0]
+            ready_cls[tgt] |= np.uint16(1 << k)
+        win_cls.setflags(write=False)
+        ready_cls.setflags(write=False)
+        got = (win_cls, ready_cls)
+        _CLASS_TABLES[(forms, n, gjrv)] = got
     return got
 
 

@@ -49,7 +49,12 @@ __all__ = [
     "new_outcomes",
 ]
 
+#: Compiled-engine policy code of a scripted seat (the built-ins are their index in
+#: ``kaptai.kts.policies.BUILTIN_POLICIES``: 0 random, 1 greedy, 2 score, 3 lookahead).
+SCRIPT_CODE = 4
+
 #: Event names of the hand log, by code.
+
 ACTIONS: tuple[str, ...] = (
     "dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
     "self_drawn_win", "discard", "drawn_hand", "turn_limit",

@@ -1,7 +1,7 @@
 """Policy league for Kap Tai Shap (夾大十): how much is playing well worth, per hand?
 
-Each playing policy -- the compiled built-ins ``'random'``, ``'greedy'`` and ``'score'``
-(:mod:`kaptai.kts.policies`) and, on request, the advisor-driven :class:`AdvisorPolicy`
+Each playing policy -- the compiled built-ins ``'random'``, ``'greedy'``, ``'score'`` and
+``'lookahead'`` (:mod:`kaptai.kts.policies`) and, on request, the advisor-driven :class:`AdvisorPolicy`
 -- sits at a table whose other seats all play one fixed *baseline* policy (``'greedy'``
 by default).  The table is played with :func:`kaptai.kts.simulate.simulate` and the
 outcome frequencies are turned into money under the ruleset's settlement
@@ -100,6 +100,7 @@ from kaptai.kts.tiles import N_TILE_TYPES, format_tile
 __all__ = [
     "LEAGUE_COLUMNS",
     "LEAGUE_METRICS",
+    "LEAGUE_POLICIES",
     "AdvisorPolicy",
     "expected_value",
     "seat_ev",
@@ -119,6 +120,8 @@ LEAGUE_METRICS: dict[str, str] = {
     "ev_per_hand": "expected net gain per hand in antes (pot) or points (advanced)",
     "value_of_play": "ev_per_hand(policy) - ev_per_hand('random'), same seats and field",
 }
+#: The built-in policies a league plays by default (every compiled one).
+LEAGUE_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead")
 _GAME = "kap-tai-shap"
 _ADVISOR = "advisor"
 _TILE_ID = {format_tile(t): t for t in range(N_TILE_TYPES)}
@@ -451,7 +454,7 @@ def policy_league(
     ),
     hands: int = 20_000,
     seed: int | None = 0,
-    policies: str | Sequence[str] = ("random", "greedy", "score"),
+    policies: str | Sequence[str] = LEAGUE_POLICIES,
     include_advisor: bool = False,
     advisor_hands: int = 200,
     workers: int = 1,

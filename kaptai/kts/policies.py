@@ -28,6 +28,14 @@ Built-in policies
     tiles is a live wait: ``1 - C(U - L, k) / C(U, k)`` for ``U`` unseen tiles and ``L`` live
     outs, ``k = min(HORIZON, wall_remaining // players)``.  Claims when the tile wins, or
     when the best hand after the claim beats the current hand on (value, live outs).
+``'lookahead'``
+    The exact look-ahead model of :mod:`kaptai.kts.lookahead` over the next
+    ``k = min(LOOK_HORIZON, wall_remaining // players)`` own looks (``LOOK_HORIZON = 2``):
+    every option is valued by (P(win within k looks), expected score) under optimal play of
+    those looks, each look a tile drawn from the unseen pool, compared lexicographically
+    (:func:`lookahead_value`); ties go to the greedy rule over the tied options.  Claims when
+    the tile wins, or when the best exchange after the claim is strictly worth more than
+    declining.
 
 Definitions shared by the compiled engine and these Python versions (the two reproduce
 each other move for move):
@@ -67,9 +75,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
-from kaptai.errors import RulesError
+from kaptai.errors import InvalidHandError, RulesError
 from kaptai.kts import reference
 from kaptai.kts.tiles import N_TILE_TYPES, TEN_VALUE
 
@@ -81,18 +90,24 @@ __all__ = [
     "RandomPolicy",
     "GreedyPolicy",
     "ScorePolicy",
+    "LookaheadPolicy",
     "ScriptedPolicy",
     "resolve_policies",
     "policy_codes",
     "distance_proxy",
     "live_outs",
+    "lookahead_value",
+    "LOOK_HORIZON",
 ]
 
 #: Own draws looked ahead by the ``'score'`` policy.
 HORIZON: int = 3
 
+#: Own looks looked ahead by the ``'lookahead'`` policy.
+LOOK_HORIZON: int = 2
+
 #: Names of the compiled policies, in the order of their codes in the compiled engine.
-BUILTIN_POLICIES: tuple[str, ...] = ("random", "greedy", "score")
+BUILTIN_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead")
 
 #: Ten-value class (ten-value mod 10) of each tile id.
 CLASS: tuple[int, ...] = tuple(int(v) % 10 for v in TEN_VALUE)
@@ -205,6 +220,159 @@ def _score_sum(hand: Sequence[int], lives: dict[int, int], rules: Any) -> int:
 def _hit_weight(unseen: int, live: int, k: int) -> int:
     """``C(U, k) - C(U - L, k)``: draws of k unseen tiles holding at least one live out."""
     return math.comb(unseen, k) - math.comb(unseen - live, k)
+
+
+# --------------------------------------------------------------------------------------
+# The look-ahead value (the 'lookahead' policy)
+# --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1 << 18)
+def _win_score(hand: tuple[int, ...], rules: Any) -> int:
+    """Score of a hand of ``2n + 2`` tiles, or -1 if it does not win (memoised)."""
+    return reference.score(hand, rules)
+
+
+@lru_cache(maxsize=1 << 18)
+def _wait_points(hand: tuple[int, ...], rules: Any) -> tuple[tuple[int, int], ...]:
+    """``(w, score(hand + w) + 1)`` for every wait ``w`` of a hand of ``2n + 1`` tiles.
+
+    Regardless of how many copies of ``w`` exist; the ``+ 1`` is the self-draw point.
+    Memoised on the count tuple and the rules (a RuleSet or a preset name, both hashable).
+    """
+    out = []
+    for w in range(N_TILE_TYPES):
+        grown = list(hand)
+        grown[w] += 1
+        points = _win_score(tuple(grown), rules)
+        if points >= 0:
+            out.append((w, points + 1))
+    return tuple(out)
+
+
+def _falling(x: int, m: int) -> int:
+    """Falling factorial ``x (x - 1) ... (x - m + 1)`` (1 for ``m = 0``)."""
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
+def _look_value(hand: tuple[int, ...], pool: tuple[int, ...], j: int, rules: Any) -> tuple[int, int]:
+    """:func:`lookahead_value` on validated tuples."""
+    if j == 0:
+        return (0, 0)
+    if j == 1:
+        p = s = 0
+        for w, points in _wait_points(hand, rules):
+            p += pool[w]
+            s += pool[w] * points
+        return (p, s)
+    q = sum(pool)
+    # a win at this look counts 1 (and its score) on every one of the (q-1)...(q-j+1)
+    # continuations, the common denominator of the deeper looks
+    weight = _falling(q - 1, j - 1)
+    p = s = 0
+    for t in range(N_TILE_TYPES):
+        if pool[t] == 0:
+            continue
+        grown = list(hand)
+        grown[t] += 1
+        rest = list(pool)
+        rest[t] -= 1
+        rest_t = tuple(rest)
+        points = _win_score(tuple(grown), rules)
+        if points >= 0:
+            vp, vs = weight, weight * (points + 1)
+        else:
+            # keep the best 2n + 1 of the 2n + 2 tiles (y = t throws the drawn tile back)
+            best = (0, 0)
+            for y in range(N_TILE_TYPES):
+                if grown[y]:
+                    grown[y] -= 1
+                    best = max(best, _look_value(tuple(grown), rest_t, j - 1, rules))
+                    grown[y] += 1
+            vp, vs = best
+        p += pool[t] * vp
+        s += pool[t] * vs
+    return (p, s)
+
+
+def lookahead_value(
+    hand: Sequence[int], pool: Sequence[int], j: int, rules: Any
+) -> tuple[int, int]:
+    """Exact look-ahead value of a hand of ``2n + 1`` tiles with ``j`` own looks to come.
+
+    The model of the ``'lookahead'`` policy (``docs/kap-tai-shap-engine.md``, Policies) and
+    of :mod:`kaptai.kts.lookahead` with ``objective='win'``: each look is one tile drawn
+    uniformly, without replacement, from the pool ``Q``; a tile that completes the hand
+    wins (scoring ``score + 1``: every look is an own draw); otherwise the player keeps the
+    best ``2n + 1`` of the ``2n + 2`` tiles (throwing the drawn tile back is allowed) and
+    the thrown tile leaves play.  "Best" is the lexicographic order of the pair below
+    (P(win) first, then the expected score).
+
+    Parameters
+    ----------
+    hand : sequence of int
+        Length-21 count vector of ``2n + 1`` tiles.
+    pool : sequence of int
+        Length-21 count vector ``Q`` of the tiles that may be drawn (``q = sum(Q)``).
+    j : int
+        Looks to come, ``0 <= j <= q``.  The policy uses ``j <= 2``; larger ``j`` follow
+        the same recursion (slowly).
+    rules : RuleSet or str
+        Rules or preset name (hashable: values are memoised on it).
+
+    Returns
+    -------
+    (int, int)
+        ``(p, s)``: P(win within ``j`` looks) and E[score, 0 without a win], each times the
+        falling factorial ``q (q - 1) ... (q - j + 1)``.  ``(0, 0)`` for ``j = 0``.
+        ``j = 1``: ``p = sum of Q[w]`` over the waits ``w``, ``s = sum of Q[w] (score(hand +
+        w) + 1)``.  ``j = 2``: the sum over ``t`` with ``Q[t] > 0`` of ``Q[t]`` times
+        ``(q - 1, (q - 1)(score(hand + t) + 1))`` if ``hand + t`` wins, else the
+        lexicographic maximum over the ids ``y`` of ``hand + t`` of the ``j = 1`` value of
+        ``hand + t - y`` from ``Q - t``.
+
+    Raises
+    ------
+    InvalidHandError
+        A hand or pool that is not 21 non-negative counts, or a hand of an even size.
+    RulesError
+        ``j`` negative or larger than the pool.
+
+    Examples
+    --------
+    A ready hand (16 16 16 33 13 15 22 66 44, waiting on 2-4 and 1-2) with every other
+    tile of two sets unseen: 4 live copies of its waits among 55 unseen tiles.
+
+    >>> from kaptai.kts.policies import lookahead_value
+    >>> hand = [0] * 21
+    >>> for t in (9, 9, 9, 5, 3, 10, 6, 0, 2):
+    ...     hand[t] += 1
+    >>> copies = [4] * 11 + [2] * 10
+    >>> pool = [c - h for c, h in zip(copies, hand)]
+    >>> p, s = lookahead_value(hand, pool, 1, "traditional")
+    >>> p, sum(pool)
+    (4, 55)
+    >>> p2, _ = lookahead_value(hand, pool, 2, "traditional")
+    >>> p2 >= 4 * 54 + 51 * 4    # at least: win now, or keep the hand and win next look
+    True
+    """
+    h = _count_tuple(hand, "hand")
+    q = _count_tuple(pool, "pool")
+    if sum(h) % 2 != 1:
+        raise InvalidHandError(f"hand has {sum(h)} tiles: the look-ahead value needs 2n + 1 tiles")
+    if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j <= sum(q):
+        raise RulesError(f"j={j!r} is not allowed: expected an int from 0 to the pool size {sum(q)}")
+    return _look_value(h, q, j, rules)
+
+
+def _count_tuple(counts: Sequence[int], what: str) -> tuple[int, ...]:
+    out = tuple(int(c) for c in counts)
+    if len(out) != N_TILE_TYPES or min(out) < 0:
+        raise InvalidHandError(f"{what}={list(counts)!r}: expected {N_TILE_TYPES} non-negative counts")
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -451,6 +619,110 @@ class ScorePolicy(GreedyPolicy):
     _use_value = True
 
 
+class LookaheadPolicy(GreedyPolicy):
+    """Exact look-ahead over the next own looks, ties to ``'greedy'`` (``'lookahead'``).
+
+    The rules of ``docs/kap-tai-shap-engine.md`` ("``lookahead``"), from the definitions:
+
+    * horizon ``k = min(LOOK_HORIZON, wall_remaining // players)``; pool ``U = copies - hand
+      - table`` (the hand at the decision), shared by every option of the decision;
+    * **discard**: ``k = 0`` -> ``'greedy'``; else the value :func:`lookahead_value` of
+      ``G - x`` with ``k`` looks for every legal ``x``; the legal ids of the largest value
+      form the tied set; one id is thrown, several go to ``'greedy'``'s discard over the
+      tied set only;
+    * **claim**: a winning candidate as ``'greedy'``; ``k = 0`` -> ``'greedy'``; else the
+      decline value ``V_k(H, U)`` against, per candidate ``c``, the claim value ``max_y
+      V_j(H + c - y, U)`` over the ids ``y`` of ``H``, with ``j = k`` under
+      ``turn='claim-then-draw'`` and ``j = k - 1`` under ``'claim-or-draw'`` (values with
+      different ``j`` compared over the common denominator: the claim numerators times
+      ``u - j``).  The best claim value (first candidate on ties) is taken if strictly
+      larger than the decline value; else ``'greedy'``'s claim rule if the decline value
+      is ``(0, 0)``; else decline.
+
+    It draws no random numbers.
+
+    Examples
+    --------
+    >>> from kaptai.kts.policies import LookaheadPolicy
+    >>> LookaheadPolicy().name
+    'lookahead'
+    """
+
+    name = "lookahead"
+
+    @staticmethod
+    def look_horizon(view: PlayerView) -> int:
+        """``k = min(LOOK_HORIZON, wall_remaining // players)``."""
+        return min(LOOK_HORIZON, view.wall_remaining // view.players)
+
+    @staticmethod
+    def pool(view: PlayerView) -> tuple[int, ...]:
+        """``U = copies - hand - table`` at the decision."""
+        return tuple(c - h - t for c, h, t in zip(view.copies, view.hand, view.table))
+
+    def discard_values(self, view: PlayerView, legal: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """``{x: V_k(G - x, U)}`` for the legal ids (``k >= 1``)."""
+        k = self.look_horizon(view)
+        pool = self.pool(view)
+        out = {}
+        for x in legal:
+            hand = list(view.hand)
+            hand[x] -= 1
+            out[x] = _look_value(tuple(hand), pool, k, view.rules)
+        return out
+
+    def discard(self, view, legal):
+        if self.look_horizon(view) == 0:
+            return super().discard(view, legal)
+        values = self.discard_values(view, legal)
+        best = max(values.values())
+        tied = tuple(x for x in legal if values[x] == best)
+        if len(tied) == 1:
+            return tied[0]
+        return super().discard(view, tied)
+
+    def claim(self, view, candidates):
+        # 1. a winning candidate: the highest score, the first on ties (as 'greedy')
+        win, win_score = None, -1
+        for c in candidates:
+            grown = list(view.hand)
+            grown[c] += 1
+            s = _win_score(tuple(grown), view.rules)
+            if s > win_score:
+                win, win_score = c, s
+        if win is not None:
+            return win
+        # 2. no look left
+        k = self.look_horizon(view)
+        if k == 0:
+            return super().claim(view, candidates)
+        # 3. decline value against the claim values
+        j = k if view.rules.turn == "claim-then-draw" else k - 1
+        pool = self.pool(view)
+        u = sum(pool)
+        scale = 1 if j == k else u - j    # claim numerators to the decline's denominator
+        hand = tuple(view.hand)
+        decline = _look_value(hand, pool, k, view.rules)
+        best, choice = decline, None
+        for c in candidates:
+            grown = list(hand)
+            grown[c] += 1
+            value = (0, 0)
+            for y in range(N_TILE_TYPES):
+                if hand[y]:
+                    grown[y] -= 1
+                    value = max(value, _look_value(tuple(grown), pool, j, view.rules))
+                    grown[y] += 1
+            value = (value[0] * scale, value[1] * scale)
+            if value > best:
+                best, choice = value, c
+        if choice is not None:
+            return choice
+        if decline == (0, 0):
+            return super().claim(view, candidates)
+        return None
+
+
 class ScriptedPolicy(Policy):
     """Play a fixed list of decisions, then fall back to ``'greedy'`` (for tests and demos).
 
@@ -515,6 +787,7 @@ class ScriptedPolicy(Policy):
 
 _BUILTIN_CLASSES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy, "greedy": GreedyPolicy, "score": ScorePolicy,
+    "lookahead": LookaheadPolicy,
 }
 
 
@@ -533,7 +806,7 @@ def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: i
     -------
     tuple
         Length ``players``; each entry a built-in name (``'random'``, ``'greedy'``,
-        ``'score'``) or a :class:`Policy` instance.
+        ``'score'``, ``'lookahead'``) or a :class:`Policy` instance.
 
     Raises
     ------
@@ -549,7 +822,7 @@ def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: i
     >>> resolve_policies("smart", 3)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'smart': expected one of 'random', 'greedy', 'score' or a kaptai.kts.policies.Policy instance
+    kaptai.errors.RulesError: unknown policy 'smart': expected one of 'random', 'greedy', 'score', 'lookahead' or a kaptai.kts.policies.Policy instance
     """
     if isinstance(policies, (str, Policy)):
         items = [policies] * players
@@ -592,8 +865,10 @@ def policy_codes(resolved: Sequence[str | Policy]) -> list[int] | None:
     Examples
     --------
     >>> from kaptai.kts.policies import policy_codes, GreedyPolicy
-    >>> policy_codes(["random", "greedy", "score"]), policy_codes(["greedy", GreedyPolicy()])
-    ([0, 1, 2], None)
+    >>> policy_codes(["random", "greedy", "score", "lookahead"])
+    [0, 1, 2, 3]
+    >>> policy_codes(["greedy", GreedyPolicy()]) is None
+    True
     """
     codes = []
     for p in resolved:

@@ -56,7 +56,7 @@ from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
 from kaptai.errors import RulesError
 from kaptai.kts.engine import log_rows_to_array, run_hands
-from kaptai.kts.config import ACTIONS, EngineConfig, make_config, new_outcomes
+from kaptai.kts.config import ACTIONS, SCRIPT_CODE, EngineConfig, make_config, new_outcomes
 from kaptai.kts.policies import (
     Policy,
     ScriptedPolicy,
@@ -571,7 +571,7 @@ def play_wall(
         codes = policy_codes(resolved)
         if codes is None:
             raise RulesError("custom Python policies need engine='reference'")
-        codes = [3 if s in scripts else c for s, c in enumerate(codes)]
+        codes = [SCRIPT_CODE if s in scripts else c for s, c in enumerate(codes)]
         script_list = [list(scripts.get(s, ())) for s in range(players)]
         from kaptai.kts import _engine
 
