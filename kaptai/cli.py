@@ -298,6 +298,51 @@ def _cmd_games(args: argparse.Namespace) -> None:
     _emit(view, "table", ["name", "aliases", "title", "players", "commands"])
 
 
+def _cmd_atlas(args: argparse.Namespace) -> None:
+    from kaptai.atlas import atlas, atlas_figures
+
+    args.no_progress = not want_progress(args.no_progress)
+    df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
+               variants=args.variants, progress=not args.no_progress, scheduler=args.scheduler,
+               checkpoint=args.checkpoint)
+    text = None
+    if args.plot_dir:
+        import os
+
+        import matplotlib.pyplot as plt
+
+        os.makedirs(args.plot_dir, exist_ok=True)
+        names = []
+        for name, fig in atlas_figures(df).items():
+            path = os.path.join(args.plot_dir, f"atlas-{name}.png")
+            fig.savefig(path, dpi=110, bbox_inches="tight")
+            plt.close(fig)
+            names.append(path)
+        text = f"wrote {len(names)} figures to {args.plot_dir}"
+    emit(df, args.format, out=args.out, title="fairness atlas: every game on one scale, 95% intervals",
+         columns=["game", "variant", "players", "measure", "seat", "level", "value", "ci_low", "ci_high", "unit",
+                  "method"],
+         percent=bool(args.percent))
+    if text:
+        print(text, file=sys.stderr)
+
+
+def _args_atlas(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", default=None,
+                   help="games, comma-separated (default: every game with an atlas feed: kaptai games)")
+    p.add_argument("--hands", type=int, default=100_000,
+                   help="hands of each default table; the value-of-skill tables split as many over the seats "
+                        "(default 100000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--variants", choices=("main", "default"), default="main",
+                   help="every main variant of each game (default), or only its default rules")
+    p.add_argument("--no-skill", action="store_true", help="skip the value-of-skill tables (a third of the time)")
+    p.add_argument("--plot-dir", default=None, metavar="DIR", help="save every atlas figure to DIR (created)")
+    _output_args(p)
+    p.add_argument("--no-progress", action="store_true")
+    _runner_args(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``kaptai`` command (built from the game registry)."""
     parser = argparse.ArgumentParser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
@@ -306,20 +351,36 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list every game kaptai models, with its commands")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(func=_cmd_games, game_args=())
+    p = sub.add_parser("atlas", help="the fairness atlas: every game on one scale (house edge, seats, skill, swing)")
+    _args_atlas(p)
+    p.set_defaults(func=_cmd_atlas, game_args=())
     for name, help_text, shared in COMMANDS:
         games = games_for(name)
         if not games:
             continue
         p = sub.add_parser(name, help=help_text)
-        choices = [key for g in games for key in (g.name, *g.aliases)]
+        choices = [key for g in games for key in (g.name, *g.aliases)] + list(_EXTRA_TARGETS.get(name, ()))
         p.add_argument("game", metavar="{" + ",".join(choices) + "}", help="one of: " + ", ".join(choices))
         shared(p, games)
         p.set_defaults(command_name=name, game_args=_game_args(p, name, games), func=_dispatch)
     return parser
 
 
+#: Targets of a command that are not games: ``kaptai report atlas`` (all games at once).
+_EXTRA_TARGETS: dict[str, tuple[str, ...]] = {"report": ("atlas",)}
+
+
 def _dispatch(args: argparse.Namespace) -> None:
     name = args.command_name
+    if args.game in _EXTRA_TARGETS.get(name, ()):
+        from kaptai.report.atlas import report_command as atlas_report
+
+        if hasattr(args, "no_progress"):
+            args.no_progress = not want_progress(args.no_progress)
+        out = atlas_report(args)
+        if out.text:
+            print(out.text)
+        return
     try:
         spec = game(args.game)
     except RulesError:

@@ -139,6 +139,9 @@ class GameSpec:
     report_sections : str or None
         ``'module:function'`` building the game's report sections
         (``build_sections(players, hands, seed, **runner) -> (title, sections, meta, results)``).
+    atlas : str or None
+        ``'module:FEED'``: the game's :class:`kaptai.core.atlas.AtlasFeed` (its variants,
+        policies and the chunk function that turns its hands into the atlas's feature rows).
     """
 
     name: str
@@ -155,6 +158,7 @@ class GameSpec:
     report_players: str | None = None
     aliases: tuple[str, ...] = ()
     report_sections: str | None = None
+    atlas: str | None = None
 
     def resolve_rules(self, rules: Any = None, **overrides: Any) -> Any:
         """The game's ``rules.resolve_rules(rules, **overrides)``."""

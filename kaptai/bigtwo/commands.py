@@ -88,6 +88,7 @@ SPEC = GameSpec(
     default_variants="scoring_settlement",
     report_players="2-8",
     report_sections="kaptai.report.bigtwo:build_sections",
+    atlas="kaptai.bigtwo.atlas:FEED",
     commands={
         "odds": Command(_M + "odds", args=(
             Arg("--straight-order", default=None, help="hk, sequential, poker, wheel_top, broadway_top"),

@@ -183,7 +183,7 @@ def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint")
 def check_arg_paths(args: Any) -> None:
     """Check every path of a parsed command line before any work: ``--out`` (a report:
     ``.html``/``.md`` agreeing with ``--format``; a table: the suffix of its format),
-    ``--plot`` (a figure format) and ``--checkpoint``.
+    ``--plot`` (a figure format), ``--plot-dir`` and ``--checkpoint`` (folders).
 
     Reads the attributes ``command``, ``out``, ``format``, ``plot`` and ``checkpoint``
     when present (an ``argparse.Namespace``); a report's default ``--out`` folder is
@@ -214,6 +214,9 @@ def check_arg_paths(args: Any) -> None:
     plot = getattr(args, "plot", None)
     if plot is not None:
         check_output_path(plot, FIGURE_KINDS, what="--plot")
+    plot_dir = getattr(args, "plot_dir", None)
+    if plot_dir is not None:
+        check_checkpoint_dir(plot_dir, what="--plot-dir")
     checkpoint = getattr(args, "checkpoint", None)
     if checkpoint is not None:
         check_checkpoint_dir(checkpoint)

@@ -136,6 +136,7 @@ SPEC = GameSpec(
     aliases=("heaven11",),
     report_sections="kaptai.report.heaven11:build_sections",
     report_players="4",
+    atlas="kaptai.heaven11.atlas:FEED",
     commands={
         "odds": Command(_M + "odds", args=(
             Arg("--table", default=None, choices=("deal", "scores"),

@@ -65,14 +65,14 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.options import parse_player_range
-    from kaptai.kts.league import plot_league, policy_league
+    from kaptai.kts.league import LEAGUE_POLICIES, plot_league, policy_league
 
     df = policy_league(
         players=tuple(parse_player_range(args.players)),
         rules=tuple(r.strip() for r in (args.rules_list or ",".join(game.presets)).split(",")),
         hands=args.hands,
         seed=args.seed,
-        policies=tuple(p.strip() for p in (args.policies or "random,greedy,score").split(",")),
+        policies=tuple(p.strip() for p in (args.policies or ",".join(LEAGUE_POLICIES)).split(",")),
         include_advisor=args.advisor_hands > 0,
         advisor_hands=max(args.advisor_hands, 1),
         workers=args.workers,
@@ -172,7 +172,7 @@ _COMMON = dict(
     rules_page="kap-tai-shap.md",
     package="kaptai.kts",
     presets=("traditional", "advanced"),
-    policies=("greedy", "random", "score"),
+    policies=("greedy", "random", "score", "lookahead"),
     variant_sets="kaptai.kts.fairness:VARIANT_SETS",
     default_variants="traditional,advanced",
 )
@@ -186,6 +186,7 @@ KAP_TAI_SHAP = GameSpec(
     commands=_commands(report=True),
     report_players="3-10",
     report_sections="kaptai.report.kts:build_sections",
+    atlas="kaptai.kts.atlas:FEED",
     **_COMMON,  # type: ignore[arg-type]
 )
 

@@ -161,6 +161,7 @@ SPEC = GameSpec(
     default_variants="nantong",
     report_players="3,4",
     report_sections="kaptai.report.nantong:build_sections",
+    atlas="kaptai.nantong.atlas:FEED",
     commands={
         "odds": Command(_M + "odds"),
         "simulate": Command(_M + "simulate"),

@@ -96,6 +96,7 @@ SPEC = GameSpec(
     default_variants="options",
     report_players="4-7",
     report_sections="kaptai.report.nineten:build_sections",
+    atlas="kaptai.nineten.atlas:FEED",
     commands={
         "odds": Command(_M + "odds"),
         "score": Command(_M + "score", args=(

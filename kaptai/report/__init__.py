@@ -7,15 +7,13 @@ A game has a report when its :class:`kaptai.games.GameSpec` names a section buil
 from __future__ import annotations
 
 import os
-import pathlib
-import tempfile
 from typing import Sequence
 
 import argparse
 
 from kaptai.errors import RulesError
 from kaptai.games import GAMES, GameSpec, Output, game as game_spec, load_entry
-from kaptai.report.render import Section, to_html, to_markdown
+from kaptai.report.render import Section, to_html, to_markdown, write_atomic
 
 __all__ = ["build_report", "report_command", "REPORT_GAMES", "Section"]
 
@@ -86,13 +84,7 @@ def build_report(
                                                     scheduler=scheduler, checkpoint=checkpoint)
     text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
     if out is not None:
-        path = pathlib.Path(out)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        write_atomic(out, text)
     return text, results
 
 

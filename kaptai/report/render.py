@@ -26,7 +26,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir"]
+__all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir", "write_atomic"]
+
+
+def write_atomic(out, text: str) -> None:
+    """Write ``text`` to ``out`` through a temporary file and ``os.replace`` (never half a file)."""
+    import pathlib
+    import tempfile
+
+    path = pathlib.Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
 
 
 def report_step(progress: bool, text: str) -> None:

@@ -1,0 +1,481 @@
+"""The fairness atlas: every game kaptai models, side by side, on one scale.
+
+For each game of the registry that has an atlas feed (:attr:`kaptai.games.GameSpec.atlas`)
+and each of its main variants, the atlas plays
+
+* a **default table**: every seat the game's default policy, ``hands`` hands;
+* for the value of skill, two sets of **rotated tables**: the game's strongest built-in
+  policy (then ``random``) at one seat and the default policy at the others, once with it
+  at each seat, ``ceil(hands / players)`` hands each;
+
+and turns every hand into the feature row of :mod:`kaptai.core.atlas`, where each measure
+is defined once for every game (house edge under the game's own cut and under a common 5%
+rake, seat advantage with simultaneous intervals, value of skill and the hands until it
+shows, swing, drawn-hand rate, mean length, instant wins, and the exact probability that
+the deal is already decisive).  Nothing here knows a game: the feeds do.
+
+Every table is one job of the shared runner (:mod:`kaptai.core.runner`): the whole atlas
+is one run, so ``workers``, ``scheduler`` (Dask) and ``checkpoint`` work as in every Monte
+Carlo command and an interrupted atlas resumes from its finished chunks.  Each job has its
+own seed, derived from ``(seed, game, variant, table, seat)``, so a row does not change
+when games are added or removed.
+
+Examples
+--------
+>>> from kaptai.atlas import atlas
+>>> df = atlas(games=["nine-ten"], hands=2_000, seed=1, skill=False, progress=False)
+>>> sorted(set(df.measure))[:4]
+['decisive_deal', 'drawn_rate', 'house_edge', 'house_edge_common']
+>>> bool((df[df.measure == "house_edge"].value == 0).all())     # nine-ten has no house cut
+True
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kaptai._version import __version__
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, skill_measures, table_measures
+from kaptai.core.options import check_count, check_seed
+from kaptai.core.runner import plan_chunks, run_chunks
+from kaptai.core.stats import z_value
+from kaptai.errors import RulesError
+from kaptai.games import GAMES, game as game_spec, load_entry
+
+__all__ = ["ATLAS_COLUMNS", "MEASURES", "atlas", "atlas_games", "feed_of", "plan", "strong_of", "plot_measure",
+           "plot_map", "atlas_figures"]
+
+#: Columns of :func:`atlas`.
+ATLAS_COLUMNS: list[str] = [
+    "game", "variant", "players", "measure", "seat", "relative_to", "level", "value", "ci_low", "ci_high",
+    "exact", "unit", "hands", "method",
+]
+
+#: Every measure and what it is (one definition for every game: :mod:`kaptai.core.atlas`).
+MEASURES: dict[str, str] = {
+    "house_edge": "house's take per hand / money staked, under the variant's own cut",
+    "house_edge_common": "a common 5% rake on winnings / money staked (for comparison)",
+    "seat_ev": "expected result per hand of each seat, in the game's stake unit",
+    "seat_advantage": "EV of the seat minus EV of the reference seat (simultaneous intervals)",
+    "seat_spread": "max - min of the seat EVs (simultaneous interval)",
+    "swing": "SD of one seat's result per hand (stake unit)",
+    "swing_normalised": "swing / mean absolute result of a seat per hand",
+    "value_of_skill": "EV(strongest built-in policy) - EV(random), each against the default field",
+    "skill_effect_size": "value_of_skill / SD of the per-hand difference of the two players",
+    "hands_until_skill_shows": "(1.645 SD / value_of_skill)^2: hands after which the stronger is ahead with 95%",
+    "drawn_rate": "P(the hand is drawn: no winner)",
+    "natural_rate": "P(the hand is won on the deal: a natural, a dragon, an instant win)",
+    "mean_length": "mean hand length (the game's turns)",
+    "decisive_deal": "exact P(the deal is already decisive)",
+}
+_PROB = {"house_edge", "house_edge_common", "drawn_rate", "natural_rate", "decisive_deal"}
+
+
+def atlas_games() -> tuple[str, ...]:
+    """Ids of the registered games that have an atlas feed (registry order)."""
+    return tuple(name for name, g in GAMES.items() if g.atlas)
+
+
+def feed_of(name: str) -> AtlasFeed:
+    """The :class:`~kaptai.core.atlas.AtlasFeed` of a game id or alias."""
+    spec = game_spec(name)
+    if not spec.atlas:
+        raise RulesError(f"{spec.name} has no atlas feed: the atlas covers {', '.join(atlas_games())}")
+    feed = load_entry(spec.atlas)
+    if not isinstance(feed, AtlasFeed):  # pragma: no cover - a registry mistake
+        raise TypeError(f"{spec.atlas} is not an AtlasFeed")
+    return feed
+
+
+@dataclass(frozen=True)
+class _Job:
+    index: int
+    feed: str                      # 'module:FEED' entry (loaded in the worker)
+    job: AtlasJob
+    role: str                      # 'default', 'strong', 'random'
+    seat: int | None               # the focal seat of a rotated table
+    hands: int
+    entropy: int
+
+
+def _job_entropy(entropy: int, game: str, variant: str, role: str, seat: int | None) -> int:
+    tag = zlib.crc32(f"{game}|{variant}|{role}|{seat}".encode())
+    state = np.random.SeedSequence([entropy & (2**128 - 1), tag]).generate_state(4, np.uint32)
+    return int.from_bytes(state.tobytes(), "little")
+
+
+class _Tasks(Sequence):
+    """The chunks of every job, one after the other, built when read (flat memory)."""
+
+    def __init__(self, jobs: list[_Job], chunk_sizes: list[int]):
+        self.jobs = jobs
+        self.plans = [plan_chunks(j.hands, c, j.entropy) for j, c in zip(jobs, chunk_sizes)]
+        self.starts = np.cumsum([0] + [len(p) for p in self.plans])
+
+    def __len__(self) -> int:
+        return int(self.starts[-1])
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        j = int(np.searchsorted(self.starts, i, side="right") - 1)
+        job = self.jobs[j]
+        return (job.index, job.feed, job.job, self.plans[j][i - int(self.starts[j])])
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
+def _play(task) -> dict[str, np.ndarray]:
+    """One chunk of one job (module level: pickled to worker processes)."""
+    index, entry, job, chunk = task
+    feed = load_entry(entry)
+    out = feed.play(job, chunk)
+    return {f"j{index}_{k}": np.asarray(v) for k, v in out.items()}
+
+
+def _merge(total: dict[str, np.ndarray], part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    out = dict(total)
+    for k, v in part.items():
+        out[k] = out[k] + v if k in out else np.array(v, copy=True)
+    return out
+
+
+def _games(games: Any) -> list[str]:
+    if games is None:
+        return list(atlas_games())
+    if isinstance(games, str):
+        games = [g for g in games.split(",") if g.strip()]
+    if not isinstance(games, Iterable):
+        raise RulesError(f"games={games!r}: expected game ids, e.g. ['big-two', 'nine-ten']")
+    names: list[str] = []
+    for g in games:
+        if not isinstance(g, str):
+            raise RulesError(f"games: {g!r} is not a game id")
+        name = feed_of(g.strip()).game
+        if name not in names:
+            names.append(name)
+    if not names:
+        raise RulesError("games: no game given")
+    return names
+
+
+def _variants(feed: AtlasFeed, variants: str) -> tuple[AtlasVariant, ...]:
+    if variants == "main":
+        return feed.variants
+    if variants == "default":
+        return feed.variants[:1]
+    raise RulesError(f"variants={variants!r}: expected 'main' (every main variant) or 'default'")
+
+
+def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variants: str = "main",
+         seed: int = 0) -> list[_Job]:
+    """The jobs of an atlas run, in run order (what :func:`atlas` would play)."""
+    entropy = check_seed(seed)
+    jobs: list[_Job] = []
+    for name in _games(games):
+        spec = game_spec(name)
+        feed = feed_of(name)
+        for v in _variants(feed, variants):
+            P = v.players
+            default = tuple([feed.default_policy] * P)
+
+            def add(role: str, policies: tuple[str, ...], seat: int | None, n: int) -> None:
+                jobs.append(_Job(len(jobs), spec.atlas or "", AtlasJob(name, v, policies), role, seat, n,
+                                 _job_entropy(entropy, name, v.name, role, seat)))
+
+            add("default", default, None, hands)
+            if skill:
+                for role, pol in (("strong", strong_of(feed, v)), ("random", feed.random_policy)):
+                    n = hands if role == "random" or feed.strong_hands is None else min(hands, feed.strong_hands)
+                    for s in range(P):
+                        add(role, default[:s] + (pol,) + default[s + 1:], s, -(-n // P))
+    return jobs
+
+
+def atlas(
+    games: Any = None,
+    hands: int = 100_000,
+    seed: int | None = 0,
+    workers: int = 1,
+    *,
+    skill: bool = True,
+    variants: str = "main",
+    confidence: float = 0.95,
+    progress: bool = True,
+    executor: Executor | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+) -> pd.DataFrame:
+    """Measure every game (and its main variants) on the atlas's common scale.
+
+    Parameters
+    ----------
+    games : sequence of str or str, optional
+        Game ids or aliases (a comma-separated string works too); default every game
+        with an atlas feed (:func:`atlas_games`).
+    hands : int
+        Hands of each default table; each rotated table of the value of skill plays
+        ``ceil(hands / players)`` hands at each seat (a feed may cap its strong policy's
+        tables: :attr:`~kaptai.core.atlas.AtlasFeed.strong_hands`).
+    seed : int
+        Seed of the whole atlas (each table's seed is derived from it).
+    workers : int
+        Local worker processes.
+    skill : bool
+        Play the rotated tables (value of skill, hands until skill shows).
+    variants : {'main', 'default'}
+        Every main variant of each game, or only its default ruleset.
+    confidence : float
+        Two-sided level of every interval.
+    progress : bool
+        Progress bar on stderr.
+    executor, scheduler, checkpoint
+        As :func:`kaptai.core.runner.run_chunks`: any executor, a Dask scheduler address or
+        ``'local'``, a folder of finished chunks (rerunning the same atlas resumes).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`ATLAS_COLUMNS`, one row per (game, variant, measure, seat): ``value``
+        with its interval ``ci_low``/``ci_high``, ``method`` ``'monte_carlo'`` or ``'exact'``
+        (the decisive deal, with ``exact`` as ``'p/q'``), ``unit``, ``hands`` behind the row,
+        ``relative_to`` the game's reference seat, ``level`` the decisive event's name.
+        ``attrs``: standard provenance, plus ``variants`` (descriptions) and ``notes``
+        (each game's definitions of staked money, cut and length).
+
+    Raises
+    ------
+    RulesError
+        An unknown game, a game without a feed, bad ``hands``, ``seed``, ``variants``.
+    """
+    hands = check_count("hands", hands, 1)
+    if not isinstance(confidence, float) or not 0.0 < confidence < 1.0:
+        raise RulesError(f"confidence={confidence!r}: expected a float strictly between 0 and 1")
+    z_value(confidence)
+    entropy = check_seed(seed)
+    jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy)
+    feeds = {j.job.game: feed_of(j.job.game) for j in jobs}
+    tasks = _Tasks(jobs, [_chunk_hands(feeds[j.job.game], j.role) for j in jobs])
+    fingerprint = {
+        "kind": "kaptai.atlas", "version": __version__, "seed": entropy, "hands": hands, "skill": bool(skill),
+        "variants": variants,
+        "jobs": [[j.job.game, j.job.variant.name, j.role, j.seat, j.hands, list(j.job.policies)] for j in jobs],
+    }
+    counts = run_chunks(_play, tasks, merge=_merge, workers=workers, executor=executor, scheduler=scheduler,
+                        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="atlas")
+    return _table(jobs, feeds, counts, confidence, entropy, hands)
+
+
+def strong_of(feed: AtlasFeed, variant: AtlasVariant) -> str:
+    """The strong policy of a variant's value of skill (the variant's own, else the feed's)."""
+    return variant.strong_policy or feed.strong_policy
+
+
+def _chunk_hands(feed: AtlasFeed, role: str) -> int:
+    return feed.strong_chunk_hands or feed.chunk_hands if role == "strong" else feed.chunk_hands
+
+
+def _moments(counts: Mapping[str, np.ndarray], j: _Job) -> dict[str, np.ndarray]:
+    return {k: counts[f"j{j.index}_{k}"] for k in ("n", "z1", "z2")}
+
+
+def _unit(measure: str, feed: AtlasFeed) -> str:
+    if measure in _PROB:
+        return "probability"
+    if measure in ("swing_normalised", "skill_effect_size"):
+        return "ratio"
+    if measure == "hands_until_skill_shows":
+        return "hands"
+    if measure == "mean_length":
+        return feed.length_unit
+    return feed.unit
+
+
+def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str, np.ndarray],
+           confidence: float, entropy: int, hands: int) -> pd.DataFrame:
+    rows: list[dict[str, Any]] = []
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for j in jobs:
+        g = groups.setdefault((j.job.game, j.job.variant.name), {"variant": j.job.variant, "default": None,
+                                                                "strong": [], "random": []})
+        if j.role == "default":
+            g["default"] = j
+        else:
+            g[j.role].append(j)
+    descriptions: dict[str, dict[str, str]] = {}
+    for (name, vname), g in groups.items():
+        feed = feeds[name]
+        v: AtlasVariant = g["variant"]
+        descriptions.setdefault(name, {})[vname] = v.description
+        base = dict(game=name, variant=vname, players=v.players, relative_to=feed.reference_seat)
+
+        def add(measure: str, value: float, lo: float, hi: float, n: int, seat: Any = None, level: Any = None,
+                method: str = "monte_carlo", exact: str | None = None) -> None:
+            rows.append({**base, "measure": measure, "seat": seat, "level": level, "value": value,
+                         "ci_low": lo, "ci_high": hi, "exact": exact, "unit": _unit(measure, feed),
+                         "hands": n, "method": method})
+
+        d = g["default"]
+        mom = _moments(counts, d)
+        n = int(mom["n"][0])
+        for r in table_measures(mom, confidence):
+            add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"])
+        if g["strong"]:
+            strong = [(j.seat, _moments(counts, j)) for j in g["strong"]]
+            rand = [(j.seat, _moments(counts, j)) for j in g["random"]]
+            n_skill = sum(int(m["n"][0]) for _, m in strong) + sum(int(m["n"][0]) for _, m in rand)
+            sk = skill_measures(strong, rand, confidence)
+            by = {r["measure"]: r for r in sk}
+            r = by["value_of_skill"]
+            add("value_of_skill", r["value"], r["ci_low"], r["ci_high"], n_skill,
+                level=f"{strong_of(feed, v)} - {feed.random_policy}")
+            r = by["skill_effect_size"]
+            add("skill_effect_size", r["value"], r["ci_low"], r["ci_high"], n_skill)
+            r = by["hands_until_skill_shows"]
+            add("hands_until_skill_shows", r["value"], r["ci_low"], r["ci_high"], n_skill)
+        if feed.decisive is not None:
+            got = feed.decisive(v)
+            if got is not None:
+                label, p = got
+                p = Fraction(p)
+                add("decisive_deal", float(p), float(p), float(p), 0, level=label, method="exact",
+                    exact=f"{p.numerator}/{p.denominator}")
+    df = pd.DataFrame(rows, columns=ATLAS_COLUMNS)
+    df["seat"] = df["seat"].astype("Int64")
+    df["hands"] = df["hands"].astype(np.int64)
+    df["players"] = df["players"].astype(np.int64)
+    df["level"] = df["level"].astype(object).where(df["level"].notna(), None)
+    df["exact"] = df["exact"].astype(object).where(df["exact"].notna(), None)
+    policies = {name: {"default": feeds[name].default_policy, "strong": feeds[name].strong_policy,
+                       "random": feeds[name].random_policy} for name in feeds}
+    df.attrs.update({
+        "game": "atlas", "rules": None, "players": None, "seed_entropy": entropy, "policies": policies,
+        "samples": hands, "version": __version__, "games": list(feeds), "confidence": confidence,
+        "variants": descriptions, "notes": {name: f.notes for name, f in feeds.items()},
+        "units": {name: f.unit for name, f in feeds.items()},
+        "reference_seats": {name: f.reference_seat for name, f in feeds.items()},
+        "measures": MEASURES,
+    })
+    return df
+
+
+# --------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------
+
+
+def _label(row) -> str:
+    return f"{row['game']} · {row['variant']}"
+
+
+def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = None):
+    """One measure for every game and variant side by side, with its intervals.
+
+    Seat measures (``seat_ev``, ``seat_advantage``) show one point per seat.  Returns the
+    matplotlib Axes."""
+    import matplotlib.pyplot as plt
+
+    from kaptai.core.plotting import with_cjk_font
+
+    sub = df[df.measure == measure]
+    if seat is not None:
+        sub = sub[sub.seat == seat]
+    if sub.empty:
+        raise RulesError(f"measure {measure!r} is not in the table: it has {', '.join(sorted(set(df.measure)))}")
+    labels = list(dict.fromkeys(_label(r) for _, r in sub.iterrows()))
+
+    @with_cjk_font
+    def draw(ax):
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.5, 0.42 * len(labels) + 1.4))
+        ypos = {lab: i for i, lab in enumerate(labels)}
+        seats = sorted({int(s) for s in sub.seat.dropna()}) if sub.seat.notna().any() else [None]
+        for k, s in enumerate(seats):
+            part = sub if s is None else sub[sub.seat == s]
+            off = 0.0 if len(seats) == 1 else (k - (len(seats) - 1) / 2) * 0.8 / max(len(seats), 1)
+            y = [ypos[_label(r)] + off for _, r in part.iterrows()]
+            v = part.value.to_numpy(float)
+            lo = np.where(np.isfinite(part.ci_low), v - part.ci_low, 0.0)
+            hi = np.where(np.isfinite(part.ci_high), part.ci_high - v, 0.0)
+            ax.errorbar(v, y, xerr=[lo, hi], fmt="o", ms=4, capsize=3,
+                        label=None if s is None else f"seat {s}")
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(labels)
+        ax.invert_yaxis()
+        if measure in ("seat_advantage", "seat_ev", "value_of_skill") or (sub.value < 0).any():
+            ax.axvline(0.0, color="grey", lw=0.8)
+        unit = sub.unit.iloc[0] if sub.unit.nunique() == 1 else "each game's stake unit"
+        ax.set_xlabel(f"{measure} ({unit})")
+        ax.set_title(MEASURES.get(measure, measure), fontsize=9)
+        if measure == "hands_until_skill_shows":
+            ax.set_xscale("log")
+        if len(seats) > 1:
+            ax.legend(fontsize=7, loc="best")
+        ax.grid(axis="x", alpha=0.3)
+        return ax.figure
+
+    return draw(ax).axes[0] if ax is None else (draw(ax), ax)[1]
+
+
+def plot_map(df: pd.DataFrame, ax=None):
+    """The map of the games: skill effect size per hand (x) against the house edge (y).
+
+    Both axes are unit-free, so every game and variant sits on one chart; error bars are
+    the 95% intervals.  Returns the Axes."""
+    import matplotlib.pyplot as plt
+
+    from kaptai.core.plotting import with_cjk_font
+
+    x = df[df.measure == "skill_effect_size"].set_index(["game", "variant"])
+    y = df[df.measure == "house_edge"].set_index(["game", "variant"])
+    keys = [k for k in x.index if k in y.index]
+    if not keys:
+        raise RulesError("the map needs the value of skill: run the atlas with skill=True")
+
+    @with_cjk_font
+    def draw(ax):
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.5, 5.2))
+        games = list(dict.fromkeys(k[0] for k in keys))
+        colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        for k in keys:
+            xv, yv = x.loc[k], y.loc[k]
+            c = colours[games.index(k[0]) % len(colours)]
+            ax.errorbar(xv.value, yv.value,
+                        xerr=[[xv.value - xv.ci_low], [xv.ci_high - xv.value]],
+                        yerr=[[max(yv.value - yv.ci_low, 0)], [max(yv.ci_high - yv.value, 0)]],
+                        fmt="o", color=c, capsize=3, ms=5)
+            ax.annotate(f"{k[0]} · {k[1]}", (xv.value, yv.value), textcoords="offset points", xytext=(5, 4),
+                        fontsize=7, color=c)
+        ax.axvline(0.0, color="grey", lw=0.8)
+        ax.set_xlabel("value of skill per hand / SD of the per-hand difference (effect size)")
+        ax.set_ylabel("house edge (share of money staked)")
+        ax.set_title("The map of the games: skill against house edge", fontsize=10)
+        ax.grid(alpha=0.3)
+        return ax.figure
+
+    return draw(ax).axes[0] if ax is None else (draw(ax), ax)[1]
+
+
+def atlas_figures(df: pd.DataFrame) -> dict[str, Any]:
+    """Every figure of the atlas: ``{name: matplotlib Figure}`` (the map first)."""
+    figs: dict[str, Any] = {}
+    if (df.measure == "skill_effect_size").any():
+        figs["map"] = plot_map(df).figure
+    for m in MEASURES:
+        if m in ("seat_ev", "decisive_deal") or not (df.measure == m).any():
+            continue
+        figs[m] = plot_measure(df, m).figure
+    return figs

@@ -1,0 +1,474 @@
+"""One definition per measure for every game: the moments behind the fairness atlas.
+
+Every game's atlas feed (``kaptai/<game>/atlas.py``, reached through the registry) plays
+hands and turns each hand into one *feature row*; this module sums the rows into
+mergeable moments and computes every measure of the atlas from them, the same way for
+every game.  Nothing here knows a game.
+
+Feature row of one hand (``P`` seats, seat 0 the game's reference seat: the dealer, the
+leader or the declarer)
+--------------------------------------------------------------------------------------------
+``net_0 .. net_{P-1}``
+    each seat's result of the hand in the game's stake unit, under the game's own
+    settlement, its own house cut included;
+``sq``, ``abs``
+    ``mean_s net_s**2`` and ``mean_s |net_s|`` (for the swing);
+``house``
+    the house's take: ``sum_s gross_s - sum_s net_s`` (``gross`` = the results before any
+    cut; 0 where the rules have no cut);
+``staked``
+    the money staked in the hand (the antes of a pot game; what the losers pay in a
+    settlement game), as the feed defines it for its game;
+``rake5``
+    a common 5% rake on winnings, ``0.05 * sum_s max(gross_s, 0)``;
+``drawn``, ``natural``
+    1 if the hand is drawn (no winner) / won on the deal (a natural, a dragon, any instant
+    win), else 0;
+``length``
+    the hand's length in turns (as the game counts them).
+
+The moments of a job are ``n`` (hands), ``z1 = sum z`` and ``z2 = sum z z'``: they add
+across chunks, so the shared runner merges them, checkpoints them and runs them on Dask.
+Every measure is a smooth function ``f`` of the mean feature vector ``m``; its interval is
+the delta-method normal interval ``f(m) +- z sqrt(g' C g / n)`` with ``C`` the sample
+covariance of the rows and ``g`` the gradient of ``f`` (exact for the means themselves).
+
+Measures (:func:`table_measures`, :func:`skill_measures`)
+---------------------------------------------------------
+* ``house_edge`` = E[house] / E[staked]; ``house_edge_common`` = E[rake5] / E[staked].
+* ``seat_ev`` = E[net_s]; ``seat_advantage`` = E[net_s - net_0] for s = 1..P-1 with
+  *simultaneous* (Bonferroni, ``1 - alpha/(P-1)`` each) intervals; ``seat_spread`` =
+  ``max_s EV_s - min_s EV_s`` with the simultaneous interval of
+  :func:`kaptai.core.stats.spread_interval` (each seat at ``1 - alpha/P``).
+* ``swing`` = SD of one seat's result per hand, pooled over seats,
+  ``sqrt(E[sq] - mean_s E[net_s]**2)``; ``swing_normalised`` = swing / E[abs] (the mean
+  absolute result of a seat per hand), so games with different units compare.
+* ``drawn_rate``, ``natural_rate``, ``mean_length``.
+* ``value_of_skill`` (two rotated tables, :func:`skill_measures`) = EV of the strong policy
+  minus EV of ``random``, each the focal seat's mean result averaged over the seats it sat
+  in, against a field of the default policy; ``hands_until_skill_shows`` =
+  ``(1.645 * SD / delta)**2`` with ``SD = sqrt(SD_strong**2 + SD_random**2)`` the SD of the
+  per-hand difference of two independent players: after ``N`` hands the stronger is ahead
+  with probability ``Phi(delta sqrt(N) / SD)`` (normal approximation), which is 95% at that
+  ``N``.  Its interval maps the interval of ``delta`` through the same formula (infinite when
+  the interval of ``delta`` reaches 0).  ``skill_effect_size`` = ``delta / SD`` (unit-free:
+  the atlas's map puts it against the house edge).
+
+Examples
+--------
+>>> import numpy as np
+>>> from kaptai.core.atlas import hand_moments, Moments
+>>> net = np.array([[3.0, -1, -1, -1], [-1, 3, -1, -1]])
+>>> m = Moments(hand_moments(net, gross=net, staked=np.full(2, 4.0), length=np.array([5, 7]),
+...             drawn=np.zeros(2), natural=np.array([1, 0])))
+>>> m.n, m.mean("net_0"), m.mean("natural"), m.mean("length")
+(2, 1.0, 0.5, 6.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from kaptai.core.stats import spread_interval, z_value
+
+__all__ = [
+    "COMMON_RAKE",
+    "SKILL_Z",
+    "feature_names",
+    "hand_moments",
+    "Moments",
+    "Estimate",
+    "table_measures",
+    "skill_measures",
+    "rotated_ev",
+]
+
+#: The common rake for comparison: 5% of winnings.
+COMMON_RAKE = 0.05
+#: One-sided 95% normal quantile of "hands until skill shows".
+SKILL_Z = 1.6448536269514722
+_TAIL = ("sq", "abs", "house", "staked", "rake5", "drawn", "natural", "length")
+
+
+def feature_names(players: int) -> list[str]:
+    """Names of the feature row for ``players`` seats (see the module docstring).
+
+    >>> feature_names(2)
+    ['net_0', 'net_1', 'sq', 'abs', 'house', 'staked', 'rake5', 'drawn', 'natural', 'length']
+    """
+    return [f"net_{s}" for s in range(players)] + list(_TAIL)
+
+
+def hand_moments(
+    net: np.ndarray,
+    *,
+    gross: np.ndarray,
+    staked: np.ndarray,
+    length: np.ndarray,
+    drawn: np.ndarray,
+    natural: np.ndarray,
+    weight: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """Moments (``n``, ``z1``, ``z2``) of hands given as rows, optionally weighted.
+
+    Parameters
+    ----------
+    net, gross : array (N, P)
+        Each seat's result per hand after and before the game's own house cut.
+    staked, length, drawn, natural : array (N,)
+        As in the module docstring.
+    weight : array (N,) of int, optional
+        How many hands each row stands for (a feed that tallies outcome cells passes one
+        row per cell and its count).
+
+    Returns
+    -------
+    dict
+        ``{"n": (1,) int64, "z1": (d,), "z2": (d, d)}`` -- they add across chunks.
+    """
+    net = np.asarray(net, dtype=np.float64)
+    gross = np.asarray(gross, dtype=np.float64)
+    if net.ndim != 2 or gross.shape != net.shape:
+        raise ValueError(f"net and gross must be (hands, players) arrays of one shape, got {net.shape} and {gross.shape}")
+    N = net.shape[0]
+    cols = [net[:, s] for s in range(net.shape[1])]
+    win = np.maximum(gross, 0.0).sum(axis=1)
+    cols += [
+        (net * net).mean(axis=1),
+        np.abs(net).mean(axis=1),
+        gross.sum(axis=1) - net.sum(axis=1),
+        np.asarray(staked, dtype=np.float64).reshape(N),
+        COMMON_RAKE * win,
+        np.asarray(drawn, dtype=np.float64).reshape(N),
+        np.asarray(natural, dtype=np.float64).reshape(N),
+        np.asarray(length, dtype=np.float64).reshape(N),
+    ]
+    z = np.stack(cols, axis=1)
+    if weight is None:
+        w = np.ones(N)
+        n = N
+    else:
+        w = np.asarray(weight, dtype=np.float64).reshape(N)
+        n = int(np.asarray(weight, dtype=np.int64).sum())
+    zw = z * w[:, None]
+    return {"n": np.array([n], dtype=np.int64), "z1": zw.sum(axis=0), "z2": zw.T @ z}
+
+
+class Estimate(tuple):
+    """``(value, ci_low, ci_high)`` of one measure."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: float, lo: float, hi: float):
+        return super().__new__(cls, (float(value), float(lo), float(hi)))
+
+    @property
+    def value(self) -> float:
+        return self[0]
+
+
+class Moments:
+    """Means and covariances of a job's feature rows, and delta-method intervals.
+
+    Parameters
+    ----------
+    moments : mapping
+        ``n``, ``z1``, ``z2`` as :func:`hand_moments` returns (summed over chunks).
+    """
+
+    def __init__(self, moments: Mapping[str, np.ndarray]):
+        self.n = int(np.asarray(moments["n"]).reshape(-1)[0])
+        z1 = np.asarray(moments["z1"], dtype=np.float64)
+        z2 = np.asarray(moments["z2"], dtype=np.float64)
+        self.players = z1.size - len(_TAIL)
+        if self.players < 1 or z2.shape != (z1.size, z1.size):
+            raise ValueError("moments: z1 and z2 do not describe one feature row")
+        self.names = feature_names(self.players)
+        self._idx = {k: i for i, k in enumerate(self.names)}
+        self.m = z1 / self.n if self.n else np.full(z1.size, np.nan)
+        if self.n > 1:
+            self.cov = (z2 - self.n * np.outer(self.m, self.m)) / (self.n - 1)
+        else:
+            self.cov = np.zeros_like(z2)
+
+    def index(self, name: str) -> int:
+        return self._idx[name]
+
+    def mean(self, name: str) -> float:
+        return float(self.m[self._idx[name]])
+
+    def delta(self, f: Callable[[np.ndarray], float], grad: np.ndarray, confidence: float = 0.95) -> Estimate:
+        """``f(m)`` with the delta-method interval for gradient ``grad`` (a vector over features)."""
+        v = float(f(self.m))
+        if self.n < 2 or not math.isfinite(v):
+            return Estimate(v, math.nan, math.nan)
+        var = float(grad @ self.cov @ grad) / self.n
+        half = z_value(confidence) * math.sqrt(max(var, 0.0))
+        return Estimate(v, v - half, v + half)
+
+    def linear(self, coef: Mapping[str, float], confidence: float = 0.95) -> Estimate:
+        """A linear combination of means, with its (exact normal) interval."""
+        g = np.zeros(self.m.size)
+        for k, c in coef.items():
+            g[self._idx[k]] += c
+        return self.delta(lambda m: float(g @ m), g, confidence)
+
+    def ratio(self, num: str, den: str, confidence: float = 0.95) -> Estimate:
+        """E[num] / E[den] (ratio of means)."""
+        i, j = self._idx[num], self._idx[den]
+        a, b = self.m[i], self.m[j]
+        if b == 0:
+            return Estimate(math.nan, math.nan, math.nan)
+        g = np.zeros(self.m.size)
+        g[i] = 1.0 / b
+        g[j] = -a / (b * b)
+        return self.delta(lambda m: float(m[i] / m[j]), g, confidence)
+
+    def swing(self, confidence: float = 0.95) -> tuple[Estimate, Estimate]:
+        """(SD of one seat's result, pooled; that SD over the mean absolute result)."""
+        P = self.players
+        isq, iabs = self._idx["sq"], self._idx["abs"]
+
+        def var(m):
+            return float(m[isq] - np.mean(m[:P] ** 2))
+
+        v = var(self.m)
+        sd = math.sqrt(max(v, 0.0))
+        g = np.zeros(self.m.size)
+        g[isq] = 1.0
+        g[:P] = -2.0 * self.m[:P] / P
+        if sd > 0:
+            g_sd = g / (2 * sd)
+        else:
+            g_sd = np.zeros_like(g)
+        est_sd = self.delta(lambda m: math.sqrt(max(var(m), 0.0)), g_sd, confidence)
+        a = self.m[iabs]
+        if a <= 0:
+            return est_sd, Estimate(math.nan, math.nan, math.nan)
+        g_n = g_sd / a
+        g_n[iabs] -= sd / (a * a)
+        est_n = self.delta(lambda m: math.sqrt(max(var(m), 0.0)) / m[iabs], g_n, confidence)
+        return est_sd, est_n
+
+
+def _clip(e: Estimate, lo: float | None = None, hi: float | None = None) -> Estimate:
+    v, a, b = e
+    if lo is not None:
+        a = max(a, lo)
+    if hi is not None:
+        b = min(b, hi)
+    return Estimate(v, a, b)
+
+
+def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) -> list[dict[str, Any]]:
+    """Every measure of one all-default table (rows ``measure, seat, value, ci_low, ci_high``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.atlas import hand_moments, table_measures
+    >>> rng = np.random.default_rng(0)
+    >>> win = rng.integers(0, 3, 20_000)                 # a fair three-seat pot, 10% cut
+    >>> gross = np.where(np.eye(3)[win] == 1, 2.0, -1.0)
+    >>> net = np.where(np.eye(3)[win] == 1, 3 * 0.9 - 1, -1.0)
+    >>> rows = table_measures(hand_moments(net, gross=gross, staked=np.full(win.size, 3.0),
+    ...     length=np.ones(win.size), drawn=np.zeros(win.size), natural=np.zeros(win.size)))
+    >>> edge = [r for r in rows if r["measure"] == "house_edge"][0]
+    >>> round(edge["value"], 12), round(edge["ci_high"] - edge["ci_low"], 9)
+    (0.1, 0.0)
+    """
+    m = Moments(moments)
+    P = m.players
+    alpha = 1.0 - confidence
+    rows: list[dict[str, Any]] = []
+
+    def add(measure: str, est: Estimate, seat: int | None = None) -> None:
+        rows.append({"measure": measure, "seat": seat, "value": est[0], "ci_low": est[1], "ci_high": est[2]})
+
+    add("house_edge", m.ratio("house", "staked", confidence))
+    add("house_edge_common", m.ratio("rake5", "staked", confidence))
+    for s in range(P):
+        add("seat_ev", m.linear({f"net_{s}": 1.0}, confidence), s)
+    if P > 1:
+        conf_adv = 1.0 - alpha / (P - 1)
+        for s in range(1, P):
+            add("seat_advantage", m.linear({f"net_{s}": 1.0, "net_0": -1.0}, conf_adv), s)
+        conf_seat = 1.0 - alpha / P
+        evs = [m.linear({f"net_{s}": 1.0}, conf_seat) for s in range(P)]
+        vals = [e[0] for e in evs]
+        lo, hi = spread_interval([e[1] for e in evs], [e[2] for e in evs])
+        add("seat_spread", Estimate(max(vals) - min(vals), lo, hi))
+    sd, norm = m.swing(confidence)
+    add("swing", _clip(sd, lo=0.0))
+    add("swing_normalised", _clip(norm, lo=0.0))
+    add("drawn_rate", _clip(m.linear({"drawn": 1.0}, confidence), 0.0, 1.0))
+    add("natural_rate", _clip(m.linear({"natural": 1.0}, confidence), 0.0, 1.0))
+    add("mean_length", m.linear({"length": 1.0}, confidence))
+    return rows
+
+
+def rotated_ev(jobs: Sequence[tuple[int, Mapping[str, np.ndarray]]]) -> tuple[float, float, float, int]:
+    """EV of a focal seat rotated over seats: ``(mean, variance of the mean, SD per hand, hands)``.
+
+    ``jobs``: ``(seat, moments)`` for each table with the focal policy at ``seat``; the EV
+    is the average over the tables of the focal seat's mean result, its variance the sum
+    of the independent tables' variances over the square of their number, and the SD per
+    hand the pooled SD of the focal seat's result."""
+    means, variances, sq = [], [], []
+    hands = 0
+    for seat, mom in jobs:
+        m = Moments(mom)
+        i = m.index(f"net_{seat}")
+        means.append(m.m[i])
+        variances.append(m.cov[i, i] / m.n if m.n > 1 else math.nan)
+        sq.append(m.cov[i, i])
+        hands += m.n
+    k = len(means)
+    return float(np.mean(means)), float(np.sum(variances) / (k * k)), float(math.sqrt(np.mean(sq))), hands
+
+
+def skill_measures(
+    strong: Sequence[tuple[int, Mapping[str, np.ndarray]]],
+    random: Sequence[tuple[int, Mapping[str, np.ndarray]]],
+    confidence: float = 0.95,
+) -> list[dict[str, Any]]:
+    """``value_of_skill``, ``skill_effect_size`` (``delta / SD``) and ``hands_until_skill_shows``
+    from two sets of rotated tables.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.atlas import hand_moments, skill_measures
+    >>> rng = np.random.default_rng(1)
+    >>> def table(p0):                       # two seats; seat 0 wins with probability p0
+    ...     w = (rng.random(40_000) < p0).astype(float)
+    ...     net = np.stack([2 * w - 1, 1 - 2 * w], axis=1)
+    ...     one = np.ones(w.size)
+    ...     return hand_moments(net, gross=net, staked=2 * one, length=one, drawn=0 * one, natural=0 * one)
+    >>> rows = skill_measures([(0, table(0.6))], [(0, table(0.5))])
+    >>> v = rows[0]
+    >>> v["measure"], v["ci_low"] < 0.2 < v["ci_high"]
+    ('value_of_skill', True)
+    >>> 100 < rows[2]["value"] < 250     # (1.645 * sqrt(0.96 + 1) / 0.2)**2 = 132.6
+    True
+    """
+    ms, vs, sds, _ = rotated_ev(strong)
+    mr, vr, sdr, _ = rotated_ev(random)
+    delta = ms - mr
+    half = z_value(confidence) * math.sqrt(vs + vr)
+    lo, hi = delta - half, delta + half
+    sd = math.sqrt(sds * sds + sdr * sdr)
+
+    def hands(d: float) -> float:
+        return (SKILL_Z * sd / d) ** 2 if d > 0 else math.inf
+
+    rows = [{"measure": "value_of_skill", "seat": None, "value": delta, "ci_low": lo, "ci_high": hi}]
+    if sd > 0:
+        rows.append({"measure": "skill_effect_size", "seat": None, "value": delta / sd, "ci_low": lo / sd,
+                     "ci_high": hi / sd})
+    else:
+        rows.append({"measure": "skill_effect_size", "seat": None, "value": math.nan, "ci_low": math.nan,
+                     "ci_high": math.nan})
+    h = hands(delta)
+    rows.append({"measure": "hands_until_skill_shows", "seat": None, "value": h,
+                 "ci_low": hands(hi) if hi > 0 else math.inf, "ci_high": hands(lo)})
+    return rows
+
+
+# --------------------------------------------------------------------------------------
+# The contract between the atlas and a game (one ``FEED`` per game, in kaptai/<game>/atlas.py)
+# --------------------------------------------------------------------------------------
+
+from dataclasses import dataclass, field  # noqa: E402
+
+
+@dataclass(frozen=True)
+class AtlasVariant:
+    """One rule variant of a game in the atlas.
+
+    Attributes
+    ----------
+    name : str
+        Short label, unique within the game (``'traditional'``, ``'house_cut_0'``).
+    rules : str or tuple of (option, value) pairs
+        A preset name, or the options that differ from the default preset, as pairs (the
+        job must be hashable and picklable).
+    players : int
+    description : str
+        One line for tables and the report.
+    strong_policy : str, optional
+        The strongest built-in policy under this variant, where it is not the feed's
+        (:attr:`AtlasFeed.strong_policy`).
+    """
+
+    name: str
+    rules: Any
+    players: int
+    description: str = ""
+    strong_policy: str | None = None
+
+
+@dataclass(frozen=True)
+class AtlasJob:
+    """One table of the atlas: a variant and one policy per seat (seat 0 the reference seat)."""
+
+    game: str
+    variant: AtlasVariant
+    policies: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AtlasFeed:
+    """What a game gives the atlas.
+
+    Attributes
+    ----------
+    game : str
+        Registry id.
+    variants : tuple of AtlasVariant
+        The main variants, the default first.
+    reference_seat : str
+        What seat 0 is (``'dealer'``, ``'leader'``, ``'declarer'``).
+    unit : str
+        The stake unit of ``net`` (``'ante'``, ``'point'``, ...).
+    default_policy, strong_policy : str
+        The field's policy, and the strongest built-in policy (for the value of skill; a
+        variant may name its own, :attr:`AtlasVariant.strong_policy`).
+    chunk_hands : int
+        Hands per chunk.
+    play : callable
+        ``play(job, chunk) -> moments``: plays ``chunk.size`` hands of ``job`` from the
+        chunk's stream (``chunk.seed``) and returns :func:`hand_moments` of them.  A
+        module-level function (it is pickled to worker processes).
+    decisive : callable, optional
+        ``decisive(variant) -> (label, fractions.Fraction)`` or None: the exact
+        probability that the deal is already decisive (a natural, a dragon).
+    length_unit : str
+        What ``length`` counts.
+    notes : str
+        How the game's figures are defined (staked money, cut, length), for the report.
+    strong_hands : int, optional
+        A cap on the hands of the strong policy's rotated tables (all seats together), for a
+        strong policy far slower than the engine's others; the rows say how many were played.
+    strong_chunk_hands : int, optional
+        Hands per chunk of the strong policy's tables (default ``chunk_hands``).
+    """
+
+    game: str
+    variants: tuple[AtlasVariant, ...]
+    reference_seat: str
+    unit: str
+    default_policy: str
+    strong_policy: str
+    chunk_hands: int
+    play: Callable[[AtlasJob, Any], dict[str, np.ndarray]]
+    decisive: Callable[[AtlasVariant], Any] | None = None
+    length_unit: str = "turns"
+    notes: str = ""
+    random_policy: str = field(default="random")
+    strong_hands: int | None = None
+    strong_chunk_hands: int | None = None

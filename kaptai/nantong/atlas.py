@@ -1,0 +1,160 @@
+"""Nantong long cards (南通長牌) in the fairness atlas: the feed of :mod:`kaptai.core.atlas`.
+
+The game is played in matches of 8 圈, but its hands are independent deals (the fairness
+module plays a chunk of matches as that many engine hands), so an atlas row is **one
+hand**, not one match: the engine's hand (:func:`kaptai.nantong.engine.run_hands`, the entry
+:mod:`kaptai.nantong.simulate` uses for one chunk), settled by
+:func:`kaptai.nantong.fairness.hand_nets` under the variant's ``settlement``.
+
+* Seat 0 is the hand's **dealer** (23 cards, discards first), seats 1, 2 its 下家 in the
+  order of play (the engine's seats); with 4 players and 3 active, seat 3 is the sitter
+  (夢家, the dealer's 上家, as on every hand of a match after the first), who plays no cards
+  and scores 0 (or the dealer's net under ``dreamer_shares='with_dealer'``, as in
+  :mod:`kaptai.nantong.fairness`).  ``job.policies[s]`` plays seat ``s`` (the sitter's
+  policy is not consulted).
+* ``net`` = the hand's points under the settlement: ``rank_only`` 1 point to the hand winner
+  (shared on a tie; no payments, so the row sums to 1), ``pairwise_difference`` and
+  ``winner_collects`` the 胡數 transfers.  No settlement has a house cut: ``gross = net``,
+  ``house = 0`` exactly.
+* ``staked`` = what the losers pay (``sum max(-net, 0)``); under ``rank_only`` the one point
+  awarded per hand.
+* ``drawn`` = 荒牌 (nobody completed; the hand is still settled on the totals);
+  ``natural`` = 天成 (the dealer's 23 dealt cards are complete); ``length`` = discards.
+
+Examples
+--------
+>>> from kaptai.core.atlas import AtlasJob, Moments
+>>> from kaptai.core.runner import plan_chunks
+>>> from kaptai.nantong.atlas import FEED, play
+>>> m = Moments(play(AtlasJob("nantong", FEED.variants[0], ("max_melds",) * 3), plan_chunks(300, 300, 1)[0]))
+>>> m.n, m.mean("house"), round(sum(m.mean(f"net_{s}") for s in range(3)), 12)
+(300, 0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.sampling import bit_generator
+from kaptai.errors import RulesError
+from kaptai.nantong.config import WIN_TYPES, make_config
+from kaptai.nantong.engine import run_hands
+from kaptai.nantong.fairness import hand_nets
+from kaptai.nantong.policies import check_policies
+from kaptai.nantong.rules import RuleSet, resolve_rules
+
+__all__ = ["FEED", "VARIANTS", "play", "decisive", "variant_config", "hand_rows"]
+
+_HUANG = WIN_TYPES.index("huang")
+_TIANCHENG = WIN_TYPES.index("tiancheng")
+
+#: The atlas variants: the default (``rank_only``, 3 players) first, then the two money
+#: settlements of [D13] (they change what a seat's result is) and the 4-player table with a
+#: sitter.
+VARIANTS: tuple[AtlasVariant, ...] = (
+    AtlasVariant("rank_only", "nantong", 3, "default rules: 1 point to the hand winner, 3 players"),
+    AtlasVariant("winner_collects", (("settlement", "winner_collects"),), 3,
+                 "every other player pays the hand winner its total, 3 players"),
+    AtlasVariant("pairwise_difference", (("settlement", "pairwise_difference"),), 3,
+                 "every pair settles the difference of their totals, 3 players"),
+    AtlasVariant("four_players", "nantong", 4,
+                 "default rules, 4 players: 3 active, seat 3 the sitter (the dealer's 上家), who scores 0"),
+)
+
+
+def _rules(variant: AtlasVariant) -> RuleSet:
+    r = variant.rules
+    if r is None or isinstance(r, (str, RuleSet)):
+        return resolve_rules(r)
+    return resolve_rules(None, **dict(r))
+
+
+def variant_config(variant: AtlasVariant):
+    """The engine configuration of a variant.
+
+    >>> c = variant_config(VARIANTS[3]); (c.players, c.active)
+    (4, 3)
+    """
+    return make_config(variant.players, _rules(variant))
+
+
+def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
+    """Feature columns of engine outcomes: nets per seat (sitter last), staked, flags, length.
+
+    >>> from kaptai.nantong.config import make_config
+    >>> cfg = make_config(4)
+    >>> r = hand_rows(run_hands(cfg, 20, seed=2), cfg)
+    >>> r["net"].shape, float(r["net"][:, 3].sum())
+    ((20, 4), 0.0)
+    """
+    st = cfg.rules.settlement
+    nets = hand_nets(out, st)
+    n, A = nets.shape
+    P = cfg.players
+    net = np.zeros((n, P))
+    net[:, :A] = nets
+    if A < P and cfg.rules.dreamer_shares == "with_dealer":
+        net[:, A] = nets[:, 0]
+    if st == "rank_only":
+        staked = nets.sum(axis=1)  # the one point awarded
+    else:
+        staked = np.maximum(-net, 0.0).sum(axis=1)
+    wt = out["win_type"].astype(np.int64)
+    return {"net": net, "staked": staked, "drawn": (wt == _HUANG).astype(np.float64),
+            "natural": (wt == _TIANCHENG).astype(np.float64), "length": out["discards"].astype(np.float64)}
+
+
+def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
+
+    >>> from kaptai.core.runner import plan_chunks
+    >>> job = AtlasJob("nantong", VARIANTS[1], ("max_melds", "random", "chase_qing"))
+    >>> int(play(job, plan_chunks(50, 50, 5)[0])["n"][0])
+    50
+    """
+    cfg = variant_config(job.variant)
+    pols = list(job.policies)
+    if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
+        raise RulesError(f"atlas job: expected {cfg.players} built-in policy names, got {job.policies!r}")
+    pols = check_policies(pols[: cfg.active], cfg.active)
+    out = run_hands(cfg, int(chunk.size), policies=pols, bit_generator=bit_generator(chunk.seed), compiled=True)
+    r = hand_rows(out, cfg)
+    return hand_moments(r["net"], gross=r["net"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
+                        natural=r["natural"])
+
+
+def decisive(variant: AtlasVariant) -> tuple[str, Fraction]:
+    """Exact P(天成: the dealer's 23 dealt cards are complete), :func:`kaptai.nantong.odds.natural_probability`.
+
+    >>> label, p = decisive(VARIANTS[0]); label, round(float(p) * 1e6, 3)
+    ('天成 (dealer dealt a complete hand)', 2.22)
+    """
+    from kaptai.nantong.config import DEALER_CARDS
+    from kaptai.nantong.odds import natural_probability
+
+    return "天成 (dealer dealt a complete hand)", natural_probability(_rules(variant), DEALER_CARDS)
+
+
+FEED = AtlasFeed(
+    game="nantong",
+    variants=VARIANTS,
+    reference_seat="dealer",
+    unit="point (胡數 under a money settlement; 1 per hand win under rank_only)",
+    default_policy="max_melds",
+    # measured with this feed (rank_only, rotated over the 3 seats, field 'max_melds', 5,000 hands a
+    # seat, share of the hand win): max_melds 0.336 +- 0.007, chase_qing 0.250 +- 0.007, chase_hun
+    # 0.221 +- 0.006, random 0.043 +- 0.003: max_melds is the strongest built-in policy
+    strong_policy="max_melds",
+    chunk_hands=10_000,
+    play=play,
+    decisive=decisive,
+    length_unit="discards",
+    notes=("One row per hand (a match's hands are independent deals), settled by fairness.hand_nets: rank_only "
+           "gives 1 point to the hand winner (staked = that point), the money settlements transfer 胡數 (staked = "
+           "what the losers pay); no house cut, so house = 0. Drawn = 荒牌 (still settled on the totals), "
+           "natural = 天成, length = discards; with 4 players seat 3 is the sitter."),
+)

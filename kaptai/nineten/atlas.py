@@ -1,0 +1,186 @@
+"""Nine-ten (九支十仔) in the fairness atlas: the feed of :mod:`kaptai.core.atlas`.
+
+Each hand is played by the compiled engine (:func:`kaptai.nineten.engine.run_hands`, the
+entry :mod:`kaptai.nineten.simulate` uses for one chunk) and becomes one feature row:
+
+* seat 0 is the **dealer** (10 cards, discards first), seats 1.. follow counter-clockwise,
+  the direction of play; ``job.policies[s]`` plays dealer-relative seat ``s``;
+* ``net`` = the engine's per-seat net 頭 (the rules' own settlement, §5; one unit = one 頭,
+  money = 頭 x ``stake_per_tou``); the rules have no house cut, so ``gross = net`` and
+  ``house = 0`` exactly;
+* ``staked`` = what the losers pay (the winner's gain, ``sum max(-net, 0)``), 0 on a drawn
+  hand;
+* ``drawn`` = 流局 (win type 0); ``natural`` = a dealer natural (win type 4, five pairs
+  dealt);
+* ``length`` = turns = offers of a card: discards plus stock flips (the dealer's first
+  discard, one discard after each claim that does not win, each flip); 0 for a natural.
+
+The engine rotates the deal within a run (``next_dealer='rotate'``, hand ``i`` dealt by
+physical seat ``i % N``).  A table with one policy for every seat is played in one run and
+each hand's nets are turned to dealer-relative order.  A mixed table (policies differing by
+seat) is played as ``N`` runs of the chunk's size on the chunk's one stream, run ``d`` with
+the policies turned so that dealer ``d`` sees ``job.policies`` in dealer order, keeping the
+hands dealt by ``d`` (``i % N == d``): exactly ``chunk.size`` hands, at ``N`` times the cost
+(under another ``next_dealer`` reading, further runs top the kept hands up to that number).
+
+Examples
+--------
+>>> import numpy as np
+>>> from kaptai.core.atlas import AtlasJob, Moments
+>>> from kaptai.core.runner import plan_chunks
+>>> from kaptai.nineten.atlas import FEED, play
+>>> job = AtlasJob("nine-ten", FEED.variants[0], ("colour_cut",) * 4)
+>>> m = Moments(play(job, plan_chunks(2000, 2000, 1)[0]))
+>>> m.n, m.mean("house"), abs(sum(m.mean(f"net_{s}") for s in range(4))) < 1e-12
+(2000, 0.0, True)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.sampling import bit_generator
+from kaptai.nineten.config import WIN_CODES, check_policies, make_config
+from kaptai.nineten.engine import run_hands
+from kaptai.nineten.rules import RuleSet, resolve_rules
+
+__all__ = ["FEED", "VARIANTS", "play", "decisive", "variant_config", "hand_rows"]
+
+_NATURAL = WIN_CODES["natural"]
+_DRAWN = WIN_CODES["drawn"]
+
+#: The atlas variants: the default first, then the settlement readings and table size that
+#: move the seat spread most (measured with :func:`kaptai.nineten.fairness.compare_variants`,
+#: 2x10^5 hands: dealer EV 1.64 money at 4 players, 2.15 with the discarder covering all,
+#: 1.05 with the flipper paying alone, and the widest spread at 6 players).
+VARIANTS: tuple[AtlasVariant, ...] = (
+    AtlasVariant("taiwan", "taiwan", 4, "default rules (every other seat pays a self-draw or flip win), 4 players"),
+    AtlasVariant("discarder_covers_all", (("discard_payer_covers_all", True),), 4,
+                 "a discard win is paid by the discarder for the whole table (x (N-1)), 4 players"),
+    AtlasVariant("flipper_pays", (("flip_win_payer", "flipper"),), 4,
+                 "a win on another's flip is paid by the flipper alone, 4 players"),
+    AtlasVariant("six_players", "taiwan", 6, "default rules, 6 players"),
+)
+
+
+def _rules(variant: AtlasVariant) -> RuleSet:
+    r = variant.rules
+    if r is None or isinstance(r, (str, RuleSet)):
+        return resolve_rules(r)
+    return resolve_rules(None, **dict(r))
+
+
+def variant_config(variant: AtlasVariant):
+    """The engine configuration of a variant.
+
+    >>> variant_config(VARIANTS[3]).players
+    6
+    """
+    return make_config(variant.players, _rules(variant))
+
+
+def hand_rows(out: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
+    """Feature columns of engine outcomes (nets in dealer-relative order, staked, flags, length).
+
+    >>> from kaptai.nineten.config import make_config
+    >>> out, _ = run_hands(make_config(4), 50, np.random.PCG64(3), "colour_cut")
+    >>> rows = hand_rows(out, 4)
+    >>> bool((rows["net"][:, 0] == out["net"][np.arange(50), out["dealer"]]).all())
+    True
+    """
+    N = players
+    dealer = out["dealer"].astype(np.int64)
+    idx = (dealer[:, None] + np.arange(N)[None, :]) % N
+    net = np.take_along_axis(out["net"].astype(np.float64), idx, axis=1)
+    wt = out["win_type"].astype(np.int64)
+    natural = wt == _NATURAL
+    drawn = wt == _DRAWN
+    claims = out["claims"].astype(np.float64)
+    flips = out["flips"].astype(np.float64)
+    won = (~drawn).astype(np.float64)
+    # offers: 1 opening discard + one discard per claim that did not win + the flips
+    length = np.where(natural, 0.0, 1.0 + claims - won + flips)
+    return {"net": net, "staked": np.maximum(-net, 0.0).sum(axis=1), "drawn": drawn.astype(np.float64),
+            "natural": natural.astype(np.float64), "length": length}
+
+
+def _play_out(cfg, pols: list[str], size: int, bg) -> dict[str, np.ndarray]:
+    N = cfg.players
+    if len(set(pols)) == 1:
+        out, _ = run_hands(cfg, size, bg, pols[0], engine="compiled")
+        return out
+    parts: list[dict[str, np.ndarray]] = []
+    kept, r = 0, 0
+    while kept < size:  # with next_dealer='rotate' the first N runs keep exactly `size` hands
+        d = r % N
+        m = size if r < N else max(256, N * (size - kept) + 256)
+        # physical seat p is dealer-relative seat (p - d) % N in the hands dealt by d
+        phys = [pols[(p - d) % N] for p in range(N)]
+        out, _ = run_hands(cfg, m, bg, phys, engine="compiled")
+        keep = out["dealer"].astype(np.int64) == d
+        parts.append({k: v[keep] for k, v in out.items()})
+        kept += int(keep.sum())
+        r += 1
+    return {k: np.concatenate([p[k] for p in parts])[:size] for k in parts[0]}
+
+
+def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
+
+    >>> from kaptai.core.runner import plan_chunks
+    >>> job = AtlasJob("nine-ten", VARIANTS[0], ("colour_cut", "random", "random", "random"))
+    >>> int(play(job, plan_chunks(300, 300, 5)[0])["n"][0])
+    300
+    """
+    cfg = variant_config(job.variant)
+    pols = check_policies(list(job.policies), cfg.players)
+    if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
+        from kaptai.errors import RulesError
+
+        raise RulesError(f"atlas job: expected {cfg.players} built-in policy names, got {job.policies!r}")
+    out = _play_out(cfg, list(pols), int(chunk.size), bit_generator(chunk.seed))
+    r = hand_rows(out, cfg.players)
+    return hand_moments(r["net"], gross=r["net"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
+                        natural=r["natural"])
+
+
+def decisive(variant: AtlasVariant) -> tuple[str, Fraction] | None:
+    """Exact P(the dealer is dealt a natural, five pairs) from :func:`kaptai.nineten.odds.deal_odds`.
+
+    None under ``natural='redeal'`` (a natural is redealt, never decides a hand).
+
+    >>> decisive(VARIANTS[0])
+    ('dealer natural (five pairs dealt)', Fraction(358047, 25913005019))
+    """
+    from kaptai.nineten.odds import deal_odds
+
+    rules = _rules(variant)
+    if rules.natural == "redeal":
+        return None
+    df = deal_odds(variant.players, rules)
+    row = df[(df.metric == "natural") & (df.hand == "dealer")]
+    return "dealer natural (five pairs dealt)", Fraction(row.exact.iloc[0])
+
+
+FEED = AtlasFeed(
+    game="nine-ten",
+    variants=VARIANTS,
+    reference_seat="dealer",
+    unit="tou",
+    default_policy="colour_cut",
+    # measured with this feed (rotated over the 4 seats, field 'colour_cut', 50,000 hands a seat, 頭 a
+    # hand): live_first -0.637 +- 0.020, random -0.611 +- 0.020, colour_cut itself +0.030 +- 0.024 (0
+    # by symmetry): colour_cut is the strongest built-in policy
+    strong_policy="colour_cut",
+    chunk_hands=100_000,
+    play=play,
+    decisive=decisive,
+    length_unit="offers (discards + stock flips)",
+    notes=("Results in 頭 (money = 頭 x stake_per_tou) under the §5 settlement; the rules have no house cut, "
+           "so house = 0 and net = gross. Staked = what the losers pay the winner (0 on a drawn hand); "
+           "length = discards plus stock flips; natural = a dealer dealt five pairs."),
+)

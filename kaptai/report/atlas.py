@@ -1,0 +1,249 @@
+"""The fairness atlas report: every game on one scale, with a plain-language reading.
+
+``kaptai report atlas --out reports/atlas.html`` runs :func:`kaptai.atlas.atlas` once and
+writes a self-contained page (or Markdown): the definitions, one summary table, the map
+and one figure per measure, and a reading whose every number is taken from that run's
+table (nothing is typed in by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import math
+import os
+import time
+from typing import Any
+
+import pandas as pd
+
+from kaptai._version import __version__
+from kaptai.errors import RulesError
+from kaptai.games import Output
+from kaptai.report.render import Section, report_step, to_html, to_markdown, write_atomic
+
+__all__ = ["build_atlas_report", "report_command", "summary_table", "reading"]
+
+_SUMMARY = [
+    ("house_edge", "house edge"),
+    ("house_edge_common", "5% rake edge"),
+    ("seat_spread", "seat spread"),
+    ("value_of_skill", "value of skill"),
+    ("hands_until_skill_shows", "hands until skill shows"),
+    ("swing_normalised", "swing / mean |result|"),
+    ("drawn_rate", "drawn hands"),
+    ("natural_rate", "instant wins"),
+    ("decisive_deal", "decisive deal (exact)"),
+    ("mean_length", "mean length"),
+]
+
+
+def _num(v: float, measure: str) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if math.isinf(v):
+        return "∞"
+    if measure in ("house_edge", "house_edge_common", "drawn_rate", "natural_rate", "decisive_deal"):
+        return f"{100 * v:.2f}%"
+    if measure == "hands_until_skill_shows":
+        return f"{v:,.0f}"
+    return f"{v:.3f}" if abs(v) < 100 else f"{v:,.1f}"
+
+
+def _cell(r: pd.Series) -> str:
+    m = r.measure
+    if r.method == "exact" or r.ci_low == r.ci_high:
+        return _num(r.value, m)
+    return f"{_num(r.value, m)} [{_num(r.ci_low, m)}, {_num(r.ci_high, m)}]"
+
+
+def summary_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per game and variant, one column per headline measure (value [95% interval])."""
+    rows = []
+    for (g, v), part in df.groupby(["game", "variant"], sort=False):
+        row: dict[str, Any] = {"game": g, "variant": v, "players": int(part.players.iloc[0])}
+        by = {r.measure: r for _, r in part[part.seat.isna()].iterrows()}
+        for m, label in _SUMMARY:
+            row[label] = _cell(by[m]) if m in by else ""
+        unit = df.attrs.get("units", {}).get(g, "")
+        row["unit"] = unit
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _row(df: pd.DataFrame, game: str, variant: str, measure: str) -> pd.Series | None:
+    sub = df[(df.game == game) & (df.variant == variant) & (df.measure == measure) & df.seat.isna()]
+    return None if sub.empty else sub.iloc[0]
+
+
+def reading(df: pd.DataFrame) -> list[str]:
+    """Plain-language paragraphs; every number is read from ``df``."""
+    out: list[str] = []
+    main = df.groupby("game", sort=False).variant.first()           # each game's default variant
+    pairs = [(g, v) for g, v in main.items()]
+
+    def r(g, v, m):
+        return _row(df, g, v, m)
+
+    # house
+    edges = [(g, v, r(g, v, "house_edge")) for g, v in pairs]
+    edges = [e for e in edges if e[2] is not None]
+    if edges:
+        cut = [e for e in edges if e[2].value > 0]
+        free = [e for e in edges if e[2].value == 0 and e[2].ci_high == 0]
+        text = []
+        if cut:
+            top = max(cut, key=lambda e: e[2].value)
+            text.append(f"Of the default rules, {top[0]} ({top[1]}) is the most a house game: the house keeps "
+                        f"{_cell(top[2])} of the money staked.")
+        if free:
+            text.append("No house takes anything in " + ", ".join(f"{g}" for g, _, _ in free)
+                        + " under their own rules (house edge exactly 0).")
+        com = [(g, v, r(g, v, "house_edge_common")) for g, v in pairs]
+        com = [c for c in com if c[2] is not None and not math.isnan(c[2].value)]
+        if len(com) > 1:
+            lo = min(com, key=lambda c: c[2].value)
+            hi = max(com, key=lambda c: c[2].value)
+            text.append(f"Under one common 5% rake on winnings the house's share of the stakes would run from "
+                        f"{_cell(lo[2])} in {lo[0]} to {_cell(hi[2])} in {hi[0]}: the more of the stake a hand "
+                        f"moves, the more a rake on winnings takes.")
+        out.append(" ".join(text))
+    # skill
+    sk = [(g, v, r(g, v, "hands_until_skill_shows"), r(g, v, "value_of_skill")) for g, v in pairs]
+    sk = [s for s in sk if s[2] is not None and s[3] is not None]
+    if sk:
+        finite = [s for s in sk if math.isfinite(s[2].value) and s[3].ci_low > 0]
+        text = []
+        if finite:
+            fast = min(finite, key=lambda s: s[2].value)
+            slow = max(finite, key=lambda s: s[2].value)
+            text.append(f"Skill shows soonest in {fast[0]}: the game's strongest built-in policy is ahead of a "
+                        f"random player with 95% probability after about {_num(fast[2].value, 'hands_until_skill_shows')} "
+                        f"hands (interval {_num(fast[2].ci_low, 'hands_until_skill_shows')}–"
+                        f"{_num(fast[2].ci_high, 'hands_until_skill_shows')}).")
+            if slow is not fast:
+                text.append(f"It shows slowest in {slow[0]}: about {_num(slow[2].value, 'hands_until_skill_shows')} "
+                            f"hands.")
+        unclear = [s for s in sk if not s[3].ci_low > 0]
+        if unclear:
+            text.append("In " + ", ".join(s[0] for s in unclear) + " the run could not show that the strongest "
+                        "built-in policy beats random (its interval reaches 0).")
+        out.append(" ".join(text))
+    # seats
+    seat_text = []
+    for g, v in pairs:
+        adv = df[(df.game == g) & (df.variant == v) & (df.measure == "seat_ev")]
+        spread = r(g, v, "seat_spread")
+        if adv.empty or spread is None:
+            continue
+        best = adv.loc[adv.value.idxmax()]
+        worst = adv.loc[adv.value.idxmin()]
+        ref = df[df.game == g].relative_to.iloc[0]
+        if spread.ci_low > 0:
+            seat_text.append(f"{g}: want seat {int(best.seat)} (0 = the {ref}; EV {_num(best.value, 'x')} against "
+                             f"{_num(worst.value, 'x')} at seat {int(worst.seat)}, spread {_cell(spread)}).")
+        else:
+            seat_text.append(f"{g}: no seat is measurably better (spread {_cell(spread)} includes 0).")
+    if seat_text:
+        out.append("Which seat to want at each table (EV per hand in each game's unit, default rules): "
+                   + " ".join(seat_text))
+    # swing and length
+    sw = [(g, v, r(g, v, "swing_normalised")) for g, v in pairs]
+    sw = [s for s in sw if s[2] is not None and not math.isnan(s[2].value)]
+    if len(sw) > 1:
+        hi = max(sw, key=lambda s: s[2].value)
+        lo = min(sw, key=lambda s: s[2].value)
+        out.append(f"Results swing most, relative to what a hand usually moves, in {hi[0]} "
+                   f"({_cell(hi[2])} times the mean absolute result) and least in {lo[0]} ({_cell(lo[2])}).")
+    dec = [(g, v, r(g, v, "decisive_deal"), r(g, v, "natural_rate")) for g, v in pairs]
+    dec = [d for d in dec if d[2] is not None]
+    if dec:
+        out.append("The deal alone decides a hand (exact): " + "; ".join(
+            f"{g} {d.level} {_num(d.value, 'decisive_deal')}"
+            + (f" (simulated instant wins {_cell(n)})" if n is not None else "") for g, _, d, n in dec) + ".")
+    return out
+
+
+def build_atlas_report(
+    *,
+    games: Any = None,
+    hands: int = 20_000,
+    seed: int = 1,
+    out: str | os.PathLike | None = None,
+    fmt: str | None = None,
+    workers: int = 1,
+    progress: bool = True,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+) -> tuple[str, pd.DataFrame]:
+    """Run the atlas and write its report; returns (document text, atlas table)."""
+    from kaptai.atlas import MEASURES, atlas, atlas_figures
+
+    if fmt is None:
+        fmt = "md" if out is not None and str(out).endswith(".md") else "html"
+    if fmt not in ("html", "md"):
+        raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
+    report_step(progress, f"atlas: {hands:,} hands per default table, seed {seed}")
+    t0 = time.perf_counter()
+    df = atlas(games=games, hands=hands, seed=seed, workers=workers, progress=progress, scheduler=scheduler,
+               checkpoint=checkpoint)
+    elapsed = time.perf_counter() - t0
+    report_step(progress, f"atlas done in {elapsed:.0f} s; rendering")
+    a = df.attrs
+    sections = [
+        Section("What the atlas measures", [
+            ("p", "Each game is played by its compiled engine under its own rules: a default table (every seat "
+                  "the game's default policy), and for the value of skill the strongest built-in policy, then "
+                  "random, at each seat in turn against a field of the default policy. Every hand becomes one "
+                  "row of the same features (each seat's result, the house's take, the money staked, drawn, "
+                  "instant win, length) and every measure is one definition for every game "
+                  "(kaptai.core.atlas). Intervals are 95% delta-method normal intervals; seat advantages are "
+                  "simultaneous (Bonferroni). 'Hands until skill shows' is (1.645 SD / Δ)² — the normal "
+                  "approximation of the number of hands after which the stronger player is ahead with 95% "
+                  "probability."),
+            ("table", pd.DataFrame([{"measure": k, "definition": v} for k, v in MEASURES.items()]), "Measures"),
+            ("p", f"This run: kaptai atlas --hands {hands} --seed {seed} (report: kaptai report atlas --hands "
+                  f"{hands} --seed {seed}); {len(a['games'])} games, {df.groupby(['game', 'variant']).ngroups} "
+                  f"variants, {elapsed:.0f} s with {workers} worker(s)."),
+        ]),
+        Section("The games at a glance", [
+            ("table", summary_table(df), "Headline measures by game and variant (value [95% interval])"),
+        ]),
+        Section("Reading", [("p", t) for t in reading(df)]),
+    ]
+    figs = atlas_figures(df)
+    fig_blocks = []
+    for name, fig in figs.items():
+        cap = ("The map: skill effect size per hand against house edge, 95% intervals" if name == "map"
+               else f"{name}: {MEASURES.get(name, '')}, by game and variant, 95% intervals")
+        fig_blocks.append(("figure", fig, cap))
+    sections.append(Section("Figures", fig_blocks))
+    notes = []
+    for g in a["games"]:
+        vs = a["variants"].get(g, {})
+        notes.append(("p", f"{g} (seat 0 = the {a['reference_seats'][g]}, unit: {a['units'][g]}; policies "
+                           f"{a['policies'][g]['default']} / strong {a['policies'][g]['strong']}): "
+                           f"{a['notes'].get(g, '')} Variants: "
+                           + "; ".join(f"{k} — {d}" for k, d in vs.items())))
+    sections.append(Section("How each game is put on the scale", notes))
+    full = df.drop(columns=["relative_to"]).copy()
+    full["seat"] = full["seat"].astype(object).where(full["seat"].notna(), None)
+    sections.append(Section("The full table", [("table", full, "Every row of the atlas")]))
+    title = "The fairness atlas — five traditional games on one scale"
+    meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · "
+            f"seed {seed} · {hands:,} hands per default table")
+    text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
+    if out is not None:
+        write_atomic(out, text)
+    return text, df
+
+
+def report_command(args: argparse.Namespace) -> Output:
+    """``kaptai report atlas``."""
+    if getattr(args, "players", None) is not None:
+        raise RulesError("--players does not apply to the atlas: each game plays its variants' own player counts")
+    out = args.out if args.out is not None else "reports/atlas.html"
+    fmt = args.format or ("md" if str(out).endswith(".md") else "html")
+    build_atlas_report(hands=args.hands, seed=args.seed, out=out, fmt=fmt, workers=args.workers,
+                       progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    return Output(None, text=f"wrote {out}")

@@ -1,0 +1,151 @@
+"""The atlas's measures (kaptai.core.atlas) on cases with known answers."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kaptai.core.atlas import (COMMON_RAKE, SKILL_Z, Moments, feature_names, hand_moments, rotated_ev,
+                               skill_measures, table_measures)
+
+
+def _rows(rows, measure, seat=None):
+    got = [r for r in rows if r["measure"] == measure and r["seat"] == seat]
+    assert len(got) == 1, (measure, seat)
+    return got[0]
+
+
+def _pot(rng, n, players, cut, p_win=None):
+    """A pot game: every seat antes 1, the winner takes the pot less the cut."""
+    p = np.full(players, 1 / players) if p_win is None else np.asarray(p_win)
+    win = rng.choice(players, size=n, p=p)
+    onehot = np.eye(players)[win]
+    gross = onehot * players - 1.0
+    net = onehot * players * (1 - cut) - 1.0
+    one = np.ones(n)
+    return hand_moments(net, gross=gross, staked=players * one, length=one, drawn=0 * one, natural=0 * one)
+
+
+def test_no_cut_means_zero_house_edge_exactly():
+    m = _pot(np.random.default_rng(0), 5_000, 4, 0.0)
+    r = _rows(table_measures(m), "house_edge")
+    assert (r["value"], r["ci_low"], r["ci_high"]) == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("cut", [0.05, 0.1])
+def test_pot_cut_is_the_house_edge(cut):
+    m = _pot(np.random.default_rng(1), 5_000, 4, cut)
+    r = _rows(table_measures(m), "house_edge")
+    assert r["value"] == pytest.approx(cut, abs=1e-12)
+    assert r["ci_high"] - r["ci_low"] < 1e-9            # a constant take has no noise
+    common = _rows(table_measures(m), "house_edge_common")
+    assert common["value"] == pytest.approx(COMMON_RAKE * 3 / 4, abs=1e-12)   # 5% of P-1 antes won, of P staked
+
+
+def test_symmetric_game_has_no_seat_advantage_within_its_intervals():
+    rows = table_measures(_pot(np.random.default_rng(2), 40_000, 4, 0.05))
+    for s in (1, 2, 3):
+        r = _rows(rows, "seat_advantage", s)
+        assert r["ci_low"] < 0 < r["ci_high"]
+    spread = _rows(rows, "seat_spread")
+    assert spread["ci_low"] == 0.0 < spread["ci_high"]
+
+
+def test_a_favoured_seat_shows_in_the_spread_and_in_its_advantage():
+    rows = table_measures(_pot(np.random.default_rng(3), 40_000, 3, 0.0, p_win=[0.4, 0.3, 0.3]))
+    adv = _rows(rows, "seat_advantage", 1)
+    true = 3 * (0.3 - 0.4)                               # EV difference of seat 1 and seat 0 in antes
+    assert adv["ci_low"] < true < adv["ci_high"] < 0
+    assert _rows(rows, "seat_spread")["ci_low"] > 0
+
+
+def test_simultaneous_intervals_are_wider_than_one_at_a_time():
+    m = Moments(_pot(np.random.default_rng(4), 10_000, 5, 0.0))
+    one = m.linear({"net_1": 1.0, "net_0": -1.0}, 0.95)
+    rows = table_measures(_pot(np.random.default_rng(4), 10_000, 5, 0.0))
+    sim = _rows(rows, "seat_advantage", 1)
+    assert sim["ci_high"] - sim["ci_low"] > one[2] - one[1]
+
+
+def test_random_against_random_has_no_value_of_skill():
+    rng = np.random.default_rng(5)
+    a = [(s, _pot(rng, 5_000, 4, 0.05)) for s in range(4)]
+    b = [(s, _pot(rng, 5_000, 4, 0.05)) for s in range(4)]
+    rows = skill_measures(a, b)
+    v = _rows(rows, "value_of_skill")
+    assert v["ci_low"] < 0 < v["ci_high"]
+    h = _rows(rows, "hands_until_skill_shows")
+    assert h["ci_high"] == math.inf                       # the interval of the difference reaches 0
+
+
+def test_hands_until_skill_shows_formula():
+    """Two seats; the focal seat wins with p, a coin flip pays +-1: delta = 2(p1 - p0)."""
+    rng = np.random.default_rng(6)
+
+    def table(p, n=200_000):
+        w = (rng.random(n) < p).astype(float)
+        net = np.stack([2 * w - 1, 1 - 2 * w], axis=1)
+        one = np.ones(n)
+        return hand_moments(net, gross=net, staked=2 * one, length=one, drawn=0 * one, natural=0 * one)
+
+    rows = skill_measures([(0, table(0.55))], [(0, table(0.45))])
+    v = _rows(rows, "value_of_skill")
+    assert v["ci_low"] < 0.2 < v["ci_high"]
+    sd = math.sqrt(1 - 0.1**2 + 1 - 0.1**2)               # SD of +-1 with mean +-0.1, two players
+    want = (SKILL_Z * sd / 0.2) ** 2
+    h = _rows(rows, "hands_until_skill_shows")
+    assert h["ci_low"] < want < h["ci_high"]
+    e = _rows(rows, "skill_effect_size")
+    assert e["value"] == pytest.approx(v["value"] / sd, rel=0.02)
+
+
+def test_swing_of_a_coin_flip():
+    rng = np.random.default_rng(7)
+    w = rng.integers(0, 2, 50_000).astype(float)
+    net = np.stack([2 * w - 1, 1 - 2 * w], axis=1)
+    one = np.ones(w.size)
+    rows = table_measures(hand_moments(net, gross=net, staked=one, length=3 * one, drawn=0 * one, natural=one))
+    sw = _rows(rows, "swing")
+    assert sw["ci_low"] < 1.0 <= sw["ci_high"] + 1e-9 and sw["value"] == pytest.approx(1.0, abs=0.01)
+    assert _rows(rows, "swing_normalised")["value"] == pytest.approx(1.0, abs=0.01)   # |net| is always 1
+    assert _rows(rows, "natural_rate")["value"] == 1.0
+    assert _rows(rows, "mean_length")["value"] == 3.0
+    assert _rows(rows, "drawn_rate")["value"] == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5), st.integers(1, 4)), min_size=1, max_size=12))
+def test_weighted_rows_equal_repeated_rows(cells):
+    net = np.array([[a, b] for a, b, _ in cells], dtype=float)
+    w = np.array([k for _, _, k in cells])
+    one = np.ones(len(cells))
+    kw = dict(gross=net, staked=np.abs(net).sum(axis=1), length=one, drawn=0 * one, natural=0 * one)
+    weighted = hand_moments(net, weight=w, **kw)
+    rep = np.repeat(np.arange(len(cells)), w)
+    repeated = hand_moments(net[rep], **{k: v[rep] for k, v in kw.items()})
+    assert weighted["n"][0] == repeated["n"][0] == w.sum()
+    np.testing.assert_allclose(weighted["z1"], repeated["z1"])
+    np.testing.assert_allclose(weighted["z2"], repeated["z2"])
+
+
+def test_moments_add_across_chunks():
+    rng = np.random.default_rng(8)
+    a, b = _pot(rng, 300, 3, 0.1), _pot(rng, 200, 3, 0.1)
+    both = {k: a[k] + b[k] for k in a}
+    assert Moments(both).n == 500
+    assert feature_names(3)[:3] == ["net_0", "net_1", "net_2"]
+
+
+def test_rotated_ev_averages_the_focal_seats():
+    rng = np.random.default_rng(9)
+    jobs = [(s, _pot(rng, 20_000, 4, 0.0, p_win=np.roll([0.4, 0.2, 0.2, 0.2], s))) for s in range(4)]
+    mean, var, sd, hands = rotated_ev(jobs)
+    assert hands == 80_000
+    assert abs(mean - (4 * 0.4 - 1)) < 4 * math.sqrt(var)
+
+
+def test_bad_shapes_are_refused():
+    with pytest.raises(ValueError):
+        hand_moments(np.zeros((3, 2)), gross=np.zeros((3, 3)), staked=np.zeros(3), length=np.zeros(3),
+                     drawn=np.zeros(3), natural=np.zeros(3))
