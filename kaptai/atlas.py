@@ -252,7 +252,9 @@ def atlas(
         with its interval ``ci_low``/``ci_high``, ``method`` ``'monte_carlo'`` or ``'exact'``
         (the decisive deal, with ``exact`` as ``'p/q'``), ``unit``, ``hands`` behind the row,
         ``relative_to`` the game's reference seat, ``level`` the decisive event's name.
-        ``attrs``: standard provenance, plus ``variants`` (descriptions) and ``notes``
+        ``attrs``: standard provenance (``game`` is ``'atlas of ...'``, ``samples`` the hands of
+        a default table), plus ``games``, ``variant_descriptions``, ``atlas_policies``
+        (default / strong / random per game), ``units``, ``reference_seats`` and ``notes``
         (each game's definitions of staked money, cut and length).
 
     Raises
@@ -358,12 +360,15 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
     df["players"] = df["players"].astype(np.int64)
     df["level"] = df["level"].astype(object).where(df["level"].notna(), None)
     df["exact"] = df["exact"].astype(object).where(df["exact"].notna(), None)
-    policies = {name: {"default": feeds[name].default_policy, "strong": feeds[name].strong_policy,
+    policies = {name: {"default": feeds[name].default_policy,
+                       "strong": {vn: strong_of(feeds[name], g["variant"]) for (gn, vn), g in groups.items()
+                                  if gn == name},
                        "random": feeds[name].random_policy} for name in feeds}
     df.attrs.update({
-        "game": "atlas", "rules": None, "players": None, "seed_entropy": entropy, "policies": policies,
-        "samples": hands, "version": __version__, "games": list(feeds), "confidence": confidence,
-        "variants": descriptions, "notes": {name: f.notes for name, f in feeds.items()},
+        "game": "atlas of " + ", ".join(feeds), "rules": None, "players": sorted({int(p) for p in df.players}),
+        "seed_entropy": entropy, "policies": None, "samples": hands, "version": __version__,
+        "games": list(feeds), "confidence": confidence, "atlas_policies": policies,
+        "variant_descriptions": descriptions, "notes": {name: f.notes for name, f in feeds.items()},
         "units": {name: f.unit for name, f in feeds.items()},
         "reference_seats": {name: f.reference_seat for name, f in feeds.items()},
         "measures": MEASURES,
@@ -450,15 +455,24 @@ def plot_map(df: pd.DataFrame, ax=None):
             _, ax = plt.subplots(figsize=(7.5, 5.2))
         games = list(dict.fromkeys(k[0] for k in keys))
         colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-        for k in keys:
+        # labels of points at (nearly) the same height are staggered so that they stay legible
+        order = sorted(keys, key=lambda k: (round(float(y.loc[k].value), 3), float(x.loc[k].value)))
+        level: dict[float, int] = {}
+        for k in order:
             xv, yv = x.loc[k], y.loc[k]
             c = colours[games.index(k[0]) % len(colours)]
             ax.errorbar(xv.value, yv.value,
                         xerr=[[xv.value - xv.ci_low], [xv.ci_high - xv.value]],
                         yerr=[[max(yv.value - yv.ci_low, 0)], [max(yv.ci_high - yv.value, 0)]],
-                        fmt="o", color=c, capsize=3, ms=5)
-            ax.annotate(f"{k[0]} · {k[1]}", (xv.value, yv.value), textcoords="offset points", xytext=(5, 4),
-                        fontsize=7, color=c)
+                        fmt="o", color=c, capsize=3, ms=5,
+                        label=k[0] if k == next(q for q in order if q[0] == k[0]) else None)
+            row = level.setdefault(round(float(yv.value), 3), 0)
+            level[round(float(yv.value), 3)] = row + 1
+            ax.annotate(k[1], (xv.value, yv.value), textcoords="offset points",
+                        xytext=(4, 6 + 9 * (row % 8)), fontsize=6.5, color=c,
+                        arrowprops={"arrowstyle": "-", "color": c, "lw": 0.4} if row % 8 else None)
+        ax.legend(fontsize=7, loc="upper left")
+        ax.margins(y=0.25)
         ax.axvline(0.0, color="grey", lw=0.8)
         ax.set_xlabel("value of skill per hand / SD of the per-hand difference (effect size)")
         ax.set_ylabel("house edge (share of money staked)")

@@ -37,7 +37,7 @@ def test_table_shape_and_methods(small):
     assert set(df.method) == {"monte_carlo", "exact"}
     mc = df[df.method == "monte_carlo"]
     assert (mc.ci_low <= mc.value + 1e-12).all() and (mc.value <= mc.ci_high + 1e-12).all()
-    assert df.attrs["game"] == "atlas" and df.attrs["seed_entropy"] == 3
+    assert df.attrs["game"] == f"atlas of {FAST}" and df.attrs["seed_entropy"] == 3
     exact = df[df.method == "exact"]
     assert exact.exact.str.fullmatch(r"\d+/\d+").all()
     # every variant of the feed, each with every measure

@@ -44,6 +44,8 @@ def _num(v: float, measure: str) -> str:
     if math.isinf(v):
         return "∞"
     if measure in ("house_edge", "house_edge_common", "drawn_rate", "natural_rate", "decisive_deal"):
+        if v != 0 and abs(v) < 1e-4:
+            return f"{100 * v:.2g}%"            # a rare event keeps two significant digits
         return f"{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{v:,.0f}"
@@ -52,8 +54,8 @@ def _num(v: float, measure: str) -> str:
 
 def _cell(r: pd.Series) -> str:
     m = r.measure
-    if r.method == "exact" or r.ci_low == r.ci_high:
-        return _num(r.value, m)
+    if r.method == "exact" or abs(r.ci_high - r.ci_low) <= 1e-9 * max(1.0, abs(r.value)):
+        return _num(r.value, m)                 # exact, or no noise (a constant take or rate)
     return f"{_num(r.value, m)} [{_num(r.ci_low, m)}, {_num(r.ci_high, m)}]"
 
 
@@ -105,8 +107,9 @@ def reading(df: pd.DataFrame) -> list[str]:
             lo = min(com, key=lambda c: c[2].value)
             hi = max(com, key=lambda c: c[2].value)
             text.append(f"Under one common 5% rake on winnings the house's share of the stakes would run from "
-                        f"{_cell(lo[2])} in {lo[0]} to {_cell(hi[2])} in {hi[0]}: the more of the stake a hand "
-                        f"moves, the more a rake on winnings takes.")
+                        f"{_cell(lo[2])} in {lo[0]} to {_cell(hi[2])} in {hi[0]}: where every unit staked is won "
+                        f"by someone (the settlement games) the rake takes exactly 5%; in a pot game the "
+                        f"winner's own ante is staked but not won, so the same rake takes less.")
         out.append(" ".join(text))
     # skill
     sk = [(g, v, r(g, v, "hands_until_skill_shows"), r(g, v, "value_of_skill")) for g, v in pairs]
@@ -204,7 +207,9 @@ def build_atlas_report(
             ("table", pd.DataFrame([{"measure": k, "definition": v} for k, v in MEASURES.items()]), "Measures"),
             ("p", f"This run: kaptai atlas --hands {hands} --seed {seed} (report: kaptai report atlas --hands "
                   f"{hands} --seed {seed}); {len(a['games'])} games, {df.groupby(['game', 'variant']).ngroups} "
-                  f"variants, {elapsed:.0f} s with {workers} worker(s)."),
+                  f"variants; {elapsed:.0f} s for this build with {workers} worker(s)"
+                  + (" (with a checkpoint: chunks finished by an earlier run of the same atlas were read, "
+                     "not played again)." if checkpoint is not None else ".")),
         ]),
         Section("The games at a glance", [
             ("table", summary_table(df), "Headline measures by game and variant (value [95% interval])"),
@@ -220,11 +225,12 @@ def build_atlas_report(
     sections.append(Section("Figures", fig_blocks))
     notes = []
     for g in a["games"]:
-        vs = a["variants"].get(g, {})
-        notes.append(("p", f"{g} (seat 0 = the {a['reference_seats'][g]}, unit: {a['units'][g]}; policies "
-                           f"{a['policies'][g]['default']} / strong {a['policies'][g]['strong']}): "
-                           f"{a['notes'].get(g, '')} Variants: "
-                           + "; ".join(f"{k} — {d}" for k, d in vs.items())))
+        vs = a["variant_descriptions"].get(g, {})
+        pol = a["atlas_policies"][g]
+        notes.append(("p", f"{g} (seat 0 = the {a['reference_seats'][g]}, unit: {a['units'][g]}; the field plays "
+                           f"{pol['default']}): {a['notes'].get(g, '')} Variants: "
+                           + "; ".join(f"{k} — {d} (strong policy {pol['strong'].get(k, '')})"
+                                       for k, d in vs.items())))
     sections.append(Section("How each game is put on the scale", notes))
     full = df.drop(columns=["relative_to"]).copy()
     full["seat"] = full["seat"].astype(object).where(full["seat"].notna(), None)
