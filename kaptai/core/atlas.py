@@ -472,3 +472,48 @@ class AtlasFeed:
     random_policy: str = field(default="random")
     strong_hands: int | None = None
     strong_chunk_hands: int | None = None
+
+
+def hands_by_reference_seat(
+    run: Callable[[list[Any], int], Mapping[str, np.ndarray]],
+    policies: Sequence[Any],
+    size: int,
+    seats: int,
+    physical: Callable[[int, int], int],
+    reference: str,
+) -> dict[str, np.ndarray]:
+    """Exactly ``size`` hands in which ``policies[s]`` sits ``s`` places after the reference seat.
+
+    For games whose engine decides the reference seat (dealer, declarer) hand by hand: run
+    ``r = 0, 1, ...`` of the engine (``run(physical_policies, hands) -> outcome arrays``, all
+    on one stream) turns the policies so that a hand whose reference is physical seat ``d = r
+    % seats`` has ``policies[s]`` at ``physical(d, s)``, and keeps those hands (the key
+    ``reference`` of the outcome arrays is the physical reference seat), until ``size`` are
+    kept -- the first ``size`` in run order.  Exact: the deal treats every seat alike, so the
+    kept hands are hands of that table; it costs about ``seats`` engine hands a kept hand.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> def run(phys, m):                    # a toy engine: the dealer is random, seat 0 scores 1
+    ...     d = rng.integers(0, 3, m)
+    ...     return {"dealer": d, "who": np.array([phys[x] for x in d])}
+    >>> out = hands_by_reference_seat(run, ["A", "B", "C"], 50, 3, lambda d, s: (d + s) % 3, "dealer")
+    >>> len(out["who"]), sorted(set(out["who"].tolist()))
+    (50, ['A'])
+    """
+    parts: list[dict[str, np.ndarray]] = []
+    kept, r = 0, 0
+    while kept < size:
+        d = r % seats
+        m = size if r < seats else max(256, seats * (size - kept) + 256)
+        phys: list[Any] = [None] * seats
+        for s in range(seats):
+            phys[physical(d, s)] = policies[s]
+        out = run(phys, m)
+        keep = np.asarray(out[reference]).astype(np.int64) == d
+        parts.append({k: np.asarray(v)[keep] for k, v in out.items()})
+        kept += int(keep.sum())
+        r += 1
+    return {k: np.concatenate([p[k] for p in parts])[:size] for k in parts[0]}

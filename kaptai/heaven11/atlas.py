@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments, hands_by_reference_seat
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 from kaptai.heaven11.config import check_policies, make_config
@@ -109,20 +109,10 @@ def play_out(cfg, pols: list[str], size: int, bg, *, split: bool = False) -> dic
     if len(set(pols)) == 1 and not split:
         out, _ = run_hands(cfg, pols[0], bg, size, engine="compiled")
         return out
-    parts: list[dict[str, np.ndarray]] = []
-    kept, r = 0, 0
-    while kept < size:
-        d = r % 4
-        m = size if r < 4 else max(256, 4 * (size - kept) + 256)
-        phys = [""] * 4
-        for s in range(4):
-            phys[(d + s * cfg.play_step) % 4] = pols[s]
-        out, _ = run_hands(cfg, phys, bg, m, engine="compiled")
-        keep = out["declarer"].astype(np.int64) == d
-        parts.append({k: v[keep] for k, v in out.items()})
-        kept += int(keep.sum())
-        r += 1
-    return {k: np.concatenate([p[k] for p in parts])[:size] for k in parts[0]}
+    def run(phys: list, m: int) -> dict[str, np.ndarray]:
+        return run_hands(cfg, phys, bg, m, engine="compiled")[0]
+
+    return hands_by_reference_seat(run, pols, size, 4, lambda d, s: (d + s * cfg.play_step) % 4, "declarer")
 
 
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:

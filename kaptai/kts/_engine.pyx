@@ -99,6 +99,22 @@ for _k in range(10):
     else:
         TARGET[_k] = KEY_BASE - CDELTA[_k]
 
+# short_class's hash: the ten masked differences TARGET[c] - KEY_BASE land in distinct
+# slots of (x * SHORT_MAGIC) >> 60 (the magic found by search; checked here at import)
+cdef uint64_t SHORT_MAGIC = 0xb2221a58008a05a7ULL
+cdef uint64_t SHORT_X[16]
+cdef int SHORT_C[16]
+for _k in range(16):
+    SHORT_X[_k] = 0          # 0 (a balanced key) is no class's difference
+    SHORT_C[_k] = -1
+for _k in range(10):
+    _x = ((TARGET[_k] & CHECK_MASK) - (KEY_BASE & CHECK_MASK)) & 0xFFFFFFFFFFFFFFFF
+    _slot = ((_x * SHORT_MAGIC) & 0xFFFFFFFFFFFFFFFF) >> 60
+    if SHORT_C[_slot] != -1:
+        raise ImportError("short_class hash collision")
+    SHORT_X[_slot] = _x
+    SHORT_C[_slot] = _k
+
 
 # ------------------------------------------------------------------ state
 cdef struct Stats:
@@ -193,13 +209,14 @@ cdef inline int imbalance(int64_t key) noexcept nogil:
 
 
 cdef inline int short_class(int64_t key) noexcept nogil:
-    """Class c such that one more tile of class c balances ``key``, or -1."""
-    cdef int c
-    cdef int64_t km = key & CHECK_MASK
-    for c in range(10):
-        if km == TARGET[c]:
-            return c
-    return -1
+    """Class c such that one more tile of class c balances ``key``, or -1.
+
+    ``key`` is one tile of class c short when its masked difference from the balanced key
+    is TARGET[c] - KEY_BASE; the ten differences hash to distinct slots of SHORT_X under
+    one multiplication, so one lookup and one comparison decide."""
+    cdef uint64_t x = <uint64_t>((key & CHECK_MASK) - (KEY_BASE & CHECK_MASK))
+    cdef int slot = <int>((x * SHORT_MAGIC) >> 60)
+    return SHORT_C[slot] if SHORT_X[slot] == x else -1
 
 
 # ------------------------------------------------------------------ waits and metrics
@@ -477,8 +494,11 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
     The live copies of a wait w do not depend on t (t moves from hand to table), and the
     basic waits of h - t follow from the key of h minus t's class, so with the basic form
     alone nothing is recomputed per candidate but a few key comparisons."""
-    cdef int t, e, w, k, c, m, held = 0, pair2 = 0, pair3 = 0, feas = 0, ids, pcls, held_t, near
+    cdef int t, e, w, k, c, m, held = 0, pair2 = 0, pair3 = 0, feas = 0, ids, pcls, held_t, near, todo
+    cdef int pcls_all = 0
+    cdef int npair[10]
     cdef int64_t key
+    memset(npair, 0, sizeof(npair))
     for e in range(NT):
         if h.c[e] >= 1:
             held |= 1 << e
@@ -517,17 +537,21 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
                 bmask[t] = 0
                 feasible[t] = 0
         return
-    for t in range(NT):
-        if not (legal >> t) & 1:
-            continue
+    # classes of the held pairs, and how many pair ids each class has
+    ids = pair2
+    while ids:
+        e = kt_ctz(ids)
+        ids &= ids - 1
+        pcls_all |= 1 << CLS[e]
+        npair[CLS[e]] += 1
+    todo = legal
+    while todo:
+        t = kt_ctz(todo)
+        todo &= todo - 1
         key = h.key - CDELTA[CLS[t]]
         held_t = held if h.c[t] >= 2 else held & ~(1 << t)
-        ids = pair2 if h.c[t] >= 3 else pair2 & ~(1 << t)
-        pcls = 0
-        while ids:
-            e = kt_ctz(ids)
-            ids &= ids - 1
-            pcls |= 1 << CLS[e]
+        # the pairs of h - t: t's own pair goes when t held exactly two (and was its class's only pair)
+        pcls = pcls_all if h.c[t] != 2 or npair[CLS[t]] > 1 else pcls_all & ~(1 << CLS[t])
         m = 0
         c = short_class(key)
         if c >= 0:
@@ -612,23 +636,26 @@ cdef inline int64_t value_of(Game* g, HandState* h, int t, int mask, int live, i
 
 
 cdef int smart_discard(Game* g, int s, int legal, int use_value) noexcept nogil:
-    """Greedy / score discard: max (value, live, -distance, expected score, -tile)."""
+    """Greedy / score discard: max (value, live, -distance, expected score, -tile).
+
+    Every pass walks the set bits of the candidates in ascending order (the first of equal
+    candidates is the lowest id) and narrows the tied set key by key."""
     cdef HandState* h = &g.h[s]
-    cdef int t, best_t = -1, k = horizon(g), cmp, ov_all, any_live = 0
+    cdef int t, m, d, best_t = -1, k = horizon(g), cmp, any_live = 0
     cdef int live[NT]
     cdef int mask[NT]
     cdef int bmask[NT]
     cdef int feas[NT]
     cdef int dist[NT]
     cdef int64_t vnum[NT]
-    cdef int64_t ss[NT]
-    cdef int tied = 0, best_live = -1, best_dist = 1 << 20, todo
+    cdef int64_t ss
+    cdef int tied = 0, keep, best_live = -1, best_dist = 1 << 20, todo = 0
     cdef int64_t bn = 0, bd = 1
     discard_waits(g, h, legal, live, mask, bmask, feas)
-    for t in range(NT):
-        if not (legal >> t) & 1:
-            continue
-        ss[t] = -1
+    m = legal
+    while m:
+        t = kt_ctz(m)
+        m &= m - 1
         vnum[t] = 0
         dist[t] = -1
         if live[t] > 0:
@@ -641,58 +668,77 @@ cdef int smart_discard(Game* g, int s, int legal, int use_value) noexcept nogil:
     tied = legal
     if use_value and any_live:
         bn = -1
-        for t in range(NT):
-            if (tied >> t) & 1:
-                cmp = 1 if bn < 0 else frac_cmp(vnum[t], live[t] if live[t] > 0 else 1, bn, bd)
-                if cmp > 0:
-                    bn = vnum[t]
-                    bd = live[t] if live[t] > 0 else 1
-        for t in range(NT):
-            if (tied >> t) & 1 and frac_cmp(vnum[t], live[t] if live[t] > 0 else 1, bn, bd) != 0:
-                tied &= ~(1 << t)
-    for t in range(NT):
-        if (tied >> t) & 1 and live[t] > best_live:
+        keep = 0
+        m = tied
+        while m:
+            t = kt_ctz(m)
+            m &= m - 1
+            d = live[t] if live[t] > 0 else 1
+            cmp = 1 if bn < 0 else frac_cmp(vnum[t], d, bn, bd)
+            if cmp > 0:
+                bn = vnum[t]
+                bd = d
+                keep = 1 << t
+            elif cmp == 0:
+                keep |= 1 << t
+        tied = keep
+    keep = 0
+    m = tied
+    while m:
+        t = kt_ctz(m)
+        m &= m - 1
+        if live[t] > best_live:
             best_live = live[t]
-    for t in range(NT):
-        if (tied >> t) & 1 and live[t] != best_live:
-            tied &= ~(1 << t)
+            keep = 1 << t
+        elif live[t] == best_live:
+            keep |= 1 << t
+    tied = keep
     if kt_popcount(tied) == 1:
         return kt_ctz(tied)
     # distance from ready of every tied candidate
-    todo = 0
-    for t in range(NT):
-        if (tied >> t) & 1 and dist[t] < 0:
+    m = tied
+    while m:
+        t = kt_ctz(m)
+        m &= m - 1
+        if dist[t] < 0:
             todo |= 1 << t
     if todo:
         distances_after_discard(g, h, todo, dist)
-    for t in range(NT):
-        if (tied >> t) & 1 and dist[t] < best_dist:
+    keep = 0
+    m = tied
+    while m:
+        t = kt_ctz(m)
+        m &= m - 1
+        if dist[t] < best_dist:
             best_dist = dist[t]
-    for t in range(NT):
-        if (tied >> t) & 1 and dist[t] != best_dist:
-            tied &= ~(1 << t)
+            keep = 1 << t
+        elif dist[t] == best_dist:
+            keep |= 1 << t
+    tied = keep
     if kt_popcount(tied) == 1 or best_live == 0:
         return kt_ctz(tied)           # one left, or no live hand: expected scores all 0
     # expected score (live-weighted), only among live hands
     bn = -1
     bd = 1
-    for t in range(NT):
-        if not (tied >> t) & 1:
-            continue
+    m = tied
+    while m:
+        t = kt_ctz(m)
+        m &= m - 1
         if live[t] > 0:
             hs_remove(h, t, &g.r)
             g.table[t] += 1
             g.table_total += 1
-            ss[t] = score_sum(g, h, mask[t])
+            ss = score_sum(g, h, mask[t])
             g.table[t] -= 1
             g.table_total -= 1
             hs_add(h, t, &g.r)
         else:
-            ss[t] = 0
-        if best_t < 0 or frac_cmp(ss[t], live[t] if live[t] > 0 else 1, bn, bd) > 0:
+            ss = 0
+        d = live[t] if live[t] > 0 else 1
+        if best_t < 0 or frac_cmp(ss, d, bn, bd) > 0:
             best_t = t
-            bn = ss[t]
-            bd = live[t] if live[t] > 0 else 1
+            bn = ss
+            bd = d
     return best_t
 
 
@@ -712,16 +758,9 @@ cdef inline int metric_cmp(int64_t an, int64_t ad, int al, int64_t bn, int64_t b
     return (al > bl) - (al < bl)
 
 
-cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) noexcept nogil:
-    """Greedy / score claim: the best winning candidate, else one that raises the metric."""
-    cdef HandState* h = &g.h[s]
-    cdef int i, c, t, sc, form, spec, best_win = -1, best_score = -1, pre = 0
-    cdef int k = horizon(g), choice = -1, best_live = 0, after_live, have, measured = 0
-    cdef int64_t vn, vd, best_n = 0, best_d = 1, after_n, after_d
-    cdef int live[NT]
-    cdef int mask[NT]
-    cdef int bmask[NT]
-    cdef int feas[NT]
+cdef inline int winning_claim(Game* g, HandState* h, const int* cands, int nc) noexcept nogil:
+    """The candidate that wins with the highest score (the first on ties), or -1."""
+    cdef int i, c, sc, form, spec, best_win = -1, best_score = -1
     for i in range(nc):
         c = cands[i]
         hs_add(h, c, &g.r)
@@ -731,6 +770,20 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
                 best_score = sc
                 best_win = c
         hs_remove(h, c, &g.r)
+    return best_win
+
+
+cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) noexcept nogil:
+    """Greedy / score claim: the best winning candidate, else one that raises the metric."""
+    cdef HandState* h = &g.h[s]
+    cdef int i, c, t, m, best_win, pre = 0
+    cdef int k = horizon(g), choice = -1, best_live = 0, after_live, have, measured = 0
+    cdef int64_t vn, vd, best_n = 0, best_d = 1, after_n, after_d
+    cdef int live[NT]
+    cdef int mask[NT]
+    cdef int bmask[NT]
+    cdef int feas[NT]
+    best_win = winning_claim(g, h, cands, nc)
     if best_win >= 0:
         return best_win
     for t in range(NT):
@@ -754,9 +807,10 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
         after_n = 0
         after_d = 1
         after_live = 0
-        for t in range(NT):
-            if not (pre >> t) & 1:
-                continue
+        m = pre
+        while m:
+            t = kt_ctz(m)
+            m &= m - 1
             vn = 0
             if use_value and live[t] > 0 and k > 0:
                 vn = value_of(g, h, t, mask[t], live[t], k)
@@ -981,19 +1035,11 @@ cdef int look_discard(Game* g, int s, int legal) noexcept nogil:
 cdef int look_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     """A winning candidate as greedy; else the best claim value if it beats declining."""
     cdef HandState* h = &g.h[s]
-    cdef int i, c, y, sc, form, spec, best_win = -1, best_score = -1, pre = 0
+    cdef int i, c, y, best_win, pre = 0
     cdef int k = look_horizon(g), j, q, choice = -1, have = 0
     cdef int U[NT]
     cdef int64_t dp, ds, p, sv, cp = 0, cs = 0, bp = 0, bs = 0
-    for i in range(nc):
-        c = cands[i]
-        hs_add(h, c, &g.r)
-        if hs_is_win(h, &g.r):
-            sc = hs_score(h, &g.r, &form, &spec)
-            if sc > best_score:
-                best_score = sc
-                best_win = c
-        hs_remove(h, c, &g.r)
+    best_win = winning_claim(g, h, cands, nc)
     if best_win >= 0:
         return best_win
     if k == 0:

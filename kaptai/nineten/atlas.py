@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments, hands_by_reference_seat
 from kaptai.core.sampling import bit_generator
 from kaptai.nineten.config import WIN_CODES, check_policies, make_config
 from kaptai.nineten.engine import run_hands
@@ -113,19 +113,12 @@ def _play_out(cfg, pols: list[str], size: int, bg) -> dict[str, np.ndarray]:
     if len(set(pols)) == 1:
         out, _ = run_hands(cfg, size, bg, pols[0], engine="compiled")
         return out
-    parts: list[dict[str, np.ndarray]] = []
-    kept, r = 0, 0
-    while kept < size:  # with next_dealer='rotate' the first N runs keep exactly `size` hands
-        d = r % N
-        m = size if r < N else max(256, N * (size - kept) + 256)
-        # physical seat p is dealer-relative seat (p - d) % N in the hands dealt by d
-        phys = [pols[(p - d) % N] for p in range(N)]
-        out, _ = run_hands(cfg, m, bg, phys, engine="compiled")
-        keep = out["dealer"].astype(np.int64) == d
-        parts.append({k: v[keep] for k, v in out.items()})
-        kept += int(keep.sum())
-        r += 1
-    return {k: np.concatenate([p[k] for p in parts])[:size] for k in parts[0]}
+    def run(phys: list, m: int) -> dict[str, np.ndarray]:
+        return run_hands(cfg, m, bg, phys, engine="compiled")[0]
+
+    # physical seat p is dealer-relative seat (p - d) % N in the hands dealt by d; with
+    # next_dealer='rotate' the first N runs keep exactly `size` hands
+    return hands_by_reference_seat(run, pols, size, N, lambda d, s: (d + s) % N, "dealer")
 
 
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:

@@ -13,7 +13,7 @@ import argparse
 
 from kaptai.errors import RulesError
 from kaptai.games import GAMES, GameSpec, Output, game as game_spec, load_entry
-from kaptai.report.render import Section, to_html, to_markdown, write_atomic
+from kaptai.report.render import Section, report_format, to_html, to_markdown, write_atomic
 
 __all__ = ["build_report", "report_command", "REPORT_GAMES", "Section"]
 
@@ -69,10 +69,7 @@ def build_report(
         spec = None
     if spec is None or not spec.report_sections:
         raise RulesError(f"no report for game {game!r}: expected one of {', '.join(REPORT_GAMES)}")
-    if fmt is None:
-        fmt = "md" if out is not None and str(out).endswith(".md") else "html"
-    if fmt not in ("html", "md"):
-        raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
+    fmt = report_format(out, fmt)
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise RulesError(f"hands={hands!r} is not allowed: expected an integer >= 1")
     lo, top = spec.players
@@ -93,7 +90,7 @@ def report_command(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.options import parse_player_range
 
     out = args.out if args.out is not None else f"reports/{game.name}.html"
-    fmt = args.format or ("md" if str(out).endswith(".md") else "html")
+    fmt = report_format(out, args.format)
     players = parse_player_range(args.players if args.players is not None else (game.report_players or "4"))
     build_report(game.name, players=players, hands=args.hands, seed=args.seed, out=out, fmt=fmt,
                  workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,

@@ -20,7 +20,7 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.errors import RulesError
 from kaptai.games import Output
-from kaptai.report.render import Section, report_step, to_html, to_markdown, write_atomic
+from kaptai.report.render import Section, report_step, report_format, to_html, to_markdown, write_atomic
 
 __all__ = ["build_atlas_report", "report_command", "summary_table", "reading"]
 
@@ -182,10 +182,7 @@ def build_atlas_report(
     """Run the atlas and write its report; returns (document text, atlas table)."""
     from kaptai.atlas import MEASURES, atlas, atlas_figures
 
-    if fmt is None:
-        fmt = "md" if out is not None and str(out).endswith(".md") else "html"
-    if fmt not in ("html", "md"):
-        raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
+    fmt = report_format(out, fmt)
     report_step(progress, f"atlas: {hands:,} hands per default table, seed {seed}")
     t0 = time.perf_counter()
     df = atlas(games=games, hands=hands, seed=seed, workers=workers, progress=progress, scheduler=scheduler,
@@ -249,7 +246,7 @@ def report_command(args: argparse.Namespace) -> Output:
     if getattr(args, "players", None) is not None:
         raise RulesError("--players does not apply to the atlas: each game plays its variants' own player counts")
     out = args.out if args.out is not None else "reports/atlas.html"
-    fmt = args.format or ("md" if str(out).endswith(".md") else "html")
+    fmt = report_format(out, args.format)
     build_atlas_report(hands=args.hands, seed=args.seed, out=out, fmt=fmt, workers=args.workers,
                        progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
     return Output(None, text=f"wrote {out}")

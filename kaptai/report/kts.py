@@ -154,6 +154,33 @@ def _seat_section(players: Sequence[int], hands: int, seed: int, run: dict, prog
     return sec, sims
 
 
+def _lookahead_gain(league, players: int) -> list[str]:
+    """What looking ahead gains over greedy and score play, per ruleset (numbers from ``league``)."""
+    import math
+
+    out = []
+    ev = league[(league.players == players) & (league.metric == "ev_per_hand")].set_index(["rules", "policy"])
+    for rules in dict.fromkeys(league.rules):
+        if (rules, "lookahead") not in ev.index:
+            continue
+        la = ev.loc[(rules, "lookahead")]
+        parts = []
+        for other in ("greedy", "score"):
+            if (rules, other) not in ev.index:
+                continue
+            o = ev.loc[(rules, other)]
+            d = la.value - o.value
+            # independent runs: the half-widths add in quadrature
+            half = math.hypot(la.ci_high - la.value, o.ci_high - o.value)
+            verdict = "measurably better" if d - half > 0 else ("measurably worse" if d + half < 0 else
+                                                                "not measurably different")
+            parts.append(f"{d:+.3f} against {other} (95% {d - half:+.3f} to {d + half:+.3f}; {verdict})")
+        unit = "antes" if rules == "traditional" else "points"
+        out.append(f"{rules}, {players} players: lookahead earns {la.value:+.3f} {unit} per hand, "
+                   + " and ".join(parts) + ".")
+    return out
+
+
 def _league_section(players, hands, seed, run, progress):
     from kaptai.kts.league import plot_league, policy_league
 
@@ -171,8 +198,10 @@ def _league_section(players, hands, seed, run, progress):
         [
             ("p", "Each policy plays every seat in turn against a field of greedy players (random: uniform legal "
                   "moves; greedy: most live outs, then closest to ready; score: chance of winning in the next draws "
-                  "times the expected score). EV per hand is in antes for the pot game and in points under advanced "
-                  "scoring; 'value of play' is the EV gained over random play."),
+                  "times the expected score; lookahead: the exact look-ahead model of the advisor over the next two "
+                  "own looks, optimal hand changes included, P(win) first). EV per hand is in antes for the pot "
+                  "game and in points under advanced scoring; 'value of play' is the EV gained over random play."),
+            *[("p", t) for t in _lookahead_gain(league, p4)],
             ("table", table, f"League, {p4} players, {hands:,} hands per policy and seat rotation"),
             ("figure", fig, "EV per hand by policy and player count against a greedy field, 95% intervals"),
         ],

@@ -26,7 +26,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir", "write_atomic"]
+__all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir", "write_atomic",
+           "report_format"]
+
+
+def report_format(out, fmt: str | None) -> str:
+    """``fmt``, or the format of ``out``'s suffix (``.md``: Markdown, else HTML); checked."""
+    from kaptai.errors import RulesError
+
+    if fmt is None:
+        fmt = "md" if out is not None and str(out).endswith(".md") else "html"
+    if fmt not in ("html", "md"):
+        raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
+    return fmt
 
 
 def write_atomic(out, text: str) -> None:
