@@ -146,8 +146,9 @@ cdef struct Game:
     # lookahead policy: the ruleset's win/ready key table and one decision's memo
     const unsigned char* keys
     const unsigned char* keys_x    # the same for the forms other than basic (extra waits)
-    const uint16_t* win_cls        # per key cell: classes whose tile makes a winning key
-    const uint16_t* ready_cls      # per key cell: classes whose removal leaves a ready key
+    const uint32_t* info           # per key cell, every form: see _lookahead._class_tables
+    const uint32_t* info_x         # the same for the forms other than basic
+    const uint32_t* cell_info      # per key cell: win classes, ready-after-discard classes, key bits
     uint32_t memo_gen
     uint32_t memo_tag[MEMO_CELLS]
     int64_t memo_p[MEMO_CELLS]
@@ -246,15 +247,17 @@ cdef inline int basic_waits(const HandState* h) noexcept nogil:
 
 cdef inline int waits_mask(Game* g, HandState* h, int* basic_out) noexcept nogil:
     """Bit set of every waiting tile of h under the ruleset's forms."""
-    cdef int t, c, ids, mask = 0
+    cdef int t, c, ids, wc, mask = 0
     if g.has_basic:
         mask = basic_waits(h)
     basic_out[0] = mask
-    if g.has_extra and key_has(g.keys_x, h.key, KEY_READY):
+    if g.has_extra:
         # only classes whose tile makes a winning key of the other forms can be waits
-        for c in range(10):
-            if not key_has(g.keys_x, h.key + CDELTA[c], KEY_WIN):
-                continue
+        c = key_index(h.key)
+        wc = g.info_x[c] & 0x3FF if c >= 0 else 0
+        while wc:
+            c = kt_ctz(wc)
+            wc &= wc - 1
             ids = CLASS_MASK[c] & ~mask
             while ids:
                 t = kt_ctz(ids)
@@ -509,11 +512,12 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
         if h.c[e] < g.copies[e]:
             feas |= 1 << e
     if g.has_extra:
-        near = key_has(g.keys, h.key, KEY_NEAR)
+        e = key_index(h.key)
+        near = (g.info[e] >> 10) & 0x3FF if e >= 0 else 0     # classes whose removal can leave h ready
         for t in range(NT):
             if not (legal >> t) & 1:
                 continue
-            if not near or not key_has(g.keys, h.key - CDELTA[CLS[t]], KEY_READY):
+            if not (near >> CLS[t]) & 1:
                 live[t] = 0               # h - t cannot be ready in any form
                 mask[t] = 0
                 bmask[t] = 0
@@ -851,11 +855,6 @@ cdef inline int tri(int a, int b) noexcept nogil:
     return b * (b + 1) // 2 + a if a <= b else a * (a + 1) // 2 + b
 
 
-cdef inline int key_bits(const unsigned char* tab, int64_t key) noexcept nogil:
-    cdef int i = key_index(key)
-    return tab[i] if i >= 0 else 0
-
-
 cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
                           int64_t* p, int64_t* s) noexcept nogil:
     """V_1 of h (2n+1 tiles) with one look from Q: (sum Q[w], sum Q[w] (score + 1)) over wins.
@@ -868,7 +867,7 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
     cdef int64_t pp = 0, ss = 0
     idx = key_index(h.key)
     if idx >= 0:
-        wc = g.win_cls[idx]
+        wc = g.cell_info[idx] & 0x3FF
     if wc:
         while wc:
             c = kt_ctz(wc)
@@ -908,11 +907,13 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
     pool of every option is the same).  A hand whose key no draw and discard can make
     ready (KEY_REACH2), a draw after which no discard leaves a ready key (KEY_NEAR) and a
     class of discards that leaves no ready key are skipped: each is worth (0, 0)."""
-    cdef int t, y, c, ids, sc, form, spec, idx, held = 0, heldt, bits, rc
+    cdef int t, y, c, ids, sc, form, spec, idx, held = 0, heldt, rc
+    cdef uint32_t info
     cdef int64_t pp = 0, ss = 0, bp, bs, vp, vs, kt
     p[0] = 0
     s[0] = 0
-    if not key_has(g.keys, h.key, KEY_REACH2):
+    idx = key_index(h.key)
+    if idx < 0 or not (g.cell_info[idx] >> 20) & KEY_REACH2:
         return
     for y in range(NT):
         if h.c[y] > 0:
@@ -921,8 +922,9 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
         if Q[t] == 0:
             continue
         kt = h.key + CDELTA[CLS[t]]
-        bits = key_bits(g.keys, kt)
-        if bits & KEY_WIN:
+        idx = key_index(kt)
+        info = g.cell_info[idx] if idx >= 0 else 0
+        if (info >> 20) & KEY_WIN:
             hs_add(h, t, &g.r)
             sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
             hs_remove(h, t, &g.r)
@@ -930,8 +932,7 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
                 pp += <int64_t>Q[t] * (q - 1)
                 ss += <int64_t>Q[t] * (q - 1) * (sc + 1)
                 continue
-        idx = key_index(kt)
-        rc = g.ready_cls[idx] if idx >= 0 else 0
+        rc = (info >> 10) & 0x3FF
         heldt = held | (1 << t)
         for c in range(10):
             if (rc >> c) & 1 and not heldt & CLASS_MASK[c]:
@@ -1409,7 +1410,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     cdef bitgen_t* rng
     cdef int32_t[::1] script_view
     cdef const unsigned char[::1] key_view
-    cdef const uint16_t[::1] cls_view
+    cdef const uint32_t[::1] info_view
     if g == NULL or st == NULL:
         free(g)
         free(st)
@@ -1463,18 +1464,25 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             uses_look = uses_look or g.policy[i] == POL_LOOKAHEAD
         if uses_look:
             from kaptai.kts._lookahead import _class_tables
-            win_arr, ready_arr = _class_tables(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
-            keep.append(win_arr)
-            keep.append(ready_arr)
-            cls_view = win_arr
-            g.win_cls = &cls_view[0]
-            cls_view = ready_arr
-            g.ready_cls = &cls_view[0]
+            info_arr = _class_tables(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
+            keep.append(info_arr)
+            info_view = info_arr
+            g.cell_info = &info_view[0]
         if g.has_extra:
+            from kaptai.kts._lookahead import _class_tables
             key_arr = _key_table(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
             keep.append(key_arr)
             key_view = key_arr
             g.keys_x = &key_view[0]
+            for extra in (0, 1):
+                info_arr = _class_tables(cfg.forms_mask & ~1 if extra else cfg.forms_mask, cfg.n,
+                                         cfg.gee_joon_run_value)
+                keep.append(info_arr)
+                info_view = info_arr
+                if extra:
+                    g.info_x = &info_view[0]
+                else:
+                    g.info = &info_view[0]
         if wall is not None:
             w = np.ascontiguousarray(wall, dtype=np.int64)
             if n_hands != 1 or w.shape[0] != g.n_tiles or not 0 <= first_hand < P:

@@ -69,6 +69,8 @@ from kaptai.kts._keys cimport KEY_CELLS, key_index, key_has
 from kaptai.kts._eval cimport (EvalRules, HandState, rules_init, hs_clear, hs_add, hs_remove,
                                hs_is_win, hs_score, max_overlap)
 
+import functools
+
 import numpy as np
 
 # ---------------------------------------------------------------- balance keys (own layout)
@@ -205,6 +207,7 @@ def _key_table(int forms, int n, int gjrv):
 _CLASS_TABLES = {}
 
 
+@functools.lru_cache(maxsize=1)
 def _class_neighbours():
     """(cells, 10) int32: the cell of a key one tile of class k larger (-1 off the table)."""
     cell = np.arange(KEY_CELLS, dtype=np.int64)
@@ -224,30 +227,30 @@ def _class_neighbours():
 
 
 def _class_tables(int forms, int n, int gjrv):
-    """Two uint16 tables over the cells of :func:`_key_table` (cached): for a key of a
-    2n+1 hand, the classes k whose tile makes a winning key (0: the hand cannot be ready);
-    for a key of a 2n+2 hand, the classes k whose removal leaves a ready key (0: no
-    discard makes it ready).  Necessary conditions only, like the bits they come from."""
+    """One uint32 word per cell of :func:`_key_table` (cached): bits 0-9, for a key of a 2n+1
+    hand, the classes k whose tile makes a winning key (none: the hand cannot be ready);
+    bits 10-19, for a key of a 2n+2 hand, the classes k whose removal leaves a ready key
+    (none: no discard makes it ready); bits 20-23, the table's own bits (win, ready, near,
+    reach-2).  Necessary conditions only, like the bits they come from; one lookup gives
+    the engine's look-ahead everything it asks of a key."""
     got = _CLASS_TABLES.get((forms, n, gjrv))
     if got is None:
         bits = _key_table(forms, n, gjrv)
         nb = _class_neighbours()
-        win_cls = np.zeros(KEY_CELLS, dtype=np.uint16)
-        ready_cls = np.zeros(KEY_CELLS, dtype=np.uint16)
+        info = bits.astype(np.uint32) << 20
+        rdy = np.nonzero(bits & 2)[0]
         for k in range(10):
             up = nb[:, k]
             ok = up >= 0
             hit = np.zeros(KEY_CELLS, dtype=bool)
             hit[ok] = (bits[up[ok]] & 1) != 0
-            win_cls |= (hit.astype(np.uint16) << k)
+            info |= hit.astype(np.uint32) << k
             # a 2n+2 key c with c - delta_k ready  <=>  some ready key r with r + delta_k = c
-            rdy = np.nonzero(bits & 2)[0]
             tgt = nb[rdy, k]
             tgt = tgt[tgt >= 0]
-            ready_cls[tgt] |= np.uint16(1 << k)
-        win_cls.setflags(write=False)
-        ready_cls.setflags(write=False)
-        got = (win_cls, ready_cls)
+            info[tgt] |= np.uint32(1 << (10 + k))
+        info.setflags(write=False)
+        got = info
         _CLASS_TABLES[(forms, n, gjrv)] = got
     return got
 
