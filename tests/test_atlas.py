@@ -143,3 +143,9 @@ def test_report_atlas_small(tmp_path, monkeypatch):
     for paragraph in rep.reading(df):
         assert paragraph
     assert main(["report", "atlas", "--players", "4", "--hands", "10"]) == 2
+
+
+def test_dask_gives_the_same_table():
+    pytest.importorskip("distributed")
+    kw = dict(games=[FAST], hands=600, seed=7, progress=False, variants="default")
+    pd.testing.assert_frame_equal(atlas(**kw), atlas(**kw, scheduler="local", workers=2))
