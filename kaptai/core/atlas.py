@@ -192,8 +192,8 @@ class Moments:
         self.m = z1 / self.n if self.n else np.full(z1.size, np.nan)
         if self.n > 1:
             self.cov = (z2 - self.n * np.outer(self.m, self.m)) / (self.n - 1)
-        else:
-            self.cov = np.zeros_like(z2)
+        else:  # no spread can be measured from one hand
+            self.cov = np.full_like(z2, np.nan)
 
     def index(self, name: str) -> int:
         return self._idx[name]
@@ -236,6 +236,9 @@ class Moments:
         def var(m):
             return float(m[isq] - np.mean(m[:P] ** 2))
 
+        if self.n < 2:
+            nan = Estimate(math.nan, math.nan, math.nan)
+            return nan, nan
         v = var(self.m)
         sd = math.sqrt(max(v, 0.0))
         g = np.zeros(self.m.size)
@@ -300,7 +303,10 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) 
         conf_seat = 1.0 - alpha / P
         evs = [m.linear({f"net_{s}": 1.0}, conf_seat) for s in range(P)]
         vals = [e[0] for e in evs]
-        lo, hi = spread_interval([e[1] for e in evs], [e[2] for e in evs])
+        if any(math.isnan(e[1]) or math.isnan(e[2]) for e in evs):
+            lo = hi = math.nan
+        else:
+            lo, hi = spread_interval([e[1] for e in evs], [e[2] for e in evs])
         add("seat_spread", Estimate(max(vals) - min(vals), lo, hi))
     sd, norm = m.swing(confidence)
     add("swing", _clip(sd, lo=0.0))
@@ -364,6 +370,8 @@ def skill_measures(
     sd = math.sqrt(sds * sds + sdr * sdr)
 
     def hands(d: float) -> float:
+        if math.isnan(d) or math.isnan(sd):
+            return math.nan
         return (SKILL_Z * sd / d) ** 2 if d > 0 else math.inf
 
     rows = [{"measure": "value_of_skill", "seat": None, "value": delta, "ci_low": lo, "ci_high": hi}]
@@ -375,7 +383,7 @@ def skill_measures(
                      "ci_high": math.nan})
     h = hands(delta)
     rows.append({"measure": "hands_until_skill_shows", "seat": None, "value": h,
-                 "ci_low": hands(hi) if hi > 0 else math.inf, "ci_high": hands(lo)})
+                 "ci_low": hands(hi) if not hi <= 0 else math.inf, "ci_high": hands(lo)})
     return rows
 
 

@@ -149,3 +149,15 @@ def test_bad_shapes_are_refused():
     with pytest.raises(ValueError):
         hand_moments(np.zeros((3, 2)), gross=np.zeros((3, 3)), staked=np.zeros(3), length=np.zeros(3),
                      drawn=np.zeros(3), natural=np.zeros(3))
+
+
+def test_one_hand_measures_no_spread():
+    """From a single hand no SD or interval can be measured: NaN, not 0."""
+    one = np.ones(1)
+    m = hand_moments(np.array([[2.0, -2.0]]), gross=np.array([[2.0, -2.0]]), staked=2 * one, length=one,
+                     drawn=0 * one, natural=0 * one)
+    rows = table_measures(m)
+    assert math.isnan(_rows(rows, "swing")["value"])
+    assert math.isnan(_rows(rows, "seat_spread")["ci_low"])
+    sk = skill_measures([(0, m)], [(0, m)])
+    assert math.isnan(_rows(sk, "hands_until_skill_shows")["value"])
