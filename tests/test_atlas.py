@@ -58,7 +58,7 @@ def test_seat_ev_adds_up_to_minus_the_house_take(small):
 
 def test_rows_do_not_depend_on_the_other_games():
     a = atlas(games=[FAST], hands=600, seed=4, progress=False, variants="default")
-    b = atlas(games=["heaven-eleven", FAST], hands=600, seed=4, progress=False, variants="default")
+    b = atlas(games=["big-two", FAST], hands=600, seed=4, progress=False, variants="default")
     pd.testing.assert_frame_equal(a.reset_index(drop=True),
                                   b[b.game == FAST].reset_index(drop=True), check_dtype=False)
 
@@ -135,7 +135,7 @@ def test_cli_plots_and_report(tmp_path, capsys):
 def test_report_atlas_small(tmp_path, monkeypatch):
     from kaptai.report import atlas as rep
 
-    text, df = rep.build_atlas_report(games=[FAST, "heaven-eleven"], hands=400, seed=2, out=tmp_path / "a.md",
+    text, df = rep.build_atlas_report(games=[FAST, "big-two"], hands=400, seed=2, out=tmp_path / "a.md",
                                       progress=False)
     assert (tmp_path / "a.md").read_text(encoding="utf-8") == text
     assert "## Reading" in text and "## The games at a glance" in text and "data:image/png;base64" in text
