@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -391,8 +392,6 @@ def skill_measures(
 # The contract between the atlas and a game (one ``FEED`` per game, in kaptai/<game>/atlas.py)
 # --------------------------------------------------------------------------------------
 
-from dataclasses import dataclass, field  # noqa: E402
-
 
 @dataclass(frozen=True)
 class AtlasVariant:
@@ -477,7 +476,7 @@ class AtlasFeed:
     decisive: Callable[[AtlasVariant], Any] | None = None
     length_unit: str = "turns"
     notes: str = ""
-    random_policy: str = field(default="random")
+    random_policy: str = "random"
     strong_hands: int | None = None
     strong_chunk_hands: int | None = None
 

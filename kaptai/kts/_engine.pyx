@@ -143,12 +143,11 @@ cdef struct Game:
     EvalRules rx         # the forms other than basic (extra waits)
     int policy[MAXP]
     bitgen_t* rng
-    # lookahead policy: the ruleset's win/ready key table and one decision's memo
+    # the ruleset's win/ready key table, per-cell words (see _lookahead._class_tables: win
+    # classes, ready-after-discard classes, key bits), and one look-ahead decision's memo
     const unsigned char* keys
-    const unsigned char* keys_x    # the same for the forms other than basic (extra waits)
-    const uint32_t* info           # per key cell, every form: see _lookahead._class_tables
-    const uint32_t* info_x         # the same for the forms other than basic
-    const uint32_t* cell_info      # per key cell: win classes, ready-after-discard classes, key bits
+    const uint32_t* info           # every form (loaded for the look-ahead or extra forms)
+    const uint32_t* info_x         # the forms other than basic (loaded with extra forms)
     uint32_t memo_gen
     uint32_t memo_tag[MEMO_CELLS]
     int64_t memo_p[MEMO_CELLS]
@@ -598,9 +597,14 @@ cdef inline int64_t comb(int64_t u, int k) noexcept nogil:
     return u * (u - 1) * (u - 2) // 6
 
 
-cdef inline int horizon(Game* g) noexcept nogil:
+cdef inline int own_draws(Game* g, int cap) noexcept nogil:
+    """Own draws left to the seat to move (wall // players), at most ``cap``."""
     cdef int k = (g.n_tiles - g.pos) // g.P
-    return k if k < HORIZON else HORIZON
+    return k if k < cap else cap
+
+
+cdef inline int horizon(Game* g) noexcept nogil:
+    return own_draws(g, HORIZON)
 
 
 cdef inline int64_t value_num(Game* g, HandState* h, int mask, int live, int k) noexcept nogil:
@@ -790,9 +794,7 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
     best_win = winning_claim(g, h, cands, nc)
     if best_win >= 0:
         return best_win
-    for t in range(NT):
-        if h.c[t] > 0:
-            pre |= 1 << t
+    pre = held(h)
     for i in range(nc):
         c = cands[i]
         hs_add(h, c, &g.r)
@@ -840,8 +842,7 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
 # one or two own looks drawn uniformly from the pool the seat cannot see, as integer
 # numerators over the pool's falling factorial, compared lexicographically.
 cdef inline int look_horizon(Game* g) noexcept nogil:
-    cdef int k = (g.n_tiles - g.pos) // g.P
-    return k if k < LOOK_HORIZON else LOOK_HORIZON
+    return own_draws(g, LOOK_HORIZON)
 
 
 cdef inline int val_cmp(int64_t ap, int64_t as_, int64_t bp, int64_t bs) noexcept nogil:
@@ -867,7 +868,7 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
     cdef int64_t pp = 0, ss = 0
     idx = key_index(h.key)
     if idx >= 0:
-        wc = g.cell_info[idx] & 0x3FF
+        wc = g.info[idx] & 0x3FF
     if wc:
         while wc:
             c = kt_ctz(wc)
@@ -913,7 +914,7 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
     p[0] = 0
     s[0] = 0
     idx = key_index(h.key)
-    if idx < 0 or not (g.cell_info[idx] >> 20) & KEY_REACH2:
+    if idx < 0 or not (g.info[idx] >> 20) & KEY_REACH2:
         return
     for y in range(NT):
         if h.c[y] > 0:
@@ -923,7 +924,7 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
             continue
         kt = h.key + CDELTA[CLS[t]]
         idx = key_index(kt)
-        info = g.cell_info[idx] if idx >= 0 else 0
+        info = g.info[idx] if idx >= 0 else 0
         if (info >> 20) & KEY_WIN:
             hs_add(h, t, &g.r)
             sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
@@ -1048,9 +1049,7 @@ cdef int look_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     q = look_pool(g, h, U)
     look_value(g, h, U, q, k, -1, &dp, &ds)
     j = k if g.claim_then_draw else k - 1
-    for y in range(NT):
-        if h.c[y] > 0:
-            pre |= 1 << y
+    pre = held(h)
     for i in range(nc):
         c = cands[i]
         hs_add(h, c, &g.r)
@@ -1454,7 +1453,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
                 if arr.shape[0]:
                     script_view = arr
                     g.script[i] = &script_view[0]
-        from kaptai.kts._lookahead import _key_table
+        from kaptai.kts._lookahead import _class_tables, _key_table
         key_arr = _key_table(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
         keep.append(key_arr)
         key_view = key_arr
@@ -1462,27 +1461,18 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         uses_look = False
         for i in range(P):
             uses_look = uses_look or g.policy[i] == POL_LOOKAHEAD
-        if uses_look:
-            from kaptai.kts._lookahead import _class_tables
+        # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
+        # forms), and the forms other than basic (greedy's extra waits)
+        if uses_look or g.has_extra:
             info_arr = _class_tables(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
             keep.append(info_arr)
             info_view = info_arr
-            g.cell_info = &info_view[0]
+            g.info = &info_view[0]
         if g.has_extra:
-            from kaptai.kts._lookahead import _class_tables
-            key_arr = _key_table(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
-            keep.append(key_arr)
-            key_view = key_arr
-            g.keys_x = &key_view[0]
-            for extra in (0, 1):
-                info_arr = _class_tables(cfg.forms_mask & ~1 if extra else cfg.forms_mask, cfg.n,
-                                         cfg.gee_joon_run_value)
-                keep.append(info_arr)
-                info_view = info_arr
-                if extra:
-                    g.info_x = &info_view[0]
-                else:
-                    g.info = &info_view[0]
+            info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
+            keep.append(info_arr)
+            info_view = info_arr
+            g.info_x = &info_view[0]
         if wall is not None:
             w = np.ascontiguousarray(wall, dtype=np.int64)
             if n_hands != 1 or w.shape[0] != g.n_tiles or not 0 <= first_hand < P:

@@ -785,20 +785,6 @@ cdef Val expand(Ctx* x, int j, uint32_t waits, const int8_t* sc, int bonus) noex
         tot.p += x.pool[t] * child.p
         tot.s += x.pool[t] * child.s
     return tot
-    # store (the table may have grown during the recursion: find the slot again)
-    if 2 * (x.scount + 1) > x.smask + 1:
-        if not st_grow(x):
-            return tot
-    slot = state_hash(x.hk0, k1, x.dk) & x.smask
-    while x.st[slot].k1 & USED:
-        slot = (slot + 1) & x.smask
-    se = &x.st[slot]
-    se.k0 = x.hk0
-    se.k1 = k1
-    se.k2 = x.dk
-    se.v = tot
-    x.scount += 1
-    return tot
 
 
 cdef Ctx* ctx_new(pool, avail, int looks, bonus, int objective, int forms, int base_sum, int gjrv,
