@@ -22,26 +22,10 @@ import sys
 import time
 
 import numpy as np
+from _timing import median_rate
 
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo.config import POLICY_CODES, make_config
-
-
-def _rate(fn, games: int, repeats: int, budget: float | None = None) -> tuple[float, int]:
-    """Median games per second of ``fn(games)`` over ``repeats`` runs after a warm-up; with a
-    ``budget`` (seconds) the runs stop early once it is used (at least one run)."""
-    fn(max(1, games // 10))
-    rates = []
-    spent = 0.0
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(games)
-        dt = time.perf_counter() - t0
-        rates.append(games / dt)
-        spent += dt
-        if budget is not None and spent > budget:
-            break
-    return statistics.median(rates), len(rates)
 
 
 def _compiled(cfg, policy: str):
@@ -76,11 +60,11 @@ def run(quick: bool = False) -> list[dict]:
 
     rates = {}
     for policy in ("greedy", "heuristic", "random"):
-        rates[policy], reps = _rate(_compiled(four, policy), n_fast, repeats)
+        rates[policy], reps = median_rate(_compiled(four, policy), n_fast, repeats)
         extra = {"target": ">= 10,000"} if policy == "greedy" else {}
         row(f"compiled {policy} 4p hong_kong", rates[policy], "games/s", reps, **extra)
     for players, options, label in ((3, {"malaysian_3p": True}, "3p malaysian"), (2, {}, "2p")):
-        rate, reps = _rate(_compiled(make_config(players, options), "greedy"), n_fast // 2, repeats)
+        rate, reps = median_rate(_compiled(make_config(players, options), "greedy"), n_fast // 2, repeats)
         row(f"compiled greedy {label}", rate, "games/s", reps)
 
     # the exact deal table: deal_odds for every hand kind x every straight_order / option that
@@ -111,7 +95,7 @@ def run(quick: bool = False) -> list[dict]:
         print(f"note: reference engine not available ({exc}); ratio rows skipped", file=sys.stderr)
         return out
     for policy in ("greedy", "heuristic", "random"):
-        ref, reps = _rate(_reference(four, policy), n_ref, max(1, repeats // 2), budget=15.0 if quick else None)
+        ref, reps = median_rate(_reference(four, policy), n_ref, max(1, repeats // 2), budget=15.0 if quick else None)
         row(f"reference {policy} 4p hong_kong", ref, "games/s", reps)
         row(f"speed-up {policy} compiled/reference", rates[policy] / ref, "x", reps)
     return out

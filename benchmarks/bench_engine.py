@@ -18,11 +18,10 @@ the median of several timed runs after a warm-up:
 from __future__ import annotations
 
 import resource
-import statistics
 import sys
-import time
 
 import numpy as np
+from _timing import median_rate
 
 from kaptai.kts import _engine
 from kaptai.kts.config import make_config
@@ -30,15 +29,8 @@ from kaptai.kts.engine_reference import run_hands as reference_run_hands
 from kaptai.kts.policies import policy_codes
 
 
-def _rate(fn, hands: int, repeats: int) -> float:
-    """Median hands per second of ``fn(hands)`` over ``repeats`` runs (after a warm-up)."""
-    fn(max(1, hands // 10))
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(hands)
-        rates.append(hands / (time.perf_counter() - t0))
-    return statistics.median(rates)
+def _median(fn, n: int, repeats: int) -> float:
+    return median_rate(fn, n, repeats)[0]
 
 
 def _compiled(cfg, policy: str):
@@ -79,14 +71,14 @@ def run(quick: bool = False) -> list[dict]:
 
     rates = {}
     for policy in ("random", "greedy", "score", "lookahead"):
-        rates[policy] = _rate(_compiled(trad, policy), n_look if policy == "lookahead" else n_fast, repeats)
+        rates[policy] = _median(_compiled(trad, policy), n_look if policy == "lookahead" else n_fast, repeats)
         row(f"compiled {policy} 4p traditional", rates[policy], "hands/s")
     for policy in ("greedy", "score", "lookahead"):
         n = n_look // 4 if policy == "lookahead" else n_adv
-        row(f"compiled {policy} 4p advanced", _rate(_compiled(adv, policy), n, repeats), "hands/s")
+        row(f"compiled {policy} 4p advanced", _median(_compiled(adv, policy), n, repeats), "hands/s")
     for policy in ("random", "greedy", "lookahead"):
         n = n_look_ref if policy == "lookahead" else n_ref
-        ref = _rate(_reference(trad, policy), n, max(1, repeats // 2))
+        ref = _median(_reference(trad, policy), n, max(1, repeats // 2))
         row(f"reference {policy} 4p traditional", ref, "hands/s")
         row(f"speed-up {policy} compiled/reference", rates[policy] / ref, "x")
 

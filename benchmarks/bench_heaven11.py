@@ -8,24 +8,14 @@ compiled/reference ratio, and the cost of one rollout decision.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 
 import numpy as np
+from _timing import median_rate
 
 from kaptai.heaven11 import _engine
 from kaptai.heaven11.config import make_config
-
-
-def _rate(fn, n: int, repeats: int) -> tuple[float, int]:
-    fn(max(1, n // 10))
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(n)
-        rates.append(n / (time.perf_counter() - t0))
-    return statistics.median(rates), len(rates)
 
 
 def _rollout_decisions(cfg, out, log) -> int:
@@ -65,11 +55,11 @@ def run(quick: bool = False) -> list[dict]:
     seeds = iter(range(10**6))
     rates = {}
     for name, code in (("greedy", 1), ("random", 0)):
-        rates[name], reps = _rate(lambda n: _engine.run_hands(cfg, [code] * 4, [0] * 4, np.random.PCG64(next(seeds)), n),
+        rates[name], reps = median_rate(lambda n: _engine.run_hands(cfg, [code] * 4, [0] * 4, np.random.PCG64(next(seeds)), n),
                                   n_fast, repeats)
         extra = {"target": ">= 20,000"} if name == "greedy" else {}
         row(f"heaven11 compiled {name} (4 seats)", rates[name], "hands/s", reps, **extra)
-    ref, reps = _rate(lambda n: engine_reference.run_hands(cfg, ["greedy"] * 4, np.random.PCG64(next(seeds)), n),
+    ref, reps = median_rate(lambda n: engine_reference.run_hands(cfg, ["greedy"] * 4, np.random.PCG64(next(seeds)), n),
                       n_ref, max(1, repeats // 2))
     row("heaven11 reference greedy", ref, "hands/s", reps)
     row("heaven11 compiled/reference greedy", rates["greedy"] / ref, "x", reps, target=">= 100")

@@ -18,29 +18,14 @@ scoring), the median of several timed runs after a warm-up:
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 
 import numpy as np
+from _timing import median_rate
 
 from kaptai.nineten import _engine
 from kaptai.nineten.config import POLICY_CODES, make_config
-
-
-def _rate(fn, hands: int, repeats: int, budget: float | None = None) -> tuple[float, int]:
-    fn(max(1, hands // 10))
-    rates = []
-    spent = 0.0
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(hands)
-        dt = time.perf_counter() - t0
-        rates.append(hands / dt)
-        spent += dt
-        if budget is not None and spent > budget:
-            break
-    return statistics.median(rates), len(rates)
 
 
 def _compiled(cfg, policy: str):
@@ -75,13 +60,13 @@ def run(quick: bool = False) -> list[dict]:
 
     rates = {}
     for policy in ("colour_cut", "live_first", "random"):
-        rates[policy], reps = _rate(_compiled(five, policy), n_fast, repeats)
+        rates[policy], reps = median_rate(_compiled(five, policy), n_fast, repeats)
         extra = {"target": ">= 50,000"} if policy == "colour_cut" else {}
         row(f"compiled {policy} 5p", rates[policy], "hands/s", reps, **extra)
     for players in (4, 7):
-        rate, reps = _rate(_compiled(make_config(players), "colour_cut"), n_fast // 2, repeats)
+        rate, reps = median_rate(_compiled(make_config(players), "colour_cut"), n_fast // 2, repeats)
         row(f"compiled colour_cut {players}p", rate, "hands/s", reps)
-    ref, reps = _rate(_reference(five, "colour_cut"), n_ref, max(1, repeats // 2), budget=10.0 if quick else None)
+    ref, reps = median_rate(_reference(five, "colour_cut"), n_ref, max(1, repeats // 2), budget=10.0 if quick else None)
     row("reference colour_cut 5p", ref, "hands/s", reps)
     row("speed-up colour_cut compiled/reference", rates["colour_cut"] / ref, "x", reps, target=">= 100")
 
