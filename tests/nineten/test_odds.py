@@ -1,7 +1,6 @@
 """Exact odds of nine-ten against brute force and Monte Carlo."""
 import itertools
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -96,7 +95,11 @@ def test_required_rows_and_sums():
         assert sum(Fraction(x) for x in sub.exact) == 1
 
 
-def test_every_table_under_one_second():
+def test_every_table_from_cold_caches_is_a_distribution():
+    """Every player count from cold caches gives distributions that sum to exactly 1.
+
+    (Its speed, < 1 s CPU a table, is measured by ``benchmarks/bench_nineten.py``, not here.)
+    """
     from kaptai.nineten import odds
     for n in (4, 5, 6, 7, 9, 15):
         odds.hand_distribution.cache_clear()
@@ -105,9 +108,11 @@ def test_every_table_under_one_second():
         odds._class_gf.cache_clear()
         for name in ("_seat_draws", "_class_draws", "_class_poly", "_last_seat", "table_joint"):
             getattr(odds, name).cache_clear()
-        t = time.process_time()   # CPU time of this process: the machine is shared
-        deal_odds(n)
-        assert time.process_time() - t < 1.0, n
+        df = deal_odds(n)
+        dists = [m for m in df.metric.unique() if m.endswith("_distribution")]
+        assert {"pairs_distribution", "singles_distribution"} <= set(dists), n
+        for (metric, hand), sub in df[df.metric.isin(dists)].groupby(["metric", "hand"]):
+            assert sum(Fraction(x) for x in sub.exact) == 1, (n, metric, hand)
 
 
 def test_small_table_exact_joint():
