@@ -12,7 +12,7 @@ is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 ``lookahea
 """
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, int16_t, uint16_t
 from libc.string cimport memset, memcpy
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from numpy.random cimport bitgen_t
 from kaptai.core._rng cimport bitgen_of, bounded
 from kaptai.core._logbuf cimport LogBuffer, log_free, log_init, log_row, log_rows
@@ -52,6 +52,7 @@ cdef enum:
     LOOK_HORIZON = 2
     MEMO_CELLS = 4851    # 231 * 21: (discard pair, drawn tile) of one decision
     FIN_CELLS = 53361    # 231 * 231: (discard pair, drawn pair) of one decision
+    WMEMO_BITS = 14      # the waits memo (extra forms): 16,384 direct-mapped slots
 
     CLAIM_PREVIOUS = 0
     CLAIM_ANY = 1
@@ -117,6 +118,15 @@ for _k in range(10):
 
 
 # ------------------------------------------------------------------ state
+cdef uint64_t CODE_USED = (<uint64_t>1) << 63      # HandState.code uses bits 0..62
+
+
+cdef struct WaitSlot:     # one hand of 2n+1 tiles and its waits (all forms, basic alone)
+    uint64_t code         # HandState.code | CODE_USED
+    uint32_t mask
+    uint32_t basic
+
+
 cdef struct Stats:
     int64_t hands
     int64_t first_hand[MAXP]
@@ -143,6 +153,12 @@ cdef struct Game:
     EvalRules rx         # the forms other than basic (extra waits)
     int policy[MAXP]
     bitgen_t* rng
+    # HandState.code is exact (every copy count <= 7): then the waits of a hand are memoised
+    # (extra forms) and a seat's readiness after its discard is kept from the decision
+    int code_ok
+    WaitSlot* wmemo                # NULL: no memo (basic form alone, or code not exact)
+    uint64_t rdy_code[MAXP]        # hand code (| CODE_USED) that rdy[s] was found for
+    int rdy[MAXP]                  # a wait of that hand has a copy outside it
     # the ruleset's win/ready key table, per-cell words (see _lookahead._class_tables: win
     # classes, ready-after-discard classes, key bits), and one look-ahead decision's memo
     const unsigned char* keys
@@ -245,7 +261,26 @@ cdef inline int basic_waits(const HandState* h) noexcept nogil:
 
 
 cdef inline int waits_mask(Game* g, HandState* h, int* basic_out) noexcept nogil:
-    """Bit set of every waiting tile of h under the ruleset's forms."""
+    """Bit set of every waiting tile of h under the ruleset's forms (memoised on the hand's
+    counts when the ruleset has extra forms: a hand's waits depend on its counts alone, and
+    a seat's hand recurs across the candidates, the claim and the draw of its turns)."""
+    cdef WaitSlot* slot
+    cdef int mask
+    if g.wmemo == NULL:
+        return waits_compute(g, h, basic_out)
+    slot = &g.wmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - WMEMO_BITS)]
+    if slot.code == (h.code | CODE_USED):
+        basic_out[0] = slot.basic
+        return slot.mask
+    mask = waits_compute(g, h, basic_out)
+    slot.code = h.code | CODE_USED
+    slot.mask = mask
+    slot.basic = basic_out[0]
+    return mask
+
+
+cdef inline int waits_compute(Game* g, HandState* h, int* basic_out) noexcept nogil:
+    """Bit set of every waiting tile of h under the ruleset's forms (no memo)."""
     cdef int t, c, ids, wc, mask = 0
     if g.has_basic:
         mask = basic_waits(h)
@@ -489,9 +524,10 @@ cdef int distance_proxy(Game* g, const HandState* h) noexcept nogil:
 
 
 cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
-                        int* bmask, int* feasible) noexcept nogil:
+                        int* bmask, int* feasible, int* hfeas) noexcept nogil:
     """For every legal t: the waits of h - t (all forms, and the basic ones alone), their
-    live outs with t on the table, and whether a basic wait has a copy outside h - t.
+    live outs with t on the table, and whether a basic wait has a copy outside h - t;
+    ``hfeas``: the tiles with a copy outside h (those outside h - t add t).
 
     The live copies of a wait w do not depend on t (t moves from hand to table), and the
     basic waits of h - t follow from the key of h minus t's class, so with the basic form
@@ -510,6 +546,7 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
                     pair3 |= 1 << e
         if h.c[e] < g.copies[e]:
             feas |= 1 << e
+    hfeas[0] = feas
     if g.has_extra:
         e = key_index(h.key)
         near = (g.info[e] >> 10) & 0x3FF if e >= 0 else 0     # classes whose removal can leave h ready
@@ -644,14 +681,25 @@ cdef inline int64_t value_of(Game* g, HandState* h, int t, int mask, int live, i
 
 
 cdef int smart_discard(Game* g, int s, int legal, int use_value) noexcept nogil:
-    """Greedy / score discard: max (value, live, -distance, expected score, -tile).
+    """Greedy / score discard (see smart_choice); keeps whether the hand left is ready, for
+    the seat's readiness tally at the end of its turn (note_ready)."""
+    cdef int mask[NT]
+    cdef int hfeas, t = smart_choice(g, s, legal, use_value, mask, &hfeas)
+    if g.code_ok:
+        g.rdy_code[s] = (g.h[s].code - ((<uint64_t>1) << (3 * t))) | CODE_USED
+        g.rdy[s] = (mask[t] & (hfeas | (1 << t))) != 0
+    return t
+
+
+cdef int smart_choice(Game* g, int s, int legal, int use_value, int* mask, int* hfeas) noexcept nogil:
+    """Greedy / score discard: max (value, live, -distance, expected score, -tile); fills
+    ``mask`` (the waits of h - t, every legal t) and ``hfeas`` as discard_waits does.
 
     Every pass walks the set bits of the candidates in ascending order (the first of equal
     candidates is the lowest id) and narrows the tied set key by key."""
     cdef HandState* h = &g.h[s]
     cdef int t, m, d, best_t = -1, k = horizon(g), cmp, any_live = 0
     cdef int live[NT]
-    cdef int mask[NT]
     cdef int bmask[NT]
     cdef int feas[NT]
     cdef int dist[NT]
@@ -659,7 +707,7 @@ cdef int smart_discard(Game* g, int s, int legal, int use_value) noexcept nogil:
     cdef int64_t ss
     cdef int tied = 0, keep, best_live = -1, best_dist = 1 << 20, todo = 0
     cdef int64_t bn = 0, bd = 1
-    discard_waits(g, h, legal, live, mask, bmask, feas)
+    discard_waits(g, h, legal, live, mask, bmask, feas, hfeas)
     m = legal
     while m:
         t = kt_ctz(m)
@@ -791,6 +839,7 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
     cdef int mask[NT]
     cdef int bmask[NT]
     cdef int feas[NT]
+    cdef int hfeas
     best_win = winning_claim(g, h, cands, nc)
     if best_win >= 0:
         return best_win
@@ -808,7 +857,7 @@ cdef int smart_claim(Game* g, int s, const int* cands, int nc, int use_value) no
             hs_add(h, c, &g.r)
         g.table[c] -= 1
         g.table_total -= 1
-        discard_waits(g, h, pre, live, mask, bmask, feas)
+        discard_waits(g, h, pre, live, mask, bmask, feas, &hfeas)
         have = 0
         after_n = 0
         after_d = 1
@@ -1149,8 +1198,11 @@ cdef void note_ready(Game* g, int s, int t) noexcept nogil:
     cdef int bm, mask, r, rel
     if t >= READY_LEVELS:
         return
-    mask = waits_mask(g, &g.h[s], &bm)
-    r = (mask & feasible_mask(g, &g.h[s])) != 0
+    if g.code_ok and g.rdy_code[s] == (g.h[s].code | CODE_USED):
+        r = g.rdy[s]                  # found by the seat's own decision on this hand
+    else:
+        mask = waits_mask(g, &g.h[s], &bm)
+        r = (mask & feasible_mask(g, &g.h[s])) != 0
     rel = (s - g.first + g.P) % g.P
     g.st.alive_first[rel][t] += 1
     g.st.ready_first[rel][t] += r
@@ -1431,6 +1483,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         g.keep_drawn = 1 if cfg.keep_drawn else 0
         g.has_basic = cfg.forms_mask & 1
         g.has_extra = (cfg.forms_mask & ~1) != 0
+        g.code_ok = max(cfg.copies) <= 7
         rules_init(&g.r, cfg.forms_mask, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
         rules_init(&g.rx, cfg.forms_mask & ~1, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
         k = 0
@@ -1468,6 +1521,10 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             keep.append(info_arr)
             info_view = info_arr
             g.info = &info_view[0]
+        if g.has_extra and g.code_ok:
+            g.wmemo = <WaitSlot*> calloc(1 << WMEMO_BITS, sizeof(WaitSlot))
+            if g.wmemo == NULL:
+                raise MemoryError()
         if g.has_extra:
             info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
             keep.append(info_arr)
@@ -1511,6 +1568,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         return _stats_to_dict(st, P), log_rows(&g.log, LOG_COLS, np.int32)
     finally:
         log_free(&g.log)
+        free(g.wmemo)
         free(g)
         free(st)
 

@@ -33,6 +33,8 @@ cdef struct HandState:
     int rvc[13]        # copies per run-value 0..12
     int64_t key        # packed ten-pair balance (see _eval.pyx)
     int size
+    uint64_t code      # the counts packed three bits a tile id (tile t at bit 3t): exact
+                       # while every count is at most 7 (the engine's waits memo checks)
 
 # ------------------------------------------------------------------ shared constants
 # The tile values and the packed ten-pair balance key, defined once for every kernel that
@@ -66,6 +68,7 @@ cdef inline void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
     h.rvc[r.rv[t]] += 1
     h.key += CDELTA[CLS[t]]
     h.size += 1
+    h.code += (<uint64_t>1) << (3 * t)
 
 
 cdef inline void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
@@ -74,6 +77,7 @@ cdef inline void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nog
     h.rvc[r.rv[t]] -= 1
     h.key -= CDELTA[CLS[t]]
     h.size -= 1
+    h.code -= (<uint64_t>1) << (3 * t)
 
 cdef bint hs_is_win(const HandState* h, const EvalRules* r) noexcept nogil
 cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* specials_out) noexcept nogil

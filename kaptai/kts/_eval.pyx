@@ -75,12 +75,15 @@ for _i in range(21):
 assert len(_groups) <= 12, _groups
 cdef int CLASS_IDS[10][4]        # tile ids of each ten-value class
 cdef int CLASS_NIDS[10]
+cdef int CLASS_EYE_IDS[10]        # the same, as a bit set
 for _k in range(10):
     CLASS_NIDS[_k] = 0
+    CLASS_EYE_IDS[_k] = 0
 for _i in range(21):
     _k = _tv[_i] % 10
     CLASS_IDS[_k][CLASS_NIDS[_k]] = _i
     CLASS_NIDS[_k] += 1
+    CLASS_EYE_IDS[_k] |= 1 << _i
 
 # key change of removing a run v..v+L-1; [gee_joon 6|3][L][v][2-4 taken as the tile of its value]
 cdef int64_t RUN_DELTA[2][9][13][2]
@@ -171,6 +174,7 @@ cdef void hs_clear(HandState* h) noexcept nogil:
     memset(h.rvc, 0, sizeof(h.rvc))
     h.key = KEY_BASE
     h.size = 0
+    h.code = 0
 
 
 cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,
@@ -347,7 +351,7 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
     cdef int64_t key = h.key
     cdef int best = -1, best_form = -1, specials = 0
     cdef int e, i, s, ap, L, v, ch, k, non_pair_tiles = 0, odd_pair_type = 0
-    cdef int all_even = 1, all_odd = 1
+    cdef int all_even = 1, all_odd = 1, eyes
     cdef int g[4]
     cdef int64_t m
     for i in range(21):
@@ -394,11 +398,18 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
                 for ch in range(2):
                     if ch == 1 and not (v <= r.rv[19] < v + L):
                         continue
-                    if not run_available(h, r, -1, L, v, ch):
-                        continue
+                    # the rest after the run must be an eye of a class k + ten pairs: the key
+                    # names the classes (none, one, or 0 and 5, whose eyes key alike) before
+                    # any count is looked at
                     m = (key - RUN_DELTA[0 if r.rv[19] == 6 else 1][L][v][ch]) & CHECK_MASK
+                    eyes = 0
+                    for k in range(10):
+                        if EYE_KEY[k] == m:
+                            eyes |= CLASS_EYE_IDS[k]
+                    if eyes == 0 or not run_available(h, r, -1, L, v, ch):
+                        continue
                     for e in range(21):
-                        if h.c[e] >= 2 and m == EYE_KEY[CLS[e]] and run_available(h, r, e, L, v, ch):
+                        if (eyes >> e) & 1 and h.c[e] >= 2 and run_available(h, r, e, L, v, ch):
                             specials |= (SPECIAL_RUN4 if L == 4 else (SPECIAL_RUN6 if L == 6 else SPECIAL_RUN8))
                             s = combine(RUN_BASE_L[L], 0, 0, 0, r.base_sum) + (1 if e < 4 else 0)
                             if s > best:
