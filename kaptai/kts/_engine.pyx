@@ -21,8 +21,8 @@ import numpy as np
 
 from kaptai.kts._keys cimport KEY_WIN, KEY_READY, KEY_NEAR, KEY_REACH2, key_index, key_has
 from kaptai.kts._eval cimport (
-    CDELTA, CHECK_MASK, CLS, KEY_BASE,
-    EvalRules, HandState, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
+    CDELTA, CHECK_MASK, CLS, IS_PAIR_TYPE, KEY_BASE, TV,
+    EvalRules, HandState, combine, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
 )
 
 cnp.import_array()
@@ -281,25 +281,31 @@ cdef inline int waits_mask(Game* g, HandState* h, int* basic_out) noexcept nogil
 
 cdef inline int waits_compute(Game* g, HandState* h, int* basic_out) noexcept nogil:
     """Bit set of every waiting tile of h under the ruleset's forms (no memo)."""
-    cdef int t, c, ids, wc, mask = 0
+    cdef int c, mask = 0
     if g.has_basic:
         mask = basic_waits(h)
     basic_out[0] = mask
     if g.has_extra:
-        # only classes whose tile makes a winning key of the other forms can be waits
         c = key_index(h.key)
-        wc = g.info_x[c] & 0x3FF if c >= 0 else 0
-        while wc:
-            c = kt_ctz(wc)
-            wc &= wc - 1
-            ids = CLASS_MASK[c] & ~mask
-            while ids:
-                t = kt_ctz(ids)
-                ids &= ids - 1
-                hs_add(h, t, &g.rx)
-                if hs_is_win(h, &g.rx):
-                    mask |= 1 << t
-                hs_remove(h, t, &g.rx)
+        mask = extra_waits(g, h, g.info_x[c] & 0x3FF if c >= 0 else 0, mask)
+    return mask
+
+
+cdef inline int extra_waits(Game* g, HandState* h, int wc, int mask) noexcept nogil:
+    """``mask`` and the tiles of the classes ``wc`` (those whose tile makes a winning key of
+    the forms other than basic: the per-cell word of h's key) that complete such a win."""
+    cdef int t, c, ids
+    while wc:
+        c = kt_ctz(wc)
+        wc &= wc - 1
+        ids = CLASS_MASK[c] & ~mask
+        while ids:
+            t = kt_ctz(ids)
+            ids &= ids - 1
+            hs_add(h, t, &g.rx)
+            if hs_is_win(h, &g.rx):
+                mask |= 1 << t
+            hs_remove(h, t, &g.rx)
     return mask
 
 
@@ -523,6 +529,27 @@ cdef int distance_proxy(Game* g, const HandState* h) noexcept nogil:
     return h.size - ov_eval(&o, g.n, 1 << 20)
 
 
+cdef inline int basic_after(const HandState* h, int t, int held, int pcls_all,
+                            const int* npair) noexcept nogil:
+    """Basic-form waits of h - t from h's held ids, its pair classes and their pair-id counts
+    (see basic_waits: the key of h minus t's class, a few key comparisons)."""
+    cdef int c, k, m = 0, held_t, pcls
+    cdef int64_t key = h.key - CDELTA[CLS[t]]
+    held_t = held if h.c[t] >= 2 else held & ~(1 << t)
+    # the pairs of h - t: t's own pair goes when t held exactly two (and was its class's only pair)
+    pcls = pcls_all if h.c[t] != 2 or npair[CLS[t]] > 1 else pcls_all & ~(1 << CLS[t])
+    c = short_class(key)
+    if c >= 0:
+        m |= held_t & CLASS_MASK[(10 - c) % 10]
+    while pcls:
+        k = kt_ctz(pcls)
+        pcls &= pcls - 1
+        c = short_class(key - 2 * CDELTA[k])
+        if c >= 0:
+            m |= CLASS_MASK[c]
+    return m
+
+
 cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
                         int* bmask, int* feasible, int* hfeas) noexcept nogil:
     """For every legal t: the waits of h - t (all forms, and the basic ones alone), their
@@ -530,52 +557,32 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
     ``hfeas``: the tiles with a copy outside h (those outside h - t add t).
 
     The live copies of a wait w do not depend on t (t moves from hand to table), and the
-    basic waits of h - t follow from the key of h minus t's class, so with the basic form
-    alone nothing is recomputed per candidate but a few key comparisons."""
-    cdef int t, e, w, k, c, m, held = 0, pair2 = 0, pair3 = 0, feas = 0, ids, pcls, held_t, near, todo
+    basic waits of h - t follow from the key of h minus t's class (basic_after), so nothing
+    is recounted per candidate; the extra forms' waits come from the waits memo, or from
+    the classes the per-cell word of h - t names."""
+    cdef int t, e, m, b, held = 0, pair2 = 0, feas = 0, ids, near, todo, c
     cdef int pcls_all = 0
     cdef int npair[10]
-    cdef int64_t key
+    cdef uint64_t code
+    cdef WaitSlot* slot
     memset(npair, 0, sizeof(npair))
     for e in range(NT):
         if h.c[e] >= 1:
             held |= 1 << e
             if h.c[e] >= 2:
                 pair2 |= 1 << e
-                if h.c[e] >= 3:
-                    pair3 |= 1 << e
         if h.c[e] < g.copies[e]:
             feas |= 1 << e
     hfeas[0] = feas
-    if g.has_extra:
-        e = key_index(h.key)
-        near = (g.info[e] >> 10) & 0x3FF if e >= 0 else 0     # classes whose removal can leave h ready
-        for t in range(NT):
-            if not (legal >> t) & 1:
-                continue
-            if not (near >> CLS[t]) & 1:
-                live[t] = 0               # h - t cannot be ready in any form
-                mask[t] = 0
-                bmask[t] = 0
-                feasible[t] = 0
-                continue
-            hs_remove(h, t, &g.r)
-            g.table[t] += 1
-            g.table_total += 1
-            mask[t] = waits_mask(g, h, &bmask[t])
-            live[t] = live_count(g, h, mask[t])
-            feasible[t] = (bmask[t] & feasible_mask(g, h)) != 0
-            g.table[t] -= 1
-            g.table_total -= 1
-            hs_add(h, t, &g.r)
-        return
-    if not g.has_basic or imbalance(h.key) > 4:
-        for t in range(NT):
-            if (legal >> t) & 1:
-                live[t] = 0
-                mask[t] = 0
-                bmask[t] = 0
-                feasible[t] = 0
+    if not g.has_extra and (not g.has_basic or imbalance(h.key) > 4):
+        todo = legal
+        while todo:
+            t = kt_ctz(todo)
+            todo &= todo - 1
+            live[t] = 0
+            mask[t] = 0
+            bmask[t] = 0
+            feasible[t] = 0
         return
     # classes of the held pairs, and how many pair ids each class has
     ids = pair2
@@ -585,33 +592,56 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
         pcls_all |= 1 << CLS[e]
         npair[CLS[e]] += 1
     todo = legal
+    if not g.has_extra:
+        while todo:
+            t = kt_ctz(todo)
+            todo &= todo - 1
+            m = basic_after(h, t, held, pcls_all, npair)
+            mask[t] = m
+            bmask[t] = m
+            live[t] = live_count(g, h, m)
+            feasible[t] = (m & (feas | (1 << t))) != 0
+        return
+    e = key_index(h.key)
+    near = (g.info[e] >> 10) & 0x3FF if e >= 0 else 0     # classes whose removal can leave h ready
     while todo:
         t = kt_ctz(todo)
         todo &= todo - 1
-        key = h.key - CDELTA[CLS[t]]
-        held_t = held if h.c[t] >= 2 else held & ~(1 << t)
-        # the pairs of h - t: t's own pair goes when t held exactly two (and was its class's only pair)
-        pcls = pcls_all if h.c[t] != 2 or npair[CLS[t]] > 1 else pcls_all & ~(1 << CLS[t])
-        m = 0
-        c = short_class(key)
-        if c >= 0:
-            m |= held_t & CLASS_MASK[(10 - c) % 10]
-        while pcls:
-            k = kt_ctz(pcls)
-            pcls &= pcls - 1
-            c = short_class(key - 2 * CDELTA[k])
-            if c >= 0:
-                m |= CLASS_MASK[c]
+        if not (near >> CLS[t]) & 1:
+            live[t] = 0                   # h - t cannot be ready in any form
+            mask[t] = 0
+            bmask[t] = 0
+            feasible[t] = 0
+            continue
+        code = h.code - ((<uint64_t>1) << (3 * t))
+        slot = NULL
+        if g.wmemo != NULL:
+            slot = &g.wmemo[(code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - WMEMO_BITS)]
+        if slot != NULL and slot.code == (code | CODE_USED):
+            m = slot.mask
+            b = slot.basic
+        else:
+            b = basic_after(h, t, held, pcls_all, npair) if g.has_basic else 0
+            hs_remove(h, t, &g.r)
+            c = key_index(h.key)
+            m = extra_waits(g, h, g.info_x[c] & 0x3FF if c >= 0 else 0, b)
+            hs_add(h, t, &g.r)
+            if slot != NULL:
+                slot.code = code | CODE_USED
+                slot.mask = m
+                slot.basic = b
         mask[t] = m
-        bmask[t] = m
+        bmask[t] = b
         live[t] = live_count(g, h, m)
-        feasible[t] = (m & (feas | (1 << t))) != 0
+        feasible[t] = (b & (feas | (1 << t))) != 0
 
 
 cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
     """Sum over live waits of live copies x (score + 1)."""
     cdef int w, live, form, spec
     cdef int64_t total = 0
+    if not g.has_extra:
+        return score_sum_basic(g, h, mask)
     for w in range(NT):
         if (mask >> w) & 1:
             live = g.copies[w] - h.c[w] - g.table[w]
@@ -619,6 +649,70 @@ cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
                 hs_add(h, w, &g.r)
                 total += <int64_t>live * (hs_score(h, &g.r, &form, &spec) + 1)
                 hs_remove(h, w, &g.r)
+    return total
+
+
+cdef int ODD_IDS = 0           # tile ids of odd ten-value, as a bit set
+for _k in range(NT):
+    if TV[_k] & 1:
+        ODD_IDS |= 1 << _k
+
+
+cdef int64_t score_sum_basic(Game* g, const HandState* h, int mask) noexcept nogil:
+    """score_sum for the basic form alone: hs_score of h + w for every live wait w, from
+    h's id masks adjusted by w (not a count of h + w from scratch).
+
+    The basic form's score (the evaluator's hs_score): the best over the eyes e of h + w
+    (two copies, the rest balanced) of combine(2, all even, all odd, all pairs) plus one
+    for an eye of ids 0-3; all pairs: the eye's id is a pair type and every other tile is
+    a pair-type tile in even count, or the eye's id is not, h + w has exactly its two
+    tiles of non-pair type and the pair-type counts are even."""
+    cdef int e, w, live, ce, best, s, ap, all_even, all_odd
+    cdef int held = 0, pairs = 0, oddp = 0, npt = 0, held2, pairs2, oddp2, npt2, m
+    cdef int64_t key2, total = 0
+    for e in range(NT):
+        if h.c[e]:
+            held |= 1 << e
+            if h.c[e] >= 2:
+                pairs |= 1 << e
+            if IS_PAIR_TYPE[e]:
+                if h.c[e] & 1:
+                    oddp |= 1 << e
+            else:
+                npt += h.c[e]
+    while mask:
+        w = kt_ctz(mask)
+        mask &= mask - 1
+        live = g.copies[w] - h.c[w] - g.table[w]
+        if live <= 0:
+            continue
+        held2 = held | (1 << w)
+        all_even = (held2 & ODD_IDS) == 0
+        all_odd = (held2 & ~ODD_IDS) == 0
+        if IS_PAIR_TYPE[w]:
+            oddp2 = oddp ^ (1 << w)
+            npt2 = npt
+        else:
+            oddp2 = oddp
+            npt2 = npt + 1
+        pairs2 = pairs | ((1 << w) if h.c[w] >= 1 else 0)
+        key2 = h.key + CDELTA[CLS[w]]
+        best = -1
+        m = pairs2
+        while m:
+            e = kt_ctz(m)
+            m &= m - 1
+            if ((key2 - 2 * CDELTA[CLS[e]]) & CHECK_MASK) != KEY_BASE:
+                continue
+            ce = h.c[e] + (1 if e == w else 0)
+            if IS_PAIR_TYPE[e]:
+                ap = npt2 == 0 and oddp2 == 0
+            else:
+                ap = npt2 == 2 and ce == 2 and oddp2 == 0
+            s = combine(2, all_even, all_odd, ap, g.r.base_sum) + (1 if e < 4 else 0)
+            if s > best:
+                best = s
+        total += <int64_t>live * (best + 1)
     return total
 
 

@@ -31,6 +31,7 @@ cdef struct EvalRules:
 cdef struct HandState:
     int c[21]          # copies of each tile id
     int rvc[13]        # copies per run-value 0..12
+    unsigned int rvp   # bit w: rvc[w] >= 1
     int64_t key        # packed ten-pair balance (see _eval.pyx)
     int size
     uint64_t code      # the counts packed three bits a tile id (tile t at bit 3t): exact
@@ -46,6 +47,7 @@ cdef extern from *:
     """
     static const int kts_ten_value[21] = {12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3};
     static const int kts_tile_class[21] = {2, 2, 8, 4, 0, 6, 4, 1, 0, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3};
+    static const int kts_pair_type[21] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0};
     static const long long kts_class_delta[10] = {
         1LL << 32, 1LL, 1LL << 8, 1LL << 16, 1LL << 24,
         1LL << 40, -(1LL << 24), -(1LL << 16), -(1LL << 8), -1LL};
@@ -54,9 +56,33 @@ cdef extern from *:
     """
     const int TV "kts_ten_value"[21]
     const int CLS "kts_tile_class"[21]
+    const int IS_PAIR_TYPE "kts_pair_type"[21]   # ids whose identical pair is a ten pair: 5-5, 4-6, 1-4, 2-3
     const int64_t CDELTA "kts_class_delta"[10]
     const int64_t KEY_BASE "KTS_KEY_BASE"
     const int64_t CHECK_MASK "KTS_CHECK_MASK"
+
+cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,
+                        int base_sum) noexcept nogil:
+    """Base points from the form item and the pattern items that hold."""
+    cdef int b
+    if base_sum:
+        b = form_item
+        if all_even:
+            b += 4
+        if all_odd:
+            b += 5
+        if all_pairs:
+            b += 8
+        return b
+    b = form_item
+    if all_even and 4 > b:
+        b = 4
+    if all_odd and 5 > b:
+        b = 5
+    if all_pairs and 8 > b:
+        b = 8
+    return b
+
 
 cdef void rules_init(EvalRules* r, int forms, int base_sum, int n, int gee_joon_run_value) noexcept nogil
 cdef void hs_clear(HandState* h) noexcept nogil
@@ -66,6 +92,7 @@ cdef inline void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
     """Add one tile of id ``t`` to a hand (count, run-value count, balance key, size)."""
     h.c[t] += 1
     h.rvc[r.rv[t]] += 1
+    h.rvp |= 1u << r.rv[t]
     h.key += CDELTA[CLS[t]]
     h.size += 1
     h.code += (<uint64_t>1) << (3 * t)
@@ -75,6 +102,7 @@ cdef inline void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nog
     """Remove one tile of id ``t`` from a hand (the inverse of hs_add)."""
     h.c[t] -= 1
     h.rvc[r.rv[t]] -= 1
+    h.rvp &= ~((<unsigned int>(h.rvc[r.rv[t]] == 0)) << r.rv[t])
     h.key -= CDELTA[CLS[t]]
     h.size -= 1
     h.code -= (<uint64_t>1) << (3 * t)

@@ -42,7 +42,6 @@ cnp.import_array()
 # ---------------------------------------------------------------- constants
 # TV, CLS, CDELTA, KEY_BASE and CHECK_MASK are defined once, in _eval.pxd.
 cdef int RV_DEFAULT[21]
-cdef int IS_PAIR_TYPE[21]        # ids whose identical pair is a ten pair: 5-5, 4-6, 1-4, 2-3
 cdef int64_t EYE_KEY[10]         # masked key that is balanced after removing an eye of class k
 cdef int64_t GE_MASK             # d1, d3 and the two parity bits
 
@@ -50,8 +49,8 @@ _tv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 3, 3]
 _rv = [12, 2, 8, 4, 10, 6, 4, 11, 10, 7, 6, 9, 9, 8, 8, 7, 7, 5, 5, 6, 3]
 for _i in range(21):
     assert TV[_i] == _tv[_i] and CLS[_i] == _tv[_i] % 10  # _eval.pxd's tables
+    assert IS_PAIR_TYPE[_i] == (_tv[_i] % 5 == 0)
     RV_DEFAULT[_i] = _rv[_i]
-    IS_PAIR_TYPE[_i] = 1 if _i in (4, 8, 17, 18) else 0
 
 GE_MASK = <int64_t>0xFF | (<int64_t>0xFF << 16) | (<int64_t>1 << 32) | (<int64_t>1 << 40)
 for _k in range(10):
@@ -75,15 +74,12 @@ for _i in range(21):
 assert len(_groups) <= 12, _groups
 cdef int CLASS_IDS[10][4]        # tile ids of each ten-value class
 cdef int CLASS_NIDS[10]
-cdef int CLASS_EYE_IDS[10]        # the same, as a bit set
 for _k in range(10):
     CLASS_NIDS[_k] = 0
-    CLASS_EYE_IDS[_k] = 0
 for _i in range(21):
     _k = _tv[_i] % 10
     CLASS_IDS[_k][CLASS_NIDS[_k]] = _i
     CLASS_NIDS[_k] += 1
-    CLASS_EYE_IDS[_k] |= 1 << _i
 
 # key change of removing a run v..v+L-1; [gee_joon 6|3][L][v][2-4 taken as the tile of its value]
 cdef int64_t RUN_DELTA[2][9][13][2]
@@ -175,29 +171,7 @@ cdef void hs_clear(HandState* h) noexcept nogil:
     h.key = KEY_BASE
     h.size = 0
     h.code = 0
-
-
-cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,
-                        int base_sum) noexcept nogil:
-    """Base points from the form item and the pattern items that hold."""
-    cdef int b
-    if base_sum:
-        b = form_item
-        if all_even:
-            b += 4
-        if all_odd:
-            b += 5
-        if all_pairs:
-            b += 8
-        return b
-    b = form_item
-    if all_even and 4 > b:
-        b = 4
-    if all_odd and 5 > b:
-        b = 5
-    if all_pairs and 8 > b:
-        b = 8
-    return b
+    h.rvp = 0
 
 
 # ---------------------------------------------------------------- run helpers
@@ -313,19 +287,18 @@ cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept
     tiles themselves."""
     cdef int g = 0 if r.rv[19] == 6 else 1, gv = r.rv[19]
     cdef int idx, j, L, v, ch, k, jj, e, w, cand
-    cdef unsigned int pres0 = 0, pres1 = 0, mask, pres
+    cdef unsigned int pres0, pres1, mask, pres
     idx = find_sig(g, key & CHECK_MASK)
     if idx < 0:
         return False
-    for w in range(2, 13):
-        if w == gv:
-            if h.rvc[w] - h.c[19] >= 1:
-                pres0 |= 1u << w
-            if h.c[19] >= 1:
-                pres1 |= 1u << w
-        elif h.rvc[w] >= 1:
-            pres0 |= 1u << w
-            pres1 |= 1u << w
+    # run values present (HandState.rvp); the value of 2-4 counts 2-4 itself (pres1) or
+    # another tile of that value (pres0)
+    pres0 = h.rvp & ~(1u << gv)
+    pres1 = pres0
+    if h.rvc[gv] - h.c[19] >= 1:
+        pres0 |= 1u << gv
+    if h.c[19] >= 1:
+        pres1 |= 1u << gv
     for j in range(SIG_START[g][idx], SIG_START[g][idx + 1]):
         cand = SIG_CAND[g][j]
         L = cand >> 16
@@ -351,7 +324,7 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
     cdef int64_t key = h.key
     cdef int best = -1, best_form = -1, specials = 0
     cdef int e, i, s, ap, L, v, ch, k, non_pair_tiles = 0, odd_pair_type = 0
-    cdef int all_even = 1, all_odd = 1, eyes
+    cdef int all_even = 1, all_odd = 1, gi, idx, j, cand
     cdef int g[4]
     cdef int64_t m
     for i in range(21):
@@ -391,30 +364,27 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
                 best = s
                 best_form = 1
     if r.forms & (FORM_RUN4 | FORM_RUN6 | FORM_RUN8):
-        for L in range(4, 9, 2):
-            if not run_allowed(r, L):
-                continue
-            for v in range(2, 14 - L):
-                for ch in range(2):
-                    if ch == 1 and not (v <= r.rv[19] < v + L):
-                        continue
-                    # the rest after the run must be an eye of a class k + ten pairs: the key
-                    # names the classes (none, one, or 0 and 5, whose eyes key alike) before
-                    # any count is looked at
-                    m = (key - RUN_DELTA[0 if r.rv[19] == 6 else 1][L][v][ch]) & CHECK_MASK
-                    eyes = 0
-                    for k in range(10):
-                        if EYE_KEY[k] == m:
-                            eyes |= CLASS_EYE_IDS[k]
-                    if eyes == 0 or not run_available(h, r, -1, L, v, ch):
-                        continue
-                    for e in range(21):
-                        if (eyes >> e) & 1 and h.c[e] >= 2 and run_available(h, r, e, L, v, ch):
-                            specials |= (SPECIAL_RUN4 if L == 4 else (SPECIAL_RUN6 if L == 6 else SPECIAL_RUN8))
-                            s = combine(RUN_BASE_L[L], 0, 0, 0, r.base_sum) + (1 if e < 4 else 0)
-                            if s > best:
-                                best = s
-                                best_form = L // 2
+        # the run decompositions whose key signature matches (runs_win's table, its
+        # candidates in (L, v, ch, eye class) order), each checked on the counts
+        gi = 0 if r.rv[19] == 6 else 1
+        idx = find_sig(gi, key & CHECK_MASK)
+        if idx >= 0:
+            for j in range(SIG_START[gi][idx], SIG_START[gi][idx + 1]):
+                cand = SIG_CAND[gi][j]
+                L = cand >> 16
+                v = (cand >> 8) & 0xFF
+                ch = (cand >> 4) & 0xF
+                k = cand & 0xF
+                if not run_allowed(r, L) or not run_available(h, r, -1, L, v, ch):
+                    continue
+                for i in range(CLASS_NIDS[k]):
+                    e = CLASS_IDS[k][i]
+                    if h.c[e] >= 2 and run_available(h, r, e, L, v, ch):
+                        specials |= (SPECIAL_RUN4 if L == 4 else (SPECIAL_RUN6 if L == 6 else SPECIAL_RUN8))
+                        s = combine(RUN_BASE_L[L], 0, 0, 0, r.base_sum) + (1 if e < 4 else 0)
+                        if s > best:
+                            best = s
+                            best_form = L // 2
     if best >= 0:
         if all_even:
             specials |= SPECIAL_ALL_EVEN
