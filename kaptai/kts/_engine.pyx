@@ -434,26 +434,30 @@ cdef inline int provides(int c, int cp, int u) noexcept nogil:
 
 cdef int free_classes(const int* cls, int k, int u, int n) noexcept nogil:
     """Classes j such that removing one tile of class j from cls minus the eye (u tiles of
-    class k) keeps the ten-pair part of the overlap."""
+    class k) keeps the ten-pair part of the overlap.
+
+    With F full ten pairs and S leftover singles the part is 2 min(F, n) + min(S, n - min(F, n)).
+    Removing a tile of class j either drops one single (the class has more tiles than its
+    partner class, or an odd count for the self-paired classes 0 and 5): the part is kept iff
+    S - 1 >= n - min(F, n); or breaks a pair into a single (F - 1, S + 1): kept iff F > n."""
     cdef int c[10]
-    cdef int fg[6]
-    cdef int sg[6]
-    cdef int j, grp, F = 0, S = 0, f1, s1, p0, mask = 0
+    cdef int fg, sg, j, grp, F = 0, S = 0, mask = 0, keep_single, keep_pair, breaks
     for j in range(10):
         c[j] = cls[j]
     c[k] -= u
     for grp in range(6):
-        group_fs(c, grp, &fg[grp], &sg[grp])
-        F += fg[grp]
-        S += sg[grp]
-    p0 = pair_value(F, S, n)
+        group_fs(c, grp, &fg, &sg)
+        F += fg
+        S += sg
+    keep_single = S - 1 >= n - (F if F < n else n)
+    keep_pair = F > n
     for j in range(10):
         if c[j] >= 1:
-            grp = j if j <= 5 else 10 - j
-            c[j] -= 1
-            group_fs(c, grp, &f1, &s1)
-            c[j] += 1
-            if pair_value(F - fg[grp] + f1, S - sg[grp] + s1, n) == p0:
+            if j == 0 or j == 5:
+                breaks = (c[j] & 1) == 0
+            else:
+                breaks = c[j] <= c[10 - j]
+            if (keep_pair if breaks else keep_single):
                 mask |= 1 << j
     return mask
 
@@ -472,8 +476,8 @@ cdef void distances_after_discard(Game* g, const HandState* h, int todo, int* di
     cdef int opt_k[30]
     cdef int opt_u[30]
     cdef int opt_free[30]
+    cdef int opt_got[30]
     ov_init(g, h, &o)
-    ov = ov_eval(&o, g.n, 1 << 20)
     for grp in range(6):
         group_fs(o.cls, grp, &fg[grp], &sg[grp])
         F += fg[grp]
@@ -492,12 +496,23 @@ cdef void distances_after_discard(Game* g, const HandState* h, int todo, int* di
             o.cls[k] += u
             f = F - fg[grp] + f1
             s2 = S - sg[grp] + s1
-            got = u + pair_value(f, s2, g.n)
-            if got == ov:
-                opt_k[nopt] = k
-                opt_u[nopt] = u
-                opt_free[nopt] = free_classes(o.cls, k, u, g.n)
-                nopt += 1
+            opt_k[nopt] = k
+            opt_u[nopt] = u
+            opt_got[nopt] = u + pair_value(f, s2, g.n)
+            nopt += 1
+    # the overlap of h (ov_eval's value: the best option, 0 with none) and its optimal options
+    ov = 0
+    for i in range(nopt):
+        if opt_got[i] > ov:
+            ov = opt_got[i]
+    got = 0
+    for i in range(nopt):
+        if opt_got[i] == ov:
+            opt_k[got] = opt_k[i]
+            opt_u[got] = opt_u[i]
+            opt_free[got] = free_classes(o.cls, opt_k[i], opt_u[i], g.n)
+            got += 1
+    nopt = got
     while todo:
         t = kt_ctz(todo)
         todo &= todo - 1
