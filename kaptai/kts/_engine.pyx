@@ -89,6 +89,14 @@ ACTIONS = ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
 # basic-form waits.
 cdef int64_t TARGET[10]          # masked key of a hand one tile of class c short of balanced
 cdef int CLASS_MASK[10]          # tile ids of each class, as a bit set
+cdef int ALL_IDS = (1 << NT) - 1
+cdef int ODD_IDS = 0           # tile ids of odd ten-value, as a bit set
+cdef int PAIR_TYPE_IDS = 0     # tile ids whose identical pair is a ten pair, as a bit set
+for _k in range(NT):
+    if TV[_k] & 1:
+        ODD_IDS |= 1 << _k
+    if IS_PAIR_TYPE[_k]:
+        PAIR_TYPE_IDS |= 1 << _k
 
 for _k in range(10):
     CLASS_MASK[_k] = 0
@@ -149,6 +157,11 @@ cdef struct Game:
     int has_basic, has_extra
     int copies[NT]
     int total_copies
+    # the ids of each copy count (full_mask: a hand holds every copy of an id)
+    int n_caps
+    int cap_k[NT]
+    int cap_ids[NT]
+    int no_copy_ids                # ids the sets do not have
     EvalRules r          # every form of the ruleset
     EvalRules rx         # the forms other than basic (extra waits)
     int policy[MAXP]
@@ -242,12 +255,11 @@ cdef inline int basic_waits(const HandState* h) noexcept nogil:
     A wait w either pairs with a single tile of its own id into the eye (then the hand
     minus that tile is balanced: the hand has one tile of w's class too many), or the eye
     is a pair already held and w is the one tile short after removing it."""
-    cdef int e, c, k, mask = 0, held = 0, pair_classes = 0
-    for e in range(NT):
-        if h.c[e] >= 1:
-            held |= 1 << e
-            if h.c[e] >= 2:
-                pair_classes |= 1 << CLS[e]
+    cdef int e, c, k, mask = 0, held = h.at_least[1], pair_classes = 0, pairs = h.at_least[2]
+    while pairs:
+        e = kt_ctz(pairs)
+        pairs &= pairs - 1
+        pair_classes |= 1 << CLS[e]
     c = short_class(h.key)
     if c >= 0:
         mask |= held & CLASS_MASK[(10 - c) % 10]
@@ -327,12 +339,12 @@ cdef inline int live_count(Game* g, const HandState* h, int mask) noexcept nogil
 
 
 cdef inline int feasible_mask(Game* g, const HandState* h) noexcept nogil:
-    """Tiles with a copy outside the hand."""
-    cdef int w, mask = 0
-    for w in range(NT):
-        if h.c[w] < g.copies[w]:
-            mask |= 1 << w
-    return mask
+    """Tiles with a copy outside the hand: not every copy held (HandState.at_least of each
+    copy count the sets have)."""
+    cdef int i, full = g.no_copy_ids
+    for i in range(g.n_caps):
+        full |= h.at_least[g.cap_k[i]] & g.cap_ids[i]
+    return ALL_IDS & ~full
 
 
 cdef inline void group_fs(const int* c, int grp, int* f, int* s) noexcept nogil:
@@ -581,13 +593,9 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
     cdef uint64_t code
     cdef WaitSlot* slot
     memset(npair, 0, sizeof(npair))
-    for e in range(NT):
-        if h.c[e] >= 1:
-            held |= 1 << e
-            if h.c[e] >= 2:
-                pair2 |= 1 << e
-        if h.c[e] < g.copies[e]:
-            feas |= 1 << e
+    held = h.at_least[1]
+    pair2 = h.at_least[2]
+    feas = feasible_mask(g, h)
     hfeas[0] = feas
     if not g.has_extra and (not g.has_basic or imbalance(h.key) > 4):
         todo = legal
@@ -667,10 +675,6 @@ cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
     return total
 
 
-cdef int ODD_IDS = 0           # tile ids of odd ten-value, as a bit set
-for _k in range(NT):
-    if TV[_k] & 1:
-        ODD_IDS |= 1 << _k
 
 
 cdef int64_t score_sum_basic(Game* g, const HandState* h, int mask) noexcept nogil:
@@ -683,18 +687,16 @@ cdef int64_t score_sum_basic(Game* g, const HandState* h, int mask) noexcept nog
     a pair-type tile in even count, or the eye's id is not, h + w has exactly its two
     tiles of non-pair type and the pair-type counts are even."""
     cdef int e, w, live, ce, best, s, ap, all_even, all_odd
-    cdef int held = 0, pairs = 0, oddp = 0, npt = 0, held2, pairs2, oddp2, npt2, m
+    cdef int held = h.at_least[1], pairs = h.at_least[2], oddp = 0, npt = h.size
+    cdef int held2, pairs2, oddp2, npt2, m
     cdef int64_t key2, total = 0
-    for e in range(NT):
-        if h.c[e]:
-            held |= 1 << e
-            if h.c[e] >= 2:
-                pairs |= 1 << e
-            if IS_PAIR_TYPE[e]:
-                if h.c[e] & 1:
-                    oddp |= 1 << e
-            else:
-                npt += h.c[e]
+    m = PAIR_TYPE_IDS
+    while m:
+        e = kt_ctz(m)
+        m &= m - 1
+        npt -= h.c[e]
+        if h.c[e] & 1:
+            oddp |= 1 << e
     while mask:
         w = kt_ctz(mask)
         mask &= mask - 1
@@ -1296,11 +1298,7 @@ cdef int decide_discard(Game* g, int s, int legal) noexcept nogil:
 
 # ------------------------------------------------------------------ the hand
 cdef inline int held(const HandState* h) noexcept nogil:
-    cdef int t, m = 0
-    for t in range(NT):
-        if h.c[t] > 0:
-            m |= 1 << t
-    return m
+    return h.at_least[1]
 
 
 cdef void note_ready(Game* g, int s, int t) noexcept nogil:
@@ -1602,6 +1600,14 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
                 sorted_tiles[k] = t
                 k += 1
         g.total_copies = k
+        caps = sorted({c for c in cfg.copies if c > 0})
+        if max(cfg.copies) > 16:
+            raise ValueError("at most 16 copies of a tile id")
+        g.n_caps = len(caps)
+        for i, c in enumerate(caps):
+            g.cap_k[i] = c
+            g.cap_ids[i] = sum(1 << t for t in range(NT) if cfg.copies[t] == c)
+        g.no_copy_ids = sum(1 << t for t in range(NT) if cfg.copies[t] == 0)
         if len(policies) != P:
             raise ValueError("one policy code per seat")
         for i in range(P):

@@ -32,6 +32,7 @@ cdef struct HandState:
     int c[21]          # copies of each tile id
     int rvc[13]        # copies per run-value 0..12
     unsigned int rvp   # bit w: rvc[w] >= 1
+    unsigned int at_least[17]  # at_least[k], bit t: c[t] >= k (k = 1..16; [0] unused)
     int64_t key        # packed ten-pair balance (see _eval.pyx)
     int size
     uint64_t code      # the counts packed three bits a tile id (tile t at bit 3t): exact
@@ -91,6 +92,7 @@ cdef void hs_clear(HandState* h) noexcept nogil
 cdef inline void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
     """Add one tile of id ``t`` to a hand (count, run-value count, balance key, size)."""
     h.c[t] += 1
+    h.at_least[h.c[t]] |= 1u << t
     h.rvc[r.rv[t]] += 1
     h.rvp |= 1u << r.rv[t]
     h.key += CDELTA[CLS[t]]
@@ -100,6 +102,7 @@ cdef inline void hs_add(HandState* h, int t, const EvalRules* r) noexcept nogil:
 
 cdef inline void hs_remove(HandState* h, int t, const EvalRules* r) noexcept nogil:
     """Remove one tile of id ``t`` from a hand (the inverse of hs_add)."""
+    h.at_least[h.c[t]] &= ~(1u << t)
     h.c[t] -= 1
     h.rvc[r.rv[t]] -= 1
     h.rvp &= ~((<unsigned int>(h.rvc[r.rv[t]] == 0)) << r.rv[t])

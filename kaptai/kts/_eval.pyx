@@ -172,6 +172,7 @@ cdef void hs_clear(HandState* h) noexcept nogil:
     h.size = 0
     h.code = 0
     h.rvp = 0
+    memset(h.at_least, 0, sizeof(h.at_least))
 
 
 # ---------------------------------------------------------------- run helpers
