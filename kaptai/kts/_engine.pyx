@@ -677,59 +677,56 @@ cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
 
 
 
-cdef int64_t score_sum_basic(Game* g, const HandState* h, int mask) noexcept nogil:
-    """score_sum for the basic form alone: hs_score of h + w for every live wait w, from
-    h's id masks adjusted by w (not a count of h + w from scratch).
-
-    The basic form's score (the evaluator's hs_score): the best over the eyes e of h + w
-    (two copies, the rest balanced) of combine(2, all even, all odd, all pairs) plus one
-    for an eye of ids 0-3; all pairs: the eye's id is a pair type and every other tile is
-    a pair-type tile in even count, or the eye's id is not, h + w has exactly its two
-    tiles of non-pair type and the pair-type counts are even."""
-    cdef int e, w, live, ce, best, s, ap, all_even, all_odd
-    cdef int held = h.at_least[1], pairs = h.at_least[2], oddp = 0, npt = h.size
-    cdef int held2, pairs2, oddp2, npt2, m
-    cdef int64_t key2, total = 0
+cdef inline int score_basic(const Game* g, const HandState* h) noexcept nogil:
+    """The evaluator's hs_score of h under the basic form alone (-1: h is no win), from h's
+    masks: the best over the eyes e of h (two copies, the rest balanced) of combine(2, all
+    even, all odd, all pairs) plus one for an eye of ids 0-3; all pairs: the eye's id is a
+    pair type and every other tile is a pair-type tile in even count, or the eye's id is not,
+    h has exactly its two tiles of non-pair type and the pair-type counts are even."""
+    cdef int e, m, s, ap, best = -1, oddp = 0, npt = h.size, held = h.at_least[1]
+    cdef int all_even = (held & ODD_IDS) == 0, all_odd = (held & ~ODD_IDS) == 0
     m = PAIR_TYPE_IDS
     while m:
         e = kt_ctz(m)
         m &= m - 1
         npt -= h.c[e]
-        if h.c[e] & 1:
-            oddp |= 1 << e
+        oddp |= h.c[e] & 1
+    m = h.at_least[2]
+    while m:
+        e = kt_ctz(m)
+        m &= m - 1
+        if ((h.key - 2 * CDELTA[CLS[e]]) & CHECK_MASK) != KEY_BASE:
+            continue
+        if IS_PAIR_TYPE[e]:
+            ap = npt == 0 and not oddp
+        else:
+            ap = npt == 2 and h.c[e] == 2 and not oddp
+        s = combine(2, all_even, all_odd, ap, g.r.base_sum) + (1 if e < 4 else 0)
+        if s > best:
+            best = s
+    return best
+
+
+cdef inline int win_score(Game* g, HandState* h) noexcept nogil:
+    """hs_score of h if h wins under the ruleset, else -1."""
+    cdef int form, spec
+    if not g.has_extra:
+        return score_basic(g, h)
+    return hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+
+
+cdef int64_t score_sum_basic(Game* g, HandState* h, int mask) noexcept nogil:
+    """score_sum for the basic form alone (score_basic of h + w)."""
+    cdef int w, live
+    cdef int64_t total = 0
     while mask:
         w = kt_ctz(mask)
         mask &= mask - 1
         live = g.copies[w] - h.c[w] - g.table[w]
-        if live <= 0:
-            continue
-        held2 = held | (1 << w)
-        all_even = (held2 & ODD_IDS) == 0
-        all_odd = (held2 & ~ODD_IDS) == 0
-        if IS_PAIR_TYPE[w]:
-            oddp2 = oddp ^ (1 << w)
-            npt2 = npt
-        else:
-            oddp2 = oddp
-            npt2 = npt + 1
-        pairs2 = pairs | ((1 << w) if h.c[w] >= 1 else 0)
-        key2 = h.key + CDELTA[CLS[w]]
-        best = -1
-        m = pairs2
-        while m:
-            e = kt_ctz(m)
-            m &= m - 1
-            if ((key2 - 2 * CDELTA[CLS[e]]) & CHECK_MASK) != KEY_BASE:
-                continue
-            ce = h.c[e] + (1 if e == w else 0)
-            if IS_PAIR_TYPE[e]:
-                ap = npt2 == 0 and oddp2 == 0
-            else:
-                ap = npt2 == 2 and ce == 2 and oddp2 == 0
-            s = combine(2, all_even, all_odd, ap, g.r.base_sum) + (1 if e < 4 else 0)
-            if s > best:
-                best = s
-        total += <int64_t>live * (best + 1)
+        if live > 0:
+            hs_add(h, w, &g.r)
+            total += <int64_t>live * (score_basic(g, h) + 1)
+            hs_remove(h, w, &g.r)
     return total
 
 
@@ -1045,13 +1042,13 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
                         sc = g.fin_score[idx]
                     else:
                         hs_add(h, w, &g.r)
-                        sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+                        sc = win_score(g, h)
                         hs_remove(h, w, &g.r)
                         g.fin_tag[idx] = g.memo_gen
                         g.fin_score[idx] = sc
                 else:
                     hs_add(h, w, &g.r)
-                    sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+                    sc = win_score(g, h)
                     hs_remove(h, w, &g.r)
                 if sc >= 0:
                     pp += Q[w]
@@ -1076,9 +1073,7 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
     idx = key_index(h.key)
     if idx < 0 or not (g.info[idx] >> 20) & KEY_REACH2:
         return
-    for y in range(NT):
-        if h.c[y] > 0:
-            held |= 1 << y
+    held = h.at_least[1]
     for t in range(NT):
         if Q[t] == 0:
             continue
@@ -1087,7 +1082,7 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
         info = g.info[idx] if idx >= 0 else 0
         if (info >> 20) & KEY_WIN:
             hs_add(h, t, &g.r)
-            sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+            sc = win_score(g, h)
             hs_remove(h, t, &g.r)
             if sc >= 0:
                 pp += <int64_t>Q[t] * (q - 1)
