@@ -39,6 +39,12 @@ import numpy as np
 
 cnp.import_array()
 
+cdef extern from *:
+    """
+    static inline int kts_ctz(unsigned int x) { return __builtin_ctz(x); }
+    """
+    int ctz "kts_ctz"(unsigned int x) noexcept nogil
+
 # ---------------------------------------------------------------- constants
 # TV, CLS, CDELTA, KEY_BASE and CHECK_MASK are defined once, in _eval.pxd.
 cdef int RV_DEFAULT[21]
@@ -74,12 +80,21 @@ for _i in range(21):
 assert len(_groups) <= 12, _groups
 cdef int CLASS_IDS[10][4]        # tile ids of each ten-value class
 cdef int CLASS_NIDS[10]
+cdef unsigned int CLASS_BITS[10]  # the same, as a bit set
+cdef unsigned int ODD_BITS = 0    # ids of odd ten-value
+cdef unsigned int PAIR_TYPE_BITS = 0
 for _k in range(10):
     CLASS_NIDS[_k] = 0
+    CLASS_BITS[_k] = 0
 for _i in range(21):
     _k = _tv[_i] % 10
     CLASS_IDS[_k][CLASS_NIDS[_k]] = _i
     CLASS_NIDS[_k] += 1
+    CLASS_BITS[_k] |= 1u << _i
+    if _tv[_i] & 1:
+        ODD_BITS |= 1u << _i
+    if IS_PAIR_TYPE[_i]:
+        PAIR_TYPE_BITS |= 1u << _i
 
 # key change of removing a run v..v+L-1; [gee_joon 6|3][L][v][2-4 taken as the tile of its value]
 cdef int64_t RUN_DELTA[2][9][13][2]
@@ -200,23 +215,14 @@ cdef inline bint run_available(const HandState* h, const EvalRules* r, int eye, 
 
 
 # ---------------------------------------------------------------- win and score
-cdef inline bint eye_in_class(const HandState* h, int k, int64_t masked) noexcept nogil:
-    cdef int i
-    if masked != EYE_KEY[k]:
-        return False
-    for i in range(21):
-        if CLS[i] == k and h.c[i] >= 2:
-            return True
-    return False
-
-
 cdef inline bint basic_possible(const HandState* h, int64_t key) noexcept nogil:
     """Is ``key`` (the hand's tiles minus some groups) one eye away from balanced,
-    with an eye available in the hand's counts?  (Counts are those of ``h``.)"""
+    with an eye available in the hand's counts?  (Counts are those of ``h``: an id of the
+    eye's class held at least twice, HandState.at_least[2].)"""
     cdef int64_t m = key & CHECK_MASK
     cdef int k
     for k in range(10):
-        if m == EYE_KEY[k] and eye_in_class(h, k, m):
+        if m == EYE_KEY[k] and h.at_least[2] & CLASS_BITS[k]:
             return True
     return False
 
@@ -325,23 +331,27 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
     cdef int64_t key = h.key
     cdef int best = -1, best_form = -1, specials = 0
     cdef int e, i, s, ap, L, v, ch, k, non_pair_tiles = 0, odd_pair_type = 0
-    cdef int all_even = 1, all_odd = 1, gi, idx, j, cand
+    cdef int all_even, all_odd, gi, idx, j, cand
+    cdef unsigned int bits
     cdef int g[4]
     cdef int64_t m
-    for i in range(21):
-        if h.c[i]:
-            if TV[i] & 1:
-                all_even = 0
-            else:
-                all_odd = 0
-            if IS_PAIR_TYPE[i]:
-                if h.c[i] & 1:
-                    odd_pair_type = 1
-            else:
-                non_pair_tiles += h.c[i]
+    # the pattern items from the hand's masks (HandState.at_least): ids held, the pair-type
+    # ids (an odd count of one, and the tiles of the other ids)
+    all_even = (h.at_least[1] & ODD_BITS) == 0
+    all_odd = (h.at_least[1] & ~ODD_BITS) == 0
+    non_pair_tiles = h.size
+    bits = PAIR_TYPE_BITS
+    while bits:
+        i = ctz(bits)
+        bits &= bits - 1
+        non_pair_tiles -= h.c[i]
+        odd_pair_type |= h.c[i] & 1
     if r.forms & FORM_BASIC:
-        for e in range(21):
-            if h.c[e] >= 2 and balanced(key - 2 * CDELTA[CLS[e]]):
+        bits = h.at_least[2]
+        while bits:
+            e = ctz(bits)
+            bits &= bits - 1
+            if balanced(key - 2 * CDELTA[CLS[e]]):
                 if IS_PAIR_TYPE[e]:
                     ap = non_pair_tiles == 0 and not odd_pair_type
                 else:
