@@ -53,6 +53,7 @@ cdef enum:
     MEMO_CELLS = 4851    # 231 * 21: (discard pair, drawn tile) of one decision
     FIN_CELLS = 53361    # 231 * 231: (discard pair, drawn pair) of one decision
     WMEMO_BITS = 14      # the waits memo (extra forms): 16,384 direct-mapped slots
+    SMEMO_BITS = 16      # the win-score memo (extra forms): 65,536 direct-mapped slots
 
     CLAIM_PREVIOUS = 0
     CLAIM_ANY = 1
@@ -135,6 +136,12 @@ cdef struct WaitSlot:     # one hand of 2n+1 tiles and its waits (all forms, bas
     uint32_t basic
 
 
+cdef struct ScoreSlot:    # one hand and its win_score (-1: no win)
+    uint64_t code         # HandState.code | CODE_USED
+    int32_t score
+    int32_t pad
+
+
 cdef struct Stats:
     int64_t hands
     int64_t first_hand[MAXP]
@@ -170,6 +177,7 @@ cdef struct Game:
     # (extra forms) and a seat's readiness after its discard is kept from the decision
     int code_ok
     WaitSlot* wmemo                # NULL: no memo (basic form alone, or code not exact)
+    ScoreSlot* smemo               # the same for win_score
     uint64_t rdy_code[MAXP]        # hand code (| CODE_USED) that rdy[s] was found for
     int rdy[MAXP]                  # a wait of that hand has a copy outside it
     # the ruleset's win/ready key table, per-cell words (see _lookahead._class_tables: win
@@ -660,18 +668,19 @@ cdef void discard_waits(Game* g, HandState* h, int legal, int* live, int* mask,
 
 
 cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
-    """Sum over live waits of live copies x (score + 1)."""
-    cdef int w, live, form, spec
+    """Sum over the live waits w of h of live copies x (score of h + w, + 1): h + w wins, so
+    its score is the evaluator's (or score_basic's) without a win test or a memo."""
+    cdef int w, live, form, spec, sc
     cdef int64_t total = 0
-    if not g.has_extra:
-        return score_sum_basic(g, h, mask)
-    for w in range(NT):
-        if (mask >> w) & 1:
-            live = g.copies[w] - h.c[w] - g.table[w]
-            if live > 0:
-                hs_add(h, w, &g.r)
-                total += <int64_t>live * (hs_score(h, &g.r, &form, &spec) + 1)
-                hs_remove(h, w, &g.r)
+    while mask:
+        w = kt_ctz(mask)
+        mask &= mask - 1
+        live = g.copies[w] - h.c[w] - g.table[w]
+        if live > 0:
+            hs_add(h, w, &g.r)
+            sc = hs_score(h, &g.r, &form, &spec) if g.has_extra else score_basic(g, h)
+            total += <int64_t>live * (sc + 1)
+            hs_remove(h, w, &g.r)
     return total
 
 
@@ -708,26 +717,22 @@ cdef inline int score_basic(const Game* g, const HandState* h) noexcept nogil:
 
 
 cdef inline int win_score(Game* g, HandState* h) noexcept nogil:
-    """hs_score of h if h wins under the ruleset, else -1."""
-    cdef int form, spec
+    """hs_score of h if h wins under the ruleset, else -1 (under extra forms memoised on the
+    hand's packed counts for the run: the look-ahead's final hands recur across the
+    decisions of a seat's turns)."""
+    cdef int form, spec, sc
+    cdef ScoreSlot* slot
     if not g.has_extra:
         return score_basic(g, h)
-    return hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
-
-
-cdef int64_t score_sum_basic(Game* g, HandState* h, int mask) noexcept nogil:
-    """score_sum for the basic form alone (score_basic of h + w)."""
-    cdef int w, live
-    cdef int64_t total = 0
-    while mask:
-        w = kt_ctz(mask)
-        mask &= mask - 1
-        live = g.copies[w] - h.c[w] - g.table[w]
-        if live > 0:
-            hs_add(h, w, &g.r)
-            total += <int64_t>live * (score_basic(g, h) + 1)
-            hs_remove(h, w, &g.r)
-    return total
+    if g.smemo == NULL:
+        return hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+    slot = &g.smemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - SMEMO_BITS)]
+    if slot.code == (h.code | CODE_USED):
+        return slot.score
+    sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+    slot.code = h.code | CODE_USED
+    slot.score = sc
+    return sc
 
 
 cdef inline int64_t comb(int64_t u, int k) noexcept nogil:
@@ -1633,7 +1638,8 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             g.info = &info_view[0]
         if g.has_extra and g.code_ok:
             g.wmemo = <WaitSlot*> calloc(1 << WMEMO_BITS, sizeof(WaitSlot))
-            if g.wmemo == NULL:
+            g.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
+            if g.wmemo == NULL or g.smemo == NULL:
                 raise MemoryError()
         if g.has_extra:
             info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
@@ -1679,6 +1685,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     finally:
         log_free(&g.log)
         free(g.wmemo)
+        free(g.smemo)
         free(g)
         free(st)
 
