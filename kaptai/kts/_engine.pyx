@@ -10,7 +10,7 @@ the same random stream (the tests compare whole hand logs).  Users call
 is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 ``lookahead``,
 4 scripted (tests).
 """
-from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, int16_t, uint16_t
+from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, int16_t, uint16_t, int8_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, calloc, realloc, free
 from numpy.random cimport bitgen_t
@@ -54,6 +54,7 @@ cdef enum:
     FIN_CELLS = 53361    # 231 * 231: (discard pair, drawn pair) of one decision
     WMEMO_BITS = 14      # the waits memo (extra forms): 16,384 direct-mapped slots
     SMEMO_BITS = 16      # the win-score memo (extra forms): 65,536 direct-mapped slots
+    VMEMO_BITS = 15      # the look-ahead's waits-and-scores memo: 32,768 slots
 
     CLAIM_PREVIOUS = 0
     CLAIM_ANY = 1
@@ -142,6 +143,12 @@ cdef struct ScoreSlot:    # one hand and its win_score (-1: no win)
     int32_t pad
 
 
+cdef struct LookSlot:     # one hand of 2n+1 tiles: its waits and the score of each
+    uint64_t code         # HandState.code | CODE_USED
+    uint32_t mask
+    int8_t score[NT]      # score of h + w (no self-draw point) for each wait w
+
+
 cdef struct Stats:
     int64_t hands
     int64_t first_hand[MAXP]
@@ -178,6 +185,7 @@ cdef struct Game:
     int code_ok
     WaitSlot* wmemo                # NULL: no memo (basic form alone, or code not exact)
     ScoreSlot* smemo               # the same for win_score
+    LookSlot* vmemo                # the look-ahead's V_1 hands (any forms; code exact)
     uint64_t rdy_code[MAXP]        # hand code (| CODE_USED) that rdy[s] was found for
     int rdy[MAXP]                  # a wait of that hand has a copy outside it
     # the ruleset's win/ready key table, per-cell words (see _lookahead._class_tables: win
@@ -1026,11 +1034,43 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
     is not a winning key; what passes is decided by the evaluator.  ``fin`` >= 0: h is
     G - {x, y} + t for the decision's hand G and ``fin`` = 231 * tri(x, y); the final
     hands G - {x, y} + {t, w} are memoised on (fin, tri(t, w)) for the whole decision."""
-    cdef int w, c, ids, sc, form, spec, idx, wc = 0
+    cdef int w, c, ids, sc, form, spec, idx, wc = 0, m
     cdef int64_t pp = 0, ss = 0
+    cdef LookSlot* slot
     idx = key_index(h.key)
     if idx >= 0:
         wc = g.info[idx] & 0x3FF
+    if wc and g.vmemo != NULL:
+        # the waits of h and their scores do not depend on the pool: memoised on h's counts
+        # for the run (h recurs across the options, decisions and turns of a seat)
+        slot = &g.vmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - VMEMO_BITS)]
+        if slot.code != (h.code | CODE_USED):
+            m = 0
+            while wc:
+                c = kt_ctz(wc)
+                wc &= wc - 1
+                ids = CLASS_MASK[c]
+                while ids:
+                    w = kt_ctz(ids)
+                    ids &= ids - 1
+                    if h.c[w] >= g.copies[w]:
+                        continue          # no copy to draw (and h + w is no hand of the sets)
+                    hs_add(h, w, &g.r)
+                    sc = win_score(g, h)
+                    hs_remove(h, w, &g.r)
+                    if sc >= 0:
+                        m |= 1 << w
+                        slot.score[w] = <int8_t>sc
+            slot.code = h.code | CODE_USED
+            slot.mask = m
+        m = slot.mask
+        while m:
+            w = kt_ctz(m)
+            m &= m - 1
+            if Q[w]:
+                pp += Q[w]
+                ss += <int64_t>Q[w] * (slot.score[w] + 1)
+        wc = 0
     if wc:
         while wc:
             c = kt_ctz(wc)
@@ -1636,10 +1676,16 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             keep.append(info_arr)
             info_view = info_arr
             g.info = &info_view[0]
+        # the memos keyed on a hand's packed counts (exact with at most 7 copies an id)
         if g.has_extra and g.code_ok:
             g.wmemo = <WaitSlot*> calloc(1 << WMEMO_BITS, sizeof(WaitSlot))
-            g.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
-            if g.wmemo == NULL or g.smemo == NULL:
+            if g.wmemo == NULL:
+                raise MemoryError()
+        if uses_look and g.code_ok:
+            g.vmemo = <LookSlot*> calloc(1 << VMEMO_BITS, sizeof(LookSlot))
+            if g.has_extra:
+                g.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
+            if g.vmemo == NULL or (g.has_extra and g.smemo == NULL):
                 raise MemoryError()
         if g.has_extra:
             info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
@@ -1686,6 +1732,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         log_free(&g.log)
         free(g.wmemo)
         free(g.smemo)
+        free(g.vmemo)
         free(g)
         free(st)
 
