@@ -391,6 +391,7 @@ ENGINE_CASES = [
     (2, {"turn": "claim-or-draw"}, ["lookahead"] * 2),
     (4, "advanced", ["lookahead", "greedy", "score", "random"]),
     (4, {"turn": "claim-or-draw"}, ["random", "lookahead", "greedy", "lookahead"]),
+    (4, resolve_rules("advanced", sets=4), LA4),   # 8 copies of an id: no memos
 ]
 
 
