@@ -21,8 +21,8 @@ import numpy as np
 
 from kaptai.kts._keys cimport KEY_WIN, KEY_READY, KEY_NEAR, KEY_REACH2, key_index, key_has
 from kaptai.kts._eval cimport (
-    CDELTA, CHECK_MASK, CLS, IS_PAIR_TYPE, KEY_BASE, TV,
-    EvalRules, HandState, combine, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
+    CDELTA, CHECK_MASK, CLS, KEY_BASE,
+    EvalRules, HandState, Patterns, hs_patterns, hs_basic_score, rules_init, hs_clear, hs_add, hs_remove, hs_is_win, hs_score,
 )
 
 cnp.import_array()
@@ -92,13 +92,6 @@ ACTIONS = ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
 cdef int64_t TARGET[10]          # masked key of a hand one tile of class c short of balanced
 cdef int CLASS_MASK[10]          # tile ids of each class, as a bit set
 cdef int ALL_IDS = (1 << NT) - 1
-cdef int ODD_IDS = 0           # tile ids of odd ten-value, as a bit set
-cdef int PAIR_TYPE_IDS = 0     # tile ids whose identical pair is a ten pair, as a bit set
-for _k in range(NT):
-    if TV[_k] & 1:
-        ODD_IDS |= 1 << _k
-    if IS_PAIR_TYPE[_k]:
-        PAIR_TYPE_IDS |= 1 << _k
 
 for _k in range(10):
     CLASS_MASK[_k] = 0
@@ -695,33 +688,12 @@ cdef int64_t score_sum(Game* g, HandState* h, int mask) noexcept nogil:
 
 
 cdef inline int score_basic(const Game* g, const HandState* h) noexcept nogil:
-    """The evaluator's hs_score of h under the basic form alone (-1: h is no win), from h's
-    masks: the best over the eyes e of h (two copies, the rest balanced) of combine(2, all
-    even, all odd, all pairs) plus one for an eye of ids 0-3; all pairs: the eye's id is a
-    pair type and every other tile is a pair-type tile in even count, or the eye's id is not,
-    h has exactly its two tiles of non-pair type and the pair-type counts are even."""
-    cdef int e, m, s, ap, best = -1, oddp = 0, npt = h.size, held = h.at_least[1]
-    cdef int all_even = (held & ODD_IDS) == 0, all_odd = (held & ~ODD_IDS) == 0
-    m = PAIR_TYPE_IDS
-    while m:
-        e = kt_ctz(m)
-        m &= m - 1
-        npt -= h.c[e]
-        oddp |= h.c[e] & 1
-    m = h.at_least[2]
-    while m:
-        e = kt_ctz(m)
-        m &= m - 1
-        if ((h.key - 2 * CDELTA[CLS[e]]) & CHECK_MASK) != KEY_BASE:
-            continue
-        if IS_PAIR_TYPE[e]:
-            ap = npt == 0 and not oddp
-        else:
-            ap = npt == 2 and h.c[e] == 2 and not oddp
-        s = combine(2, all_even, all_odd, ap, g.r.base_sum) + (1 if e < 4 else 0)
-        if s > best:
-            best = s
-    return best
+    """The evaluator's hs_score of h under the basic form alone (-1: h is no win), inline
+    (the same _eval.pxd pieces hs_score uses, without its form and special bookkeeping)."""
+    cdef Patterns p
+    cdef int ap
+    hs_patterns(h, &p)
+    return hs_basic_score(h, &p, g.r.base_sum, &ap)
 
 
 cdef inline int win_score(Game* g, HandState* h) noexcept nogil:
@@ -1032,9 +1004,11 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
 
     The key table rejects at once a hand that cannot be ready and every class whose key
     is not a winning key; what passes is decided by the evaluator.  ``fin`` >= 0: h is
-    G - {x, y} + t for the decision's hand G and ``fin`` = 231 * tri(x, y); the final
-    hands G - {x, y} + {t, w} are memoised on (fin, tri(t, w)) for the whole decision."""
-    cdef int w, c, ids, sc, form, spec, idx, wc = 0, m
+    G - {x, y} + t for the decision's hand G and ``fin`` = 231 * tri(x, y).  The waits of h
+    and their scores come from the run's memo on h's packed counts (g.vmemo); without it
+    (packed counts not exact) the final hands G - {x, y} + {t, w} are memoised on (fin,
+    tri(t, w)) for the whole decision."""
+    cdef int w, c, ids, sc, idx, wc = 0, m
     cdef int64_t pp = 0, ss = 0
     cdef LookSlot* slot
     idx = key_index(h.key)
@@ -1070,34 +1044,36 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
             if Q[w]:
                 pp += Q[w]
                 ss += <int64_t>Q[w] * (slot.score[w] + 1)
-        wc = 0
-    if wc:
-        while wc:
-            c = kt_ctz(wc)
-            wc &= wc - 1
-            ids = CLASS_MASK[c]
-            while ids:
-                w = kt_ctz(ids)
-                ids &= ids - 1
-                if Q[w] == 0:
-                    continue
-                if fin >= 0:
-                    idx = fin + tri(t, w)
-                    if g.fin_tag[idx] == g.memo_gen:
-                        sc = g.fin_score[idx]
-                    else:
-                        hs_add(h, w, &g.r)
-                        sc = win_score(g, h)
-                        hs_remove(h, w, &g.r)
-                        g.fin_tag[idx] = g.memo_gen
-                        g.fin_score[idx] = sc
+        p[0] = pp
+        s[0] = ss
+        return
+    # no memo (packed counts not exact): the final hands of this decision, memoised on fin
+    while wc:
+        c = kt_ctz(wc)
+        wc &= wc - 1
+        ids = CLASS_MASK[c]
+        while ids:
+            w = kt_ctz(ids)
+            ids &= ids - 1
+            if Q[w] == 0:
+                continue
+            if fin >= 0:
+                idx = fin + tri(t, w)
+                if g.fin_tag[idx] == g.memo_gen:
+                    sc = g.fin_score[idx]
                 else:
                     hs_add(h, w, &g.r)
                     sc = win_score(g, h)
                     hs_remove(h, w, &g.r)
-                if sc >= 0:
-                    pp += Q[w]
-                    ss += <int64_t>Q[w] * (sc + 1)
+                    g.fin_tag[idx] = g.memo_gen
+                    g.fin_score[idx] = sc
+            else:
+                hs_add(h, w, &g.r)
+                sc = win_score(g, h)
+                hs_remove(h, w, &g.r)
+            if sc >= 0:
+                pp += Q[w]
+                ss += <int64_t>Q[w] * (sc + 1)
     p[0] = pp
     s[0] = ss
 

@@ -54,6 +54,9 @@ cdef extern from *:
         1LL << 40, -(1LL << 24), -(1LL << 16), -(1LL << 8), -1LL};
     static const int64_t KTS_KEY_BASE = (64LL | (64LL << 8) | (64LL << 16) | (64LL << 24));
     static const int64_t KTS_CHECK_MASK = (0xFFFFFFFFLL | (1LL << 32) | (1LL << 40));
+    static const unsigned int kts_odd_bits = 0x1f9a80u;        /* ids of odd ten-value */
+    static const unsigned int kts_pair_type_bits = 0x60110u;   /* kts_pair_type as a bit set */
+    static inline int kts_ctz(unsigned int x) { return __builtin_ctz(x); }
     """
     const int TV "kts_ten_value"[21]
     const int CLS "kts_tile_class"[21]
@@ -61,6 +64,9 @@ cdef extern from *:
     const int64_t CDELTA "kts_class_delta"[10]
     const int64_t KEY_BASE "KTS_KEY_BASE"
     const int64_t CHECK_MASK "KTS_CHECK_MASK"
+    const unsigned int ODD_BITS "kts_odd_bits"
+    const unsigned int PAIR_TYPE_BITS "kts_pair_type_bits"
+    int ctz "kts_ctz"(unsigned int x) noexcept nogil
 
 cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,
                         int base_sum) noexcept nogil:
@@ -83,6 +89,54 @@ cdef inline int combine(int form_item, int all_even, int all_odd, int all_pairs,
     if all_pairs and 8 > b:
         b = 8
     return b
+
+
+cdef struct Patterns:      # the pattern items of a hand, read from its masks
+    int all_even           # every tile of even ten-value
+    int all_odd
+    int non_pair_tiles     # tiles of the ids whose identical pair is no ten pair
+    int odd_pair_type      # some pair-type id held an odd number of times
+
+
+cdef inline void hs_patterns(const HandState* h, Patterns* p) noexcept nogil:
+    cdef unsigned int bits = PAIR_TYPE_BITS
+    cdef int i
+    p.all_even = (h.at_least[1] & ODD_BITS) == 0
+    p.all_odd = (h.at_least[1] & ~ODD_BITS) == 0
+    p.non_pair_tiles = h.size
+    p.odd_pair_type = 0
+    while bits:
+        i = ctz(bits)
+        bits &= bits - 1
+        p.non_pair_tiles -= h.c[i]
+        p.odd_pair_type |= h.c[i] & 1
+
+
+cdef inline int hs_basic_score(const HandState* h, const Patterns* p, int base_sum,
+                               int* all_pairs_out) noexcept nogil:
+    """Best score of h under the basic form (-1: no eye leaves the rest balanced): over the
+    eyes e (an id held twice or more, the rest balanced), combine(2, all even, all odd, all
+    pairs) plus one for an eye of ids 0-3.  All pairs: the eye's id is a pair type and
+    every other tile is a pair-type tile in even count, or the eye's id is not, the hand
+    has exactly its two tiles of non-pair type and the pair-type counts are even.
+    ``all_pairs_out``: whether some such eye makes all pairs."""
+    cdef unsigned int bits = h.at_least[2]
+    cdef int e, ap, s, best = -1
+    all_pairs_out[0] = 0
+    while bits:
+        e = ctz(bits)
+        bits &= bits - 1
+        if ((h.key - 2 * CDELTA[CLS[e]]) & CHECK_MASK) != KEY_BASE:
+            continue
+        if IS_PAIR_TYPE[e]:
+            ap = p.non_pair_tiles == 0 and not p.odd_pair_type
+        else:
+            ap = p.non_pair_tiles == 2 and h.c[e] == 2 and not p.odd_pair_type
+        all_pairs_out[0] |= ap
+        s = combine(2, p.all_even, p.all_odd, ap, base_sum) + (1 if e < 4 else 0)
+        if s > best:
+            best = s
+    return best
 
 
 cdef void rules_init(EvalRules* r, int forms, int base_sum, int n, int gee_joon_run_value) noexcept nogil

@@ -39,12 +39,6 @@ import numpy as np
 
 cnp.import_array()
 
-cdef extern from *:
-    """
-    static inline int kts_ctz(unsigned int x) { return __builtin_ctz(x); }
-    """
-    int ctz "kts_ctz"(unsigned int x) noexcept nogil
-
 # ---------------------------------------------------------------- constants
 # TV, CLS, CDELTA, KEY_BASE and CHECK_MASK are defined once, in _eval.pxd.
 cdef int RV_DEFAULT[21]
@@ -81,8 +75,6 @@ assert len(_groups) <= 12, _groups
 cdef int CLASS_IDS[10][4]        # tile ids of each ten-value class
 cdef int CLASS_NIDS[10]
 cdef unsigned int CLASS_BITS[10]  # the same, as a bit set
-cdef unsigned int ODD_BITS = 0    # ids of odd ten-value
-cdef unsigned int PAIR_TYPE_BITS = 0
 for _k in range(10):
     CLASS_NIDS[_k] = 0
     CLASS_BITS[_k] = 0
@@ -91,10 +83,7 @@ for _i in range(21):
     CLASS_IDS[_k][CLASS_NIDS[_k]] = _i
     CLASS_NIDS[_k] += 1
     CLASS_BITS[_k] |= 1u << _i
-    if _tv[_i] & 1:
-        ODD_BITS |= 1u << _i
-    if IS_PAIR_TYPE[_i]:
-        PAIR_TYPE_BITS |= 1u << _i
+    assert ((ODD_BITS >> _i) & 1) == (_tv[_i] & 1) and ((PAIR_TYPE_BITS >> _i) & 1) == IS_PAIR_TYPE[_i]
 
 # key change of removing a run v..v+L-1; [gee_joon 6|3][L][v][2-4 taken as the tile of its value]
 cdef int64_t RUN_DELTA[2][9][13][2]
@@ -110,7 +99,12 @@ for _g, _gv in enumerate((6, 3)):
 # signatures (masked keys) of hands that an eye of class k + a run could make balanced
 cdef int64_t SIG_VALS[2][512]
 cdef int SIG_START[2][513]
-cdef int SIG_CAND[2][1024]
+cdef struct SigCand:      # a run v..v+L-1 (ch: 2-4 counts as the tile of its value) + an eye of class k
+    uint8_t L
+    uint8_t v
+    uint8_t ch
+    uint8_t k
+cdef SigCand SIG_CAND[2][1024]
 cdef int N_SIG[2]
 cdef enum:
     SIG_HASH_BITS = 12
@@ -125,7 +119,7 @@ for _g, _gv in enumerate((6, 3)):
                     continue
                 for _k in range(10):
                     _sig = (KEY_BASE + RUN_DELTA[_g][_L][_v][_ch] + 2 * CDELTA[_k]) & CHECK_MASK
-                    _sigs.setdefault(_sig, []).append((_L << 16) | (_v << 8) | (_ch << 4) | _k)
+                    _sigs.setdefault(_sig, []).append((_L, _v, _ch, _k))
     _order = sorted(_sigs)
     assert len(_order) <= 512 and sum(len(x) for x in _sigs.values()) <= 1024
     N_SIG[_g] = len(_order)
@@ -134,7 +128,7 @@ for _g, _gv in enumerate((6, 3)):
         SIG_VALS[_g][_j] = _sig
         SIG_START[_g][_j] = _pos
         for _c in _sigs[_sig]:
-            SIG_CAND[_g][_pos] = _c
+            SIG_CAND[_g][_pos].L, SIG_CAND[_g][_pos].v, SIG_CAND[_g][_pos].ch, SIG_CAND[_g][_pos].k = _c
             _pos += 1
     SIG_START[_g][len(_order)] = _pos
     for _j in range(SIG_HASH_SIZE):
@@ -158,10 +152,6 @@ cdef inline int popcount(unsigned int v) noexcept nogil:
 cdef inline bint run_allowed(const EvalRules* r, int L) noexcept nogil:
     """Is a run of length L (4, 6, 8) one of the ruleset's forms, and does it fit the hand?"""
     return (r.forms & (FORM_RUN4 << (L // 2 - 2))) != 0 and r.n - L // 2 >= 0
-
-
-cdef inline bint balanced(int64_t key) noexcept nogil:
-    return (key & CHECK_MASK) == KEY_BASE
 
 
 cdef inline int field(int64_t key, int j) noexcept nogil:
@@ -293,7 +283,7 @@ cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept
     hand with one binary search; the few candidates left are checked for the
     tiles themselves."""
     cdef int g = 0 if r.rv[19] == 6 else 1, gv = r.rv[19]
-    cdef int idx, j, L, v, ch, k, jj, e, w, cand
+    cdef int idx, j, L, v, ch, k, jj, e
     cdef unsigned int pres0, pres1, mask, pres
     idx = find_sig(g, key & CHECK_MASK)
     if idx < 0:
@@ -307,11 +297,7 @@ cdef bint runs_win(const HandState* h, const EvalRules* r, int64_t key) noexcept
     if h.c[19] >= 1:
         pres1 |= 1u << gv
     for j in range(SIG_START[g][idx], SIG_START[g][idx + 1]):
-        cand = SIG_CAND[g][j]
-        L = cand >> 16
-        v = (cand >> 8) & 0xFF
-        ch = (cand >> 4) & 0xF
-        k = cand & 0xF
+        L, v, ch, k = SIG_CAND[g][j].L, SIG_CAND[g][j].v, SIG_CAND[g][j].ch, SIG_CAND[g][j].k
         if not run_allowed(r, L):
             continue
         mask = ((1u << L) - 1) << v
@@ -330,38 +316,21 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
     (0 basic, 1 general eyes, 2 run4, 3 run6, 4 run8) and the special flags."""
     cdef int64_t key = h.key
     cdef int best = -1, best_form = -1, specials = 0
-    cdef int e, i, s, ap, L, v, ch, k, non_pair_tiles = 0, odd_pair_type = 0
-    cdef int all_even, all_odd, gi, idx, j, cand
-    cdef unsigned int bits
+    cdef int e, i, s, ap, L, v, ch, k, non_pair_tiles, odd_pair_type
+    cdef int all_even, all_odd, gi, idx, j
     cdef int g[4]
-    cdef int64_t m
-    # the pattern items from the hand's masks (HandState.at_least): ids held, the pair-type
-    # ids (an odd count of one, and the tiles of the other ids)
-    all_even = (h.at_least[1] & ODD_BITS) == 0
-    all_odd = (h.at_least[1] & ~ODD_BITS) == 0
-    non_pair_tiles = h.size
-    bits = PAIR_TYPE_BITS
-    while bits:
-        i = ctz(bits)
-        bits &= bits - 1
-        non_pair_tiles -= h.c[i]
-        odd_pair_type |= h.c[i] & 1
+    cdef Patterns p
+    hs_patterns(h, &p)
+    all_even = p.all_even
+    all_odd = p.all_odd
+    non_pair_tiles = p.non_pair_tiles
+    odd_pair_type = p.odd_pair_type
     if r.forms & FORM_BASIC:
-        bits = h.at_least[2]
-        while bits:
-            e = ctz(bits)
-            bits &= bits - 1
-            if balanced(key - 2 * CDELTA[CLS[e]]):
-                if IS_PAIR_TYPE[e]:
-                    ap = non_pair_tiles == 0 and not odd_pair_type
-                else:
-                    ap = non_pair_tiles == 2 and h.c[e] == 2 and not odd_pair_type
-                if ap:
-                    specials |= SPECIAL_ALL_PAIRS
-                s = combine(2, all_even, all_odd, ap, r.base_sum) + (1 if e < 4 else 0)
-                if s > best:
-                    best = s
-                    best_form = 0
+        best = hs_basic_score(h, &p, r.base_sum, &ap)
+        if ap:
+            specials |= SPECIAL_ALL_PAIRS
+        if best >= 0:
+            best_form = 0
     if r.forms & FORM_GENERAL_EYES:
         k = ge_max_k(h, g)
         if k >= 2:
@@ -381,11 +350,7 @@ cdef int hs_score(const HandState* h, const EvalRules* r, int* form_out, int* sp
         idx = find_sig(gi, key & CHECK_MASK)
         if idx >= 0:
             for j in range(SIG_START[gi][idx], SIG_START[gi][idx + 1]):
-                cand = SIG_CAND[gi][j]
-                L = cand >> 16
-                v = (cand >> 8) & 0xFF
-                ch = (cand >> 4) & 0xF
-                k = cand & 0xF
+                L, v, ch, k = SIG_CAND[gi][j].L, SIG_CAND[gi][j].v, SIG_CAND[gi][j].ch, SIG_CAND[gi][j].k
                 if not run_allowed(r, L) or not run_available(h, r, -1, L, v, ch):
                     continue
                 for i in range(CLASS_NIDS[k]):
