@@ -7,13 +7,17 @@ import os
 import numpy as np
 import pandas as pd
 
+from kaptai.core.plotting import save_figure, with_cjk_font
+
 __all__ = ["plot_fairness"]
 
 
+@with_cjk_font
 def plot_fairness(df: pd.DataFrame, path: str | os.PathLike | None = None, relative_to: str = "leader"):
     """Bar chart of each variant's EV per seat (with 95% intervals) and win rate by seat.
 
-    Returns the matplotlib Figure (saved to ``path`` if given).
+    Returns the matplotlib Figure (saved to ``path`` if given, and then closed: released from
+    pyplot).
     """
     import matplotlib
 
@@ -43,6 +47,4 @@ def plot_fairness(df: pd.DataFrame, path: str | os.PathLike | None = None, relat
     ax.set_title(f"Big Two: EV per game by {what}, 95% intervals")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    return fig
+    return save_figure(fig, path)

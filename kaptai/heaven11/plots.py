@@ -2,8 +2,10 @@
 
 Every function takes the tidy table of an analysis (:func:`kaptai.heaven11.fairness.asymmetry`,
 :func:`kaptai.heaven11.simulate.simulate`, :func:`kaptai.heaven11.fairness.compare_variants`),
-returns a :class:`matplotlib.figure.Figure` and, when ``path`` is given, also saves it there.
-Nothing is computed here beyond selecting rows: the numbers are the table's.
+returns a :class:`matplotlib.figure.Figure` and, when ``path`` is given, also saves it there (a
+figure made here is then closed: released from pyplot).  Nothing is computed here beyond selecting
+rows: the numbers are the table's.  Text is drawn with the packaged CJK font
+(:mod:`kaptai.core.plotting`).
 
 Examples
 --------
@@ -27,6 +29,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from kaptai.core.plotting import save_figure, with_cjk_font  # noqa: E402
+
 __all__ = ["plot_bid_ev", "plot_trick_distribution", "plot_status", "plot_fairness"]
 
 _STRAIN_LABEL = {"C": "♣ clubs", "D": "♦ diamonds", "H": "♥ hearts", "S": "♠ spades", "NT": "NT (no trump)"}
@@ -35,17 +39,18 @@ _STATUS = (("p_short", "short (m < b)", "#4c72b0"), ("p_match", "match (m = b)",
            ("p_over", "over (m > b)", "#c44e52"))
 
 
-def _save(fig, path: str | os.PathLike | None):
+def _save(fig, path: str | os.PathLike | None, *, close: bool = True):
+    """Lay out ``fig``; when ``path`` is given, save it there and (``close``: a figure made here)
+    release it from pyplot."""
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    return fig
+    return save_figure(fig, path, close=close)
 
 
 def _yerr(q: pd.DataFrame) -> np.ndarray:
     return np.vstack([q.value - q.ci_low, q.ci_high - q.value]).astype(float)
 
 
+@with_cjk_font
 def plot_bid_ev(asym: pd.DataFrame, path: str | os.PathLike | None = None, *, ax: Any = None):
     """The declarer's EV by bid offset from its expected origin grade, rules as written vs the
     symmetric option, with the table's 95% intervals (rows ``metric == 'ev_offset'``).
@@ -57,6 +62,7 @@ def plot_bid_ev(asym: pd.DataFrame, path: str | os.PathLike | None = None, *, ax
     path : path, optional
         Also save the figure there.
     """
+    own = ax is None
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(7, 3.6))
     ev = asym[asym.metric == "ev_offset"]
     for k, (rules, label) in enumerate(_RULES_LABEL.items()):
@@ -73,9 +79,10 @@ def plot_bid_ev(asym: pd.DataFrame, path: str | os.PathLike | None = None, *, ax
     ax.set_ylabel("declarer's mean score per hand")
     ax.grid(alpha=0.3)
     ax.legend()
-    return _save(fig, path)
+    return _save(fig, path, close=own)
 
 
+@with_cjk_font
 def plot_trick_distribution(sim: pd.DataFrame, path: str | os.PathLike | None = None, *, ax: Any = None):
     """Distribution of the declarer's tricks, one line per contract strain (rows
     ``metric == 'declarer_tricks'`` with ``relative_to == 'strain=X'``) and overall.
@@ -85,6 +92,7 @@ def plot_trick_distribution(sim: pd.DataFrame, path: str | os.PathLike | None = 
     sim : pandas.DataFrame
         The table of :func:`kaptai.heaven11.simulate.simulate`.
     """
+    own = ax is None
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(7, 3.6))
     d = sim[sim.metric == "declarer_tricks"]
     keys = [("declarer", "all contracts")] + [(f"strain={s}", lab) for s, lab in _STRAIN_LABEL.items()]
@@ -101,12 +109,14 @@ def plot_trick_distribution(sim: pd.DataFrame, path: str | os.PathLike | None = 
     ax.set_xticks(range(0, 14))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _save(fig, path, close=own)
 
 
+@with_cjk_font
 def plot_status(asym: pd.DataFrame, path: str | os.PathLike | None = None, *, ax: Any = None):
     """P(short / match / over) by bid offset (stacked bars; rows ``p_short``, ``p_match``,
     ``p_over`` of :func:`kaptai.heaven11.fairness.asymmetry`, which do not depend on the scoring rule)."""
+    own = ax is None
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(7, 3.6))
     a = asym[asym.rules == "as_written"]
     bottom = None
@@ -123,9 +133,10 @@ def plot_status(asym: pd.DataFrame, path: str | os.PathLike | None = None, *, ax
     ax.set_ylabel("% of hands")
     ax.set_ylim(0, 100)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return _save(fig, path)
+    return _save(fig, path, close=own)
 
 
+@with_cjk_font
 def plot_fairness(df: pd.DataFrame, which: str | Any = "play", path: str | os.PathLike | None = None):
     """The figure of ``kaptai fairness heaven-eleven --plot FILE``: the bid EV for
     ``'asymmetry'``, the declarer's tricks and score for ``'leading'``, and the declarer's mean

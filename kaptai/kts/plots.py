@@ -1,7 +1,9 @@
 """Figures of Kap Tai Shap (夾大十) fairness and sessions (matplotlib).
 
 Each function draws one figure from a table of :mod:`kaptai.kts.fairness` or a
-:class:`kaptai.kts.sessions.SessionResult`, and saves it when ``path`` is given.
+:class:`kaptai.kts.sessions.SessionResult`, and saves it when ``path`` is given (a figure made here
+is then closed: released from pyplot).  Text is drawn with the packaged CJK font
+(:mod:`kaptai.core.plotting`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from kaptai.core.plotting import save_figure, with_cjk_font
 from kaptai.errors import RulesError
 from kaptai.kts.sessions import SessionResult
 
@@ -28,12 +31,12 @@ def _figure(**kw):
     return Figure(**kw)
 
 
-def _save(fig, path):
-    if path is not None:
-        fig.savefig(path, bbox_inches="tight", dpi=120)
-    return fig
+def _save(fig, path, *, close: bool = True):
+    """Save ``fig`` when ``path`` is given; a figure made here (``close``) is then released from pyplot."""
+    return save_figure(fig, path, close=close, dpi=120)
 
 
+@with_cjk_font
 def plot_seat_ev(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=None):
     """Bars of every seat's EV per hand with their confidence intervals, one group per variant.
 
@@ -55,6 +58,7 @@ def plot_seat_ev(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=No
     sub = df[(df.metric == "ev_per_hand") & (df.relative_to == relative_to)]
     if sub.empty:
         raise RulesError("the table has no ev_per_hand rows to plot")
+    own = ax is None
     fig = ax.figure if ax is not None else _figure(figsize=(8, 4.5))
     ax = ax if ax is not None else fig.subplots()
     names = list(dict.fromkeys(sub.variant))
@@ -75,9 +79,10 @@ def plot_seat_ev(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=No
     ax.set_ylabel("EV per hand (antes / points)")
     ax.set_title("Expected result per hand, 95% intervals")
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _save(fig, path, close=own)
 
 
+@with_cjk_font
 def plot_cut_curve(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=None):
     """Seat EVs and the house's take per hand against the house cut.
 
@@ -88,6 +93,7 @@ def plot_cut_curve(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=
     -------
     matplotlib.figure.Figure
     """
+    own = ax is None
     fig = ax.figure if ax is not None else _figure(figsize=(7, 4.5))
     ax = ax if ax is not None else fig.subplots()
     ev = df[(df.metric == "ev_per_hand") & (df.relative_to == relative_to)].sort_values("house_cut")
@@ -104,9 +110,10 @@ def plot_cut_curve(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=
     ax.set_ylabel("per hand (antes / points)")
     ax.set_title("EV and house take against the cut")
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _save(fig, path, close=own)
 
 
+@with_cjk_font
 def plot_fairness(df: pd.DataFrame, path=None):
     """The figure of ``kaptai fairness --plot``: seat EVs per variant and the house take.
 
@@ -139,6 +146,7 @@ def plot_fairness(df: pd.DataFrame, path=None):
 
 # --------------------------------------------------------------------------------------
 # Sessions
+@with_cjk_font
 def plot_win_modes(df: pd.DataFrame, ax=None, path=None):
     """Stacked shares of natural / claimed / self-drawn wins per variant.
 
@@ -161,6 +169,7 @@ def plot_win_modes(df: pd.DataFrame, ax=None, path=None):
     if q.empty:
         raise RulesError("plot_win_modes needs the win_share_* metrics of compare_variants()")
     table = q.pivot_table(index="variant", columns="metric", values="value", sort=False)
+    own = ax is None
     if ax is None:
         fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(table) + 2), 3.5))
     else:
@@ -178,13 +187,12 @@ def plot_win_modes(df: pd.DataFrame, ax=None, path=None):
 
     ax.set_xticks(range(len(table)), [wrap_label(v, 12) for v in table.index.astype(str)], fontsize=8)
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    return fig
+    return save_figure(fig, path, close=own)
 
 
 
 
+@with_cjk_font
 def plot_bankroll_fan(result: SessionResult, seats: Sequence[int] | None = None, ax=None, path=None):
     """Fan chart of bankroll paths: median and 5-95% / 25-75% bands per seat, house take.
 
@@ -193,6 +201,7 @@ def plot_bankroll_fan(result: SessionResult, seats: Sequence[int] | None = None,
     matplotlib.figure.Figure
     """
     r = result
+    own = ax is None
     fig = ax.figure if ax is not None else _figure(figsize=(8, 4.5))
     ax = ax if ax is not None else fig.subplots()
     t = np.arange(r.bankrolls.shape[1])
@@ -207,4 +216,4 @@ def plot_bankroll_fan(result: SessionResult, seats: Sequence[int] | None = None,
     ax.set_ylabel("bankroll")
     ax.set_title(f"{r.variant}: bankrolls over {t[-1]} hands ({r.bankrolls.shape[0]} sessions)")
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _save(fig, path, close=own)

@@ -2,9 +2,10 @@
 
 Every function takes a tidy table of an analysis (:func:`kaptai.nantong.odds.deal_odds`,
 :func:`kaptai.nantong.simulate.simulate`, :func:`kaptai.nantong.fairness.fairness`), returns a
-:class:`matplotlib.figure.Figure` and, when ``path`` is given, also saves it there.  Nothing is
-computed here beyond selecting rows: the numbers drawn are the table's.  Chinese terms are drawn
-with a CJK fallback font (Noto Sans CJK) when one is installed.
+:class:`matplotlib.figure.Figure` and, when ``path`` is given, also saves it there (and closes it:
+the figure returned is released from pyplot).  Nothing is computed here beyond selecting rows: the
+numbers drawn are the table's.  Chinese terms are drawn with the packaged CJK font
+(:mod:`kaptai.core.plotting`).
 
 Examples
 --------
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kaptai.core.plotting import cjk_font_family, with_cjk_font
+from kaptai.core.plotting import cjk_font_family, save_figure, with_cjk_font
 
 __all__ = ["plot_deal_odds", "plot_fairness", "plot_distance", "plot_opening_hu", "plot_roles",
            "plot_score_by_win_type", "plot_match_fairness"]
@@ -49,10 +50,9 @@ _cjk = with_cjk_font
 
 
 def _finish(fig, path):
+    """Lay out ``fig``; when ``path`` is given, save it there and release it from pyplot."""
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    return fig
+    return save_figure(fig, path)
 
 
 def _yerr(q: pd.DataFrame) -> np.ndarray:
@@ -65,6 +65,7 @@ def _prob_label(v: float) -> str:
     return f"{v:.1e}"
 
 
+@_cjk
 def plot_deal_odds(odds: pd.DataFrame, path: Any = None):
     """The distance from ready and the opening 胡數 at the deal, dealer against the others
     (log scale), from a :func:`kaptai.nantong.odds.deal_odds` table."""
@@ -287,6 +288,7 @@ def plot_match_fairness(fair: pd.DataFrame, path: Any = None):
     return _finish(fig, path)
 
 
+@_cjk
 def plot_fairness(df: pd.DataFrame, path: Any = None):
     """Mean match result per player (from the first dealer) with 95% intervals, one panel per
     settlement, from a :func:`kaptai.nantong.fairness.fairness` table."""

@@ -2,10 +2,10 @@
 
 Every function takes the tidy table of an analysis (:func:`kaptai.nineten.odds.deal_odds`,
 :func:`kaptai.nineten.simulate.simulate`, :func:`kaptai.nineten.fairness.compare_variants`),
-returns a :class:`matplotlib.figure.Figure` and, when ``path`` is given, also saves it there.
-Nothing is computed here beyond selecting rows (and, for the option readings, the difference
-of two rows): the numbers are the table's.  Chinese terms in titles are drawn with a CJK font
-(Noto Sans CJK) when one is installed.
+returns a :class:`matplotlib.figure.Figure` and, when ``path`` is given, also saves it there (and
+closes it: the figure returned is released from pyplot).  Nothing is computed here beyond
+selecting rows (and, for the option readings, the difference of two rows): the numbers are the
+table's.  Chinese terms are drawn with the packaged CJK font (:mod:`kaptai.core.plotting`).
 
 Examples
 --------
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from kaptai.core.plotting import cjk_font_family, with_cjk_font
+from kaptai.core.plotting import cjk_font_family, save_figure, with_cjk_font
 
 __all__ = ["plot_fairness", "plot_wins", "plot_pairs_distribution", "plot_seat_wins", "plot_policy_money",
            "plot_option_dealer_advantage", "option_effects"]
@@ -50,10 +50,9 @@ _texts = with_cjk_font
 
 
 def _save(fig, path):
+    """Lay out ``fig``; when ``path`` is given, save it there and release it from pyplot."""
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    return fig
+    return save_figure(fig, path)
 
 
 def _yerr(q: pd.DataFrame) -> np.ndarray:

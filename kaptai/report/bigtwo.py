@@ -18,6 +18,7 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.core.output import format_estimate
 from kaptai.bigtwo.rules import RuleSet
+from kaptai.core.plotting import with_cjk_font
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
@@ -59,6 +60,7 @@ def _rules_section() -> Section:
     )
 
 
+@with_cjk_font
 def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, dict[str, pd.DataFrame]]:
     import matplotlib.pyplot as plt
 
@@ -113,6 +115,7 @@ def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, dict
     return sec, {"odds": odds, "best_five": best}
 
 
+@with_cjk_font
 def _play_section(games: int, seed: int, run: dict, progress: bool):
     import matplotlib.pyplot as plt
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.plotting import with_cjk_font
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
@@ -117,6 +118,7 @@ def _game_section() -> Section:
 
 
 # ----------------------------------------------------------------------------- exact odds
+@with_cjk_font
 def _odds_section(progress: bool) -> tuple[Section, dict[str, Any]]:
     import matplotlib.pyplot as plt
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.plotting import with_cjk_font
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
@@ -65,6 +66,7 @@ def _rules_section() -> Section:
     )
 
 
+@with_cjk_font
 def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, pd.DataFrame]:
     import matplotlib.pyplot as plt
 
@@ -110,6 +112,7 @@ def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, pd.D
 
 
 
+@with_cjk_font
 def _seat_section(players: Sequence[int], hands: int, seed: int, run: dict, progress: bool):
     import matplotlib.pyplot as plt
 
@@ -209,6 +212,7 @@ def _league_section(players, hands, seed, run, progress):
     return sec, {"league": league}
 
 
+@with_cjk_font
 def _fairness_section(players, hands, seed, run, progress):
     import matplotlib.pyplot as plt
 

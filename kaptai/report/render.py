@@ -75,11 +75,13 @@ class Section:
 
 
 def figure_png(fig) -> str:
-    """A matplotlib figure as a base64 PNG string (the figure is closed)."""
+    """A matplotlib figure as a base64 PNG string, drawn with the packaged CJK font (the figure is closed)."""
     import matplotlib.pyplot as plt
 
+    from kaptai.core.plotting import save_figure
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    save_figure(fig, buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
