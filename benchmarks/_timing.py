@@ -1,10 +1,39 @@
-"""Timing shared by the benchmark modules."""
+"""Timing shared by the benchmark modules, and the rows they report.
+
+A module builds its rows in a :class:`Rows` list: ``benchmarks/run.py`` sets a sink
+(:func:`set_sink`) that prints every row the moment it is appended, so a long run shows
+each result as it finishes instead of all of them at the end.
+"""
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+_SINKS: list[Callable[[dict], None]] = []
+
+
+def set_sink(sink: Callable[[dict], None] | None) -> None:
+    """Call ``sink(row)`` for every row appended to a :class:`Rows` from now on (None: stop)."""
+    _SINKS[:] = [] if sink is None else [sink]
+
+
+class Rows(list):
+    """A list of benchmark rows that reports each row to the sink when it is appended."""
+
+    def append(self, row: dict) -> None:  # type: ignore[override]
+        super().append(row)
+        for sink in _SINKS:
+            sink(row)
+
+    def extend(self, rows: Iterable[dict]) -> None:  # type: ignore[override]
+        for row in rows:
+            self.append(row)
+
+    def __iadd__(self, rows: Iterable[dict]) -> Rows:  # type: ignore[override]
+        self.extend(rows)
+        return self
 
 
 def median_rate(fn: Callable[[int], object], n: int, repeats: int,
@@ -24,3 +53,21 @@ def median_rate(fn: Callable[[int], object], n: int, repeats: int,
         if budget is not None and spent > budget:
             break
     return statistics.median(rates), len(rates)
+
+
+def run_python(code: str, timeout: float = 300.0) -> str:
+    """The stdout of ``python -c code`` in a fresh process that imports the same kaptai as this
+    one (its folder first on ``PYTHONPATH``; run from an empty folder, so that the source tree
+    of the current directory does not shadow an installed kaptai)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    import kaptai
+
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(kaptai.__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    with tempfile.TemporaryDirectory(prefix="kaptai-bench-") as cwd:
+        return subprocess.check_output([sys.executable, "-c", code], cwd=cwd, env=env, timeout=timeout).decode()

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _timing import Rows
 
 if __name__ == "__main__":  # run as a script: the in-place build, else the installed package (see run.py)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,7 +62,7 @@ def run(quick: bool = False) -> list[dict]:
     """Measure and return the rows (see the module docstring)."""
     n = 200 if quick else 1000
     hands = deals(n)
-    rows = []
+    rows = Rows()
     for fn in (advise, draw_odds):
         for preset in PRESETS:
             t = _times(fn, hands, preset)

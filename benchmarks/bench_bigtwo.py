@@ -22,7 +22,7 @@ import sys
 import time
 
 import numpy as np
-from _timing import median_rate
+from _timing import Rows, median_rate
 
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo.config import POLICY_CODES, make_config
@@ -53,7 +53,7 @@ def run(quick: bool = False) -> list[dict]:
     n_fast = 5_000 if quick else 50_000
     n_ref = 10 if quick else 40
     four = make_config(4)
-    out: list[dict] = []
+    out: list[dict] = Rows()
 
     def row(name, value, unit, reps, **extra):
         out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})

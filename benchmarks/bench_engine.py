@@ -21,7 +21,7 @@ import resource
 import sys
 
 import numpy as np
-from _timing import median_rate
+from _timing import Rows, median_rate
 
 from kaptai.kts import _engine
 from kaptai.kts.config import make_config
@@ -64,7 +64,7 @@ def run(quick: bool = False) -> list[dict]:
     n_look_ref = 2 if quick else 6
     trad = make_config(4, "traditional")
     adv = make_config(4, "advanced")
-    out: list[dict] = []
+    out: list[dict] = Rows()
 
     def row(name, value, unit):
         out.append({"name": name, "value": float(value), "unit": unit})

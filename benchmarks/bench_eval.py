@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+from _timing import Rows
 
 if __name__ == "__main__":  # run as a script: the in-place build, else the installed package (see run.py)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -99,7 +100,7 @@ def evaluator_rows(quick: bool = False) -> list[dict]:
     tiles9 = np.ascontiguousarray(tiles10[:, :9])
     counts10 = to_counts(tiles10[:ref_score_n])
     counts9 = to_counts(tiles9[:ref_waits_n])
-    rows: list[dict] = []
+    rows: list[dict] = Rows()
     for preset in PRESETS:
         rules = RuleSet.preset(preset)
         for kind, tiles, fast_fn, ref_counts, ref_fn in (
@@ -146,7 +147,7 @@ def evaluator_rows(quick: bool = False) -> list[dict]:
 
 def deal_table_rows(quick: bool = False) -> list[dict]:
     budget = 4.0 if quick else math.inf
-    rows: list[dict] = []
+    rows: list[dict] = Rows()
     for distance in (False, True):
         for preset in PRESETS:
             for sets, players in PLAYERS_FOR_SETS.items():

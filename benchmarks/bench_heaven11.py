@@ -12,7 +12,7 @@ import sys
 import time
 
 import numpy as np
-from _timing import median_rate
+from _timing import Rows, median_rate
 
 from kaptai.heaven11 import _engine
 from kaptai.heaven11.config import make_config
@@ -46,7 +46,7 @@ def run(quick: bool = False) -> list[dict]:
     repeats = 3 if quick else 5
     n_fast = 5_000 if quick else 50_000
     n_ref = 20 if quick else 200
-    out: list[dict] = []
+    out: list[dict] = Rows()
 
     def row(name, value, unit, reps, **extra):
         out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})

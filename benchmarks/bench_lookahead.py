@@ -28,9 +28,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from _timing import Rows
 
-if __package__ in (None, ""):  # run as a script from anywhere: find the repository
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # run as a script: the in-place build, else the installed package (see run.py)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from run import select_kaptai
+
+    select_kaptai()
 
 from kaptai.kts.advisor import advise  # noqa: E402
 from kaptai.kts.evaluate import score_hands  # noqa: E402
@@ -118,7 +122,7 @@ def python_expectimax(hand10: list[int], seen: list[int], rules: str, k: int) ->
 
 def run(quick: bool = False) -> list[dict]:
     """Measure and return the rows (see the module docstring)."""
-    rows = []
+    rows = Rows()
     for k, n in ((3, 40 if quick else 200), (4, 10 if quick else 50)):
         hands = deals(n, seed=2025 + k)
         for preset in PRESETS:

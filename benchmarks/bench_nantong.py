@@ -19,11 +19,11 @@ the wall-clock rate in ``wall_clock``.
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import time
 
 import numpy as np
+from _timing import Rows, run_python
 
 
 def _hands(n: int, seed: int = 1) -> np.ndarray:
@@ -84,7 +84,7 @@ def run(quick: bool = False) -> list[dict]:
     quick : bool
         Fewer hands and repeats (a smoke run).
     """
-    out: list[dict] = []
+    out: list[dict] = Rows()
 
     def row(name, value, unit, reps, **extra):
         if unit.endswith("/s") and _WALL:
@@ -92,7 +92,7 @@ def run(quick: bool = False) -> list[dict]:
         out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})
 
     code = "import time; t=time.perf_counter(); from kaptai.nantong import _eval; _eval.build_tables(); print(time.perf_counter()-t)"
-    builds = [float(subprocess.check_output([sys.executable, "-c", code]).decode()) for _ in range(1 if quick else 3)]
+    builds = [float(run_python(code)) for _ in range(1 if quick else 3)]
     row("per-suit table build (fresh process)", 1000 * statistics.median(builds), "ms", len(builds), target="< 3000")
 
     from kaptai.nantong import _eval, reference

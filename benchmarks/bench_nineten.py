@@ -22,7 +22,7 @@ import sys
 import time
 
 import numpy as np
-from _timing import median_rate
+from _timing import Rows, median_rate
 
 from kaptai.nineten import _engine
 from kaptai.nineten.config import POLICY_CODES, make_config
@@ -53,7 +53,7 @@ def run(quick: bool = False) -> list[dict]:
     n_fast = 20_000 if quick else 200_000
     n_ref = 200 if quick else 2_000
     five = make_config(5)
-    out: list[dict] = []
+    out: list[dict] = Rows()
 
     def row(name, value, unit, reps, **extra):
         out.append({"name": name, "value": float(value), "unit": unit, "repeats": reps, **extra})

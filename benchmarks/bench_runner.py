@@ -8,7 +8,10 @@ warm-up, because other processes may share the machine.
 * ``simulate`` throughput (greedy, 4 players, traditional) as a user calls it: with
   ``workers=1``, ``workers=2`` (process-pool start-up included) and on a running 2-worker
   Dask ``LocalCluster`` (``scheduler=address``; connecting included);
-* the scaling from 1 to 2 local workers (target >= 1.8x on 2 cores);
+* the scaling from 1 to 2 local workers (target >= 1.8x on 2 cores), on a run sized from a
+  first measurement to last about 10 s in one process (2.5 s with ``--quick``), so that
+  the start of the worker processes does not decide the ratio; the row gives the hands and
+  the seconds of both runs behind it;
 * the Dask overhead against a local process pool of the same size, both executors
   already running, at ``simulate``'s own chunks (~0.05 s) and at chunks of ~1 s
   (target < 5% at >= 1 s);
@@ -21,10 +24,13 @@ Dask is missing).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import logging
 import statistics
 import sys
 import time
+
+from _timing import Rows
 
 from kaptai.core.runner import plan_chunks, run_chunks
 from kaptai.kts.config import make_config
@@ -32,11 +38,12 @@ from kaptai.kts.policies import resolve_policies
 from kaptai.kts.simulate import CHUNK_HANDS, _play_chunk, simulate
 
 
-def _median_times(fns: dict, repeats: int) -> dict[str, float]:
+def _median_times(fns: dict, repeats: int, warmups: dict | None = None) -> dict[str, float]:
     """Median seconds of each callable; the runs are interleaved (A B C A B C ...) so that
-    load from other processes falls on every configuration alike."""
-    for fn in fns.values():
-        fn()  # warm-up
+    load from other processes falls on every configuration alike.  Each is warmed up first
+    (by its entry of ``warmups``, a smaller run, when there is one)."""
+    for key, fn in fns.items():
+        (warmups or {}).get(key, fn)()
     times: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(repeats):
         for key, fn in fns.items():
@@ -63,23 +70,77 @@ def _big_chunk_tasks(n_chunks: int, chunk_hands: int):
     ]
 
 
+@contextlib.contextmanager
+def _pool(n: int):
+    """A process pool that, on Ctrl-C or an error, stops its workers at once instead of
+    waiting for the chunk (or half run) each one is busy with."""
+    pool = cf.ProcessPoolExecutor(n)
+    try:
+        yield pool
+    except BaseException:
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _start_cluster(distributed, n: int):
+    """A LocalCluster of ``n`` one-thread worker processes, its workers up.  The scheduler is
+    made first and the workers started in the background, so that Ctrl-C during the start
+    can still close the cluster (the caller's ``finally``) instead of leaving it to atexit."""
+    cluster = distributed.LocalCluster(
+        n_workers=0, threads_per_worker=1, processes=True, dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    try:
+        cluster.scale(n)
+        with distributed.Client(cluster, set_as_default=False) as client:
+            deadline = time.monotonic() + 120
+            while len(client.nthreads()) < n:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the {n} Dask workers did not start within 120 s")
+                time.sleep(0.1)
+    except BaseException:
+        cluster.close(timeout=10)
+        raise
+    return cluster
+
+
+def _calibrated_hands(sim: dict, seconds: float) -> tuple[int, float]:
+    """Hands (whole chunks) that ``simulate(workers=1)`` plays in about ``seconds`` here, and
+    the in-process rate it was sized from."""
+    probe = 8 * CHUNK_HANDS
+    simulate(**sim, hands=probe)  # warm-up
+    t0 = time.perf_counter()
+    simulate(**sim, hands=probe)
+    rate = probe / (time.perf_counter() - t0)
+    chunks = max(8, round(rate * seconds / CHUNK_HANDS))
+    return chunks * CHUNK_HANDS, rate
+
+
 def run(quick: bool = False) -> list[dict]:
     """Measure and return rows ``{'name', 'value', 'unit', 'repeats'}``.
 
     Parameters
     ----------
     quick : bool
-        Fewer hands and repeats (a smoke run of ~15 s).
+        Fewer repeats and shorter runs (about 2.5 s per in-process run instead of 10 s:
+        still long enough for the 1 -> 2 workers scaling to measure the engine, not the start
+        of the worker processes).
     """
     repeats = 3 if quick else 5
-    hands = (8 if quick else 48) * CHUNK_HANDS
-    out: list[dict] = []
+    base = dict(players=4, rules="traditional", seed=0, policies="greedy", progress=False)
+    hands, _ = _calibrated_hands(base, 2.5 if quick else 10.0)
+    small = (8 if quick else 48) * CHUNK_HANDS  # the Dask rows: as before
+    out: list[dict] = Rows()
 
     def row(name, value, unit, **extra):
         out.append({"name": name, "value": float(value), "unit": unit, "repeats": repeats, **extra})
 
-    sim = dict(players=4, rules="traditional", hands=hands, seed=0, policies="greedy", progress=False)
-    with cf.ProcessPoolExecutor(2) as pool:
+    sim = dict(base, hands=hands)
+    warm = dict(base, hands=small)
+    with _pool(2) as pool:
         t = _median_times(
             {
                 "w1": lambda: simulate(**sim, workers=1),
@@ -87,12 +148,19 @@ def run(quick: bool = False) -> list[dict]:
                 "ceiling": lambda: _ceiling(pool, sim),
             },
             repeats,
+            warmups={
+                "w1": lambda: simulate(**warm, workers=1),
+                "w2": lambda: simulate(**warm, workers=2),
+                "ceiling": lambda: _ceiling(pool, warm),
+            },
         )
     rate1, rate2 = hands / t["w1"], hands / t["w2"]
-    row("simulate greedy 4p, in-process (workers=1)", rate1, "hands/s")
-    row("simulate greedy 4p, 2 local processes", rate2, "hands/s")
-    row("scaling 1 -> 2 local workers", rate2 / rate1, "x", target=">= 1.8")
-    row("machine ceiling: 2 independent processes, no runner", t["w1"] / t["ceiling"], "x")
+    row("simulate greedy 4p, in-process (workers=1)", rate1, "hands/s", hands=f"{hands:,}", seconds=round(t["w1"], 2))
+    row("simulate greedy 4p, 2 local processes", rate2, "hands/s", hands=f"{hands:,}", seconds=round(t["w2"], 2))
+    row("scaling 1 -> 2 local workers", rate2 / rate1, "x", target=">= 1.8", hands=f"{hands:,}",
+        seconds_w1=round(t["w1"], 2), seconds_w2=round(t["w2"], 2))
+    row("machine ceiling: 2 independent processes, no runner", t["w1"] / t["ceiling"], "x", hands=f"{hands:,}",
+        seconds=round(t["ceiling"], 2))
 
     try:
         import distributed
@@ -100,11 +168,9 @@ def run(quick: bool = False) -> list[dict]:
         print("note: dask[distributed] not installed; Dask rows skipped", file=sys.stderr)
         return out
 
+    sim = dict(base, hands=small)
     t0 = time.perf_counter()
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    cluster = _start_cluster(distributed, 2)
     start = time.perf_counter() - t0
     try:
         address = cluster.scheduler_address
@@ -115,8 +181,8 @@ def run(quick: bool = False) -> list[dict]:
             },
             repeats,
         )
-        row("simulate greedy 4p, Dask LocalCluster 2 workers", hands / t["dask"], "hands/s")
-        row("Dask / local processes, simulate (2 workers)", t["w2"] / t["dask"], "x")
+        row("simulate greedy 4p, Dask LocalCluster 2 workers", small / t["dask"], "hands/s", hands=f"{small:,}")
+        row("Dask / local processes, simulate (2 workers)", t["w2"] / t["dask"], "x", hands=f"{small:,}")
         row("LocalCluster start (2 workers)", start, "s")
 
         # per-chunk overhead with both executors already running: same tasks, same merge
@@ -124,10 +190,10 @@ def run(quick: bool = False) -> list[dict]:
         big = max(CHUNK_HANDS, int(rate1 * (0.25 if quick else 1.0)))
         n_big = 4 if quick else 8
         cases = [
-            (f"{CHUNK_HANDS}-hand chunks (~{chunk_s:.2f} s)", _big_chunk_tasks(hands // CHUNK_HANDS, CHUNK_HANDS)),
+            (f"{CHUNK_HANDS}-hand chunks (~{chunk_s:.2f} s)", _big_chunk_tasks(small // CHUNK_HANDS, CHUNK_HANDS)),
             (f"{big}-hand chunks (~{big / rate1:.2f} s)", _big_chunk_tasks(n_big, big)),
         ]
-        with cf.ProcessPoolExecutor(2) as pool, distributed.Client(cluster, set_as_default=False) as client:
+        with _pool(2) as pool, distributed.Client(cluster, set_as_default=False) as client:
             for label, tasks in cases:
                 t = _median_times(
                     {
@@ -139,7 +205,7 @@ def run(quick: bool = False) -> list[dict]:
                 row(f"Dask overhead vs process pool, {label}", 100.0 * (t["dask"] / t["pool"] - 1.0),
                     "%", target="< 5 at >= 1 s chunks")
     finally:
-        cluster.close()
+        cluster.close(timeout=10)
     return out
 
 

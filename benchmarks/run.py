@@ -11,6 +11,10 @@ runner and ``benchmarks/bench_bigtwo.py`` (Big Two engine throughput).  Each mod
 ``run(quick: bool = False) -> list[dict]`` with rows ``{name, value, unit}`` and optional
 extra keys (``repeats``: how many runs the median is taken over).  See
 ``benchmarks/README.md`` for what each row means.
+
+Each row is printed the moment it is measured (modules build their rows in
+``_timing.Rows``), under a ``== module ==`` heading.  Ctrl-C stops the run at once: exit
+status 130, a one-line message, the rows measured so far kept on the screen.
 """
 
 from __future__ import annotations
@@ -75,6 +79,22 @@ def select_kaptai(root: Path = ROOT) -> str:
     return str(Path(kaptai.__file__).parent)
 
 
+def keep_selected(where: str, root: Path = ROOT) -> str | None:
+    """Undo what a benchmark module may have done to the choice of :func:`select_kaptai`:
+    when the installed package is benchmarked, the source tree at ``root`` is taken off
+    ``sys.path`` again (worker processes -- Dask's spawn, process pools -- copy ``sys.path``
+    and would import the uncompiled tree: the hang of issue 22); returns a complaint if
+    ``kaptai`` is no longer the package at ``where``."""
+    root_s = os.path.abspath(root)
+    if not where.startswith(os.path.join(root_s, "kaptai")):
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != root_s]
+    mod = sys.modules.get("kaptai")
+    now = str(Path(mod.__file__).parent) if mod is not None and getattr(mod, "__file__", None) else None
+    if now != where:
+        return f"kaptai is now {now}, not the {where} chosen at the start"
+    return None
+
+
 def _cpu() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -130,6 +150,20 @@ def print_table(sections: list[tuple[str, list[dict]]]) -> None:
             )
 
 
+NAME_WIDTH = 66
+VALUE_WIDTH = 14
+
+
+def format_row(r: dict) -> str:
+    """One row as printed: name, value, unit, then ``median of k`` and any other keys."""
+    extra = f"median of {r['repeats']}" if "repeats" in r else ""
+    others = {k: v for k, v in r.items() if k not in ("name", "value", "unit", "repeats")}
+    if others:
+        extra += ("  " if extra else "") + " ".join(f"{k}={v}" for k, v in others.items())
+    return (f"{str(r['name']):<{NAME_WIDTH}}  {format_value(r['value'], r.get('unit', '')):>{VALUE_WIDTH}}"
+            f"  {str(r.get('unit', '')):<8}  {extra}").rstrip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the kaptai benchmarks and print one table.")
     parser.add_argument("--quick", action="store_true", help="smaller samples and time budgets on slow rows")
@@ -166,39 +200,65 @@ def main(argv: list[str] | None = None) -> int:
     sections: list[tuple[str, list[dict]]] = []
     notes: list[str] = []
     failed: list[str] = []  # modules that could not run: the exit status says so
-    for name in MODULES:
-        if not (HERE / f"{name}.py").exists():
-            notes.append(f"{name}: benchmarks/{name}.py not found, skipped")
-            failed.append(name)
-            continue
-        try:
-            module = importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - any import failure means: skip it, say why
-            notes.append(f"{name}: does not import cleanly ({type(exc).__name__}: {exc}), skipped")
-            failed.append(name)
-            continue
-        if not callable(getattr(module, "run", None)):
-            notes.append(f"{name}: has no run(quick) function, skipped")
-            failed.append(name)
-            continue
-        t0 = time.perf_counter()
-        try:
-            rows = list(module.run(quick=args.quick))
-        except Exception as exc:  # noqa: BLE001 - keep the other modules' rows
-            traceback.print_exc()
-            notes.append(f"{name}: run() failed ({type(exc).__name__}: {exc})")
-            failed.append(name)
-            continue
-        if not rows:
-            notes.append(f"{name}: measured nothing")
-            failed.append(name)
-        sections.append((f"{name} ({time.perf_counter() - t0:.0f} s)", rows))
+    shown: set[int] = set()  # rows already printed (by id)
+
+    def show(row: dict) -> None:
+        shown.add(id(row))
+        print(format_row(row), flush=True)
+
+    import _timing
+
+    _timing.set_sink(show)
+    try:
+        for name in MODULES:
+            if not (HERE / f"{name}.py").exists():
+                notes.append(f"{name}: benchmarks/{name}.py not found, skipped")
+                failed.append(name)
+                continue
+            try:
+                module = importlib.import_module(name)
+            except Exception as exc:  # noqa: BLE001 - any import failure means: skip it, say why
+                notes.append(f"{name}: does not import cleanly ({type(exc).__name__}: {exc}), skipped")
+                failed.append(name)
+                continue
+            complaint = keep_selected(where)
+            if complaint:
+                notes.append(f"{name}: {complaint}; skipped")
+                failed.append(name)
+                continue
+            if not callable(getattr(module, "run", None)):
+                notes.append(f"{name}: has no run(quick) function, skipped")
+                failed.append(name)
+                continue
+            print(f"\n== {name} ==", flush=True)
+            t0 = time.perf_counter()
+            try:
+                rows = list(module.run(quick=args.quick))
+            except Exception as exc:  # noqa: BLE001 - keep the other modules' rows
+                traceback.print_exc()
+                notes.append(f"{name}: run() failed ({type(exc).__name__}: {exc})")
+                failed.append(name)
+                continue
+            for row in rows:  # a module that does not build its rows in _timing.Rows
+                if id(row) not in shown:
+                    show(row)
+            if not rows:
+                notes.append(f"{name}: measured nothing")
+                failed.append(name)
+            print(f"({name}: {time.perf_counter() - t0:.0f} s)", flush=True)
+            sections.append((f"{name} ({time.perf_counter() - t0:.0f} s)", rows))
+    except KeyboardInterrupt:
+        _timing.set_sink(None)
+        print(f"\nrun.py: interrupted after {time.perf_counter() - started:.0f} s ({len(shown)} row(s) "
+              f"measured, above)", file=sys.stderr, flush=True)
+        return 130
+    _timing.set_sink(None)
 
     others = sorted(f.stem for f in HERE.glob("bench_*.py") if f.stem not in MODULES)
     for name in others:
         notes.append(f"{name}: not run (add it to MODULES in benchmarks/run.py to include it)")
 
-    print_table(sections)
+    print()
     for note in notes:
         print(f"note: {note}")
     total = time.perf_counter() - started
@@ -218,4 +278,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\nrun.py: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -46,7 +46,7 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, skill_measures, table_measures
 from kaptai.core.options import check_count, check_seed
-from kaptai.core.runner import plan_chunks, run_chunks
+from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
 from kaptai.core.stats import z_value
 from kaptai.errors import RulesError
 from kaptai.games import GAMES, game as game_spec, load_entry
@@ -276,7 +276,8 @@ def atlas(
         "jobs": [[j.job.game, j.job.variant.name, j.role, j.seat, j.hands, list(j.job.policies)] for j in jobs],
     }
     counts = run_chunks(_play, tasks, merge=_merge, workers=workers, executor=executor, scheduler=scheduler,
-                        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="atlas")
+                        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="atlas",
+                        sizes=TaskSizes(*tasks.plans))
     return _table(jobs, feeds, counts, confidence, entropy, hands)
 
 

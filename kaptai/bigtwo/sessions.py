@@ -135,7 +135,7 @@ def simulate_sessions(
                    "coins": c.tolist(), "seed_entropy": entropy, "policies": [policy_label(p) for p in pols],
                    "chunk_sessions": CHUNK_SESSIONS, "version": __version__}
     t = run_chunks(_session_chunk, tasks, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
-                   fingerprint=fingerprint, progress=progress, desc="sessions")
+                   fingerprint=fingerprint, progress=progress, desc="big-two sessions", unit="sessions")
     S = int(t["sessions"][0])
     rows = []
 

@@ -345,7 +345,7 @@ def run_tallies(
     }
     merged = run_chunks(
         _play_chunk, tasks, merge=_merge, workers=workers, executor=executor, scheduler=scheduler,
-        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="big-two",
+        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="big-two", unit="games",
     )
     log = merged.pop("log")
     meta = {

@@ -30,7 +30,20 @@ A chunk that raises is retried (``retries`` times), then reported with its index
 (bad input, a policy's illegal play) is deterministic: it reaches the caller as itself, at
 once, without retries.  Chunks are planned lazily (:class:`ChunkPlan`), so memory stays flat
 for any run size; Ctrl-C raises :class:`RunInterrupted` after saving every finished chunk
-in the checkpoint.
+in the checkpoint (within a fraction of a second, whatever the executor: the run never
+blocks without a timeout).
+
+On Dask every chunk is sent as bytes and loaded by a small function that needs nothing but
+``distributed`` on the worker, so a worker that cannot import kaptai (not installed, an
+uncompiled source tree, another version) or cannot load a task reports it as the chunk's
+result: the run stops at once with :class:`WorkerError` saying so, instead of waiting
+forever for a worker whose connection died while reading the task.
+
+Progress (``progress=True``) counts trials -- hands, matches, sessions: the ``sizes`` of the
+tasks, read from the :class:`ChunkPlan` when there is one -- as a ``tqdm`` bar on a terminal
+and as a plain line every few seconds elsewhere (:mod:`kaptai.core.progress`).  Several jobs
+(the variants of a fairness comparison) run as one run, one checkpoint and one progress
+count with :func:`run_jobs`.
 
 Examples
 --------
@@ -50,6 +63,7 @@ Examples
 
 from __future__ import annotations
 
+import bisect
 import collections
 import concurrent.futures as cf
 import hashlib
@@ -58,7 +72,6 @@ import logging
 import os
 import pickle
 import re
-import sys
 import tempfile
 import time
 import warnings
@@ -70,33 +83,44 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
+from kaptai.core.progress import Progress, check_mode
 from kaptai.core.sampling import chunk_seed, seed_entropy
 from kaptai.errors import KaptaiError
 
 __all__ = [
     "CONNECT_TIMEOUT",
+    "WORKER_START_TIMEOUT",
     "IN_FLIGHT_PER_WORKER",
     "MANIFEST",
+    "POLL",
     "Chunk",
     "ChunkPlan",
     "LazyTasks",
+    "TaskSizes",
+    "Job",
     "RunnerError",
     "CheckpointError",
     "SchedulerError",
+    "WorkerError",
     "ChunkError",
     "RunInterrupted",
     "plan_chunks",
     "add_counts",
     "run_chunks",
+    "run_jobs",
     "read_manifest",
 ]
 
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT: float = 5.0
+#: Seconds to wait for the workers of a ``scheduler='local'`` cluster to start.
+WORKER_START_TIMEOUT: float = 120.0
 #: File name of the checkpoint manifest.
 MANIFEST: str = "kaptai-checkpoint.json"
 #: Chunks submitted ahead per worker thread.
 IN_FLIGHT_PER_WORKER: int = 2
+#: Longest wait (seconds) for a chunk before the run looks at Ctrl-C and progress again.
+POLL: float = 0.25
 _FORMAT = "kaptai-checkpoint"
 _FORMAT_VERSION = 1
 _CHUNK_RE = re.compile(r"^chunk-(\d{6,})\.npz$")
@@ -122,6 +146,24 @@ class CheckpointError(RunnerError):
 
 class SchedulerError(RunnerError):
     """A Dask scheduler that cannot be reached, or Dask that is not installed."""
+
+
+class WorkerError(RunnerError):
+    """A Dask worker that cannot load kaptai or a chunk's task (not installed there, an
+    uncompiled source tree, another version); fatal, not retried.
+
+    Attributes
+    ----------
+    worker : str or None
+        The worker's address.
+    detail : dict
+        What the worker reported: its error, Python, where it finds kaptai.
+    """
+
+    def __init__(self, message: str, worker: str | None = None, detail: Mapping[str, Any] | None = None):
+        super().__init__(message)
+        self.worker = worker
+        self.detail = dict(detail or {})
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -250,6 +292,83 @@ class LazyTasks(Sequence):
 
     def __iter__(self):
         return (self.make(c) for c in self.chunks)
+
+
+class TaskSizes(Sequence):
+    """The trials of each task (what progress counts): the chunks of one or more plans, one
+    after the other.
+
+    Each part is a :class:`ChunkPlan` (its total is read, not summed: any size), a sequence
+    of :class:`Chunk`, a sequence of ints or a :class:`TaskSizes`.
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import TaskSizes, plan_chunks
+    >>> s = TaskSizes(plan_chunks(2500, 1000, 1), [7, 8])
+    >>> len(s), list(s), s.total
+    (5, [1000, 1000, 500, 7, 8], 2515)
+    >>> TaskSizes(plan_chunks(10**15, 10**3, 1)).total
+    1000000000000000
+    """
+
+    __slots__ = ("parts", "starts", "total")
+    total: int
+
+    def __init__(self, *parts: Sequence[Any]):
+        self.parts = list(parts)
+        self.starts = [0]
+        total = 0
+        for part in self.parts:
+            self.starts.append(self.starts[-1] + len(part))
+            if isinstance(part, ChunkPlan):
+                total += max(part.total, 0)
+            elif isinstance(part, TaskSizes):
+                total += part.total
+            else:
+                total += sum(_trials(x) for x in part)
+        self.total = total
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i = int(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"task {index} of {len(self)}")
+        k = bisect.bisect_right(self.starts, i) - 1
+        return _trials(self.parts[k][i - self.starts[k]])
+
+    def __iter__(self):
+        for part in self.parts:
+            for x in part:
+                yield _trials(x)
+
+
+def _trials(x: Any) -> int:
+    if isinstance(x, Chunk):
+        return x.size
+    if isinstance(x, Integral) and not isinstance(x, (bool, np.bool_)):
+        return int(x)
+    raise RunnerError(f"sizes: expected chunks or trial counts (ints), got {type(x).__name__}")
+
+
+def _task_sizes(tasks: Sequence, sizes: Any) -> TaskSizes | None:
+    """The trials of each task: ``sizes`` when given, else read from a plan of chunks."""
+    if sizes is None:
+        chunks = tasks.chunks if isinstance(tasks, LazyTasks) else tasks
+        if isinstance(chunks, ChunkPlan):
+            return TaskSizes(chunks)
+        if isinstance(chunks, (list, tuple)) and chunks and all(isinstance(c, Chunk) for c in chunks):
+            return TaskSizes(chunks)
+        return None
+    out = sizes if isinstance(sizes, TaskSizes) else TaskSizes(sizes)
+    if len(out) != len(tasks):
+        raise RunnerError(f"sizes has {len(out)} entries for {len(tasks)} tasks: give one per task")
+    return out
 
 
 def plan_chunks(
@@ -427,6 +546,7 @@ class _Checkpoint:
 
     def __init__(self, directory: str | os.PathLike, fingerprint: Mapping[str, Any], n_chunks: int):
         self.dir = Path(directory)
+        self.n_chunks = int(n_chunks)
         fingerprint = _jsonable(dict(fingerprint))
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
@@ -491,6 +611,14 @@ class _Checkpoint:
 
     def path(self, index: int) -> Path:
         return self.dir / f"chunk-{index:06d}.npz"
+
+    def count(self) -> int:
+        """Finished chunks of this job in the directory now."""
+        try:
+            return sum(1 for p in self.dir.iterdir()
+                       if (m := _CHUNK_RE.match(p.name)) and int(m.group(1)) < self.n_chunks)
+        except OSError:
+            return len(self.done)
 
     def save(self, index: int, counts: Counts) -> None:
         try:
@@ -628,13 +756,16 @@ class _Executors:
         distributed = _import_distributed()
         if self.scheduler == "local":
             try:
+                # the scheduler first, kept at once so that close() stops it whatever happens
+                # next; the workers start in the background (Ctrl-C stays live meanwhile)
                 self._cluster = distributed.LocalCluster(
-                    n_workers=self.workers,
+                    n_workers=0,
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
                     silence_logs=logging.ERROR,
                 )
+                self._cluster.scale(self.workers)
             except Exception as exc:  # noqa: BLE001
                 raise SchedulerError(
                     f"cannot start a Dask LocalCluster of {self.workers} worker process(es) "
@@ -652,6 +783,30 @@ class _Executors:
                 f"({type(exc).__name__}: {exc}); check the address and that the scheduler is running"
             ) from None
         self._use_client(client, owned=True)
+        if self._cluster is not None:
+            self._wait_for_local_workers(client)
+
+    def _wait_for_local_workers(self, client) -> None:
+        """Until every worker of our LocalCluster is up (polled: Ctrl-C is seen at once)."""
+        from distributed.core import Status
+
+        deadline = time.monotonic() + WORKER_START_TIMEOUT
+        while True:
+            try:
+                up = len(client.nthreads())
+            except Exception:  # noqa: BLE001 - not answering yet
+                up = 0
+            if up >= self.workers:
+                return
+            failed = [w for w in list(self._cluster.workers.values())
+                      if getattr(w, "status", None) in (Status.failed, Status.closed)]
+            if failed or time.monotonic() > deadline:
+                why = (f"{len(failed)} worker process(es) failed to start (see the log above)" if failed
+                       else f"{up} of {self.workers} worker(s) started within {WORKER_START_TIMEOUT:g} s")
+                raise SchedulerError(
+                    f"cannot start a Dask LocalCluster of {self.workers} worker process(es): {why}"
+                )
+            time.sleep(0.1)
 
     def _use_client(self, client, owned: bool) -> None:
         if owned:
@@ -663,19 +818,150 @@ class _Executors:
             self.slots = max(1, sum(client.nthreads().values()))
         except Exception:  # noqa: BLE001
             self.slots = 1
+        _check_python(client)
+
+    def submit(self, fn: Callable, task: Any) -> cf.Future:
+        """Start one chunk; on Dask as bytes loaded on the worker by :func:`_remote_call`."""
+        assert self.executor is not None
+        if self.kind != "dask":
+            return self.executor.submit(fn, task)
+        from distributed.protocol.pickle import dumps
+
+        try:
+            blob = dumps((fn, task))
+        except Exception as exc:  # noqa: BLE001 - what cannot be pickled cannot be sent
+            raise RunnerError(
+                f"cannot send a chunk to Dask: the chunk function or its task cannot be pickled "
+                f"({type(exc).__name__}: {exc})"
+            ) from exc
+        return self.executor.submit(_remote_call(), blob, _kaptai_version())
+
+    def result(self, index: int, part: Any) -> Any:
+        """A chunk's result; :class:`WorkerError` if a Dask worker could not load it."""
+        if self.kind == "dask" and isinstance(part, tuple) and len(part) == 3 and part[0] == _CANNOT_LOAD:
+            _, error, detail = part
+            raise WorkerError(_worker_message(index, error, detail), detail.get("worker"), detail)
+        return part
 
     def close(self, cancel: bool = False) -> None:
         if self.executor is not None and self.kind == "processes":
+            if cancel:  # Ctrl-C or a failed run: stop the chunks being played, do not wait for them
+                for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+                    try:
+                        proc.terminate()
+                    except Exception:  # noqa: BLE001 - already gone
+                        pass
             self.executor.shutdown(wait=True, cancel_futures=True)
         elif self.executor is not None and self.kind == "dask" and cancel:
-            self.executor.shutdown(wait=False)
+            try:
+                self.executor.shutdown(wait=False)  # cancels the chunks still queued or running
+            except Exception:  # noqa: BLE001 - closing must not hide why the run stopped
+                pass
         self.executor = None
         if self._client is not None:
-            self._client.close()
+            try:
+                self._client.close(timeout=_CLOSE_TIMEOUT)
+            except Exception:  # noqa: BLE001
+                pass
             self._client = None
         if self._cluster is not None:
-            self._cluster.close()
+            try:
+                self._cluster.close(timeout=_CLOSE_TIMEOUT)
+            except Exception:  # noqa: BLE001
+                pass
             self._cluster = None
+
+
+#: Seconds to wait for a Dask client or LocalCluster to close.
+_CLOSE_TIMEOUT = 10
+_CANNOT_LOAD = "kaptai: the worker cannot load the chunk"
+
+# Runs on a Dask worker and needs nothing but ``distributed`` there: it is made from source in
+# a module that does not exist, so it is pickled by value (cloudpickle), never by reference to
+# kaptai.  It loads the chunk function and its task from bytes, in the task, so a worker that
+# cannot (kaptai missing, broken, uncompiled, another version) says why as the chunk's result
+# -- left to Dask, the task would fail while the worker reads it, its connection to the
+# scheduler would die and the chunk would wait forever.
+_REMOTE_SOURCE = f"""
+def kaptai_remote_call(blob, version):
+    try:
+        from distributed.protocol.pickle import loads
+
+        fn, task = loads(blob)
+        mod = __import__("sys").modules.get("kaptai")
+        there = getattr(mod, "__version__", None)
+        if mod is not None and version is not None and there is not None and there != version:
+            raise ImportError(f"kaptai {{there}} on the worker, {{version}} in the client")
+    except BaseException as exc:
+        import importlib.util
+        import sys
+
+        detail = {{"error": f"{{type(exc).__name__}}: {{exc}}", "python": sys.executable,
+                   "python_version": sys.version.split()[0]}}
+        try:
+            spec = importlib.util.find_spec("kaptai")
+            detail["kaptai"] = (spec.origin or str(list(spec.submodule_search_locations or []))) if spec else None
+        except BaseException as e:
+            detail["kaptai"] = f"unknown ({{type(e).__name__}})"
+        try:
+            from distributed import get_worker
+
+            detail["worker"] = get_worker().address
+        except BaseException:
+            detail["worker"] = None
+        return ({_CANNOT_LOAD!r}, detail["error"], detail)
+    return fn(task)
+"""
+_REMOTE: list[Callable] = []
+
+
+def _remote_call() -> Callable:
+    if not _REMOTE:
+        namespace: dict[str, Any] = {"__name__": "kaptai_remote"}
+        exec(compile(_REMOTE_SOURCE, "<kaptai remote call>", "exec"), namespace)  # noqa: S102 - our own source
+        _REMOTE.append(namespace["kaptai_remote_call"])
+    return _REMOTE[0]
+
+
+def _check_python(client) -> None:
+    """SchedulerError before any work if a Dask worker runs another Python (major.minor): the
+    chunks travel as pickled code, which only the same Python can read."""
+    try:
+        versions = client.get_versions()
+        here = versions["client"]["packages"]["python"].split(".")[:2]
+        there = {w: v["packages"]["python"] for w, v in versions["workers"].items()
+                 if v and isinstance(v.get("packages"), dict) and "python" in v["packages"]}
+    except Exception:  # noqa: BLE001 - no versions to compare: the chunks say it if they cannot load
+        return
+    other = {w: p for w, p in there.items() if p.split(".")[:2] != here}
+    if other:
+        w, p = next(iter(other.items()))
+        raise SchedulerError(
+            f"{len(other)} Dask worker(s) run another Python than this process ({w}: Python "
+            f"{'.'.join(p.split('.')[:3])}, here {'.'.join(here)}): the chunks cannot be sent to them; "
+            "run the workers on the same Python version, with the same kaptai"
+        )
+
+
+def _kaptai_version() -> str | None:
+    try:
+        from kaptai._version import __version__
+    except ImportError:  # pragma: no cover
+        return None
+    return __version__
+
+
+def _worker_message(index: int, error: str, detail: Mapping[str, Any]) -> str:
+    where = detail.get("kaptai")
+    worker = detail.get("worker") or "a Dask worker"
+    return (
+        f"Dask worker {worker} cannot load chunk {index} (its function and task): {error}; the "
+        f"worker runs {detail.get('python')} (Python {detail.get('python_version')}) and finds kaptai "
+        f"{'at ' + where if where else 'nowhere'}. Every worker needs the same kaptai as this process, "
+        f"installed with its compiled extensions (pip install kaptai=={_kaptai_version()}), and must not "
+        "see an uncompiled source tree first on its path; the run is stopped (finished chunks are kept "
+        "in the checkpoint, if any)"
+    )
 
 
 def _is_dask_client(obj: Any) -> bool:
@@ -740,8 +1026,11 @@ def run_chunks(
     checkpoint: str | os.PathLike | None = None,
     fingerprint: Mapping[str, Any] | None = None,
     retries: int = 2,
-    progress: bool = True,
-    desc: str = "chunks",
+    progress: bool | str = True,
+    desc: str = "run",
+    sizes: Sequence[Any] | None = None,
+    unit: str | None = None,
+    progress_interval: float | None = None,
 ) -> Counts:
     """Run ``fn`` on every task and merge the results in task order.
 
@@ -775,10 +1064,24 @@ def run_chunks(
         on resume.  Default: the function's name and a hash of the pickled tasks.
     retries : int
         How many times a failing chunk is run again before :class:`ChunkError`.
-    progress : bool
-        ``tqdm`` bar on stderr: chunks done, rate and ETA.
+    progress : bool or {'bar', 'lines'}
+        Progress on stderr (:class:`kaptai.core.progress.Progress`), counting trials:
+        ``True`` draws a ``tqdm`` bar when stderr is a terminal and writes a plain line
+        every ``progress_interval`` seconds otherwise (``desc: 120,000/1,000,000 hands
+        (12%), 3.1 s, eta 22 s``); ``'bar'`` or ``'lines'`` force one of them; ``False``
+        shows nothing.
     desc : str
-        Label of the bar.
+        Label of the bar or line.
+    sizes : sequence, optional
+        The trials of each task, for progress: a :class:`ChunkPlan`, a sequence of
+        :class:`Chunk` or of ints, or a :class:`TaskSizes` (one entry per task).  Default:
+        read from ``tasks`` when they are chunks (a plan, a list of chunks, a
+        :class:`LazyTasks` of a plan); else progress counts chunks.
+    unit : str, optional
+        What a trial is (``'hands'``, ``'matches'``, ...); default ``'hands'``, or
+        ``'chunks'`` when the sizes are unknown.
+    progress_interval : float, optional
+        Seconds between plain lines (default :data:`kaptai.core.progress.INTERVAL`).
 
     Returns
     -------
@@ -794,6 +1097,8 @@ def run_chunks(
         work).
     SchedulerError
         Dask missing, or a scheduler that cannot be reached (before any work).
+    WorkerError
+        A Dask worker that cannot load kaptai or a task (at its first chunk; not retried).
     ChunkError
         A chunk that failed ``retries + 1`` times; names its index, chained to its error.
     KaptaiError
@@ -820,6 +1125,14 @@ def run_chunks(
         raise RunnerError(f"workers={workers!r} is not allowed: expected an integer >= 1")
     if isinstance(retries, (bool, np.bool_)) or not isinstance(retries, Integral) or retries < 0:
         raise RunnerError(f"retries={retries!r} is not allowed: expected an integer >= 0")
+    try:
+        mode = check_mode(progress)
+        if progress_interval is not None and not (
+            isinstance(progress_interval, (int, float)) and progress_interval > 0
+        ):
+            raise ValueError(f"progress_interval={progress_interval!r}: expected a positive number of seconds")
+    except ValueError as exc:
+        raise RunnerError(str(exc)) from None
     if executor is not None and scheduler is not None:
         raise RunnerError("pass executor= or scheduler=, not both")
     if executor is not None and not (isinstance(executor, cf.Executor) or _is_dask_client(executor)):
@@ -829,6 +1142,12 @@ def run_chunks(
     if scheduler is not None:
         _check_scheduler(scheduler)
         _import_distributed()
+    task_sizes = _task_sizes(tasks, sizes)
+    if task_sizes is None:
+        size_of: Callable[[int], int] = lambda i: 1  # noqa: E731 - progress counts chunks
+        grand_total, unit = n, unit or "chunks"
+    else:
+        size_of, grand_total, unit = task_sizes.__getitem__, task_sizes.total, unit or "hands"
 
     ckpt = None
     if checkpoint is not None:
@@ -836,25 +1155,23 @@ def run_chunks(
         ckpt = _Checkpoint(checkpoint, fp, n)
     done = set(ckpt.done) if ckpt is not None else set()
 
-    from tqdm.auto import tqdm
-
     execs = _Executors(int(workers), executor, scheduler)
     total: Counts | None = None
     ok = False
-    bar = None
+    bar: Progress | None = None
     in_flight: dict[cf.Future, int] = {}
-    done_now: set[int] = set()  # chunks finished (and saved) by this run
     finish: Callable[[cf.Future, int], bool] | None = None
     try:
-        # connect / start workers first, so the bar's rate and ETA time only the chunks
+        # connect / start workers first, so the rate and ETA time only the chunks
         ex = execs.open(n - len(done)) if len(done) < n else None
-        bar = tqdm(
-            total=n, initial=len(done), disable=not progress, file=sys.stderr, unit="chunk",
-            desc=desc, dynamic_ncols=True,
+        bar = Progress(
+            grand_total, initial=sum(size_of(i) for i in done), desc=desc, unit=unit, mode=mode,
+            interval=progress_interval,
         )
         resumed = len(done)
         if resumed:
-            bar.set_postfix(resumed=resumed, refresh=False)
+            bar.note(resumed=f"{resumed} chunk(s)")
+        poll = min(POLL, bar.interval) if bar.mode == "lines" else POLL
         slots = execs.slots
         max_in_flight, window = _limits(slots)
 
@@ -885,18 +1202,18 @@ def run_chunks(
             except Exception as exc:  # noqa: BLE001 - retried, then reported
                 fail(i, exc)
                 return False
+            part = execs.result(i, part)  # WorkerError: a Dask worker that cannot load kaptai
             if i < next_merge or i in held:  # never merged twice
                 return True
             part = _check_counts(i, part)
             if ckpt is not None:
                 ckpt.save(i, part)
             held[i] = part
-            done_now.add(i)
-            bar.update(1)
+            bar.update(size_of(i))
             return True
 
         def submit(i: int) -> None:
-            fut = ex.submit(fn, tasks[i])
+            fut = execs.submit(fn, tasks[i])
             attempts[i] += 1
             in_flight[fut] = i
 
@@ -921,7 +1238,7 @@ def run_chunks(
                     part = ckpt.load(next_merge)
                     if part is None:  # unreadable file: run it again
                         done.discard(next_merge)
-                        bar.update(-1)
+                        bar.update(-size_of(next_merge))
                         if next_merge < next_new:  # else peek_new() picks it up
                             urgent.append(next_merge)
                         break
@@ -953,7 +1270,12 @@ def run_chunks(
                     urgent.appendleft(i)
                     broken = True
                     break
-            finished = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)[0] if in_flight else ()
+            # never block without a timeout: Ctrl-C is seen by the main thread only when it
+            # runs, and plain progress lines are written by it
+            finished: set[cf.Future] | tuple = ()
+            while in_flight and not finished:
+                finished = cf.wait(in_flight, timeout=poll, return_when=cf.FIRST_COMPLETED)[0]
+                bar.tick()
             for fut in sorted(finished, key=in_flight.__getitem__):  # chunk order: the first error first
                 i = in_flight.pop(fut)
                 try:
@@ -973,7 +1295,7 @@ def run_chunks(
                         "checkpoint, if any"
                     )
             if retried:
-                bar.set_postfix(resumed=resumed, retried=retried, refresh=False)
+                bar.note(retried=retried)
         ok = True
     except KeyboardInterrupt:
         # Ctrl-C: keep every chunk that has finished (also those not yet collected)
@@ -984,7 +1306,7 @@ def run_chunks(
                         finish(fut, i)
                     except BaseException:  # noqa: BLE001 - a failed chunk is simply not saved
                         pass
-            saved = len(ckpt.done | done_now)
+            saved = ckpt.count()  # what is on disk (a save cut short by Ctrl-C may have landed)
             raise RunInterrupted(
                 f"{saved} of {n} chunk(s) are saved in the checkpoint {ckpt.dir}: run the same "
                 "command again to resume"
@@ -995,6 +1317,174 @@ def run_chunks(
         ) from None
     finally:
         if bar is not None:
-            bar.close()
+            bar.close(finished=ok)
         execs.close(cancel=not ok)
     return {} if total is None else total
+
+
+# --------------------------------------------------------------------------------------
+# Several jobs in one run
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Job:
+    """One Monte Carlo job of :func:`run_jobs`: what :func:`run_chunks` would take for it.
+
+    Attributes
+    ----------
+    fn : callable
+        The chunk function (picklable).
+    tasks : sequence
+        Its tasks.
+    merge : callable, optional
+        Its merge (default :func:`add_counts`).
+    fingerprint : mapping, optional
+        JSON-able parameters identifying the job (default: the function and a hash of the
+        tasks); the run's manifest holds the list of them.
+    sizes : sequence, optional
+        Trials per task, as for :func:`run_chunks` (default: read from the tasks).
+    """
+
+    fn: Callable[[Any], Mapping[str, np.ndarray]]
+    tasks: Sequence[Any]
+    merge: Callable[[Counts, Counts], Counts] | None = None
+    fingerprint: Mapping[str, Any] | None = None
+    sizes: Sequence[Any] | None = None
+
+
+class _JobTasks(Sequence):
+    """The tasks of several jobs, one after the other, as ``(job, fn, task)`` (built when read)."""
+
+    __slots__ = ("jobs", "starts")
+
+    def __init__(self, jobs: Sequence[Job]):
+        self.jobs = list(jobs)
+        self.starts = [0]
+        for job in self.jobs:
+            self.starts.append(self.starts[-1] + len(job.tasks))
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i = int(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"task {index} of {len(self)}")
+        k = bisect.bisect_right(self.starts, i) - 1
+        return (k, self.jobs[k].fn, self.jobs[k].tasks[i - self.starts[k]])
+
+
+def _job_chunk(task: tuple[int, Callable, Any]) -> Counts:
+    """One chunk of job ``k``: its counts with keys ``'k:name'`` (module level: picklable)."""
+    k, fn, inner = task
+    part = fn(inner)
+    if not isinstance(part, Mapping):
+        return part  # reported by the runner's check
+    return {f"{k}:{name}": value for name, value in part.items()}
+
+
+def _split_key(key: str) -> tuple[int, str]:
+    k, _, name = key.partition(":")
+    return int(k), name
+
+
+class _JobMerge:
+    """Merge of :func:`run_jobs`: each job's own merge on its own keys, in chunk order."""
+
+    def __init__(self, merges: Sequence[Callable[[Counts, Counts], Counts]]):
+        self.merges = list(merges)
+
+    def __call__(self, total: Counts, part: Counts) -> Counts:
+        if not part:
+            return total
+        k = _split_key(next(iter(part)))[0]
+        prefix = f"{k}:"
+        mine = {key[len(prefix):]: v for key, v in total.items() if key.startswith(prefix)}
+        new = {key[len(prefix):]: v for key, v in part.items()}
+        if not mine:  # the job's first chunk: kept as it is, as run_chunks keeps chunk 0
+            merged = {name: np.array(v, copy=True) for name, v in new.items()}
+        else:
+            merged = self.merges[k](mine, new)
+        out = {key: v for key, v in total.items() if not key.startswith(prefix)}
+        out.update({prefix + name: v for name, v in merged.items()})
+        return out
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    *,
+    workers: int = 1,
+    executor: cf.Executor | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    fingerprint: Mapping[str, Any] | None = None,
+    retries: int = 2,
+    progress: bool | str = True,
+    desc: str = "run",
+    unit: str | None = None,
+    progress_interval: float | None = None,
+) -> list[Counts]:
+    """Run several jobs as one :func:`run_chunks` run: one pool or cluster, one checkpoint
+    directory, one progress count, chunks of every job in flight together.
+
+    Each job's counts are merged with its own merge in its own chunk order, so job ``k``'s
+    result is bit for bit what ``run_chunks(job.fn, job.tasks, merge=job.merge)`` returns,
+    whatever runs the chunks.
+
+    Parameters
+    ----------
+    jobs : sequence of Job
+    fingerprint : mapping, optional
+        Parameters of the whole run, stored in the manifest next to the jobs' fingerprints.
+    workers, executor, scheduler, checkpoint, retries, progress, desc, unit, progress_interval
+        As :func:`run_chunks`.
+
+    Returns
+    -------
+    list of dict of str to numpy.ndarray
+        The merged counts of each job, in order (empty for a job without tasks).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.runner import Job, plan_chunks, run_jobs
+    >>> def heads(chunk):
+    ...     return {"n": np.array([chunk.size]), "h": np.array([np.random.default_rng(chunk.seed).integers(0, 2, chunk.size).sum()])}
+    >>> a, b = run_jobs([Job(heads, plan_chunks(3000, 1000, 1)), Job(heads, plan_chunks(500, 1000, 2))], progress=False)
+    >>> int(a["n"][0]), int(b["n"][0])
+    (3000, 500)
+    """
+    jobs = list(jobs)
+    for job in jobs:
+        if not isinstance(job, Job):
+            raise RunnerError(f"run_jobs: expected Job objects, got {type(job).__name__}")
+    tasks = _JobTasks(jobs)
+    per_job = [_task_sizes(job.tasks, job.sizes) for job in jobs]
+    if all(s is not None for s in per_job):
+        sizes: TaskSizes | None = TaskSizes(*per_job)  # type: ignore[arg-type]
+    else:
+        sizes = None
+    fp = None
+    if checkpoint is not None:
+        fp = {
+            **dict(fingerprint or {}),
+            "jobs": [
+                dict(job.fingerprint) if job.fingerprint is not None else _default_fingerprint(job.fn, job.tasks)
+                for job in jobs
+            ],
+        }
+    merged = run_chunks(
+        _job_chunk, tasks, merge=_JobMerge([job.merge or add_counts for job in jobs]), workers=workers,
+        executor=executor, scheduler=scheduler, checkpoint=checkpoint, fingerprint=fp, retries=retries,
+        progress=progress, desc=desc, sizes=sizes, unit=unit, progress_interval=progress_interval,
+    )
+    out: list[Counts] = [{} for _ in jobs]
+    for key, value in merged.items():
+        k, name = _split_key(key)
+        out[k][name] = value
+    return out

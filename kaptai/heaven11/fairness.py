@@ -16,19 +16,19 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
 from kaptai.core.options import check_count, check_seed
-from kaptai.core.runner import plan_chunks, run_chunks
+from kaptai.core.runner import plan_chunks, read_manifest, run_chunks, run_jobs
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.heaven11.config import make_config
 from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.scoring import finals_array
-from kaptai.heaven11.simulate import CHUNK_HANDS, simulate, declarer_target
+from kaptai.heaven11.simulate import CHUNK_HANDS, declarer_target, tallies_frame, tallies_job
 
 __all__ = ["VARIANT_SETS", "KEY_METRICS", "OFFSETS", "compare_variants", "fairness", "leading_first", "asymmetry"]
 
@@ -52,8 +52,14 @@ OFFSETS: tuple[int, ...] = (-2, -1, 0, 1, 2, 3)
 
 def compare_variants(variants: str | Mapping[str, dict] = "play", hands: int = 20_000, seed: int | None = 0, *,
                      policies: Any = "greedy", bidding: Any = "expected", workers: int = 1,
-                     progress: bool = True, executor=None, scheduler: str | None = None) -> pd.DataFrame:
+                     progress: bool = True, executor=None, scheduler: str | None = None,
+                     checkpoint=None) -> pd.DataFrame:
     """:func:`kaptai.heaven11.simulate.simulate` under each variant on the same seed; key metrics only.
+
+    Every variant runs in one run of the shared runner (``workers``, ``executor``,
+    ``scheduler``; ``checkpoint``: one directory for the whole comparison); the table does not
+    depend on them.  ``seed`` None: one fresh entropy for every variant
+    (``df.attrs['seed_entropy']``).
 
     Returns the simulate columns plus ``variant`` (first column).
 
@@ -68,11 +74,22 @@ def compare_variants(variants: str | Mapping[str, dict] = "play", hands: int = 2
             raise RulesError(f"unknown variant set {variants!r}: expected one of "
                              + ", ".join(repr(k) for k in VARIANT_SETS) + " (or 'asymmetry', 'leading' on the command line)")
         variants = VARIANT_SETS[variants]
-    parts = []
+    workers = check_count("workers", workers, 1)
+    if seed is None and checkpoint is not None:
+        manifest = read_manifest(checkpoint)
+        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
+        if isinstance(recorded, int):
+            seed = recorded
     entropy = check_seed(seed)
-    for label, opts in variants.items():
-        df = simulate(rules=opts, hands=hands, seed=entropy, policies=policies, bidding=bidding, workers=workers,
-                      progress=progress, executor=executor, scheduler=scheduler)
+    labels = list(variants)
+    built = [tallies_job(opts, hands, entropy, policies=policies, bidding=bidding) for opts in variants.values()]
+    counts = run_jobs([job for job, _ in built], workers=workers, executor=executor, scheduler=scheduler,
+                      checkpoint=checkpoint, progress=progress, desc="heaven-eleven fairness",
+                      fingerprint={"game": "heaven-eleven", "kind": "fairness", "variants": labels,
+                                   "seed_entropy": entropy})
+    parts = []
+    for label, (_, meta), t in zip(labels, built, counts):
+        df = tallies_frame(t, meta["config"])
         df = df[df.metric.isin(KEY_METRICS) & (df.relative_to.isna() | df.relative_to.isin(
             ["declarer", "rules=as_written", "rules=symmetric"]))].copy()
         df.insert(0, "variant", label)
@@ -128,8 +145,9 @@ def leading_first(hands: int = 20_000, seed: int | None = 0, rules=None, *, work
     from kaptai.heaven11.rules import resolve_rules
 
     r = resolve_rules(rules)
-    tasks = [(r, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
-    t = run_chunks(_lead_chunk, tasks, workers=workers, progress=progress, desc="heaven-eleven lead",
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(r, c.seed, c.size) for c in plan]
+    t = run_chunks(_lead_chunk, tasks, workers=workers, progress=progress, desc="heaven-eleven lead", sizes=plan,
                    executor=executor, scheduler=scheduler, checkpoint=checkpoint,
                    fingerprint={"game": "heaven-eleven", "job": "leading_first", "rules": r.to_dict(), "hands": hands,
                                 "seed": entropy})
@@ -190,8 +208,9 @@ def asymmetry(hands: int = 20_000, seed: int | None = 0, rules=None, *, workers:
     hands = check_count("hands", hands, 1)
     entropy = check_seed(seed)
     cfg = make_config(rules=rules)
-    tasks = [(cfg, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
-    t = run_chunks(_asym_chunk, tasks, workers=workers, progress=progress, desc="heaven-eleven asymmetry",
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(cfg, c.seed, c.size) for c in plan]
+    t = run_chunks(_asym_chunk, tasks, workers=workers, progress=progress, desc="heaven-eleven asymmetry", sizes=plan,
                    executor=executor, scheduler=scheduler, checkpoint=checkpoint,
                    fingerprint={"game": "heaven-eleven", "job": "asymmetry", "rules": cfg.rules.to_dict(),
                                 "hands": hands, "seed": entropy})

@@ -70,18 +70,22 @@ def _chunk(task):
 
 
 def sessions(hands: int = 20_000, seed: int | None = 0, rules=None, *, workers: int = 1,
-             progress: bool = True) -> pd.DataFrame:
+             progress: bool = True, executor=None, scheduler: str | None = None, checkpoint=None) -> pd.DataFrame:
     """Session results of greedy play and ``expected`` bidding over ``hands`` hands.
 
     Rows: ``first_place`` (P(the seat has the top total, ties included), seat relative to the
     first dealer), ``total_mean`` (its mean session total), ``shared_first`` (P(a tie at the
-    top)), ``winning_margin`` (mean lead of the top total over the second).
+    top)), ``winning_margin`` (mean lead of the top total over the second).  ``workers``,
+    ``executor``, ``scheduler``, ``checkpoint``: see :mod:`kaptai.core.runner` (the table does
+    not depend on them).
     """
     hands = check_count("hands", hands, 1)
     entropy = check_seed(seed)
     cfg = make_config(rules=rules)
-    tasks = [(cfg, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
-    t = run_chunks(_chunk, tasks, workers=workers, progress=progress, desc="heaven-eleven sessions",
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(cfg, c.seed, c.size) for c in plan]
+    t = run_chunks(_chunk, tasks, workers=workers, progress=progress, desc="heaven-eleven sessions", sizes=plan,
+                   executor=executor, scheduler=scheduler, checkpoint=checkpoint,
                    fingerprint={"game": "heaven-eleven", "job": "sessions", "rules": cfg.rules.to_dict(),
                                 "hands": hands, "seed": entropy})
     n = int(t["sessions"][0])

@@ -42,7 +42,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.options import check_count, check_seed, policy_label
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import Job, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS
@@ -54,7 +54,7 @@ from kaptai.heaven11.odds import SPECIALS
 from kaptai.heaven11.scoring import finals_array
 
 __all__ = ["CHUNK_HANDS", "CONFIDENCE", "METRICS", "FRAME_COLUMNS", "new_tallies", "tally_outcomes",
-           "run_tallies", "tallies_frame", "simulate", "declarer_target"]
+           "tallies_job", "run_tallies", "tallies_frame", "simulate", "declarer_target"]
 
 #: Hands per chunk (one random stream each).  Part of what a seed means.
 CHUNK_HANDS: int = 4096
@@ -178,30 +178,41 @@ def _chunk(task) -> dict[str, np.ndarray]:
     return tally_outcomes(out, cfg)
 
 
+def tallies_job(rules=None, hands: int = 10_000, seed: int | None = None, *, policies: Any = "greedy",
+                bidding: Any = "expected", samples: int = 16, first_leader: str = "declarer") -> tuple[Job, dict[str, Any]]:
+    """The runner job of a run (:class:`kaptai.core.runner.Job`) and its metadata, checked before
+    any work; ``seed`` None draws fresh entropy (in ``meta['seed_entropy']``)."""
+    cfg = make_config(rules=rules, samples=samples, first_leader=first_leader)
+    hands = check_count("hands", hands, 1)
+    pols = check_policies(policies)
+    bids = check_bidding(bidding)
+    entropy = check_seed(seed)
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(cfg, pols, bids, c.seed, c.size) for c in plan]
+    labels = [policy_label(p) for p in pols]
+    fingerprint = {"game": _GAME, **cfg.fingerprint(), "hands": hands, "seed_entropy": entropy, "policies": labels,
+                   "bidding": bids, "chunk_hands": CHUNK_HANDS, "version": __version__}
+    meta = {"seed_entropy": entropy, "config": cfg, "policies": labels, "bidding": bids, "chunk_hands": CHUNK_HANDS,
+            "engine": "compiled" if all(isinstance(p, str) for p in pols) else "reference"}
+    return Job(_chunk, tasks, fingerprint=fingerprint, sizes=plan), meta
+
+
 def run_tallies(rules=None, hands: int = 10_000, seed: int | None = None, *, policies: Any = "greedy",
                 bidding: Any = "expected", samples: int = 16, first_leader: str = "declarer", workers: int = 1,
                 progress: bool = True, scheduler: str | None = None, executor: Executor | None = None,
                 checkpoint: str | os.PathLike | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Play and merge; returns the tallies and run metadata."""
-    cfg = make_config(rules=rules, samples=samples, first_leader=first_leader)
-    hands = check_count("hands", hands, 1)
     workers = check_count("workers", workers, 1)
-    pols = check_policies(policies)
-    bids = check_bidding(bidding)
     if seed is None and checkpoint is not None:
         manifest = read_manifest(checkpoint)
         recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
         if isinstance(recorded, int):
             seed = recorded
-    entropy = check_seed(seed)
-    tasks = [(cfg, pols, bids, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
-    labels = [policy_label(p) for p in pols]
-    fingerprint = {"game": _GAME, **cfg.fingerprint(), "hands": hands, "seed_entropy": entropy, "policies": labels,
-                   "bidding": bids, "chunk_hands": CHUNK_HANDS, "version": __version__}
-    merged = run_chunks(_chunk, tasks, workers=workers, executor=executor, scheduler=scheduler, checkpoint=checkpoint,
-                        fingerprint=fingerprint, progress=progress, desc=_GAME)
-    meta = {"seed_entropy": entropy, "config": cfg, "policies": labels, "bidding": bids, "chunk_hands": CHUNK_HANDS,
-            "engine": "compiled" if all(isinstance(p, str) for p in pols) else "reference"}
+    job, meta = tallies_job(rules, hands, seed, policies=policies, bidding=bidding, samples=samples,
+                            first_leader=first_leader)
+    merged = run_chunks(job.fn, job.tasks, workers=workers, executor=executor, scheduler=scheduler,
+                        checkpoint=checkpoint, fingerprint=job.fingerprint, progress=progress, desc=_GAME,
+                        sizes=job.sizes)
     return merged, meta
 
 

@@ -29,9 +29,9 @@ True
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.options import check_count, check_seed, policy_label
-from kaptai.core.runner import plan_chunks, run_chunks
+from kaptai.core.runner import Job, plan_chunks, run_chunks, run_jobs
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
@@ -49,7 +49,8 @@ from kaptai.nantong.engine import run_hands
 from kaptai.nantong.policies import check_policies
 from kaptai.nantong.rules import OPTION_VALUES, resolve_rules
 
-__all__ = ["SETTLEMENTS", "VARIANT_SETS", "CHUNK_MATCHES", "seat_players", "hand_nets", "fairness", "compare_variants"]
+__all__ = ["FAIRNESS_METRICS", "SETTLEMENTS", "VARIANT_SETS", "CHUNK_MATCHES", "seat_players", "hand_nets", "fairness_job", "fairness_frame",
+           "fairness", "compare_variants"]
 
 SETTLEMENTS: tuple[str, ...] = OPTION_VALUES["settlement"]
 #: Matches per Monte Carlo chunk.
@@ -64,6 +65,15 @@ VARIANT_SETS: dict[str, dict[str, dict[str, Any]]] = {
     "wenqian": {"by_count": {}, "cumulative": {"wenqian": "cumulative"}},
     "tie": {"share": {}, "completer_first": {"tie": "completer_first"}, "seat_order": {"tie": "seat_order"}},
     "dreamer": {"none": {}, "with_dealer": {"dreamer_shares": "with_dealer"}},
+}
+
+
+#: What each metric of :func:`fairness` is (``P(...)`` rows are probabilities).
+FAIRNESS_METRICS: dict[str, str] = {
+    "match_mean": "mean match total of the player under the settlement",
+    "match_sd": "standard deviation of the player's match total",
+    "match_top": "P(the player has the top total of a match), ties shared",
+    "hand_win": "P(the role is among a hand's winners)",
 }
 
 
@@ -112,30 +122,25 @@ def _play_chunk(task) -> dict[str, np.ndarray]:
     return res
 
 
-def fairness(players: int = 3, rules: Any = None, matches: int = 2_000, seed: int | None = 0, *,
-             policies: Any = "max_melds", workers: int = 1, progress: bool = True, scheduler: str | None = None,
-             checkpoint: str | os.PathLike | None = None, variant: str | None = None) -> pd.DataFrame:
-    """Play ``matches`` full matches and report each player's match result under every settlement.
-
-    Returns
-    -------
-    pandas.DataFrame
-        :data:`kaptai.core.tables.FAIRNESS_COLUMNS`; metrics per player (``seat``,
-        ``relative_to='first_dealer'``): ``match_mean`` (mean match total), ``match_sd``
-        (its standard deviation), ``match_top`` (share of matches with the top total, ties
-        shared); and ``hand_win`` per engine role (``relative_to='role'``, seat 0 = dealer)
-        with ``settlement`` None.
-    """
+def fairness_job(players: int = 3, rules: Any = None, matches: int = 2_000, seed: int | None = 0, *,
+                 policies: Any = "max_melds") -> tuple[Job, dict[str, Any]]:
+    """The runner job of :func:`fairness` (:class:`kaptai.core.runner.Job`) and its metadata,
+    checked before any work."""
     cfg = make_config(players, rules)
     matches = check_count("matches", matches)
     pols = check_policies(policies, cfg.active)
     entropy = check_seed(seed)
-    tasks = [(cfg, pols, c.seed, c.size) for c in plan_chunks(matches, CHUNK_MATCHES, entropy)]
+    plan = plan_chunks(matches, CHUNK_MATCHES, entropy)
+    tasks = [(cfg, pols, c.seed, c.size) for c in plan]
     fingerprint = {"game": "nantong", "kind": "fairness", "players": cfg.players, "rules": cfg.rules.to_dict(),
                    "matches": matches, "seed_entropy": entropy, "policies": [policy_label(p) for p in pols],
                    "chunk": CHUNK_MATCHES, "version": __version__}
-    t = run_chunks(_play_chunk, tasks, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
-                   fingerprint=fingerprint, progress=progress, desc="nantong fairness")
+    return Job(_play_chunk, tasks, fingerprint=fingerprint, sizes=plan), {"config": cfg, "seed_entropy": entropy}
+
+
+def fairness_frame(t: Mapping[str, np.ndarray], cfg: EngineConfig, entropy: int,
+                   variant: str | None = None) -> pd.DataFrame:
+    """The table of :func:`fairness` from a run's merged counts."""
     M = int(t["matches"][0])
     rows = []
     name = variant or cfg.rules.name
@@ -167,11 +172,38 @@ def fairness(players: int = 3, rules: Any = None, matches: int = 2_000, seed: in
     return df
 
 
+def fairness(players: int = 3, rules: Any = None, matches: int = 2_000, seed: int | None = 0, *,
+             policies: Any = "max_melds", workers: int = 1, progress: bool = True, scheduler: str | None = None,
+             executor: Executor | None = None, checkpoint: str | os.PathLike | None = None,
+             variant: str | None = None) -> pd.DataFrame:
+    """Play ``matches`` full matches and report each player's match result under every settlement.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`kaptai.core.tables.FAIRNESS_COLUMNS`; metrics per player (``seat``,
+        ``relative_to='first_dealer'``): ``match_mean`` (mean match total), ``match_sd``
+        (its standard deviation), ``match_top`` (share of matches with the top total, ties
+        shared); and ``hand_win`` per engine role (``relative_to='role'``, seat 0 = dealer)
+        with ``settlement`` None.
+    """
+    workers = check_count("workers", workers, 1)
+    job, meta = fairness_job(players, rules, matches, seed, policies=policies)
+    t = run_chunks(job.fn, job.tasks, workers=workers, scheduler=scheduler, executor=executor, checkpoint=checkpoint,
+                   fingerprint=job.fingerprint, progress=progress, desc="nantong fairness", sizes=job.sizes,
+                   unit="matches")
+    return fairness_frame(t, meta["config"], meta["seed_entropy"], variant)
+
+
 def compare_variants(variants: Any = "qishou", players: int = 3, matches: int = 1_000, seed: int | None = 0, *,
-                     policies: Any = "max_melds", progress: bool = True, workers: int = 1) -> pd.DataFrame:
+                     policies: Any = "max_melds", progress: bool = True, workers: int = 1,
+                     scheduler: str | None = None, executor: Executor | None = None,
+                     checkpoint: str | os.PathLike | None = None) -> pd.DataFrame:
     """:func:`fairness` of several rule variants (common seed), stacked.
 
-    ``variants`` is a key of :data:`VARIANT_SETS`, or a mapping name -> option overrides.
+    ``variants`` is a key of :data:`VARIANT_SETS`, or a mapping name -> option overrides.  Every
+    variant runs in one run of the shared runner (``workers``, ``scheduler``, ``executor``;
+    ``checkpoint``: one directory for the whole comparison); the table does not depend on them.
 
     >>> df = compare_variants("qishou", matches=10, progress=False)
     >>> sorted(set(df.variant))
@@ -183,6 +215,14 @@ def compare_variants(variants: Any = "qishou", players: int = 3, matches: int = 
         variants = VARIANT_SETS[variants]
     if not isinstance(variants, Mapping):
         raise RulesError("variants must be a variant-set name or a mapping name -> options")
-    parts = [fairness(players, resolve_rules(None, **dict(opts)), matches, seed, policies=policies, progress=progress,
-                      workers=workers, variant=str(name)) for name, opts in variants.items()]
+    workers = check_count("workers", workers, 1)
+    entropy = check_seed(seed)
+    names = [str(name) for name in variants]
+    built = [fairness_job(players, resolve_rules(None, **dict(opts)), matches, entropy, policies=policies)
+             for opts in variants.values()]
+    counts = run_jobs([job for job, _ in built], workers=workers, scheduler=scheduler, executor=executor,
+                      checkpoint=checkpoint, progress=progress, desc="nantong fairness", unit="matches",
+                      fingerprint={"game": "nantong", "kind": "fairness", "variants": names, "seed_entropy": entropy})
+    parts = [fairness_frame(t, meta["config"], meta["seed_entropy"], name)
+             for name, (_, meta), t in zip(names, built, counts)]
     return pd.concat(parts, ignore_index=True)

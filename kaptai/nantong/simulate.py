@@ -53,11 +53,26 @@ from kaptai.nantong.engine import CHUNK_HANDS, run_hands
 from kaptai.nantong.policies import check_policies
 from kaptai.nantong.rules import RuleSet
 
-__all__ = ["CHUNK_HANDS", "CONFIDENCE", "new_tallies", "tally_outcomes", "run_tallies", "tallies_frame", "simulate"]
+__all__ = ["CHUNK_HANDS", "CONFIDENCE", "METRICS", "new_tallies", "tally_outcomes", "run_tallies", "tallies_frame", "simulate"]
 
 CONFIDENCE: float = 0.95
 _GAME = "nantong"
 _WIN_NAMES = ("huang", "self", "discard", "tiancheng")
+
+
+#: What each metric of :func:`simulate` is (``P(...)`` rows are probabilities).
+METRICS: dict[str, str] = {
+    "hand_win": "P(the seat is among the hand winners: 此局勝利者, highest total after 破頭)",
+    "complete": "P(the seat completed: 胡牌)",
+    "hu_mean": "mean total of the seat (胡數 after 破頭)",
+    "huang_rate": "P(荒牌: nobody completes)",
+    "win_type": "P(the hand is won this way), level self / discard / tiancheng",
+    "category": "P(the hand is won as this category), level tahe / hunhe / qinghe",
+    "score_by_win_type": "mean total of the completer by win type and category",
+    "noncompleter_wins": "P(a non-completer is among the hand winners)",
+    "discards_mean": "mean discards per hand",
+    "qishou_at_deal": "P(the dealt hand holds a 起手 set), by role",
+}
 
 
 def new_tallies(active: int) -> dict[str, np.ndarray]:
@@ -131,12 +146,13 @@ def run_tallies(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
     workers = check_count("workers", workers)
     pols = check_policies(policies, cfg.active)
     entropy = check_seed(seed)
-    tasks = [(cfg, pols, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(cfg, pols, c.seed, c.size) for c in plan]
     labels = [policy_label(p) for p in pols]
     fingerprint = {"game": _GAME, "players": cfg.players, "rules": cfg.rules.to_dict(), "hands": hands,
                    "seed_entropy": entropy, "policies": labels, "chunk_hands": CHUNK_HANDS, "version": __version__}
     merged = run_chunks(_play_chunk, tasks, workers=workers, executor=executor, scheduler=scheduler,
-                        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="nantong")
+                        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="nantong", sizes=plan)
     meta = {"seed_entropy": entropy, "config": cfg, "policies": labels,
             "engine": "compiled" if all(isinstance(p, str) for p in pols) else "reference"}
     return merged, meta

@@ -17,19 +17,22 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from kaptai.core.options import check_count, check_seed
+from kaptai.core.runner import read_manifest, run_jobs
 from kaptai.core.settlement import validate_cut
 from kaptai.core.stats import mean_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.nineten.config import make_config
 from kaptai.nineten.rules import resolve_rules
-from kaptai.nineten.simulate import run_tallies, tallies_frame
+from kaptai.nineten.simulate import tallies_frame, tallies_job
 from kaptai.errors import RulesError
 
 __all__ = ["VARIANT_SETS", "Variant", "resolve_variants", "compare_variants", "fairness"]
@@ -122,19 +125,37 @@ def resolve_variants(variants: Any = "options", players: int = 4) -> list[Varian
 
 
 def compare_variants(variants: Any = "options", players: int = 4, hands: int = 20_000, seed: int | None = 0, *,
-                     house_cut: float = 0.0, workers: int = 1, progress: bool = True, **runner: Any) -> pd.DataFrame:
+                     house_cut: float = 0.0, workers: int = 1, progress: bool = True, scheduler: str | None = None,
+                     executor: Executor | None = None, checkpoint: str | os.PathLike | None = None) -> pd.DataFrame:
     """Play every variant and compare money per seat (columns :data:`FAIRNESS_COLUMNS`).
 
     Metrics: ``net_mean`` (per seat, ``relative_to`` ``'dealer'`` and ``'seat'``), ``net_sd``,
     ``dealer_advantage``, ``mean_transfer`` (mean of the winner's gain per hand),
     ``win`` (P(the seat wins)), ``tou_mean``; with a house cut, ``net_mean_after_cut``.
     ``settlement`` is ``'per_hand'``.
+
+    Every variant plays ``hands`` hands from the same seed (``seed`` None: one fresh entropy
+    for all, in ``df.attrs['seed_entropy']``), all in one run of the shared runner: ``workers``,
+    ``scheduler``, ``executor`` and ``checkpoint`` (one directory for the whole comparison) as
+    in :func:`kaptai.nineten.simulate.simulate`; the table does not depend on them.
     """
     cut = validate_cut(house_cut)
+    workers = check_count("workers", workers, 1)
+    chosen = resolve_variants(variants, players)
+    if seed is None and checkpoint is not None:
+        manifest = read_manifest(checkpoint)
+        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
+        if isinstance(recorded, int):
+            seed = recorded
+    entropy = check_seed(seed)
+    built = [tallies_job(v.players, v.rules, hands, entropy, policies=v.policies) for v in chosen]
+    counts = run_jobs([job for job, _ in built], workers=workers, executor=executor, scheduler=scheduler,
+                      checkpoint=checkpoint, progress=progress, desc="nine-ten fairness",
+                      fingerprint={"game": "nine-ten", "kind": "fairness", "variants": [v.name for v in chosen],
+                                   "seed_entropy": entropy})
     rows = []
-    for v in resolve_variants(variants, players):
-        t, _, meta = run_tallies(v.players, v.rules, hands, seed, policies=v.policies, workers=workers,
-                                 progress=progress, **runner)
+    for v, (_, meta), t in zip(chosen, built, counts):
+        t = {k: a for k, a in t.items() if k != "log"}
         cfg = meta["config"]
         df = tallies_frame(t, cfg, meta["policies"], cut)
         keep = df[df.metric.isin(["net_mean", "net_sd", "dealer_advantage", "net_mean_after_cut", "tou_mean"])
@@ -155,7 +176,7 @@ def compare_variants(variants: Any = "options", players: int = 4, hands: int = 2
                      "method": "monte_carlo"})
     out = pd.DataFrame(rows, columns=list(FAIRNESS_COLUMNS))
     out["seat"] = out["seat"].astype("Int64")
-    out.attrs.update({"game": "nine-ten", "hands": hands, "seed": seed, "house_cut": cut})
+    out.attrs.update({"game": "nine-ten", "hands": hands, "seed": seed, "seed_entropy": entropy, "house_cut": cut})
     return out
 
 

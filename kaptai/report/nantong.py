@@ -92,12 +92,13 @@ def simulate_with_noncompleters(players: int, hands: int, seed: int, *, workers:
     hands = check_count("hands", hands)
     pols = check_policies("max_melds", cfg.active)
     entropy = check_seed(seed)
-    tasks = [(cfg, pols, c.seed, c.size) for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(cfg, pols, c.seed, c.size) for c in plan]
     fingerprint = {"game": "nantong", "kind": "report-simulate", "players": cfg.players, "rules": cfg.rules.to_dict(),
                    "hands": hands, "seed_entropy": entropy, "policies": ["max_melds"] * cfg.active,
                    "chunk_hands": CHUNK_HANDS, "version": __version__}
     t = run_chunks(_report_chunk, tasks, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
-                   fingerprint=fingerprint, progress=progress, desc="nantong")
+                   fingerprint=fingerprint, progress=progress, desc="nantong", sizes=plan)
     df = tallies_frame(t, cfg)
     rows = []
     for name, level in (("all", None), ("huang", "huang"), ("completed", "completed")):

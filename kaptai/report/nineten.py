@@ -295,7 +295,8 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
         ("table", misc, "Other figures"),
     ]))
     step(progress, "policies")
-    pol = compare_variants("policies", p0, hands=hands, seed=seed, progress=False, **run)
+    pol = compare_variants("policies", p0, hands=hands, seed=seed, progress=False,
+                           checkpoint=sub({"checkpoint": checkpoint}, "policies"), **run)
     results["policies"] = pol
     sections.append(Section("Cutting colours (斷色) against other discard habits", [
         ("p", "Top left: every seat plays the same policy, so the nets sum to zero and only the seat matters. "
@@ -313,7 +314,8 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
          "Mean 頭 of a win, the winner's mean take per hand (money) and the dealer advantage, 95% intervals"),
     ]))
     step(progress, "option readings")
-    opt = compare_variants("options", p0, hands=hands, seed=seed, progress=False, **run)
+    opt = compare_variants("options", p0, hands=hands, seed=seed, progress=False,
+                           checkpoint=sub({"checkpoint": checkpoint}, "options"), **run)
     order = sorted(dict.fromkeys(opt.variant), key=_section_order)
     opt = opt.assign(_o=opt.variant.map({v: i for i, v in enumerate(order)})).sort_values(
         "_o", kind="stable").drop(columns="_o").reset_index(drop=True)

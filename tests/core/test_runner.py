@@ -5,8 +5,12 @@ local processes, any Executor, a real Dask LocalCluster); checkpoints that survi
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib
+import io
 import json
+import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -24,12 +28,16 @@ from kaptai.core.runner import (
     MANIFEST,
     CheckpointError,
     ChunkError,
+    Job,
+    RunInterrupted,
     RunnerError,
     SchedulerError,
+    WorkerError,
     add_counts,
     plan_chunks,
     read_manifest,
     run_chunks,
+    run_jobs,
 )
 from kaptai.core.sampling import chunk_seeds
 from kaptai.errors import KaptaiError
@@ -142,10 +150,120 @@ def test_simulate_same_table_for_any_worker_count_and_executor():
         assert df.attrs == base.attrs
 
 
-def test_progress_bar_counts_chunks(capsys):
-    run_chunks(draws, CHUNKS[:3], progress=True, desc="toy")
+# --------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------
+
+LINE = re.compile(
+    r"(?P<desc>[\w -]+): (?P<done>[\d,]+)/(?P<total>[\d,]+) (?P<unit>\w+) \((?P<pct>\d+)%\), "
+    r"[\d.]+ s(?:, eta (?:[\d.]+ s|\?))?(?P<notes>(?:, [^,]+)*?)(?:, (?P<end>done|stopped))?"
+)
+
+
+def slow_draws(chunk):
+    time.sleep(0.25)
+    return draws(chunk)
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def parse_lines(err: str) -> list[re.Match]:
+    lines = err.splitlines()
+    matches = [LINE.fullmatch(line) for line in lines]
+    assert all(matches), lines
+    return matches
+
+
+def test_progress_off_a_terminal_writes_plain_lines_counting_hands(capsys):
+    run_chunks(slow_draws, CHUNKS[:4], progress=True, desc="simulate", progress_interval=0.1)
     err = capsys.readouterr().err
-    assert "toy" in err and "3/3" in err and "chunk" in err
+    assert "\r" not in err  # no bar in a log
+    lines = parse_lines(err)
+    assert len(lines) >= 3  # every few seconds (here 0.1 s), and one at the end
+    assert all(m["desc"] == "simulate" and m["unit"] == "hands" and m["total"] == "4,000" for m in lines)
+    done = [int(m["done"].replace(",", "")) for m in lines]
+    assert done == sorted(done) and done[-1] == 4000 and set(done) <= {0, 1000, 2000, 3000, 4000}
+    assert lines[-1]["end"] == "done" and lines[-1]["pct"] == "100"
+    assert all(m["end"] is None for m in lines[:-1])
+
+
+def test_progress_lines_keep_coming_while_a_long_chunk_runs(capsys):
+    with cf.ThreadPoolExecutor(1) as pool:
+        run_chunks(slow_draws, CHUNKS[:1], executor=pool, progress="lines", desc="toy", progress_interval=0.05)
+    lines = parse_lines(capsys.readouterr().err)
+    assert [m["done"] for m in lines[:-1]] == ["0"] * (len(lines) - 1) and len(lines) >= 3
+    assert lines[-1]["done"] == "1,000" and lines[-1]["end"] == "done"
+
+
+def test_progress_on_a_terminal_is_a_bar_counting_hands(monkeypatch):
+    term = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    run_chunks(draws, plan_chunks(30_000, 10_000, seed=1), progress=True, desc="toy")
+    err = term.getvalue()
+    assert "\r" in err and "toy" in err and "30.0k/30.0k" in err and "hands/s" in err
+
+
+def test_progress_false_prints_nothing(capsys, monkeypatch):
+    run_chunks(draws, CHUNKS[:3], progress=False)
+    assert capsys.readouterr().err == ""
+    term = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    run_chunks(draws, CHUNKS[:3], progress=False)
+    assert term.getvalue() == ""
+
+
+def test_progress_reads_sizes_and_units(capsys, tmp_path):
+    tasks = [(c, str(tmp_path), set(), "raise") for c in CHUNKS[:3]]  # tuples: no chunk sizes to read
+    run_chunks(flaky, tasks, progress="lines", desc="toy")
+    assert parse_lines(capsys.readouterr().err)[-1]["unit"] == "chunks"
+    run_chunks(flaky, tasks, progress="lines", desc="toy", sizes=CHUNKS[:3], unit="matches")
+    last = parse_lines(capsys.readouterr().err)[-1]
+    assert (last["done"], last["total"], last["unit"]) == ("3,000", "3,000", "matches")
+    with pytest.raises(RunnerError, match="sizes has 2 entries for 3 tasks"):
+        run_chunks(flaky, tasks, sizes=[1, 2], progress=False)
+    with pytest.raises(RunnerError, match="progress='loud'"):
+        run_chunks(draws, CHUNKS[:3], progress="loud")
+
+
+def test_progress_of_a_resumed_run_counts_the_saved_hands(capsys, tmp_path):
+    run_chunks(draws, CHUNKS[:4], checkpoint=tmp_path, progress=False)
+    (tmp_path / "chunk-000002.npz").unlink()
+    run_chunks(draws, CHUNKS[:4], checkpoint=tmp_path, progress="lines", desc="toy")
+    last = parse_lines(capsys.readouterr().err)[-1]
+    assert last["done"] == "4,000" and "resumed 3 chunk(s)" in last["notes"]
+
+
+def test_simulate_progress_counts_hands_off_a_terminal(capsys):
+    simulate(4, "traditional", 2 * CHUNK_HANDS + 1, seed=1, progress=True)
+    last = parse_lines(capsys.readouterr().err)[-1]
+    assert last["total"] == f"{2 * CHUNK_HANDS + 1:,}" and last["unit"] == "hands" and last["end"] == "done"
+    simulate(4, "traditional", 2 * CHUNK_HANDS + 1, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+# --------------------------------------------------------------------------------------
+# Several jobs in one run
+# --------------------------------------------------------------------------------------
+
+
+def test_run_jobs_gives_each_job_what_run_chunks_gives_it(tmp_path, inline_result):
+    other = plan_chunks(7_500, 1_000, seed=9)
+    jobs = [Job(draws, CHUNKS, merge=float_merge), Job(always_fails, [0, 1]), Job(draws, other, merge=float_merge)]
+    alone = [inline_result, run_chunks(always_fails, [0, 1], progress=False),
+             run_chunks(draws, other, merge=float_merge, progress=False)]
+    for kwargs in ({}, {"workers": 2}, {"checkpoint": tmp_path}):
+        got = run_jobs(jobs, progress=False, **kwargs)
+        assert len(got) == 3
+        for a, b in zip(alone, got):
+            assert_same(a, b)
+    (tmp_path / "chunk-000030.npz").unlink()  # a chunk of the third job
+    assert read_manifest(tmp_path)["chunks"] == len(CHUNKS) + 2 + len(other)
+    assert_same(alone[2], run_jobs(jobs, checkpoint=tmp_path, progress=False)[2])
+    with pytest.raises(CheckpointError, match="different job"):
+        run_jobs(jobs[:2], checkpoint=tmp_path, progress=False)
 
 
 # --------------------------------------------------------------------------------------
@@ -433,3 +551,118 @@ def test_unreachable_scheduler_fails_fast_before_any_work(monkeypatch, tmp_path)
         simulate(4, hands=10, seed=1, scheduler=address, checkpoint=tmp_path, progress=False)
     assert time.perf_counter() - t0 < 10
     assert not list(tmp_path.glob("chunk-*.npz"))
+
+
+# --------------------------------------------------------------------------------------
+# Dask workers that cannot run kaptai: the run stops at once, saying why
+# --------------------------------------------------------------------------------------
+
+BREAK_KAPTAI = """
+import sys
+sys.path.insert(0, {folder!r})
+for name in [m for m in sys.modules if m == "kaptai" or m.startswith("kaptai.")]:
+    del sys.modules[name]
+"""
+
+
+@pytest.mark.timeout(30)
+def test_dask_workers_that_cannot_import_kaptai_stop_the_run(tmp_path):
+    """The case of ``benchmarks/run.py`` after ``pip install .``: the workers import another
+    kaptai (there an uncompiled source tree; here one whose import fails).  Without care a
+    task fails while the worker reads it, the worker's connection dies and the run waits
+    forever; it must stop with a WorkerError naming the import failure."""
+    distributed = needs_dask()
+    broken = tmp_path / "broken"
+    (broken / "kaptai").mkdir(parents=True)
+    (broken / "kaptai" / "__init__.py").write_text('raise ImportError("this kaptai is broken on purpose")\n')
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+        silence_logs=logging.CRITICAL, preload=[BREAK_KAPTAI.format(folder=str(broken))],
+    )
+    try:
+        with pytest.raises(WorkerError, match=r"cannot load chunk 0 .*ImportError: this kaptai is broken on "
+                                              r"purpose.*finds kaptai at .*broken") as info:
+            simulate(4, "traditional", 3 * CHUNK_HANDS, seed=1, progress=False, checkpoint=tmp_path / "ck",
+                     scheduler=cluster.scheduler_address)
+        assert isinstance(info.value, RunnerError) and isinstance(info.value, KaptaiError)
+        assert info.value.worker in cluster.scheduler_info["workers"]
+        assert not list((tmp_path / "ck").glob("chunk-*.npz"))
+    finally:
+        cluster.close()
+
+
+def test_a_task_the_dask_workers_cannot_deserialize_stops_the_run(dask_cluster, tmp_path):
+    """A chunk function the workers cannot load (its module exists only here): fatal at once,
+    not retried, and the cluster stays usable."""
+    (tmp_path / "kaptai_test_only_here.py").write_text(
+        "import numpy as np\n\ndef chunk(c):\n    return {'n': np.array([c.size])}\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        only_here = importlib.import_module("kaptai_test_only_here")
+    finally:
+        sys.path.remove(str(tmp_path))
+    try:
+        assert run_chunks(only_here.chunk, CHUNKS[:3], progress=False)["n"].tolist() == [3000]
+        with pytest.raises(WorkerError, match=r"ModuleNotFoundError: No module named 'kaptai_test_only_here'"):
+            run_chunks(only_here.chunk, CHUNKS[:3], progress=False, scheduler=dask_cluster.scheduler_address)
+    finally:
+        del sys.modules["kaptai_test_only_here"]
+    hands = CHUNK_HANDS + 3
+    assert_same(run_tallies(2, "traditional", hands, seed=3, progress=False)[0],
+                run_tallies(2, "traditional", hands, seed=3, progress=False,
+                            scheduler=dask_cluster.scheduler_address)[0])
+
+
+@pytest.mark.timeout(60)
+def test_ctrl_c_during_a_dask_run_stops_it_promptly(dask_cluster, tmp_path):
+    """SIGINT (from another thread, as a terminal sends it to the process) while the run waits
+    for Dask: RunInterrupted within a second or so, finished chunks saved, futures cancelled."""
+    import threading
+
+    ckpt = tmp_path / "ck"
+    state = {"running": True, "sent": None}
+
+    def interrupt_after_two_chunks():
+        while state["running"]:
+            if len(list(ckpt.glob("chunk-*.npz"))) >= 2:
+                state["sent"] = time.monotonic()
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=interrupt_after_two_chunks, daemon=True)
+    watcher.start()
+    try:
+        with pytest.raises(RunInterrupted, match=r"chunk\(s\) are saved in the checkpoint") as info:
+            simulate(4, "traditional", 5_000 * CHUNK_HANDS, seed=5, progress=False, checkpoint=ckpt,
+                     scheduler=dask_cluster.scheduler_address)
+        stopped = time.monotonic()
+    finally:
+        state["running"] = False
+        watcher.join(5)
+    assert state["sent"] is not None and stopped - state["sent"] < 15  # a guard against a hang, not a timing
+    saved = int(re.match(r"(\d+) of", str(info.value)).group(1))
+    assert 2 <= saved == len(list(ckpt.glob("chunk-*.npz"))) < 5_000
+    with distributed_client(dask_cluster) as client:  # nothing left running on the cluster
+        deadline = time.monotonic() + 10
+        while client.processing() and any(client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(client.processing().values())
+
+
+def distributed_client(cluster):
+    import distributed
+
+    return distributed.Client(cluster, set_as_default=False)
+
+
+def test_dask_workers_on_another_python_are_refused_before_any_work():
+    class FakeClient:
+        def get_versions(self):
+            return {"client": {"packages": {"python": "3.11.7.final.0"}},
+                    "workers": {"tcp://w1:1": {"packages": {"python": "3.11.2.final.0"}},
+                                "tcp://w2:1": {"packages": {"python": "3.12.1.final.0"}}}}
+
+    with pytest.raises(SchedulerError, match=r"1 Dask worker\(s\) run another Python .*tcp://w2:1: Python 3\.12\.1, here 3\.11"):
+        runner._check_python(FakeClient())

@@ -115,3 +115,35 @@ def test_shipped_bid_table_is_reproducible():
     from kaptai.heaven11.learn import learn_bid_table
 
     assert (learn_bid_table() == default_bid_table()).all()
+
+
+def test_fairness_variants_run_through_the_shared_runner(tmp_path, monkeypatch):
+    """compare_variants is one run of kaptai.core.runner: the same table for any workers, a
+    checkpoint that resumes, and each variant what simulate gives it alone."""
+    import pandas as pd
+
+    import importlib
+
+    from kaptai.heaven11.fairness import KEY_METRICS
+
+    S = importlib.import_module("kaptai.heaven11.simulate")
+
+    monkeypatch.setattr(S, "CHUNK_HANDS", 300)
+    variants = {"std": {}, "free": {"short_follow": "free"}}
+    kw = dict(hands=700, seed=4, progress=False)
+    base = compare_variants(variants, **kw)
+    ck = tmp_path / "ck"
+    compare_variants(variants, **kw, checkpoint=ck)
+    assert len(list(ck.glob("chunk-*.npz"))) == 6
+    (ck / "chunk-000003.npz").unlink()
+    for other in (compare_variants(variants, **kw, workers=2), compare_variants(variants, **kw, checkpoint=ck)):
+        pd.testing.assert_frame_equal(base, other)
+    for label, opts in variants.items():
+        alone = simulate(rules=opts, hands=700, seed=4, progress=False)
+        alone = alone[alone.metric.isin(KEY_METRICS)]
+        got = base[base.variant == label]
+        assert set(got.metric) <= set(alone.metric)
+        for metric in ("final_mean", "plays_mean", "declarer_tricks_mean"):
+            a = alone[(alone.metric == metric) & (alone.relative_to.isna() | (alone.relative_to == "declarer"))]
+            b = got[(got.metric == metric) & (got.relative_to.isna() | (got.relative_to == "declarer"))]
+            assert a.value.tolist() == b.value.tolist() and len(a)

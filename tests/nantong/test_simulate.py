@@ -102,3 +102,26 @@ def test_run_matches_both_engines():
         assert dealers[0] == a["first_dealer"][0]
         if players == 4:
             assert np.bincount(a["sitter"][0], minlength=4).tolist() == [8] * 4
+
+
+def test_fairness_variants_run_through_the_shared_runner(tmp_path, monkeypatch):
+    """compare_variants is one run of kaptai.core.runner: --scheduler, --checkpoint and
+    --workers work there, the same table for any of them, each variant what fairness gives it."""
+    import pandas as pd
+
+    import kaptai.nantong.fairness as F
+    from kaptai.nantong.rules import resolve_rules
+
+    monkeypatch.setattr(F, "CHUNK_MATCHES", 4)
+    kw = dict(players=3, matches=10, seed=2, progress=False)
+    base = compare_variants("qishou", **kw)
+    ck = tmp_path / "ck"
+    compare_variants("qishou", **kw, checkpoint=ck)
+    assert len(list(ck.glob("chunk-*.npz"))) == 6
+    (ck / "chunk-000001.npz").unlink()
+    for other in (compare_variants("qishou", **kw, workers=2), compare_variants("qishou", **kw, checkpoint=ck)):
+        pd.testing.assert_frame_equal(base, other)
+    for name, opts in F.VARIANT_SETS["qishou"].items():
+        alone = fairness(3, resolve_rules(None, **opts), 10, 2, progress=False, variant=name)
+        got = base[base.variant == name].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, alone.reset_index(drop=True), check_like=False)
