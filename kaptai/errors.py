@@ -5,7 +5,7 @@ Every error raised at the API boundary is one of these, so callers can catch
 traceback.
 """
 
-__all__ = ["KaptaiError", "InvalidTileError", "InvalidHandError", "RulesError"]
+__all__ = ["KaptaiError", "InvalidTileError", "InvalidHandError", "RulesError", "UsageError", "quote_token"]
 
 
 class KaptaiError(ValueError):
@@ -22,3 +22,64 @@ class InvalidHandError(KaptaiError):
 
 class RulesError(KaptaiError):
     """An unknown option, preset or player count, or an option value out of range."""
+
+
+class UsageError(KaptaiError):
+    """A command line that does not parse: an unknown command, game or option, or a value of
+    the wrong type or out of the bounds its option declares."""
+
+
+def _repr_of(obj: object) -> str:
+    try:
+        return repr(obj)
+    except Exception:  # noqa: BLE001 - an int beyond int->str's digit limit, a broken __repr__
+        if isinstance(obj, int):
+            import math
+
+            return f"<an integer of about {int(abs(obj).bit_length() * math.log10(2)) + 1} digits>"
+        return f"<a {type(obj).__name__}>"
+
+
+def _escape(text: str, quote: str) -> str:
+    out = []
+    for ch in text:
+        if ch in ("\\", quote):
+            out.append("\\" + ch)
+        else:
+            out.append(ch if ch.isprintable() else repr(ch)[1:-1])  # \x00, \u3000 ...
+    return "".join(out)
+
+
+def quote_token(text: object, limit: int = 40, *, quote: str = "'") -> str:
+    r"""``repr`` of a (user's) token, cut to about ``limit`` characters so a message stays short.
+
+    ``quote='"'`` puts the text between double quotes instead (the style of the card games'
+    messages), ``quote=''`` shows it bare; unprintable characters are escaped as in ``repr``.
+    Anything but a string is shown as its ``repr``, cut the same way (an integer too long to
+    print is described by its number of digits).
+
+    >>> from kaptai.errors import quote_token
+    >>> quote_token("abc")
+    "'abc'"
+    >>> quote_token("9" * 5000)
+    "'99999999999999999999999999999999999999…' (5000 characters)"
+    >>> quote_token("3X", quote='"'), quote_token("\x00" + "x" * 99, quote='"')
+    ('"3X"', '"\\x00xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…" (100 characters)')
+    >>> quote_token(10**5000), quote_token(1.5), quote_token([1] * 100)
+    ('<an integer of about 5001 digits>', '1.5', '[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1… (300 characters)')
+    >>> quote_token(12, quote=""), quote_token("7/2/" + "9" * 99, quote="")
+    ('12', '7/2/9999999999999999999999999999999999… (103 characters)')
+    """
+    if not isinstance(text, str):  # a number, a list ...: its repr, cut the same way
+        r = _repr_of(text)
+        return r if len(r) <= limit else r[: limit - 2] + f"… ({len(r)} characters)"
+    s = text
+    cut = s if len(s) <= limit else s[: limit - 2]
+    if quote == "'":
+        body = repr(cut)
+        opening, inner, closing = body[0], body[1:-1], body[-1]
+    else:
+        opening, inner, closing = quote, _escape(cut, quote), quote
+    if len(s) <= limit:
+        return opening + inner + closing
+    return opening + inner + "…" + closing + f" ({len(s)} characters)"

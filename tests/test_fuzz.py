@@ -9,7 +9,6 @@ size; the ``slow`` test runs at least 10**5 library inputs (times ``KAPTAI_SLOW_
 import contextlib
 import importlib
 import io
-import math
 import random
 from fractions import Fraction
 
@@ -324,3 +323,118 @@ def test_fuzz_library_full():
 @pytest.mark.slow
 def test_fuzz_cli_full(tmp_path, monkeypatch):
     _fuzz_cli(scaled(1500, 30), seed=2026, tmp_path=tmp_path, monkeypatch=monkeypatch)
+
+
+# --------------------------------------------------------------------------------------
+# Numbers and records at their limits (issue 22, item 3): a number of more than 4,300
+# digits (Python's int() refuses it with a ValueError), a token of 100,000 characters, a
+# NUL or an ideographic space, anywhere in a record or a hand, of every game
+# --------------------------------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+#: (what, parser, record templates with one slot {N} for the huge token)
+_RECORD_PARSERS = [
+    ("nine-ten score", "kaptai.nineten.scoring:score", [
+        "RAx{N} RRx2 YKx2 YAx2 WEx2 | win=self | bonus=GC GP WE RK RA",
+        "RAx2 RRx2 YKx2 YAx2 WEx2 | win=self | bonus=GC GP WE RK RAx{N}",
+        "RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YAx{N}",
+        "RAx2 RRx2 YKx2 YAx4 | win={N} | kz=YA",
+        "RAx2 RRx2 YKx2 YAx4 | {N}=discard",
+        "{N}",
+    ]),
+    ("nine-ten hand", "kaptai.nineten.cards:parse_hand", ["RAx{N}", "RA {N}", "{N}x2"]),
+    ("Nantong score", "kaptai.nantong.scoring:score", [
+        "jiang=5w,7b win=self:9w hand=123b 234w 678t 333w qz qz qz 789t 99w melds=pong:bhx{N}",
+        "jiang=5w,7b win=self:9wx{N} hand=123b 234w 678t 333w qz qz qz 789t 99w melds=pong:bh",
+        "jiang=5wx{N},7b win=self:9w hand=123b 234w 678t 333w qz qz qz 789t 99w melds=pong:bh",
+        "jiang=5w,7b win=self:9w hand=123b 234w 678t 333w qzx{N} 789t 99w melds=pong:bh",
+        "jiang=5w,7b win=self:9w hand={N}w",
+        "jiang=5w,7b win={N} hand=99w",
+        "jiang=5w,7b win=none hand=99w yazhuang={N}",
+        "{N}=5w",
+    ]),
+    ("Nantong best score", "kaptai.nantong.evaluate:best_score", [
+        "jiang=5w,7b win=self:9w hand=123b 234w 678t 333w qz qz qz 789t 99w melds=pong:bhx{N}",
+    ]),
+    ("Nantong hand", "kaptai.nantong.evaluate:analyze_hand", ["5wx{N}", "qzx{N} 1w", "{N}"]),
+    ("Heaven Eleven score", "kaptai.heaven11.scoring:score", [
+        "bid={N}C tricks=4/3/3/3",
+        "bid={N} tricks=4/3/3/3",
+        "bid=3C tricks={N}/0/0/0",
+        "bid=3C tricks=7/2/2/{N}",
+        "bid=3C tricks=7/2/2/2 {N}",
+        "bid=3{N} tricks=7/2/2/2",
+    ]),
+    ("Heaven Eleven bid", "kaptai.heaven11.cards:parse_bid", ["{N}C", "{N}", "3{N}"]),
+    ("big-two play record", "kaptai.bigtwo.cards:parse_record", ["3D | {N}H | PASS", "{N}", "3D {N}"]),
+    ("Heaven Eleven hand", "kaptai.heaven11.cards:parse_hand", ["{N}S 3D"]),
+    ("Kap Tai Shap hand", "kaptai.kts.evaluate:evaluate", ["{N} 66 66 44 14 14 55 55 46 36", "6-{N}", "天({N})"]),
+    ("Kap Tai Shap waits", "kaptai.kts.evaluate:waits", ["16 16 16 12 33 13 15 22 {N}", "{N}"]),
+]
+
+
+def _parser(path):
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _huge_token(kind: str, n: int, seed: int) -> str:
+    rng = random.Random(seed)
+    if kind == "digits":  # more than int()'s 4,300-digit limit
+        return rng.choice("123456789") + "".join(rng.choices("0123456789", k=n - 1))
+    if kind == "nines":
+        return "9" * n
+    if kind == "letters":
+        return "x" * (20 * n)
+    return rng.choice(["\x00", "\u3000", "\x00" * n, "\u3000" * 3, "9\x00" * n, "\ufffd" * n])
+
+
+def _check_message(exc: BaseException, token: str) -> None:
+    msg = str(exc)
+    assert msg and "\n" not in msg
+    longest = max((len(run) for run in msg.replace("…", "\n").splitlines()), default=0)
+    assert longest < 600, msg[:300]
+    # at most ~40 characters of the bad token are quoted
+    probe = token[:46]
+    if len(set(probe)) > 0 and probe.isprintable() and len(probe) == 46:
+        assert probe not in msg, msg[:300]
+
+
+@pytest.mark.parametrize("what,path,templates", _RECORD_PARSERS, ids=[p[0] for p in _RECORD_PARSERS])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_records_with_huge_numbers_and_tokens_are_kaptai_errors(what, path, templates, data):
+    fn = _parser(path)
+    template = data.draw(st.sampled_from(templates), label="template")
+    kind = data.draw(st.sampled_from(["digits", "nines", "letters", "odd"]), label="kind")
+    n = data.draw(st.integers(4301, 12_000), label="digits")
+    token = _huge_token(kind, n, data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    record = template.replace("{N}", token)
+    if kind == "odd":  # a NUL is no card, but an ideographic space is a separator: either way no other error
+        try:
+            fn(record)
+        except KaptaiError as exc:
+            _check_message(exc, token)
+        return
+    with pytest.raises(KaptaiError) as info:
+        fn(record)
+    _check_message(info.value, token)
+
+
+@pytest.mark.parametrize("what,path,templates", _RECORD_PARSERS, ids=[p[0] for p in _RECORD_PARSERS])
+@pytest.mark.parametrize("text", ["9" * 5000, "bid=" + "9" * 5000 + "C", "x" * 100000, "\x00", "\u3000"],
+                         ids=["9x5000", "bid=9x5000C", "x100000", "nul", "ideographic-space"])
+def test_the_issue_inputs_are_kaptai_errors(what, path, templates, text):
+    """The inputs of the issue, alone, through every parser of a record or hand string (an
+    ideographic space alone is an empty hand, which some parsers accept)."""
+    try:
+        _parser(path)(text)
+    except KaptaiError as exc:
+        _check_message(exc, text)
+    else:
+        assert text == "\u3000" and path in _EMPTY_OK, path
+
+
+#: parsers for which an empty string is a valid input (an empty hand)
+_EMPTY_OK = {"kaptai.nineten.cards:parse_hand"}

@@ -36,7 +36,7 @@ from typing import cast
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError
+from kaptai.errors import InvalidHandError, KaptaiError, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -85,6 +85,11 @@ _RANK_OF["10"] = RANKS.index("T")
 _SPLIT = re.compile(r"[\s,]+")
 _PASS = ("PASS", "P")
 
+
+
+def _q(text: object) -> str:
+    """A bad token between double quotes, cut to about 40 characters (:func:`kaptai.errors.quote_token`)."""
+    return quote_token(text, quote='"')
 
 def card(rank: int, suit: int) -> int:
     """Card id of ``rank`` (0 = ``3`` … 12 = ``2``) and ``suit`` (0-3 = D C H S).
@@ -156,11 +161,11 @@ def parse_card(token: str, position: int = 1) -> int:
     kaptai.bigtwo.cards.InvalidCardError: invalid card "3Z" (token 2): unknown suit "Z"
     """
     if not isinstance(token, str):
-        raise InvalidCardError(f"invalid card {token!r} (token {position}): expected a string such as \"3D\"")
+        raise InvalidCardError(f"invalid card {quote_token(token)} (token {position}): expected a string such as \"3D\"")
     t = _clean(token.strip())
 
     def bad(why: str) -> InvalidCardError:
-        return InvalidCardError(f'invalid card "{token}" (token {position}): {why}')
+        return InvalidCardError(f'invalid card {_q(token)} (token {position}): {why}')
 
     if not t:
         raise bad("empty token")
@@ -173,18 +178,18 @@ def parse_card(token: str, position: int = 1) -> int:
         for r in ("10",) + tuple(RANKS):
             if t.startswith(r):
                 rest = token.strip()[len(r):]
-                raise bad(f'unknown suit "{rest}"' if rest else "missing suit (expected S H C D or ♠ ♥ ♣ ♦)")
+                raise bad(f'unknown suit {_q(rest)}' if rest else "missing suit (expected S H C D or ♠ ♥ ♣ ♦)")
         for r in ("10",) + tuple(RANKS):
             if t.endswith(r) and len(t) > len(r):
-                raise bad(f'unknown suit "{token.strip()[: len(t) - len(r)]}"')
+                raise bad(f'unknown suit {_q(token.strip()[: len(t) - len(r)])}')
         raw = token.strip()
-        raise bad(f'unknown rank "{raw[:-1]}"' if len(raw) > 1 else f'unknown rank "{raw}" and no suit')
+        raise bad(f'unknown rank {_q(raw[:-1])}' if len(raw) > 1 else f'unknown rank {_q(raw)} and no suit')
     if not rank_s:
         raise bad("missing rank (expected 2-9, T/10, J, Q, K, A)")
     if rank_s not in _RANK_OF:
         raw = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
         shown = raw[:-1] if t[-1] in _SUIT_OF else raw[1:]
-        raise bad(f'unknown rank "{shown}"')
+        raise bad(f'unknown rank {_q(shown)}')
     return 4 * _RANK_OF[rank_s] + suit
 
 
@@ -196,7 +201,7 @@ def _check_ids(cards: Iterable) -> tuple[int, ...]:
     out = []
     for i, c in enumerate(cards, 1):
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral) or not 0 <= int(c) < N_CARDS:
-            raise InvalidCardError(f"invalid card {c!r} (token {i}): expected a card id 0-51")
+            raise InvalidCardError(f"invalid card {quote_token(c)} (token {i}): expected a card id 0-51")
         out.append(int(c))
     return tuple(out)
 
@@ -223,7 +228,7 @@ def _items(cards: object) -> list:
             bad = True
     raise InvalidHandError(
         f"cards must be a string of card tokens (such as \"3D 4D\") or an iterable of cards, got "
-        f"{type(cards).__name__} {cards!r:.60}"
+        f"{type(cards).__name__} {quote_token(cards, 60)}"
     )
 
 
@@ -342,7 +347,7 @@ def parse_record(text: str) -> tuple[tuple[int, ...] | None, ...]:
             raise InvalidHandError(f"empty play {k} in record (write PASS for a pass)")
         if any(_clean(t) in _PASS for t in toks):
             if len(toks) != 1:
-                raise InvalidHandError(f"play {k} mixes PASS with cards: {chunk.strip()!r}")
+                raise InvalidHandError(f"play {k} mixes PASS with cards: {quote_token(chunk.strip())}")
             pos += 1
             plays.append(None)
             continue

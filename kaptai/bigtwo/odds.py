@@ -76,7 +76,7 @@ import pandas as pd
 from kaptai.bigtwo.evaluate import straight_windows
 from kaptai.bigtwo.rules import STRAIGHT_ORDERS, RuleSet, StraightOrder, resolve_rules, validate_players
 from kaptai.core.tables import tidy_frame
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "deal_odds",
@@ -539,7 +539,7 @@ def check_hand_kind(players: Any, hand: Any) -> str:
     """
     players = validate_players(players)
     if hand not in HAND_KINDS:
-        raise RulesError(f"hand={hand!r} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
+        raise RulesError(f"hand={quote_token(hand)} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
     if hand in ("leftover_receiver", "non_receiver") and 52 % players == 0:
         raise RulesError(
             f"--hand {hand} does not apply with {players} players: 52 cards deal evenly, no card is left over "
@@ -612,7 +612,7 @@ def deal_odds(
     rules = resolve_rules(rules)
     players = validate_players(players)
     if hand not in HAND_KINDS:
-        raise RulesError(f"hand={hand!r} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
+        raise RulesError(f"hand={quote_token(hand)} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
     if hand_size is not None and hand != "dealt":
         raise RulesError(f"hand_size={hand_size!r} can only be combined with hand='dealt', not hand={hand!r}")
     h = 52 // players if hand_size is None else int(hand_size)

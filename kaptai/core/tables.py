@@ -20,6 +20,7 @@ import pandas as pd
 from kaptai._version import __version__
 
 __all__ = ["exact_fraction", "tidy_frame", "to_json_records", "json_value", "standard_attrs", "hypergeometric_total",
+           "conform_table", "TableContractError", "TEXT_COLUMNS",
            "MONTE_CARLO_COLUMNS", "FAIRNESS_COLUMNS", "STANDARD_ATTRS"]
 
 
@@ -169,3 +170,132 @@ def to_json_records(df: pd.DataFrame) -> str:
             rec["level"] = str(rec["level"])
         records.append(rec)
     return json.dumps(records, ensure_ascii=False, indent=1, allow_nan=False)
+
+
+# --------------------------------------------------------------------------------------
+# The table contract
+# --------------------------------------------------------------------------------------
+
+#: Columns that are text (or missing) in every table, whatever their values look like: a
+#: ``level`` is a breakdown label (``'any'``, a policy, a count such as ``'3'``), never a number.
+TEXT_COLUMNS: tuple[str, ...] = ("level",)
+
+
+class TableContractError(RuntimeError):
+    """A table that breaks the table contract in a way :func:`conform_table` cannot fix
+    (cells that are containers or objects next to scalars, duplicate column names): a bug of
+    the command that built it, not of its input."""
+
+
+def _kind(v: Any) -> str | None:
+    """The contract kind of one cell: None (missing), 'bool', 'int', 'float', 'text', or
+    'other' (a container or an object with no column type)."""
+    if v is None or v is pd.NA or v is pd.NaT:
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, Integral):
+        return "int"
+    if isinstance(v, Fraction):
+        return "text"  # an exact fraction is written as text ('1/3'), as json_value does
+    if isinstance(v, Real):
+        return None if math.isnan(float(v)) else "float"
+    if isinstance(v, str):
+        return "text"
+    return "other"
+
+
+def _as_text(v: Any) -> Any:
+    k = _kind(v)
+    if k is None:
+        return None
+    if k == "other":
+        raise TypeError(type(v).__name__)
+    if k == "float" and float(v).is_integer() and abs(float(v)) < 2**53:
+        return str(int(v))  # a count stored as float (3.0) is the label '3'
+    j = json_value(v)
+    return j if isinstance(j, str) else str(j)
+
+
+def conform_table(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with one type per column, ready for every output format (table, csv, json,
+    parquet), or TableContractError for what cannot be made so.
+
+    The contract (every table of every command):
+
+    - a :data:`TEXT_COLUMNS` column (``level``) is text or missing, whatever its values
+      look like (``3`` becomes ``'3'``);
+    - any other column holds one kind of value: an object column mixing kinds is made one
+      -- booleans and integers become integers (nullable ``Int64``: ``True`` is 1), numbers
+      with floats become floats, anything mixed with text becomes text, exact fractions
+      become text (``'1/3'``);
+    - a column of lists, dicts or other objects next to scalars, or two columns of one
+      name, cannot be written: TableContractError names the column.
+
+    ``attrs`` are kept; the table is copied only when a column changes.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kaptai.core.tables import conform_table
+    >>> df = pd.DataFrame({"level": [1, "any", None], "value": [True, 3, None], "x": [0.5, 1, 2]})
+    >>> df.attrs = {"game": "nine-ten"}
+    >>> out = conform_table(df)
+    >>> out.level.tolist(), out.value.tolist(), str(out.value.dtype), out.attrs
+    (['1', 'any', None], [1, 3, <NA>], 'Int64', {'game': 'nine-ten'})
+    >>> conform_table(pd.DataFrame({"cell": [[1, 2], 3]}))
+    Traceback (most recent call last):
+    ...
+    kaptai.core.tables.TableContractError: column 'cell' holds list values next to int values: a table cell must be a number, a text or missing (a bug of the command that made this table)
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TableContractError(f"a table must be a pandas DataFrame, got {type(df).__name__}")
+    names = [str(c) for c in df.columns]
+    dup = sorted({c for c in names if names.count(c) > 1})
+    if dup:
+        raise TableContractError(f"columns {dup} appear twice: a table's columns have one name each")
+    from pandas.api.types import infer_dtype
+
+    out = df
+    for pos, col in enumerate(df.columns):
+        s = df.iloc[:, pos]
+        new = None
+        if s.dtype == object and infer_dtype(s, skipna=True) in (
+                ("string", "empty") if str(col) in TEXT_COLUMNS else ("string", "empty", "boolean", "integer", "floating")):
+            continue  # one kind of value already (the fast path of long tables)
+        if str(col) in TEXT_COLUMNS:
+            if not (s.dtype == object and all(_kind(v) is None or isinstance(v, str) for v in s.tolist())) and not (
+                    pd.api.types.is_string_dtype(s.dtype) and s.dtype != object):
+                try:
+                    new = pd.Series([_as_text(v) for v in s.tolist()], index=s.index, dtype=object)
+                except TypeError as exc:
+                    raise TableContractError(
+                        f"column {str(col)!r} holds {exc} values: it is text in every table "
+                        f"(a bug of the command that made this table)") from None
+        elif s.dtype == object:
+            values = s.tolist()
+            kinds = {_kind(v) for v in values} - {None}
+            if "other" in kinds:
+                others = sorted({type(v).__name__ for v in values if _kind(v) == "other"})
+                rest = sorted({type(v).__name__ for v in values if _kind(v) not in (None, "other")})
+                if rest or len(others) > 1:
+                    raise TableContractError(
+                        f"column {str(col)!r} holds {', '.join(others)} values next to {', '.join(rest or others)} "
+                        f"values: a table cell must be a number, a text or missing (a bug of the command that "
+                        f"made this table)")
+                # a column of one container type (a list per row) is one type: left as it is
+            elif len(kinds) > 1 or kinds == {"text"} and any(isinstance(v, Fraction) for v in values):
+                if "text" in kinds:
+                    new = pd.Series([_as_text(v) for v in values], index=s.index, dtype=object)
+                elif "float" in kinds:
+                    new = pd.Series([math.nan if _kind(v) is None else float(v) for v in values], index=s.index,
+                                    dtype="float64")
+                else:  # booleans and integers
+                    new = pd.Series([pd.NA if _kind(v) is None else int(v) for v in values], index=s.index,
+                                    dtype="Int64")
+        if new is not None:
+            if out is df:
+                out = df.copy()
+                out.attrs = dict(df.attrs)
+            out.isetitem(pos, new)
+    return out

@@ -31,7 +31,7 @@ from numbers import Integral
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError
+from kaptai.errors import InvalidHandError, KaptaiError, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -119,6 +119,11 @@ _STRAIN_OF = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4, "N": 4, "♣": 0, "♦": 
               "♧": 0, "♢": 1, "♡": 2, "♤": 3}
 
 
+
+def _q(text: object) -> str:
+    """A bad token between double quotes, cut to about 40 characters (:func:`kaptai.errors.quote_token`)."""
+    return quote_token(text, quote='"')
+
 def card(rank: int, suit: int) -> int:
     """Card id of ``rank`` (0 = ``2`` … 12 = ``A``) and ``suit`` (0-3 = C D H S).
 
@@ -172,12 +177,12 @@ def parse_card(token: str, position: int = 1) -> int:
     kaptai.heaven11.cards.InvalidCardError: invalid card "5X" (token 2): unknown suit "X"
     """
     if not isinstance(token, str):
-        raise InvalidCardError(f"invalid card {token!r} (token {position}): expected a string such as \"KS\"")
+        raise InvalidCardError(f"invalid card {quote_token(token)} (token {position}): expected a string such as \"KS\"")
     raw = token.replace("\ufe0f", "").replace("\ufe0e", "").strip()
     t = raw.upper()
 
     def bad(why: str) -> InvalidCardError:
-        return InvalidCardError(f'invalid card "{token}" (token {position}): {why}')
+        return InvalidCardError(f'invalid card {_q(token)} (token {position}): {why}')
 
     if not t:
         raise bad("empty token")
@@ -189,15 +194,16 @@ def parse_card(token: str, position: int = 1) -> int:
         for r in ("10",) + tuple(RANKS):
             if t.startswith(r):
                 rest = raw[len(r):]
-                raise bad(f'unknown suit "{rest}"' if rest else "missing suit (expected S H C D or ♠ ♥ ♣ ♦)")
+                raise bad(f'unknown suit {_q(rest)}' if rest else "missing suit (expected S H C D or ♠ ♥ ♣ ♦)")
         for r in ("10",) + tuple(RANKS):
             if t.endswith(r) and len(t) > len(r):
-                raise bad(f'unknown suit "{raw[: len(t) - len(r)]}"')
-        raise bad(f'unknown rank "{raw[:-1]}"' if len(raw) > 1 else f'unknown rank "{raw}" and no suit')
+                raise bad(f'unknown suit {_q(raw[: len(t) - len(r)])}')
+        raise bad(f'unknown rank {_q(raw[:-1])}' if len(raw) > 1
+                  else f'unknown rank {_q(raw)} and no suit')
     if not rank_s:
         raise bad("missing rank (expected 2-9, T/10, J, Q, K, A)")
     if rank_s not in _RANK_OF:
-        raise bad(f'unknown rank "{shown}"')
+        raise bad(f'unknown rank {_q(shown)}')
     return 13 * suit + _RANK_OF[rank_s]
 
 
@@ -209,7 +215,7 @@ def _check_ids(cards: Iterable) -> tuple[int, ...]:
     out = []
     for i, c in enumerate(cards, 1):
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral) or not 0 <= int(c) < N_CARDS:
-            raise InvalidCardError(f"invalid card {c!r} (token {i}): expected a card id 0-51")
+            raise InvalidCardError(f"invalid card {quote_token(c)} (token {i}): expected a card id 0-51")
         out.append(int(c))
     return tuple(out)
 
@@ -291,9 +297,9 @@ def parse_combination(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     ids = parse_cards(cards)
     text = format_cards(ids)
     if not 1 <= len(ids) <= 3:
-        raise InvalidCombinationError(f'combination "{text}" has {len(ids)} cards, expected 1-3')
+        raise InvalidCombinationError(f'combination {_q(text)} has {len(ids)} cards, expected 1-3')
     if len({c // 13 for c in ids}) != 1:
-        raise InvalidCombinationError(f'combination "{text}" is not one suit')
+        raise InvalidCombinationError(f'combination {_q(text)} is not one suit')
     return ids
 
 
@@ -372,14 +378,15 @@ def parse_bid(token: str | tuple, position: int = 1) -> tuple[int, int] | None:
     if isinstance(token, tuple):
         if (len(token) != 2 or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, Integral) for v in token)
                 or not 0 <= token[0] <= MAX_LEVEL or not 0 <= token[1] <= 4):
-            raise InvalidBidError(f"invalid bid {token!r} (token {position}): expected (level 0-9, strain 0-4)")
+            raise InvalidBidError(
+                f"invalid bid {quote_token(token)} (token {position}): expected (level 0-9, strain 0-4)")
         return (int(token[0]), int(token[1]))
     if not isinstance(token, str):
-        raise InvalidBidError(f"invalid bid {token!r} (token {position}): expected a string such as \"3C\"")
+        raise InvalidBidError(f"invalid bid {quote_token(token)} (token {position}): expected a string such as \"3C\"")
     t = _clean(token)
 
     def bad(why: str) -> InvalidBidError:
-        return InvalidBidError(f'invalid bid "{token}" (token {position}): {why}')
+        return InvalidBidError(f'invalid bid {_q(token)} (token {position}): {why}')
 
     if t in ("PASS", "P"):
         return None
@@ -392,10 +399,10 @@ def parse_bid(token: str | tuple, position: int = 1) -> tuple[int, int] | None:
         if not strain:
             raise bad("missing strain (expected C, D, H, S or NT)")
         shown = token.strip()[len(digits):]
-        raise bad(f'unknown strain "{shown}" (expected C, D, H, S or NT)')
-    level = int(digits)
-    if len(digits) > 1 or level > MAX_LEVEL:
+        raise bad(f'unknown strain {_q(shown)} (expected C, D, H, S or NT)')
+    if len(digits) > 1 or int(digits) > MAX_LEVEL:  # one digit: never int() of 5,000 digits
         raise bad("level must be 0-9")
+    level = int(digits)
     return (level, _STRAIN_OF[strain])
 
 
@@ -435,15 +442,15 @@ def check_tricks(tricks: Iterable[int], text: str | None = None) -> tuple[int, i
     kaptai.heaven11.cards.InvalidTricksError: tricks 7/2/2/1 sum to 12, not 13
     """
     vals = list(tricks)
-    shown = text if text is not None else "/".join(str(v) for v in vals)
+    shown = quote_token(text if text is not None else "/".join(quote_token(v, quote="") for v in vals), quote="")
     if len(vals) != 4:
         raise InvalidTricksError(f"tricks {shown} has {len(vals)} entries, expected 4 (declarer, then 3 defenders)")
     for v in vals:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, Integral) or v < 0:
-            raise InvalidTricksError(f"tricks {shown}: {v!r} is not a non-negative integer")
+            raise InvalidTricksError(f"tricks {shown}: {quote_token(v)} is not a non-negative integer")
     total = sum(int(v) for v in vals)
     if total != 13:
-        raise InvalidTricksError(f"tricks {shown} sum to {total}, not 13")
+        raise InvalidTricksError(f"tricks {shown} sum to {quote_token(total)}, not 13")
     return tuple(int(v) for v in vals)  # type: ignore[return-value]
 
 
@@ -463,7 +470,8 @@ def parse_tricks(text: str | Iterable[int]) -> tuple[int, int, int, int]:
     vals = []
     for p in parts:
         if not re.fullmatch(r"\d{1,2}", p.strip()):
-            raise InvalidTricksError(f'tricks {text.strip()}: "{p}" is not a non-negative integer')
+            raise InvalidTricksError(
+                f'tricks {quote_token(text.strip(), quote="")}: {_q(p)} is not a non-negative integer')
         vals.append(int(p))
     return check_tricks(vals, text.strip())
 
@@ -501,16 +509,16 @@ def parse_score_record(text: str) -> tuple[tuple[int, int], tuple[int, int, int,
         key = key.strip().lower()
         if not sep or key not in ("bid", "tricks"):
             raise InvalidRecordError(
-                f'invalid record "{text}": token {i} "{tok}" is not bid=<bid> or tricks=t0/t1/t2/t3')
+                f"invalid record {_q(text)}: token {i} {_q(tok)} is not bid=<bid> or tricks=t0/t1/t2/t3")
         if key in fields:
-            raise InvalidRecordError(f'invalid record "{text}": {key}= given twice')
+            raise InvalidRecordError(f'invalid record {_q(text)}: {key}= given twice')
         fields[key] = (value, i)
     for key in ("bid", "tricks"):
         if key not in fields:
-            raise InvalidRecordError(f'invalid record "{text}": missing {key}=')
+            raise InvalidRecordError(f'invalid record {_q(text)}: missing {key}=')
     bid = parse_bid(*fields["bid"])
     if bid is None:
-        raise InvalidRecordError(f'invalid record "{text}": bid PASS has no declarer to score')
+        raise InvalidRecordError(f'invalid record {_q(text)}: bid PASS has no declarer to score')
     return bid, parse_tricks(fields["tricks"][0])
 
 

@@ -34,6 +34,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from kaptai.errors import quote_token
 from kaptai.heaven11.cards import (
     InvalidBidError,
     MAX_LEVEL,
@@ -122,7 +123,7 @@ class ScoreResult:
 def _level(bid: Any) -> tuple[int, int]:
     if isinstance(bid, (int, np.integer)) and not isinstance(bid, bool):
         if not 0 <= bid <= MAX_LEVEL:
-            raise InvalidBidError(f"invalid bid {bid!r} (token 1): level must be 0-9")
+            raise InvalidBidError(f"invalid bid {quote_token(bid)} (token 1): level must be 0-9")
         return (int(bid), 0)
     b = parse_bid(bid)
     if b is None:
@@ -182,7 +183,7 @@ def score(bid: Any, tricks: Any = None, rules: RuleSet | str | Mapping | None = 
     rules = resolve_rules(rules)
     if tricks is None:
         if not isinstance(bid, str):
-            raise InvalidBidError(f"score(record) needs a record string such as 'bid=3C tricks=7/2/2/2', got {bid!r}")
+            raise InvalidBidError(f"score(record) needs a record string such as 'bid=3C tricks=7/2/2/2', got {quote_token(bid)}")
         b, t = parse_score_record(bid)
     else:
         b, t = _level(bid), parse_tricks(tricks)

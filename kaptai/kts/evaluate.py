@@ -33,6 +33,7 @@ from kaptai.kts import _eval
 from kaptai.kts.rules import FORMS, RuleSet, forms_mask, hand_sizes, resolve_rules, validate_players
 from kaptai.kts.tiles import (
     COPIES_PER_SET,
+    copies_error,
     GENERAL_EYE_IDS,
     N_TILE_TYPES,
     TEN_VALUE,
@@ -336,7 +337,9 @@ def evaluate(hand: Any, rules: RuleSet | str | None = "traditional", *, sets: in
     rules : RuleSet or preset name
     sets : int, optional
         Sets in play, to reject more copies of a tile than they hold (must agree with the
-        rules' ``sets`` option when that is set).
+        rules' ``sets`` option when that is set).  Default: the ruleset's ``sets``, else the
+        rules-page table for ``players``, else 2 sets for a 10-tile hand and 1 for an 8-tile
+        hand (as :func:`waits`); the error says how many sets the hand needs.
     players : int, optional
         Players at the table: the hand must have their hand size (8 tiles for 2 players,
         Kap Shap; 10 otherwise).  Default: either size.
@@ -360,7 +363,12 @@ def evaluate(hand: Any, rules: RuleSet | str | None = "traditional", *, sets: in
     sets = check_sets(r, sets)
     if sets is None and players is not None:
         sets = r.sets_for(players)
-    ids = parse_hand(hand, size=complete_hand_sizes(players), sets=sets)
+    ids = parse_hand(hand, size=complete_hand_sizes(players))
+    # the copies the sets in play hold: the given sets, else the default (as waits)
+    err = copies_error(np.bincount(np.asarray(ids, dtype=np.int64), minlength=N_TILE_TYPES),
+                       sets if sets is not None else _default_sets(len(ids), r, players))
+    if err is not None:
+        raise err
     arr = np.array([sorted(ids)], dtype=np.int8)
     score, form, spec = _eval._classify_batch(arr, mask, base_sum, gj)
     s = int(score[0])
@@ -437,13 +445,9 @@ def waits(
     seen_ids = parse_hand(seen) if seen is not None else ()
     total = np.bincount(np.array(ids + tuple(seen_ids), dtype=np.int64), minlength=N_TILE_TYPES)
     limit = COPIES_PER_SET * n_sets
-    over = np.nonzero(total > limit)[0]
-    if over.size:
-        t = int(over[0])
-        raise InvalidHandError(
-            f"the hand and the seen tiles hold {total[t]} copies of {format_tile(t)} "
-            f"but {n_sets} set{'s' if n_sets != 1 else ''} hold at most {limit[t]}"
-        )
+    err = copies_error(total, n_sets, "the hand and the seen tiles hold")
+    if err is not None:
+        raise err
     if players is not None and len(ids) != complete_hand_sizes(players)[0] - 1:
         raise InvalidHandError(
             f"the hand has {len(ids)} tiles: expected {complete_hand_sizes(players)[0] - 1} with {players} players"

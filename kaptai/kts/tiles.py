@@ -32,7 +32,7 @@ from typing import cast
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, InvalidTileError, KaptaiError, RulesError
+from kaptai.errors import InvalidHandError, InvalidTileError, KaptaiError, RulesError, quote_token
 
 __all__ = [
     "Tile",
@@ -51,6 +51,9 @@ __all__ = [
     "format_tile",
     "format_hand",
     "tile_counts",
+    "MAX_SETS",
+    "sets_needed",
+    "copies_error",
 ]
 
 
@@ -167,6 +170,8 @@ TEN_VALUE: np.ndarray = _frozen((t.ten_value for t in TILES), np.int64)
 RUN_VALUE: np.ndarray = _frozen((t.run_value for t in TILES), np.int64)
 #: Copies of each tile in one set: 2 civil, 1 military.
 COPIES_PER_SET: np.ndarray = _frozen((t.per_set for t in TILES), np.int64)
+#: Largest number of sets (副) kaptai plays with (the ``sets`` option's bound, 22 players).
+MAX_SETS: int = 8
 #: Whether each tile is civil.
 IS_CIVIL: np.ndarray = _frozen((t.is_civil for t in TILES), np.bool_)
 
@@ -270,7 +275,7 @@ def _pips_id(text: str, token: str) -> int:
         a, b = int(m.group(1)), int(m.group(2))
         if 1 <= a <= 6 and 1 <= b <= 6:
             return _PIPS_TO_ID[(a, b)]
-    raise InvalidTileError(f"{token!r} is not a domino: {_EXPECTED_PIPS}")
+    raise InvalidTileError(f"{quote_token(token)} is not a domino: {_EXPECTED_PIPS}")
 
 
 def _name_ids(text: str) -> tuple[tuple[int, ...], bool] | None:
@@ -330,11 +335,11 @@ def parse_tile(token: str) -> int:
     """
     if not isinstance(token, str):
         raise InvalidTileError(
-            f"a tile token must be a string such as '6-6', got {type(token).__name__} {token!r}"
+            f"a tile token must be a string such as '6-6', got {type(token).__name__} {quote_token(token)}"
         )
     text = _normalise(token)
     if not text:
-        raise InvalidTileError(f"empty tile token {token!r}: {_EXPECTED_TOKEN}")
+        raise InvalidTileError(f"empty tile token {quote_token(token)}: {_EXPECTED_TOKEN}")
     if _PIP_LIKE.fullmatch(text):
         return _pips_id(text, token)
 
@@ -344,9 +349,9 @@ def parse_tile(token: str) -> int:
         if civil:
             return ids[0]
         if len(ids) > 1:
-            raise InvalidTileError(f"{token!r} is ambiguous: write {_pip_forms(ids)}")
+            raise InvalidTileError(f"{quote_token(token)} is ambiguous: write {_pip_forms(ids)}")
         raise InvalidTileError(
-            f"{token!r} names a military tile; only civil tiles may be given by name alone: "
+            f"{quote_token(token)} names a military tile; only civil tiles may be given by name alone: "
             f"write {_pip_forms(ids)}"
         )
 
@@ -355,32 +360,32 @@ def parse_tile(token: str) -> int:
         pips = m.group("pips")
         if not _PIP_LIKE.fullmatch(pips):
             raise InvalidTileError(
-                f"{token!r}: expected pips in the parentheses, e.g. '雜九(4-5)', got {pips!r}"
+                f"{quote_token(token)}: expected pips in the parentheses, e.g. '雜九(4-5)', got {quote_token(pips)}"
             )
         tile_id = _pips_id(pips, pips)
         named = _name_ids(m.group("name"))
         if named is None:
             raise InvalidTileError(
-                f"{token!r}: unknown tile name {m.group('name')!r} before the pips; "
+                f"{quote_token(token)}: unknown tile name {quote_token(m.group('name'))} before the pips; "
                 f"{_EXPECTED_TOKEN}"
             )
         if tile_id not in named[0]:
             raise InvalidTileError(
-                f"{token!r}: {m.group('name')} is {_pip_forms(named[0])}, not {pips}"
+                f"{quote_token(token)}: {m.group('name')} is {_pip_forms(named[0])}, not {pips}"
             )
         return tile_id
 
-    raise InvalidTileError(f"unknown tile {token!r}: {_EXPECTED_TOKEN}")
+    raise InvalidTileError(f"unknown tile {quote_token(token)}: {_EXPECTED_TOKEN}")
 
 
 def _check_id(value: object, where: str = "") -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise InvalidTileError(
-            f"{where}tile id {value!r} is not an integer: expected an integer 0-20"
+            f"{where}tile id {quote_token(value)} is not an integer: expected an integer 0-20"
         )
     v = int(value)
     if not 0 <= v < N_TILE_TYPES:
-        raise InvalidTileError(f"{where}tile id {v} is out of range: expected an integer 0-20")
+        raise InvalidTileError(f"{where}tile id {quote_token(v)} is out of range: expected an integer 0-20")
     return v
 
 
@@ -395,7 +400,7 @@ def _parse_item(item: object, pos: int) -> int:
             raise InvalidTileError(f"{where}{exc}") from None
     if isinstance(item, (bool, np.bool_)) or not isinstance(item, Integral):
         raise InvalidTileError(
-            f"{where}{item!r} ({type(item).__name__}) is not a tile: expected a tile id "
+            f"{where}{quote_token(item)} ({type(item).__name__}) is not a tile: expected a tile id "
             "0-20 or a tile token such as '6-6'"
         )
     return _check_id(item, where)
@@ -449,7 +454,7 @@ def parse_hand(
     >>> parse_hand("66 66 66", sets=1)
     Traceback (most recent call last):
     ...
-    kaptai.errors.InvalidHandError: the hand holds 3 copies of 6-6 but 1 set holds at most 2
+    kaptai.errors.InvalidHandError: the hand holds 3 copies of 6-6 but 1 set holds at most 2: it needs 2 sets (--sets 2)
     >>> parse_hand("66 11", size=(8, 10))
     Traceback (most recent call last):
     ...
@@ -465,12 +470,12 @@ def parse_hand(
         except TypeError:
             raise InvalidHandError(
                 f"a hand must be a string of tile tokens or an iterable of tiles, got "
-                f"{type(hand).__name__} {hand!r:.60}"
+                f"{type(hand).__name__} {quote_token(hand, 60)}"
             ) from None
     else:
         raise InvalidHandError(
             f"a hand must be a string of tile tokens or an iterable of tiles, got "
-            f"{type(hand).__name__} {hand!r}"
+            f"{type(hand).__name__} {quote_token(hand, 60)}"
         )
     ids = tuple(_parse_item(item, pos) for pos, item in enumerate(items, start=1))
 
@@ -491,17 +496,64 @@ def parse_hand(
     if sets is not None:
         if isinstance(sets, bool) or not isinstance(sets, Integral) or sets < 1:
             raise RulesError(f"sets={sets!r} is not allowed: expected a positive integer")
-        counts = np.bincount(np.asarray(ids, dtype=np.int64), minlength=N_TILE_TYPES)
-        limits = int(sets) * COPIES_PER_SET
-        over = np.flatnonzero(counts > limits)
-        if over.size:
-            i = int(over[0])
-            noun = "set holds" if sets == 1 else "sets hold"
-            raise InvalidHandError(
-                f"the hand holds {int(counts[i])} copies of {TILES[i]} but {int(sets)} "
-                f"{noun} at most {int(limits[i])}"
-            )
+        err = copies_error(np.bincount(np.asarray(ids, dtype=np.int64), minlength=N_TILE_TYPES), int(sets))
+        if err is not None:
+            raise err
     return ids
+
+
+def sets_needed(counts: np.ndarray) -> int:
+    """The fewest sets that hold ``counts`` (copies per tile id): 2 copies of a civil tile
+    per set, 1 of a military tile (at least 1).
+
+    >>> from kaptai.kts.tiles import sets_needed, tile_counts
+    >>> sets_needed(tile_counts("66 66 66 66 66")), sets_needed(tile_counts("45 45")), sets_needed(tile_counts(""))
+    (3, 2, 1)
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    return max(1, int((-(-c // COPIES_PER_SET)).max(initial=0)))
+
+
+def copies_error(counts: np.ndarray, sets: int, what: str = "the hand holds") -> InvalidHandError | None:
+    """The error for more copies of a tile than ``sets`` sets hold (None when they fit),
+    saying how many sets the tiles need (``--sets`` on the command line).
+
+    Parameters
+    ----------
+    counts : array of 21 ints
+        Copies per tile id (the hand, or the hand and the seen tiles ...).
+    sets : int
+        Sets in play.
+    what : str
+        The subject of the message (``'the hand and the seen tiles hold'``).
+
+    Examples
+    --------
+    >>> from kaptai.kts.tiles import copies_error, tile_counts
+    >>> print(copies_error(tile_counts("66 66 66 66 66 11 22 33 44 55"), 2))
+    the hand holds 5 copies of 6-6 but 2 sets hold at most 4 (one set has 2 copies of it): it needs 3 sets (--sets 3)
+    >>> print(copies_error(tile_counts("66 66 66"), 1))
+    the hand holds 3 copies of 6-6 but 1 set holds at most 2: it needs 2 sets (--sets 2)
+    >>> copies_error(tile_counts("66 66"), 1) is None
+    True
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    limits = int(sets) * COPIES_PER_SET
+    over = np.flatnonzero(c > limits)
+    if not over.size:
+        return None
+    i = int(over[0])
+    per = int(COPIES_PER_SET[i])
+    msg = (f"{what} {int(c[i])} copies of {TILES[i]} but {int(sets)} "
+           f"{'set holds' if sets == 1 else 'sets hold'} at most {int(limits[i])}")
+    if sets != 1:
+        msg += f" (one set has {per} {'copies' if per > 1 else 'copy'} of it)"
+    need = sets_needed(c)
+    if need <= MAX_SETS:
+        msg += f": it needs {need} sets (--sets {need})"
+    else:
+        msg += f": more than the {MAX_SETS} sets kaptai plays with hold (at most {MAX_SETS * per} copies)"
+    return InvalidHandError(msg)
 
 
 # --------------------------------------------------------------------------------------

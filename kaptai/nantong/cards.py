@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError
+from kaptai.errors import InvalidHandError, KaptaiError, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -216,25 +216,25 @@ def _item(token: str, position: int) -> list[int]:
         for ch in digits:
             r = int(ch) if ch.isdigit() else _RANK_ZH.index(ch) + 1
             if r == 0:
-                raise InvalidCardError(f"unknown card token {token!r} (item {position})")
+                raise InvalidCardError(f"unknown card token {quote_token(token)} (item {position})")
             ranks.append(r)
         s = "wtb".index(suit) if suit in "wtb" else _SUIT_ZH[suit]
         kinds = [kind(r, s) for r in ranks]
     else:
         m = _NAMED_RE.match(t)
         if not m:
-            raise InvalidCardError(f"unknown card token {token!r} (item {position})")
+            raise InvalidCardError(f"unknown card token {quote_token(token)} (item {position})")
         name, mult = m.groups()
         kinds = [_NAMED[name] if name in _NAMED else _NAMED_ZH[name]]
     if mult is not None:
-        n = int(mult)
+        n = int(mult) if len(mult) <= 2 else 0  # never int() of 5,000 digits
         if not 1 <= n <= 4:
             raise InvalidCardError(
-                f"bad multiplicity in card token {token!r} (item {position}): expected x1 to x4"
+                f"bad multiplicity in card token {quote_token(token)} (item {position}): expected x1 to x4"
             )
         if len(kinds) != 1:
             raise InvalidCardError(
-                f"card token {token!r} (item {position}): a multiplicity xN repeats one card, "
+                f"card token {quote_token(token)} (item {position}): a multiplicity xN repeats one card, "
                 f"not a run of {len(kinds)}"
             )
         kinds = kinds * n
@@ -270,7 +270,7 @@ def parse_card(token: str, *, deck: int = 120) -> int:
     """
     kinds = _item(str(token), 1)
     if len(kinds) != 1:
-        raise InvalidCardError(f"card token {token!r} (item 1) is {len(kinds)} cards, expected one")
+        raise InvalidCardError(f"card token {quote_token(token)} (item 1) is {len(kinds)} cards, expected one")
     _check_deck(kinds, [token], deck)
     return kinds[0]
 
@@ -462,14 +462,14 @@ def parse_record(text: str, *, deck: int = 120) -> ScoreRecord:
             key, _, value = tok.partition("=")
             key = key.lower()
             if key not in _KEYS:
-                raise RecordError(f"unknown record field {key!r} in {tok!r}: expected one of {', '.join(_KEYS)}")
+                raise RecordError(f"unknown record field {quote_token(key)} in {quote_token(tok)}: expected one of {', '.join(_KEYS)}")
             if key in fields:
                 raise RecordError(f"record field {key!r} given twice")
             fields[key] = [value] if value else []
             current = key
         else:
             if current is None:
-                raise RecordError(f"record token {tok!r} before any field: expected 'jiang=A,B win=... hand=...'")
+                raise RecordError(f"record token {quote_token(tok)} before any field: expected 'jiang=A,B win=... hand=...'")
             fields[current].append(tok)
     for key in ("jiang", "win", "hand"):
         if key not in fields:
@@ -477,43 +477,43 @@ def parse_record(text: str, *, deck: int = 120) -> ScoreRecord:
     # jiang
     jt = [t for t in ",".join(fields["jiang"]).split(",") if t]
     if len(jt) not in (1, 2):
-        raise RecordError(f"jiang={','.join(fields['jiang'])!r}: expected two turned cards, e.g. jiang=5w,7b "
+        raise RecordError(f"jiang={quote_token(','.join(fields['jiang']))}: expected two turned cards, e.g. jiang=5w,7b "
                           f"(one with the option single_turn)")
     jiang = tuple(_item(t, i)[0] if len(_item(t, i)) == 1 else _bad_single(t, i) for i, t in enumerate(jt, 1))
     _check_deck(jiang, jt, deck)
     # win
     if len(fields["win"]) != 1:
-        raise RecordError(f"win={' '.join(fields['win'])!r}: expected self:C, discard:C, tiancheng or none")
+        raise RecordError(f"win={quote_token(' '.join(fields['win']))}: expected self:C, discard:C, tiancheng or none")
     wtok = fields["win"][0]
     wtype, _, wcard = wtok.partition(":")
     wtype = wtype.lower()
     if wtype not in WIN_TYPES:
-        raise RecordError(f"unknown win type {wtype!r} in win={wtok}: expected self:C, discard:C, tiancheng or none")
+        raise RecordError(f"unknown win type {quote_token(wtype)} in win={quote_token(wtok)}: expected self:C, discard:C, tiancheng or none")
     win_card = None
     if wtype in ("self", "discard"):
         if not wcard:
-            raise RecordError(f"win={wtok} needs the winning card, e.g. win={wtype}:9w")
+            raise RecordError(f"win={quote_token(wtok)} needs the winning card, e.g. win={wtype}:9w")
         kinds = _item(wcard, 1)
         if len(kinds) != 1:
             _bad_single(wcard, 1)
         _check_deck(kinds, [wcard], deck)
         win_card = kinds[0]
     elif wcard:
-        raise RecordError(f"win={wtok}: {wtype} takes no winning card")
+        raise RecordError(f"win={quote_token(wtok)}: {wtype} takes no winning card")
     hand = _card_list(fields["hand"], deck)
     melds = []
     for i, tok in enumerate(fields.get("melds", []), 1):
         mtype, sep, mcard = tok.partition(":")
         if not sep or not mcard:
-            raise RecordError(f"meld {tok!r} (meld {i}): expected TYPE:CARD, e.g. pong:5w")
+            raise RecordError(f"meld {quote_token(tok)} (meld {i}): expected TYPE:CARD, e.g. pong:5w")
         mtype = mtype.lower()
         if mtype not in MELD_TYPES:
             raise RecordError(
-                f"unknown meld type {mtype!r} in {tok!r} (meld {i}): expected one of {', '.join(MELD_TYPES)}"
+                f"unknown meld type {quote_token(mtype)} in {quote_token(tok)} (meld {i}): expected one of {', '.join(MELD_TYPES)}"
             )
         kinds = _item(mcard, i)
         if len(set(kinds)) != 1:
-            raise MeldError(f"meld {tok!r} (meld {i}) names different cards: a meld is one kind of card")
+            raise MeldError(f"meld {quote_token(tok)} (meld {i}) names different cards: a meld is one kind of card")
         _check_deck(kinds, [mcard], deck)
         if len(kinds) > 1:
             need = {"pong": 3, "mkong": 4, "ckong": 4, "hezi": 2}.get(mtype)
@@ -528,7 +528,7 @@ def parse_record(text: str, *, deck: int = 120) -> ScoreRecord:
     if "yazhuang" in fields:
         v = " ".join(fields["yazhuang"]).lower()
         if v not in ("yes", "no", "true", "false", "1", "0"):
-            raise RecordError(f"yazhuang={v!r}: expected yes or no")
+            raise RecordError(f"yazhuang={quote_token(v)}: expected yes or no")
         yz = v in ("yes", "true", "1")
     rec = ScoreRecord(jiang=tuple(int(j) for j in jiang), win=wtype, win_card=win_card, hand=tuple(sorted(hand)),
                       melds=tuple(m for m, _ in melds), yazhuang=yz)
@@ -544,7 +544,7 @@ def parse_record(text: str, *, deck: int = 120) -> ScoreRecord:
 
 
 def _bad_single(token: str, position: int):
-    raise InvalidCardError(f"card token {token!r} (item {position}) is several cards, expected one")
+    raise InvalidCardError(f"card token {quote_token(token)} (item {position}) is several cards, expected one")
 
 
 def format_record(rec: ScoreRecord) -> str:

@@ -53,7 +53,65 @@ __all__ = [
     "levels",
     "best_score",
     "suit_code",
+    "HAND_SIZES",
+    "check_hand_sizes",
+    "analyze_hand",
+    "ANALYSIS_COLUMNS",
 ]
+
+#: Columns of :func:`analyze_hand` (the table of ``kaptai evaluate nantong``), one dtype each.
+ANALYSIS_COLUMNS: tuple[str, ...] = ("cards", "status", "complete", "distance", "decompositions")
+
+#: Concealed hand sizes of Nantong (rules page §2-§4): 22 units at rest and 23 after a draw,
+#: each exposed set (pong or kong, 3 units) taking 3 cards out of the hand: 3k+1 cards at
+#: rest (22, 19, ..., 1) and 3k+2 after a draw (23, 20, ..., 2).
+HAND_SIZES: dict[str, tuple[int, ...]] = {
+    "rest": tuple(range(22, 0, -3))[::-1],
+    "draw": tuple(range(23, 1, -3))[::-1],
+}
+HAND_SIZES["any"] = tuple(sorted(HAND_SIZES["rest"] + HAND_SIZES["draw"]))
+
+_SIZE_TEXT = {
+    "rest": "3k+1 cards, a hand at rest (22, 19, ..., 4, 1: 22 less 3 per exposed set)",
+    "draw": "3k+2 cards, a hand after the draw (23, 20, ..., 5, 2: 23 less 3 per exposed set)",
+    "any": ("3k+1 cards at rest (22, 19, ..., 1) or 3k+2 after the draw (23, 20, ..., 2): "
+            "22 or 23 less 3 per exposed set"),
+}
+
+
+def check_hand_sizes(sizes: Iterable[int] | np.ndarray, kind: str = "any", what: str = "") -> None:
+    """Refuse hands of a size no Nantong hand has (InvalidHandError naming the size).
+
+    Parameters
+    ----------
+    sizes : ints
+        Card counts of the hands (one per hand).
+    kind : {'any', 'rest', 'draw'}
+        The sizes allowed (:data:`HAND_SIZES`): ``'rest'`` 3k+1 (what waits are defined
+        for), ``'draw'`` 3k+2, ``'any'`` either.
+    what : str
+        What needs the size, for the message (``'waits are defined for'``).
+
+    Examples
+    --------
+    >>> from kaptai.nantong.evaluate import check_hand_sizes
+    >>> check_hand_sizes([22, 23, 1])
+    >>> check_hand_sizes([3])
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.InvalidHandError: the hand has 3 cards: a Nantong hand has 3k+1 cards at rest (22, 19, ..., 1) or 3k+2 after the draw (23, 20, ..., 2): 22 or 23 less 3 per exposed set
+    """
+    a = np.asarray(sizes, dtype=np.int64).reshape(-1)
+    allowed = HAND_SIZES[kind]
+    bad = np.flatnonzero(~np.isin(a, allowed))
+    if not bad.size:
+        return
+    i = int(bad[0])
+    who = "the hand" if a.size == 1 else f"hand {i + 1}"
+    n = int(a[i])
+    hint = "; discard a card first" if kind == "rest" and n in HAND_SIZES["draw"] else ""
+    raise InvalidHandError(
+        f"{who} has {n} card{'s' if n != 1 else ''}: {what or 'a Nantong hand has'} {_SIZE_TEXT[kind]}{hint}")
 
 _eval.build_tables()
 
@@ -133,12 +191,17 @@ def mask_kinds(mask: int) -> tuple[int, ...]:
 
 
 def complete_many(hands, rules: Any = None) -> np.ndarray:
-    """Whether each hand (3k+2 cards) is 1 pair + k melds; boolean array.
+    """Whether each hand is 1 pair + k melds; boolean array.
 
-    >>> complete_many(["11w", "12w"]).tolist()
-    [True, False]
+    A hand has 3k+2 cards after the draw (complete or not) or 3k+1 at rest (never
+    complete); any other size (an empty hand, 3 cards, more than 23) is an
+    InvalidHandError (:func:`check_hand_sizes`).
+
+    >>> complete_many(["11w", "12w", "1w"]).tolist()
+    [True, False, False]
     """
     a = counts_array(hands)
+    check_hand_sizes(a.sum(axis=1, dtype=np.int64))
     out = np.zeros(a.shape[0], dtype=np.uint8)
     _eval.complete_batch(a, _hs(rules), out)
     return out.astype(bool)
@@ -146,6 +209,9 @@ def complete_many(hands, rules: Any = None) -> np.ndarray:
 
 def is_complete(hand, rules: Any = None) -> bool:
     """Whether the concealed hand is 1 pair + k melds (23 cards: 1 pair + 7 melds).
+
+    A 3k+1-card hand (at rest) is not complete; a hand of 3k cards or of more than 23 is
+    refused (InvalidHandError).
 
     >>> is_complete("111222333w 99t"), is_complete("qz bh hh 11w"), is_complete("qz bh hh 11w", {"honour_sequence": True})
     (True, False, True)
@@ -156,10 +222,14 @@ def is_complete(hand, rules: Any = None) -> bool:
 def waits_many(hands, rules: Any = None) -> np.ndarray:
     """Wait masks (bit k = kind k completes the hand) of 3k+1-card hands; uint32 array.
 
+    A hand of another size (empty, 3 cards, 23 cards after the draw) is an
+    InvalidHandError (:func:`check_hand_sizes`).
+
     >>> [mask_kinds(m) for m in waits_many(["1w", "23w 55t"])]
     [(0,), (0, 3)]
     """
     a = counts_array(hands)
+    check_hand_sizes(a.sum(axis=1, dtype=np.int64), "rest", "waits are defined for")
     out = np.zeros(a.shape[0], dtype=np.uint32)
     _eval.waits_batch(a, _hs(rules), out)
     return out
@@ -189,6 +259,7 @@ def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | None = N
     ((0, 3), 5)
     """
     h = hand_counts(hand)[None, :]
+    check_hand_sizes(h.sum(axis=1, dtype=np.int64), "rest", "waits are defined for")
     s = np.zeros((1, N_KINDS), np.uint8) if seen is None else hand_counts(seen)[None, :]
     cp = np.full(N_KINDS, 4, np.uint8) if caps is None else np.ascontiguousarray(caps, dtype=np.uint8)
     if cp.shape != (N_KINDS,):
@@ -212,13 +283,7 @@ def distance_many(hands, rules: Any = None) -> np.ndarray:
     [2, -1]
     """
     a = counts_array(hands)
-    sizes = a.sum(axis=1)
-    bad = np.nonzero((sizes % 3 == 0) | (sizes > 23))[0]
-    if bad.size:
-        raise InvalidHandError(
-            f"hand {int(bad[0]) + 1} has {int(sizes[bad[0]])} cards: the distance is defined for "
-            f"3k+1 and 3k+2 cards, at most 23"
-        )
+    check_hand_sizes(a.sum(axis=1, dtype=np.int64), "any", "the distance is defined for")
     out = np.zeros(a.shape[0], dtype=np.int8)
     _eval.distance_batch(a, _hs(rules), out)
     return out
@@ -232,6 +297,62 @@ def distance(hand, rules: Any = None) -> int:
     7
     """
     return int(distance_many(hand_counts(hand)[None, :], rules)[0])
+
+
+def analyze_hand(hand, rules: Any = None):
+    """One hand's analysis as a one-row table (``kaptai evaluate nantong``).
+
+    Columns (:data:`ANALYSIS_COLUMNS`): ``cards`` (int64); ``status`` (text: ``complete``,
+    ``ready``, or ``N exchanges from ready``); ``complete`` (bool: 1 pair + k melds);
+    ``distance`` (nullable Int64: the distance from ready, null for a complete hand --
+    not -1); ``decompositions`` (int64: distinct 1 pair + melds decompositions, 0 unless
+    complete).
+
+    Raises
+    ------
+    InvalidHandError
+        A hand of a size no Nantong hand has (empty, 3 cards, more than 23: see
+        :func:`check_hand_sizes`), or a bad card.
+
+    Examples
+    --------
+    >>> from kaptai.nantong.evaluate import analyze_hand
+    >>> analyze_hand("123b 234w 678t 333w qzx3 789t 9w bhx3 9w")
+       cards    status  complete  distance  decompositions
+    0     23  complete      True      <NA>               1
+    >>> analyze_hand("19w 5t qz").loc[0, "status"]
+    '2 exchanges from ready'
+    >>> analyze_hand("123w")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.InvalidHandError: the hand has 3 cards: a Nantong hand has 3k+1 cards at rest (22, 19, ..., 1) or 3k+2 after the draw (23, 20, ..., 2): 22 or 23 less 3 per exposed set
+    """
+    import pandas as pd
+
+    from kaptai.nantong.reference import decompositions
+
+    r = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
+    h = hand_counts(hand)
+    complete = is_complete(h, r)  # checks the size first
+    d = None if complete else distance(h, r)
+    if complete:
+        status = "complete"
+    elif d == 0:
+        status = "ready"
+    else:
+        status = f"{d} exchange{'s' if d != 1 else ''} from ready"
+    df = pd.DataFrame({
+        "cards": pd.Series([int(h.sum())], dtype="int64"),
+        "status": pd.Series([status], dtype=object),
+        "complete": pd.Series([bool(complete)], dtype=bool),
+        "distance": pd.Series([d], dtype="Int64"),
+        "decompositions": pd.Series([len(decompositions(h, r.honour_sequence))], dtype="int64"),
+    }, columns=list(ANALYSIS_COLUMNS))
+    from kaptai.core.tables import standard_attrs
+
+    df.attrs.update({"game": "nantong", "rules": r.to_dict()})
+    df.attrs.update(standard_attrs(df))
+    return df
 
 
 def suit_code(counts: Sequence[int]) -> int:

@@ -37,7 +37,7 @@ from numbers import Integral
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError
+from kaptai.errors import InvalidHandError, KaptaiError, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -173,14 +173,15 @@ def _split_token(token: str, item: int) -> tuple[int, int]:
     if m is None:
         k = _parse_base(token)
         if k is None:
-            raise InvalidCardError(f"unknown card token {token!r} (item {item})")
+            raise InvalidCardError(f"unknown card token {quote_token(token)} (item {item})")
         return k, 1
     k = _parse_base(m.group(1))
     if k is None:
-        raise InvalidCardError(f"unknown card token {m.group(1)!r} (item {item})")
-    n = int(m.group(2))
+        raise InvalidCardError(f"unknown card token {quote_token(m.group(1))} (item {item})")
+    digits = m.group(2)
+    n = int(digits) if len(digits) <= 2 else 0  # never int() of 5,000 digits
     if not 1 <= n <= COPIES:
-        raise InvalidCardError(f"bad multiplicity in {token!r} (allowed 1-4)")
+        raise InvalidCardError(f"bad multiplicity in {quote_token(token)} (allowed 1-4)")
     return k, n
 
 
@@ -210,10 +211,10 @@ def parse_card(token: str, item: int = 1) -> int:
     kaptai.nineten.cards.InvalidCardError: unknown card token 'RX' (item 3)
     """
     if not isinstance(token, str):
-        raise InvalidCardError(f"unknown card token {token!r} (item {item}): expected a string such as 'RK'")
+        raise InvalidCardError(f"unknown card token {quote_token(token)} (item {item}): expected a string such as 'RK'")
     k = _parse_base(token)
     if k is None:
-        raise InvalidCardError(f"unknown card token {token!r} (item {item})")
+        raise InvalidCardError(f"unknown card token {quote_token(token)} (item {item})")
     return k
 
 
@@ -244,7 +245,11 @@ def parse_cards(cards: str | Iterable[int | str], *, first_item: int = 1) -> tup
     if isinstance(cards, str):
         toks: list = _tokens(cards)
     else:
-        toks = list(cards)
+        try:
+            toks = list(cards)
+        except TypeError:
+            raise InvalidCardError(f"cards must be a string such as 'RAx2 WE' or an iterable of cards, got "
+                                   f"{type(cards).__name__} {quote_token(cards)}") from None
     out: list[int] = []
     for i, t in enumerate(toks, first_item):
         if isinstance(t, str):
@@ -253,7 +258,7 @@ def parse_cards(cards: str | Iterable[int | str], *, first_item: int = 1) -> tup
         elif isinstance(t, Integral) and not isinstance(t, (bool, np.bool_)) and 0 <= int(t) < N_KINDS:
             out.append(int(t))
         else:
-            raise InvalidCardError(f"unknown card token {t!r} (item {i}): expected a token or a kind 0-27")
+            raise InvalidCardError(f"unknown card token {quote_token(t)} (item {i}): expected a token or a kind 0-27")
     return tuple(out)
 
 
@@ -285,12 +290,11 @@ def parse_hand(cards: str | Iterable[int | str], size: int | None = None) -> np.
     kaptai.errors.InvalidHandError: card 'RA' (紅仕) appears 5 times; the deck has 4
     """
     ks = parse_cards(cards)
-    counts = np.bincount(np.array(ks, dtype=np.int64), minlength=N_KINDS).astype(np.int8) if ks else np.zeros(
-        N_KINDS, dtype=np.int8)
-    _check_copies(counts)
+    counts = np.bincount(np.array(ks, dtype=np.int64), minlength=N_KINDS) if ks else np.zeros(N_KINDS, dtype=np.int64)
+    _check_copies(counts)  # before the int8 cast: 256 copies must not wrap round to 0
     if size is not None and len(ks) != size:
         raise InvalidHandError(f"hand has {len(ks)} cards, expected {size}")
-    return counts
+    return counts.astype(np.int8)
 
 
 def format_card(k: int, style: str = "ascii") -> str:
@@ -453,14 +457,14 @@ def parse_record(text: str, bonus_rule=None) -> Record:
     for key, has_eq, key_item, vals, parsed in fields:
         name = key.lower()
         if not has_eq or name not in _FIELDS:
-            raise InvalidRecordError(f"unknown field {key!r} (item {key_item})")
+            raise InvalidRecordError(f"unknown field {quote_token(key)} (item {key_item})")
         if name in seen:
             raise InvalidRecordError(f"field {name!r} given twice")
         seen[name] = key_item
         if name == "win":
             raw = " ".join(t for t, _ in vals)
             if raw.lower() not in WIN_TYPES:
-                raise InvalidRecordError(f"bad value win={raw!r} (item {key_item}): expected self, flip or discard")
+                raise InvalidRecordError(f"bad value win={quote_token(raw)} (item {key_item}): expected self, flip or discard")
             win = raw.lower()
         elif not parsed:
             raise InvalidRecordError(f"field {name!r} (item {key_item}) has no cards")
@@ -468,12 +472,12 @@ def parse_record(text: str, bonus_rule=None) -> Record:
             kz = parsed
         elif name == "kzwait":
             if len(parsed) != 1 or parsed[0][1] != 1:
-                raise InvalidRecordError(f"kzwait takes one card, got {' '.join(p[2] for p in parsed)!r}")
+                raise InvalidRecordError(f"kzwait takes one card, got {quote_token(' '.join(p[2] for p in parsed))}")
             kzwait = parsed
         else:
             for k, n, t in parsed:
                 if n != 1 or (_MULT.match(t) is not None and _parse_base(t) is None):
-                    raise InvalidRecordError(f"bonus cards are single tokens without xN, got {t!r}")
+                    raise InvalidRecordError(f"bonus cards are single tokens without xN, got {quote_token(t)}")
             bonus = parsed
     if win is None:
         raise InvalidRecordError("record has no win field: expected win=self, win=flip or win=discard")

@@ -330,7 +330,8 @@ def _row(rules: RuleSet, players: int, hand: str, metric: str, frac: Fraction | 
          method: str = "exact") -> dict[str, Any]:
     return {
         "game": _GAME, "rules": rules.name, "players": players, "hand": hand, "metric": metric,
-        "breakdown": breakdown, "level": level, "value": float(frac),
+        "breakdown": breakdown, "level": None if level is None else str(level),  # level is text in every table
+        "value": float(frac),
         "exact": f"{frac.numerator}/{frac.denominator}" if isinstance(frac, Fraction) else None,
         "method": method,
     }
@@ -386,7 +387,7 @@ def deal_odds(
     >>> df = deal_odds(5, monte_carlo_deals=0)
     >>> pd_ = df.query("metric == 'pairs_distribution' and hand == 'dealer'")
     >>> pd_.level.tolist(), round(float(pd_.value.sum()), 12)
-    ([0, 1, 2, 3, 4, 5], 1.0)
+    (['0', '1', '2', '3', '4', '5'], 1.0)
     """
     rules = resolve_rules(rules)
     n = validate_players(players, rules)

@@ -40,7 +40,7 @@ from kaptai.core.options import check_count as _count
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import policy_label as _label
 from kaptai.core.runner import add_counts_keep_log as _merge
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import Job, plan_chunks, read_manifest, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.settlement import validate_cut
 from kaptai.core.stats import mean_interval, wilson_interval
@@ -49,8 +49,8 @@ from kaptai.nineten.config import ACTIONS, LOG_COLUMNS, EngineConfig, check_poli
 from kaptai.nineten.engine import run_hands
 from kaptai.nineten.rules import RuleSet
 
-__all__ = ["CHUNK_HANDS", "CONFIDENCE", "METRICS", "WIN_LEVELS", "new_tallies", "tally_outcomes", "run_tallies",
-           "tallies_frame", "simulate", "log_frame"]
+__all__ = ["CHUNK_HANDS", "CONFIDENCE", "METRICS", "WIN_LEVELS", "new_tallies", "tally_outcomes", "tallies_job",
+           "run_tallies", "tallies_frame", "simulate", "log_frame"]
 
 #: Hands per chunk (one random stream each).  Part of what a seed means.
 CHUNK_HANDS: int = 8192
@@ -180,34 +180,43 @@ def _play_chunk(task) -> dict[str, np.ndarray]:
     return t
 
 
+def tallies_job(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None, hands: int = 20_000,
+                seed: int | None = None, *, policies: Any = "colour_cut", record: int = 0) -> tuple[Job, dict]:
+    """The runner job of a run (:class:`kaptai.core.runner.Job`) and its metadata, checked
+    before any work; ``seed`` None draws fresh entropy (in ``meta['seed_entropy']``)."""
+    cfg = make_config(players, rules)
+    hands = _count("hands", hands, 1)
+    record = _count("record", record, 0)
+    pols = check_policies(policies, cfg.players)
+    entropy = _entropy(seed)
+    labels = [_label(p) for p in pols]
+    names = list(dict.fromkeys(labels))
+    groups = [names.index(x) for x in labels]
+    plan = plan_chunks(hands, CHUNK_HANDS, entropy)
+    tasks = [(cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), groups) for c in plan]
+    fingerprint = {"game": _GAME, **cfg.fingerprint(), "hands": hands, "seed_entropy": entropy, "policies": labels,
+                   "chunk_hands": CHUNK_HANDS, "record": record, "version": __version__}
+    meta = {"seed_entropy": entropy, "config": cfg, "policies": labels,
+            "engine": "compiled" if all(isinstance(p, str) for p in pols) else "reference", "chunk_hands": CHUNK_HANDS}
+    return Job(_play_chunk, tasks, merge=_merge, fingerprint=fingerprint, sizes=plan), meta
+
+
 def run_tallies(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None, hands: int = 20_000,
                 seed: int | None = None, *, policies: Any = "colour_cut", workers: int = 1, record: int = 0,
                 progress: bool = True, scheduler: str | None = None, executor: Executor | None = None,
                 checkpoint: str | os.PathLike | None = None) -> tuple[dict[str, np.ndarray], np.ndarray, dict]:
     """Play the hands; the merged tallies, the log and run metadata."""
-    cfg = make_config(players, rules)
-    hands = _count("hands", hands, 1)
     workers = _count("workers", workers, 1)
-    record = _count("record", record, 0)
-    pols = check_policies(policies, cfg.players)
     if seed is None and checkpoint is not None:
         manifest = read_manifest(checkpoint)
         recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
         if isinstance(recorded, int):
             seed = recorded
-    entropy = _entropy(seed)
-    labels = [_label(p) for p in pols]
-    names = list(dict.fromkeys(labels))
-    groups = [names.index(x) for x in labels]
-    tasks = [(cfg, pols, c.seed, c.start, c.size, max(0, min(record - c.start, c.size)), groups)
-             for c in plan_chunks(hands, CHUNK_HANDS, entropy)]
-    fingerprint = {"game": _GAME, **cfg.fingerprint(), "hands": hands, "seed_entropy": entropy, "policies": labels,
-                   "chunk_hands": CHUNK_HANDS, "record": record, "version": __version__}
-    merged = run_chunks(_play_chunk, tasks, merge=_merge, workers=workers, executor=executor, scheduler=scheduler,
-                        checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc=_GAME)
+    job, meta = tallies_job(players, rules, hands, seed, policies=policies, record=record)
+    merged = run_chunks(job.fn, job.tasks, merge=job.merge, workers=workers, executor=executor, scheduler=scheduler,
+                        checkpoint=checkpoint, fingerprint=job.fingerprint, progress=progress, desc=_GAME,
+                        sizes=job.sizes)
     log = merged.pop("log")
-    meta = {"seed_entropy": entropy, "config": cfg, "policies": labels,
-            "engine": "compiled" if all(isinstance(p, str) for p in pols) else "reference", "chunk_hands": CHUNK_HANDS}
     return merged, log, meta
 
 
@@ -221,7 +230,8 @@ def tallies_frame(t: Mapping[str, np.ndarray], cfg: EngineConfig, policies: list
 
     def add(metric, seat, rel, level, value, lo, hi, samples):
         rows.append({"game": _GAME, "rules": cfg.rules.name, "players": N, "metric": metric, "seat": seat,
-                     "relative_to": rel, "level": level, "value": float(value), "ci_low": float(lo),
+                     "relative_to": rel, "level": None if level is None else str(level),  # text in every table
+                     "value": float(value), "ci_low": float(lo),
                      "ci_high": float(hi), "samples": int(samples), "method": "monte_carlo"})
 
     def prop(metric, seat, rel, level, k, m):

@@ -326,12 +326,16 @@ def test_claim_is_worse():
     assert (others.p_win_within < a.iloc[0].p_win_within).all() and (others["rank"] > 1).all()
 
 
-def test_nine_tiles_without_offer_is_one_draw_row():
-    a = advise(READY, seen="44", draws=2)
-    df = draw_odds(READY, seen="44", draws=2)
-    assert a.action.tolist() == ["draw"]
-    assert a.iloc[0].exact == metric(df, "p_win_within", 2).exact
-    assert a.iloc[0].distance == 0
+@pytest.mark.parametrize("players,hand", [(4, READY), (2, "16 16 12 33 13 15 22")])
+def test_nine_tiles_without_offer_needs_offered(players, hand):
+    """A 2n+1-tile hand has no decision without the offered tile (issue 22): say what to give."""
+    small = 9 if players == 4 else 7
+    with pytest.raises(InvalidHandError, match=rf"a hand of {small} tiles is one short of a turn: give the "
+                                               rf"offered tile with --offered .*the hand after the draw "
+                                               rf"\({small + 1} tiles\)"):
+        advise(hand, seen="44", draws=2, players=players)
+    assert len(advise(hand, seen="44", draws=2, players=players, offered="55"))  # with the offered tile it ranks
+    assert len(draw_odds(hand, seen="44", draws=2, players=players))  # standing on it: draw_odds
 
 
 def _keys(a):
@@ -407,7 +411,7 @@ BAD = [
     (dict(hand=[0, 1, 2, 3, 4, 5, 6, 7, 99]), InvalidTileError, r"tile id 99 is out of range"),
     (dict(hand=5), InvalidHandError, r"a hand must be a string"),
     (dict(hand="66 66 66 66 66 16 16 16 12 33"), InvalidHandError,
-     r"the hand holds 5 copies of 6-6 but 2 sets hold at most 4"),
+     r"the hand holds 5 copies of 6-6 but 2 sets hold at most 4 \(one set has 2 copies of it\): it needs 3 sets \(--sets 3\)"),
     (dict(hand="14 14 16 12 33 13 15 22 66", seen="14"), InvalidHandError,
      r"the hand and the seen tiles hold 3 copies of 1-4 but 2 sets hold at most 2"),
     (dict(hand=READY, seen="44 xx"), InvalidTileError, r"tile 2 of seen: unknown tile 'xx'"),

@@ -26,7 +26,8 @@ Hands come from
 
 Size
 ----
-Tests marked ``slow`` compare ``N * KAPTAI_SLOW_SCALE`` hands (default scale 1).  At scale 1
+Tests marked ``slow`` compare ``N * KAPTAI_SLOW_SCALE`` hands (1 is the full size; the default
+is in tests/conftest.py).  At scale 1
 the distinct count vectors compared with the reference (score, form and specials of
 complete hands plus the waits of 2n+1-tile hands; distinct within each rule set) are
 about 257,000 under ``traditional`` (241,000 complete + 15,800 waits) and 228,000 under
@@ -42,7 +43,6 @@ which do not scale) found no disagreement either.
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 
 import numpy as np
@@ -57,8 +57,9 @@ from kaptai.kts import reference as ref
 from kaptai.kts._eval import _max_overlap_counts
 from kaptai.kts.evaluate import SPECIALS, c_rules
 from kaptai.kts.rules import FORMS, RuleSet
+from kaptai.kts.tiles import sets_needed
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 
 def scaled(n: int, minimum: int = 1) -> int:
@@ -498,7 +499,8 @@ def test_evaluate_groups_on_built_hands(rules_name):
     fast = pd.concat([classify_hands(tiles_of(hands[hands.sum(axis=1) == k]), rules) for k in (8, 10)])
     wins = 0
     for c, (_, row) in zip(hands, fast.iterrows()):
-        ev = evaluate(tiles_of(c[None], rng)[0].tolist(), rules)
+        # built hands may need more than the default 2 sets (1 for 8 tiles): say how many
+        ev = evaluate(tiles_of(c[None], rng)[0].tolist(), rules, sets=sets_needed(c))
         best = ref.best(c, rules)
         assert ev.is_win == (best is not None) == (row["score"] >= 0), _fmt(c)
         if ev.is_win:
@@ -889,6 +891,15 @@ def test_batch_bad_input(func, arg, error, match):
         (lambda: evaluate("16 16 16 12 33 13 15 22 66 44", "advanced", sets=1), InvalidHandError, r"3 copies of 1-6 but 1 set holds at most 2"),
         (lambda: evaluate("12 12 11 44 16 24 33 25 26 45", "advanced", sets=1), InvalidHandError, r"2 copies of 1-2 but 1 set holds at most 1"),
         (lambda: evaluate("66 66 66 66 66 44 14 14 55 55", "advanced", sets=2), InvalidHandError, r"5 copies of 6-6 but 2 sets hold at most 4"),
+        # the default sets (2 for 10 tiles, 1 for 8, as waits): the message says which --sets the hand needs
+        (lambda: evaluate("66 66 66 66 66 44 14 14 55 55", "advanced"), InvalidHandError,
+         r"the hand holds 5 copies of 6-6 but 2 sets hold at most 4 \(one set has 2 copies of it\): it needs 3 sets \(--sets 3\)"),
+        (lambda: evaluate("12 12 12 44 16 24 33 25 26 45", "advanced"), InvalidHandError,
+         r"3 copies of 1-2 but 2 sets hold at most 2 \(one set has 1 copy of it\): it needs 3 sets \(--sets 3\)"),
+        (lambda: evaluate("66 66 66 44 14 14 55 55", "advanced"), InvalidHandError,
+         r"3 copies of 6-6 but 1 set holds at most 2: it needs 2 sets \(--sets 2\)"),
+        (lambda: waits("66 66 66 66 66 66 66 44 14", "advanced", seen="66 " * 10), InvalidHandError,
+         r"17 copies of 6-6 .*: more than the 8 sets kaptai plays with hold \(at most 16 copies\)"),
         (lambda: evaluate("66 66 44 44 14 14 55 55 46 17", "advanced"), InvalidTileError, r"'17' is not a domino"),
         (lambda: evaluate("66 66 44 44 14 14 55 55 46 77", "advanced"), InvalidTileError, r"'77'"),
         (lambda: evaluate("66 66 44 44 14 14 55 55 46 xyz", "advanced"), InvalidTileError, r"tile 10 of the hand: unknown tile 'xyz'"),
@@ -901,7 +912,7 @@ def test_batch_bad_input(func, arg, error, match):
         (lambda: waits("16 16 16 12 33 13 15 22 66", "advanced", sets=1), InvalidHandError, r"3 copies of 1-6 but 1 set hold"),
         (lambda: waits("16 16 16 12 33 13 15 22 66", "advanced", seen="16 16"), InvalidHandError, r"the hand and the seen tiles hold 5 copies of 1-6 but 2 sets hold at most 4"),
         (lambda: waits("16 16 16 12 33 13 15 22 66", "advanced", seen="12 12"), InvalidHandError, r"3 copies of 1-2 but 2 sets hold at most 2"),
-        (lambda: waits("16 16 16 12 33 13 15 22 66", "advanced", players=2), InvalidHandError, r"1 set hold at most 2"),
+        (lambda: waits("16 16 16 12 33 13 15 22 66", "advanced", players=2), InvalidHandError, r"1 set holds at most 2: it needs 2 sets \(--sets 2\)"),
         (lambda: waits("16 16 16 12 33 13 15 22 66", "advanced", seen="16 99"), InvalidTileError, r"'99' is not a domino"),
     ],
 )

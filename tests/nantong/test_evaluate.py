@@ -1,9 +1,10 @@
 """The compiled table evaluator against the pure-Python reference decomposer."""
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kaptai.errors import KaptaiError
+from kaptai.errors import InvalidHandError, KaptaiError
 from kaptai.nantong import evaluate as E
 from kaptai.nantong import reference as R
 
@@ -164,3 +165,33 @@ def test_full_size_distance_matches_dp_reference(seed, size, swaps, hs):
 def test_dp_reference_matches_brute_force(seed, size):
     c = random_deal(np.random.default_rng(seed), size)
     assert R.distance_dp(c) == R.distance(c)
+
+
+# ----------------------------------------------------------------------------- hand sizes (issue 22)
+@pytest.mark.parametrize("hand", ["", "123w", "111w 222w", "1111222233334444w 5555666w 7w"])
+@pytest.mark.parametrize("fn", [E.is_complete, E.waits, E.live_outs, E.distance, E.analyze_hand])
+def test_hands_of_no_nantong_size_are_refused(fn, hand):
+    """An empty hand, 3 cards (any 3k) or more than 23 cards is no Nantong hand: a clear error
+    saying which sizes are (22 or 23 less 3 per exposed set, rules page §2-§4)."""
+    n = len(E.parse_cards(hand))
+    with pytest.raises(InvalidHandError, match=rf"the hand has {n} cards?: .*3k\+1 cards.*22, 19, \.\.\..*1\b"):
+        fn(hand)
+
+
+def test_hand_sizes_follow_the_rules_page():
+    assert E.HAND_SIZES["rest"] == (1, 4, 7, 10, 13, 16, 19, 22)
+    assert E.HAND_SIZES["draw"] == (2, 5, 8, 11, 14, 17, 20, 23)
+    with pytest.raises(InvalidHandError, match=r"hand 2 has 3 cards"):
+        E.complete_many(["11w", "123w"])
+    with pytest.raises(InvalidHandError, match=r"waits are defined for 3k\+1 cards.*; discard a card first"):
+        E.waits("11w 234w")  # 5 cards: after the draw
+    assert E.complete_many(["11w", "1w"]).tolist() == [True, False]  # a hand at rest is never complete
+
+
+def test_analysis_of_a_complete_hand_says_complete():
+    df = E.analyze_hand("123b 234w 678t 333w qzx3 789t 9w bhx3 9w")
+    assert list(df.columns) == list(E.ANALYSIS_COLUMNS)
+    row = df.iloc[0]
+    assert row.status == "complete" and bool(row.complete) and row.distance is pd.NA  # not "distance -1"
+    assert E.distance("123b 234w 678t 333w qzx3 789t 9w bhx3 9w") == -1  # the library's number is unchanged
+    assert df.attrs["game"] == "nantong"
