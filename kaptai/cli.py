@@ -1,50 +1,44 @@
 """The ``kaptai`` command line: a thin layer over the game registry.
 
-Every game is found through :mod:`kaptai.games`; this module names none.  A command's
-parser offers exactly the games that register it, the arguments every game of that
-command shares, and the arguments each game adds (refused for the other games).
+Every game is found through :mod:`kaptai.games`; this module names none.  The parser of
+``kaptai <command> <game>`` is built from the options that game's command declares
+(:class:`kaptai.spec.Opt`, in the game's ``commands.py``) and nothing else: an option the game
+does not declare is refused, naming what it does take, and every value is checked against
+its declaration (type, bounds, choices) before any work.
 
 Examples
 --------
 ``kaptai games`` lists the games and their commands; ``kaptai <command> <game> --help``
-shows a command's arguments for that game, e.g. ``kaptai odds <game> --players 4 --format
-json`` or ``kaptai simulate <game> --hands 1000000 --seed 1``.
+shows that game's options, presets, policies and an example, e.g. ``kaptai odds <game>
+--players 4 --format json`` or ``kaptai simulate <game> --hands 1000000 --seed 1``.
 
-Errors in the input (a bad tile, option or player count) print one line
-``kaptai: error: ...`` on stderr and exit with status 2, without a traceback.
+Errors in the input (a bad tile, option or player count, an unknown option, a value out of
+bounds) print one line ``kaptai: error: ...`` on stderr and exit with status 2, without a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
+import dataclasses
+import functools
 import json
+import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.output import FORMATS, emit, interrupted_message, want_progress
+from kaptai.core.output import emit, interrupted_message, want_progress
 from kaptai.core.paths import check_arg_paths
-from kaptai.core.tables import to_json_records
-from kaptai.errors import KaptaiError, RulesError
-from kaptai.games import Arg, GameSpec, Output, game, games_for, games_table
+from kaptai.core.tables import conform_table, to_json_records
+from kaptai.errors import KaptaiError, RulesError, UsageError, quote_token
+from kaptai.games import game, games_for
+from kaptai.spec import Command, GameSpec, Output
 
-__all__ = ["main", "build_parser", "COMMANDS"]
-
-
-def _option(text: str) -> tuple[str, Any]:
-    """Parse ``KEY=VALUE`` (VALUE as a Python literal when it is one)."""
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    key, value = text.split("=", 1)
-    try:
-        parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        parsed = {"true": True, "false": False}.get(value.lower(), value)
-    return key.strip().replace("-", "_"), parsed
+__all__ = ["main", "build_parser", "run_command", "default_args", "show", "COMMANDS"]
 
 
 def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
@@ -67,7 +61,9 @@ def _title(out: Output, args: argparse.Namespace) -> str | None:
     if not title:
         return None
     title = title[2:] if title.startswith("# ") else title
-    name = game(args.game).name
+    name = args.game
+    if name is None:
+        return title
     if out.table is not None and not title.startswith(f"{name}:") and not out.table.attrs.get("game"):
         if "game" not in out.table.columns:
             out.table.attrs["game"] = name
@@ -77,13 +73,13 @@ def _title(out: Output, args: argparse.Namespace) -> str | None:
 def _show(out: Output, args: argparse.Namespace) -> None:
     """Print (or write to ``--out``) what a command returned."""
     fmt = getattr(args, "format", None)
-    out = Output(out.table, _title(out, args), out.columns, out.text, out.record)
+    out = dataclasses.replace(out, title=_title(out, args))
     if out.record is not None:
         if fmt == "json":
             print(json.dumps(dict(out.record), ensure_ascii=False, indent=1, default=str))
             return
         if out.title:
-            name = game(args.game).name
+            name = args.game
             print(f"# {out.title}" if out.title.startswith(f"{name}:") else f"# {name}: {out.title}")
         rows = [{"item": k, "value": v if not isinstance(v, (list, tuple, dict)) else json.dumps(v, ensure_ascii=False)}
                 for k, v in out.record.items()]
@@ -93,322 +89,221 @@ def _show(out: Output, args: argparse.Namespace) -> None:
         if out.text:
             print(out.text)
         return
+    if args.command == "games":  # a listing, not a computed table: no provenance line
+        if fmt == "json":
+            print(to_json_records(out.table))
+        else:
+            print(f"# {out.title}")
+            _emit(out.table, "table", out.columns)
+        return
     emit(out.table, fmt, out=getattr(args, "out", None), columns=out.columns, title=out.title,
          percent=bool(getattr(args, "percent", False)))
-    if out.text and (fmt in (None, "table")):
+    if fmt in (None, "table") and getattr(args, "out", None) is None:
+        if out.legend:
+            print("\n".join("# " + line for line in out.legend.splitlines()))
+        if out.text:
+            print(out.text)
+    elif out.text and fmt in (None, "table"):
         print(out.text)
 
 
+show = _show
+
 # --------------------------------------------------------------------------------------
-# Arguments shared by every game of a command (game-agnostic: the help is built from the
-# registry).
+# The parser, built from the declarations
 # --------------------------------------------------------------------------------------
 
-
-def _player_help(games: Sequence[GameSpec]) -> str:
-    parts = [f"{g.name} {g.players[0]}-{g.players[1]}" if g.players[0] != g.players[1] else f"{g.name} {g.players[0]}"
-             for g in games]
-    defaults = sorted({g.default_players for g in games})
-    return "player count (" + "; ".join(parts) + "; default " + "/".join(map(str, defaults)) + " by game)"
-
-
-def _rules_help(games: Sequence[GameSpec]) -> str:
-    seen: dict[tuple, list[str]] = {}
-    for g in games:
-        seen.setdefault(g.presets, []).append(g.name)
-    return "preset (" + "; ".join(f"{', '.join(names)}: {' | '.join(p)}, default {p[0]}" for p, names in seen.items()) + ")"
-
-
-def _policy_help(games: Sequence[GameSpec]) -> str:
-    listed = "; ".join(f"{g.name}: {' | '.join(g.policies)}" for g in games if g.policies)
-    return (f"one policy for every seat ({listed}; default: the first), or SEAT=POLICY,... "
-            f"(other seats the default)")
-
-
-def _output_args(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
-    p.add_argument("--format", choices=formats, default=None,
-                   help=f"{' | '.join(formats)} (default: table, or from the --out suffix)")
-    if "csv" in formats:
-        p.add_argument("--out", default=None, metavar="FILE", help="write the table to FILE (parquet needs it)")
-        p.add_argument("--percent", action="store_true", help="probabilities as percentages (table format)")
-
-
-def _rules_args(p: argparse.ArgumentParser, games: Sequence[GameSpec], formats: tuple[str, ...] = FORMATS) -> None:
-    p.add_argument("--rules", default=None, help=_rules_help(games))
-    p.add_argument(
-        "--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
-        help="set a rule option on top of the preset, e.g. -o forms=basic,run4 -o gee_joon_run_value=3 (repeatable)",
-    )
-    _output_args(p, formats)
-
-
-def _runner_args(p: argparse.ArgumentParser, workers: bool = True) -> None:
-    if workers:
-        p.add_argument("--workers", type=int, default=1,
-                       help="worker processes (same seed, same table for any number)")
-    p.add_argument("--scheduler", default=None,
-                   help="run the chunks on a Dask cluster: tcp://host:port, or 'local' for a LocalCluster "
-                        "(needs pip install kaptai[distributed])")
-    p.add_argument("--checkpoint", default=None, metavar="DIR",
-                   help="write each finished chunk to DIR; rerunning the same command resumes from there")
-
-
-def _players_int(p: argparse.ArgumentParser, games: Sequence[GameSpec]) -> None:
-    p.add_argument("--players", type=int, default=None, help=_player_help(games))
-
-
-def _args_odds(p, games):
-    _players_int(p, games)
-    _rules_args(p, games)
-
-
-def _args_simulate(p, games):
-    _players_int(p, games)
-    p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000,
-                   help="hands (games) to play (default 100000)")
-    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed in the output attrs)")
-    p.add_argument("--policy", default=None, help=_policy_help(games))
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    _runner_args(p)
-    _rules_args(p, games)
-
-
-def _args_fairness(p, games):
-    _players_int(p, games)
-    p.add_argument("--hands", "--games", dest="hands", type=int, default=100_000,
-                   help="hands (games) per simulation")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--cut", type=float, default=None, help="house cut 0-1 for every variant (default: each ruleset's)")
-    sets = "; ".join(f"{g.name}: {g.variant_sets.split(':')[0]}.VARIANT_SETS, default {g.default_variants}"
-                     for g in games if g.variant_sets)
-    p.add_argument("--variants", default=None, help=f"presets, comma-separated, or a ready-made set name ({sets})")
-    p.add_argument("--policy", default=None, help=_policy_help(games))
-    p.add_argument("--plot", default=None, help="save the fairness figure to this file")
-    _output_args(p)
-    p.add_argument("--no-progress", action="store_true")
-    _runner_args(p)
-
-
-def _args_report(p, games):
-    defaults = "; ".join(f"{g.name} {g.report_players}" for g in games)
-    p.add_argument("--players", default=None, help=f"player counts, e.g. 3-10 or 3,4,6 (default: {defaults})")
-    p.add_argument("--hands", "--games", dest="hands", type=int, default=20_000,
-                   help="hands (games) per Monte Carlo configuration")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default=None, help="output file (default reports/<game>.html)")
-    p.add_argument("--format", choices=("html", "md"), default=None, help="default: from the --out suffix")
-    p.add_argument("--no-progress", action="store_true")
-    _runner_args(p)
-
-
-def _args_league(p, games):
-    p.add_argument("--players", default="4", help="player counts, e.g. 3-10 or 3,4,6 (default 4)")
-    p.add_argument("--rules-list", default=None, help="rulesets (presets), comma-separated (default: every preset)")
-    p.add_argument("--policies", default=None, help="policies, comma-separated (default: every built-in policy)")
-    p.add_argument("--hands", type=int, default=20_000, help="hands per policy and configuration")
-    p.add_argument("--advisor-hands", type=int, default=0,
-                   help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--plot", default=None, help="save the EV plot to this file")
-    _output_args(p)
-    p.add_argument("--no-progress", action="store_true")
-
-
-def _args_evaluate(p, games):
-    p.add_argument("hand", help='e.g. "66 66 44 44 14 14 55 55 46 46"')
-    p.add_argument("--sets", type=int, default=None, help="sets in play (rejects impossible copies)")
-    _rules_args(p, games)
-
-
-def _args_waits(p, games):
-    p.add_argument("hand")
-    p.add_argument("--seen", default="", help="tiles already visible (discards)")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--sets", type=int, default=None)
-    _rules_args(p, games)
-
-
-def _args_advise(p, games):
-    p.add_argument("hand", help="a hand after the draw (2n+2 tiles), or 2n+1 with --offered")
-    p.add_argument("--seen", default="", help="tiles already visible (discards, exposed tiles)")
-    p.add_argument("--draws", type=int, default=3, help="horizon in own draws (default 3)")
-    p.add_argument("--offered", default=None, help="the previous player's discard: claim it or not?")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--sets", type=int, default=None)
-    _rules_args(p, games)
-
-
-def _args_draw_odds(p, games):
-    p.add_argument("hand")
-    p.add_argument("--seen", default="")
-    p.add_argument("--draws", type=int, default=3)
-    p.add_argument("--claims", action="store_true", help="the next player may also claim the previous discard")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--sets", type=int, default=None)
-    _rules_args(p, games)
-
-
-def _args_score(p, games):
-    p.add_argument("record", help="the finished hand in the game's score-record notation (see docs/<game>.md)")
-    _rules_args(p, games, ("table", "json"))
-
-
-#: The commands in the order ``--help`` lists them: (name, help, shared arguments).
-COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser, Sequence[GameSpec]], None]], ...] = (
-    ("odds", "exact odds of the deal", _args_odds),
-    ("simulate", "Monte Carlo of whole hands with playing policies", _args_simulate),
-    ("advise", "rank the discards of a hand after the draw, or advise on claiming an offered tile", _args_advise),
-    ("draw-odds", "exact odds of winning within k own draws", _args_draw_odds),
-    ("fairness", "expected value per seat, house take and fairness of scoring variants", _args_fairness),
-    ("league", "policies head to head: win rate, EV per hand, value of playing well", _args_league),
-    ("report", "build the strategy report (self-contained HTML or Markdown)", _args_report),
-    ("evaluate", "classify and score one complete hand", _args_evaluate),
-    ("waits", "tiles that complete a hand one tile short (2n+1 tiles), with live outs", _args_waits),
-    ("score", "score one finished hand from its record", _args_score),
+#: The game commands in the order ``--help`` lists them: (name, help).
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("odds", "exact odds of the deal"),
+    ("simulate", "Monte Carlo of whole hands with playing policies"),
+    ("advise", "rank the discards of a hand after the draw, or advise on claiming an offered tile"),
+    ("draw-odds", "exact odds of winning within k own draws"),
+    ("fairness", "expected value per seat, house take and fairness of scoring variants"),
+    ("league", "policies head to head: win rate, EV per hand, value of playing well"),
+    ("report", "build the strategy report (self-contained HTML or Markdown)"),
+    ("evaluate", "classify and score one complete hand"),
+    ("waits", "the cards that complete a hand one short, with live outs"),
+    ("score", "score one finished hand from its record"),
 )
 
-
-def _game_args(p: argparse.ArgumentParser, command: str, games: Sequence[GameSpec]) -> tuple[str, ...]:
-    """Add the arguments the games declare for ``command``; return their dests."""
-    owners: dict[str, list[str]] = {}
-    first: dict[str, Arg] = {}
-    for g in games:
-        for a in g.commands[command].args:
-            owners.setdefault(a.dest, []).append(g.name)
-            first.setdefault(a.dest, a)
-    taken = {action.dest for action in p._actions}
-    for dest, a in first.items():
-        if dest in taken:  # the command's shared argument (e.g. score's record) already takes it
-            continue
-        kwargs = dict(a.kwargs)
-        if len(owners[dest]) < len(games):
-            kwargs["help"] = f"{kwargs.get('help', '')} [{', '.join(owners[dest])} only]".strip()
-        p.add_argument(*a.flags, **kwargs)
-    return tuple(d for d in first if d not in taken)
+_LONG_QUOTE = re.compile(r"'([^']{41,})'")
 
 
-def _cmd_games(args: argparse.Namespace) -> None:
-    df = games_table()
-    if args.format == "json":
-        print(to_json_records(df))
-        return
-    view = df.assign(aliases=df.aliases.map(", ".join), commands=df.commands.map(", ".join))
-    print("# games kaptai models (kaptai <command> <game> --help for a command's options)")
-    _emit(view, "table", ["name", "aliases", "title", "players", "commands"])
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError` (``kaptai: error: ...``, exit 2),
+    never argparse's usage text, and that takes no abbreviated option names."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        message = _LONG_QUOTE.sub(lambda m: quote_token(m.group(1)), message)
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def _cmd_atlas(args: argparse.Namespace) -> None:
-    from kaptai.atlas import atlas, atlas_figures
-
-    args.no_progress = not want_progress(args.no_progress)
-    df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
-               variants=args.variants, progress=not args.no_progress, scheduler=args.scheduler,
-               checkpoint=args.checkpoint)
-    text = None
-    if args.plot_dir:
-        import os
-
-        import matplotlib.pyplot as plt
-
-        os.makedirs(args.plot_dir, exist_ok=True)
-        names = []
-        for name, fig in atlas_figures(df).items():
-            path = os.path.join(args.plot_dir, f"atlas-{name}.png")
-            fig.savefig(path, dpi=110, bbox_inches="tight")
-            plt.close(fig)
-            names.append(path)
-        text = f"wrote {len(names)} figures to {args.plot_dir}"
-    emit(df, args.format, out=args.out, title="fairness atlas: every game on one scale, 95% intervals",
-         columns=["game", "variant", "players", "measure", "seat", "level", "value", "ci_low", "ci_high", "unit",
-                  "method"],
-         percent=bool(args.percent))
-    if text:
-        print(text, file=sys.stderr)
+def _epilog(spec: GameSpec | None, command: Command) -> str:
+    lines = []
+    if spec is not None:
+        lines.append(f"{spec.title}: rules in {spec.rules_page} (docs/{spec.name}.md)")
+        if command.option("rules") is not None:
+            lines.append("presets: " + ", ".join(spec.presets) + f" (default {spec.presets[0]})")
+        if command.option("policy") is not None and spec.policies:
+            lines.append("policies: " + ", ".join(spec.policies) + f" (default {spec.policies[0]})")
+    if command.example:
+        lines.append(f"example: {command.example}")
+    return "\n".join(lines)
 
 
-def _args_atlas(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", default=None,
-                   help="games, comma-separated (default: every game with an atlas feed: kaptai games)")
-    p.add_argument("--hands", type=int, default=100_000,
-                   help="hands of each default table; the value-of-skill tables split as many over the seats "
-                        "(default 100000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--variants", choices=("main", "default"), default="main",
-                   help="every main variant of each game (default), or only its default rules")
-    p.add_argument("--no-skill", action="store_true", help="skip the value-of-skill tables (a third of the time)")
-    p.add_argument("--plot-dir", default=None, metavar="DIR", help="save every atlas figure to DIR (created)")
-    _output_args(p)
-    p.add_argument("--no-progress", action="store_true")
-    _runner_args(p)
+def _command_parser(sub: Any, name: str, command: Command, spec: GameSpec | None, prog_name: str,
+                    aliases: Sequence[str] = (), options: bool = True) -> argparse.ArgumentParser:
+    p = sub.add_parser(name, aliases=list(aliases), help=command.help or (spec.title if spec else None),
+                       description=(command.help or "") if spec is None else f"{spec.title}",
+                       epilog=_epilog(spec, command), formatter_class=argparse.RawDescriptionHelpFormatter)
+    if options:
+        for opt in command.options:
+            opt.add_to(p)
+    p.set_defaults(command_spec=command, game_name=spec.name if spec else None, target=prog_name)
+    return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``kaptai`` command (built from the game registry)."""
-    parser = argparse.ArgumentParser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``kaptai`` command, built from the declarations of every game's
+    commands (and of the commands that are not one game's, :mod:`kaptai.commands`).
+
+    With ``argv``, only the command and game it names get their options (the others are
+    listed by name): what one command line needs.
+    """
+    from kaptai.commands import EXTRA_TARGETS, TOOLS
+
+    def wanted(name: str, target: str | None = None, aliases: Sequence[str] = ()) -> bool:
+        if argv is None:
+            return True
+        words = list(argv[:2])
+        return bool(words) and words[0] == name and (target is None or (len(words) > 1 and words[1] in
+                                                                         (target, *aliases)))
+
+    parser = _Parser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
     parser.add_argument("--version", action="version", version=f"kaptai {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("games", help="list every game kaptai models, with its commands")
-    p.add_argument("--format", choices=("table", "json"), default="table")
-    p.set_defaults(func=_cmd_games, game_args=())
-    p = sub.add_parser("atlas", help="the fairness atlas: every game on one scale (house edge, seats, skill, swing)")
-    _args_atlas(p)
-    p.set_defaults(func=_cmd_atlas, game_args=())
-    for name, help_text, shared in COMMANDS:
-        games = games_for(name)
-        if not games:
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for name, command in TOOLS.items():
+        _command_parser(sub, name, command, None, name, options=wanted(name))
+    for name, help_text in COMMANDS:
+        specs = games_for(name)
+        extra = EXTRA_TARGETS.get(name, {})
+        if not specs:
             continue
-        p = sub.add_parser(name, help=help_text)
-        choices = [key for g in games for key in (g.name, *g.aliases)] + list(_EXTRA_TARGETS.get(name, ()))
-        p.add_argument("game", metavar="{" + ",".join(choices) + "}", help="one of: " + ", ".join(choices))
-        shared(p, games)
-        p.set_defaults(command_name=name, game_args=_game_args(p, name, games), func=_dispatch)
+        targets = [g.name for g in specs] + list(extra)
+        p = sub.add_parser(name, help=help_text, description=f"{help_text}. Games: {', '.join(targets)}.",
+                           epilog=f"kaptai {name} GAME --help lists that game's options.")
+        games_sub = p.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_Parser,
+                                     help="one of: " + ", ".join(targets))
+        for spec in specs:
+            _command_parser(games_sub, spec.name, spec.commands[name], spec, f"{name} {spec.name}",
+                            aliases=spec.aliases, options=wanted(name, spec.name, spec.aliases))
+        for target, command in extra.items():
+            _command_parser(games_sub, target, command, None, f"{name} {target}", options=wanted(name, target))
     return parser
 
 
-#: Targets of a command that are not games: ``kaptai report atlas`` (all games at once).
-_EXTRA_TARGETS: dict[str, tuple[str, ...]] = {"report": ("atlas",)}
+@functools.lru_cache(maxsize=64)
+def _parser_for(words: tuple[str, ...]) -> argparse.ArgumentParser:
+    """The parser of one command line, by its first two words (a parser is reusable)."""
+    return build_parser(words)
+
+
+def _check_target(argv: Sequence[str]) -> None:
+    """A game a command does not have, named as the registry knows it (before argparse's
+    generic 'invalid choice')."""
+    from kaptai.commands import EXTRA_TARGETS, TOOLS
+
+    words = [a for a in argv if not a.startswith("-")][:2]
+    if len(argv) < 2 or argv[0].startswith("-") or argv[0] in TOOLS or argv[1].startswith("-"):
+        return
+    name, target = argv[0], argv[1]
+    supported = games_for(name)
+    if not supported or target in EXTRA_TARGETS.get(name, {}) or words[:2] != [name, target]:
+        return
+    try:
+        spec = game(target)
+    except RulesError:
+        known = ", ".join([g.name for g in supported] + list(EXTRA_TARGETS.get(name, {})))
+        raise UsageError(f"unknown game {quote_token(target)} for 'kaptai {name}': it supports {known}") from None
+    if name not in spec.commands:
+        raise UsageError(f"'kaptai {name} {spec.name}' is not available yet: {spec.name} has "
+                         + ", ".join(spec.commands))
+
+
+def _unknown(extra: Sequence[str], args: argparse.Namespace) -> NoReturn:
+    command: Command = args.command_spec
+    where = f"kaptai {args.target}"
+    takes = ", ".join(f for o in command.options for f in o.flags if f.startswith("-")) or "no options"
+    token = extra[0]
+    if token.startswith("-"):
+        flag = token.split("=", 1)[0]
+        whose = f" to {args.game_name}" if args.game_name else f" to 'kaptai {args.target}'"
+        raise UsageError(f"{quote_token(flag)[1:-1]} does not apply{whose}: {where} takes {takes}")
+    raise UsageError(f"unexpected argument {quote_token(token)}: {where} takes {takes}")
+
+
+def run_command(args: argparse.Namespace) -> Output:
+    """Run the command of a parsed command line (``args`` from :func:`build_parser`) and return
+    what it gives, without printing it."""
+    command: Command = args.command_spec
+    spec = game(args.game_name) if args.game_name else None
+    args.game = spec.name if spec is not None else None
+    if "progress" in vars(args):  # default: a bar only on a terminal (never into a log file)
+        args.progress = want_progress(progress=args.progress)
+    out = command.load()(args, spec)
+    if out.table is not None:  # one type per column (level as text): every format can be written
+        out = dataclasses.replace(out, table=conform_table(out.table))
+    return out
+
+
+def default_args(game_name: str, command: str | None = None, **values: Any) -> argparse.Namespace:
+    """The parsed arguments of ``kaptai <command> <game>`` with every declared option at its
+    default and ``values`` on top, for calling a command's entry point from Python.  Without
+    ``command``, the options of all the game's commands (the first declaration of a name wins).
+
+    >>> from kaptai.cli import default_args
+    >>> from kaptai.games import GAMES
+    >>> spec = list(GAMES.values())[0]
+    >>> a = default_args(spec.name, "simulate", hands=500)
+    >>> a.hands, a.seed, a.progress, a.policy == spec.policies[0]
+    (500, 0, False, True)
+    """
+    spec = game(game_name)
+    commands = [spec.commands[command]] if command is not None else list(spec.commands.values())
+    out: dict[str, Any] = {}
+    for cmd in commands:
+        for opt in cmd.options:
+            if opt.dest not in out:
+                out[opt.dest] = bool(opt.default) if opt.kind == "flag" else (
+                    None if opt.positional else opt.parse(opt.default))
+    out.update(values)
+    if out.get("progress") is None and "progress" in out:
+        out["progress"] = False
+    ns = argparse.Namespace(**out)
+    ns.game = spec.name
+    return ns
 
 
 def _dispatch(args: argparse.Namespace) -> None:
-    name = args.command_name
-    if args.game in _EXTRA_TARGETS.get(name, ()):
-        from kaptai.report.atlas import report_command as atlas_report
-
-        if hasattr(args, "no_progress"):
-            args.no_progress = not want_progress(args.no_progress)
-        out = atlas_report(args)
-        if out.text:
-            print(out.text)
-        return
-    try:
-        spec = game(args.game)
-    except RulesError:
-        known = ", ".join(g.name for g in games_for(name))
-        raise RulesError(f"game {args.game!r} is not available yet for 'kaptai {name}': it supports {known}") from None
-    command = spec.commands.get(name)
-    if command is None:
-        raise RulesError(f"'kaptai {name} {spec.name}' is not available yet: {spec.name} has "
-                         + ", ".join(spec.commands))
-    own = {a.dest for a in command.args}
-    for dest in args.game_args:
-        if dest not in own and getattr(args, dest, None) is not None:
-            flag = "--" + dest.replace("_", "-")
-            raise RulesError(f"{flag} does not apply to {spec.name} (kaptai {args.command_name} {spec.name} --help)")
-    if getattr(args, "policy", "") is None:  # the game's default policy (the first it lists)
-        args.policy = spec.policies[0] if spec.policies else "greedy"
-    if hasattr(args, "no_progress"):  # a bar only on a terminal (never into a log file)
-        args.no_progress = not want_progress(args.no_progress)
-    _show(command.load()(args, spec), args)
+    _show(run_command(args), args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``kaptai`` command; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        _check_target(argv)
+        parser = _parser_for(tuple(argv[:2]))
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            _unknown(extra, args)
         check_arg_paths(args)  # --out, --plot, --checkpoint: before any work
-        args.func(args)
+        _dispatch(args)
     except KaptaiError as exc:
         print(f"kaptai: error: {exc}", file=sys.stderr)
         return 2

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-import pandas as pd
 import pytest
 
 from kaptai.cli import main
@@ -90,10 +89,12 @@ def test_3_paths_refused_before_any_work(argv, message, capsys, tmp_path, monkey
     def no_work(*a, **k):
         raise AssertionError("the run started before its paths were checked")
 
-    for mod, name in [("kaptai.kts.fairness", "fairness"), ("kaptai.bigtwo.fairness", "fairness"),
-                      ("kaptai.kts.simulate", "simulate"), ("kaptai.bigtwo.simulate", "simulate"),
-                      ("kaptai.report", "build_report"), ("kaptai.kts.league", "policy_league")]:
-        monkeypatch.setattr(importlib.import_module(mod), name, no_work)
+    stubs = [("kaptai.kts.fairness", "fairness"), ("kaptai.bigtwo.fairness", "fairness"),
+             ("kaptai.kts.simulate", "simulate"), ("kaptai.bigtwo.simulate", "simulate"),
+             ("kaptai.report", "build_report"), ("kaptai.kts.league", "policy_league")]
+    modules = [importlib.import_module(mod) for mod, _ in stubs]  # all imported before any stub: a module
+    for module, (_, name) in zip(modules, stubs):                  # imported later would keep the stub
+        monkeypatch.setattr(module, name, no_work)
     argv = [a.replace("OUTDIR", str(tmp_path)).replace("PLOTDIR", str(tmp_path)) for a in argv]
     code, out, err = _run(capsys, argv)
     assert code == 2 and err.startswith("kaptai: error: ") and message in err, err

@@ -51,17 +51,17 @@ def test_evaluate_and_waits(capsys):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["odds", "kap-tai-shap", "--players", "23"], "players=23"),
-        (["odds", "kap-tai-shap", "--rules", "fancy"], "unknown preset 'fancy'"),
+        (["odds", "kap-tai-shap", "--players", "23"], "from 2 to 22 (players), got '23'"),
+        (["odds", "kap-tai-shap", "--rules", "fancy"], "got 'fancy'"),
         (["odds", "kap-tai-shap", "-o", "bogus=1"], "bogus"),
         (["odds", "kap-tai-shap", "-o", "house_cut=2"], "house_cut"),
         (["evaluate", "kap-tai-shap", "66 66 17 44 14 14 55 55 46 46"], "'17'"),
         (["evaluate", "kap-tai-shap", "66 66 44"], "3 tiles"),
         (["evaluate", "kap-tai-shap", "雜九 66 44 44 14 14 55 55 46 46"], "4-5 or 3-6"),
-        (["odds", "mahjong"], "not available yet"),
+        (["odds", "mahjong"], "unknown game 'mahjong'"),
         (["league", "big-two"], "'kaptai league big-two' is not available yet"),
         (["simulate", "big-two", "--hands", "10", "-o", "suit_order=french"], "suit_order"),
-        (["odds", "big-two", "--players", "53"], "players=53"),
+        (["odds", "big-two", "--players", "53"], "from 2 to 52 (players), got '53'"),
         (["simulate", "big-two", "--hands", "10", "--policy", "0=smart"], "unknown policy 'smart'"),
     ],
 )
@@ -108,10 +108,10 @@ def test_advise_ranks_the_useless_tile_first(capsys):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["simulate", "kap-tai-shap", "--hands", "0"], "hands=0"),
+        (["simulate", "kap-tai-shap", "--hands", "0"], "argument --hands/--games: expected a whole number from 1"),
         (["simulate", "kap-tai-shap", "--policy", "smart", "--hands", "10"], "unknown policy 'smart'"),
         (["simulate", "kap-tai-shap", "--policy", "9=random", "--hands", "10"], "seat 9"),
-        (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "--draws", "0"], "draws=0"),
+        (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "--draws", "0"], "argument --draws: expected a whole number from 1 to 12 (own draws), got '0'"),
         (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "--seen", "16 16 16"], "1-6"),
     ],
 )
@@ -151,8 +151,8 @@ def test_fairness_json_rows(capsys, tmp_path):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["fairness", "kap-tai-shap", "--hands", "100", "--cut", "1.5"], "house_cut=1.5"),
-        (["fairness", "kap-tai-shap", "--hands", "100", "--variants", "bogus"], "unknown variant 'bogus'"),
+        (["fairness", "kap-tai-shap", "--hands", "100", "--cut", "1.5"], "argument --cut: expected a number from 0 to 1 (share of the pot), got '1.5'"),
+        (["fairness", "kap-tai-shap", "--hands", "100", "--variants", "bogus"], "unknown variants 'bogus'"),
     ],
 )
 def test_bad_fairness_input(argv, message, tmp_path):

@@ -52,7 +52,7 @@ def test_games_json_lists_every_game_with_its_commands(capsys):
 def test_help_offers_only_the_games_that_support_each_command():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    for name, _, _ in COMMANDS:
+    for name, _ in COMMANDS:
         supporting = [g.name for g in games_for(name)]
         if not supporting:
             assert name not in sub.choices
@@ -63,15 +63,17 @@ def test_help_offers_only_the_games_that_support_each_command():
 
 
 def test_a_game_flag_given_to_another_game_is_refused(capsys):
-    shared = [spec for spec in games_for("odds") if spec.commands["odds"].args]
-    own = {a.dest: (spec, a) for spec in shared for a in spec.commands["odds"].args}
-    for dest, (owner, arg) in own.items():
-        other = next((g for g in games_for("odds") if dest not in {a.dest for a in g.commands["odds"].args}), None)
-        if other is None or arg.kwargs.get("action") == "store_true":
+    own = {o.dest: (spec, o) for spec in games_for("odds") for o in spec.commands["odds"].options}
+    checked = 0
+    for dest, (owner, opt) in own.items():
+        other = next((g for g in games_for("odds") if g.commands["odds"].option(dest) is None), None)
+        if other is None or opt.kind in ("flag", "switch"):
             continue
-        value = (arg.kwargs.get("choices") or ["x"])[0]
-        assert main(["odds", other.name, arg.flags[0], str(value)]) == 2
-        assert f"{arg.flags[0]} does not apply to {other.name}" in capsys.readouterr().err
+        assert main(["odds", other.name, opt.name, opt.example_value() or "x"]) == 2
+        err = capsys.readouterr().err
+        assert f"{opt.name} does not apply to {other.name}" in err and "takes --" in err
+        checked += 1
+    assert checked
 
 
 def test_an_unsupported_command_names_what_the_game_has(capsys):

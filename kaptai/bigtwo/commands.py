@@ -9,18 +9,24 @@ from __future__ import annotations
 
 import argparse
 
-from kaptai.errors import RulesError
-from kaptai.games import Arg, Command, GameSpec, Output
+from kaptai.spec import Command, GameSpec, Opt, Output
 
 __all__ = ["SPEC"]
+
+
+_PRESETS = ("hong_kong",)
+_POLICIES = ("greedy", "random", "heuristic")
+#: kaptai.bigtwo.fairness.VARIANT_SETS by name (a test checks it)
+_VARIANT_SETS = ("scoring", "settlement", "scoring_settlement", "winner_bonus", "top_rule", "suit_order",
+                 "first_lead", "passing", "malaysian", "straight_order", "players")
 
 
 def _rules(args: argparse.Namespace, game: GameSpec):
     """The RuleSet of ``--rules``, ``-o`` and the Big Two flags (players are a rule option here)."""
     overrides = dict(args.option or [])
-    if getattr(args, "straight_order", None):
+    if getattr(args, "straight_order", None) is not None:
         overrides["straight_order"] = args.straight_order
-    if getattr(args, "players", None) is not None and "players" not in overrides:
+    if "players" not in overrides:
         overrides["players"] = args.players
     return game.resolve_rules(args.rules, **overrides)
 
@@ -31,7 +37,7 @@ def odds(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.bigtwo.odds import best_hand_distribution, check_hand_kind, deal_odds
 
     rules = _rules(args, game)
-    hand = args.hand or "dealt"
+    hand = args.hand
     check_hand_kind(rules.players, hand)  # no leftover receiver where the 52 cards deal evenly
     df = deal_odds(rules.players, rules, hand=hand)
     if hand == "dealt":
@@ -49,8 +55,9 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     rules = _rules(args, game)
     df = run(
         rules.players, rules, games=args.hands, seed=args.seed,
-        policies=parse_seat_policies(args.policy, rules.players), malaysian_swap=args.malaysian_swap or "policy",
-        workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
+        policies=parse_seat_policies(args.policy, rules.players, default=game.policies[0]),
+        malaysian_swap=args.malaysian_swap, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
+        checkpoint=args.checkpoint,
     )
     return Output(df, "Monte Carlo, 95% intervals", ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
@@ -60,16 +67,49 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.bigtwo.plots import plot_fairness
     from kaptai.core.options import parse_seat_policies
 
-    if args.cut not in (None, 0, 0.0):
-        raise RulesError("big-two has no house cut: --cut does not apply")
-    players = args.players or game.default_players
-    df = run(players, args.hands, args.seed, variants=args.variants or game.default_variants,
-             policies=parse_seat_policies(args.policy, players), progress=not args.no_progress,
+    df = run(args.players, args.hands, args.seed, variants=args.variants,
+             policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]), progress=args.progress,
              workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
     return Output(df, "fairness: expected value per seat by scoring variant, 95% intervals",
                   ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+
+
+def _commands() -> dict[str, Command]:
+    from kaptai.core import cli_options as o
+
+    span, name = (2, 52), "big-two"
+    players = o.players(span, 4)
+    rules = o.rules(_PRESETS)
+    return {
+        "odds": Command(_M + "odds", (
+            players, *rules,
+            Opt("--straight-order", "choice", default=None,
+                choices=("hk", "sequential", "poker", "wheel_top", "broadway_top"),
+                help="which straights rank how (default: the preset's)"),
+            Opt("--hand", "choice", default="dealt",
+                choices=("dealt", "leftover_receiver", "non_receiver", "seat_average"),
+                help="which hand: the dealt 52//N cards; the seat that receives the 52 mod N "
+                     "leftover cards; a seat that does not; a seat at random"),
+            *o.output(),
+        ), example=f"kaptai odds {name} --players 3 --hand leftover_receiver"),
+        "simulate": Command(_M + "simulate", (
+            players, o.hands(100_000, "games to play"), o.seed(), o.policy(_POLICIES), *rules,
+            Opt("--malaysian-swap", "choice", default="policy", choices=("policy", "always", "never"),
+                help="with -o malaysian_3p=true: who decides the swap"),
+            *o.runner(), *o.output(),
+        ), example=f"kaptai simulate {name} --games 100000 --seed 1 --policy 0=heuristic", monte_carlo=True),
+        "fairness": Command(_M + "fairness", (
+            players, o.hands(100_000, "games per variant"), o.seed(),
+            o.variants(_VARIANT_SETS, "scoring_settlement"), o.policy(_POLICIES), o.plot(), *o.runner(),
+            *o.output(),
+        ), example=f"kaptai fairness {name} --variants top_rule --games 50000", monte_carlo=True),
+        "report": Command("kaptai.report:report_command", (
+            o.player_counts(span, "2-8"), o.hands(20_000, "games per Monte Carlo configuration"), o.seed(),
+            *o.report_output(), *o.runner(),
+        ), example=f"kaptai report {name} --players 3,4 --games 20000", monte_carlo=True),
+    }
 
 
 _M = "kaptai.bigtwo.commands:"
@@ -82,25 +122,13 @@ SPEC = GameSpec(
     players=(2, 52),
     default_players=4,
     package="kaptai.bigtwo",
-    presets=("hong_kong",),
-    policies=("greedy", "random", "heuristic"),
+    presets=_PRESETS,
+    policies=_POLICIES,
     variant_sets="kaptai.bigtwo.fairness:VARIANT_SETS",
     default_variants="scoring_settlement",
     report_players="2-8",
     report_sections="kaptai.report.bigtwo:build_sections",
     atlas="kaptai.bigtwo.atlas:FEED",
-    commands={
-        "odds": Command(_M + "odds", args=(
-            Arg("--straight-order", default=None, help="hk, sequential, poker, wheel_top, broadway_top"),
-            Arg("--hand", default=None, choices=("dealt", "leftover_receiver", "non_receiver", "seat_average"),
-                help="which hand: the dealt 52//N cards (default); the seat that receives the 52 mod N "
-                     "leftover cards; a seat that does not; a seat at random"),
-        )),
-        "simulate": Command(_M + "simulate", args=(
-            Arg("--malaysian-swap", default=None, choices=("policy", "always", "never"),
-                help="with -o malaysian_3p=true: who decides the swap (default: the policy)"),
-        )),
-        "fairness": Command(_M + "fairness"),
-        "report": Command("kaptai.report:report_command"),
-    },
+    metrics=("kaptai.bigtwo.simulate:METRICS", "kaptai.bigtwo.fairness:FAIRNESS_METRICS"),
+    commands=_commands(),
 )

@@ -43,8 +43,8 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from kaptai.core.paths import PathError, check_output_path, kind_of
-from kaptai.core.tables import json_value, standard_attrs, to_json_records
+from kaptai.core.paths import FORMATS, PathError, check_output_path, check_table_out, kind_of, table_format
+from kaptai.core.tables import conform_table, json_value, standard_attrs, to_json_records
 from kaptai.errors import KaptaiError
 
 __all__ = [
@@ -65,20 +65,33 @@ __all__ = [
     "wrap_label",
 ]
 
-#: Output formats of the table commands.
-FORMATS: tuple[str, ...] = ("table", "csv", "json", "parquet")
 #: Magnitudes below this print as 0 in a Monte Carlo table (float cancellation, not data).
 NOISE: float = 1e-12
 _ATTRS_KEY = b"kaptai.attrs"
 _WHOLE = re.compile(r"^(-?\d+)/1$")
-#: modules with a game's ``PRESETS`` (the registry of :mod:`kaptai.games` replaces this)
-_RULES_MODULES = {"kap-tai-shap": "kaptai.kts.rules", "kap-shap": "kaptai.kts.rules", "big-two": "kaptai.bigtwo.rules"}
-#: modules with a game's metric descriptions (``P(...)`` and ``distribution ...`` are probabilities)
-_METRIC_MODULES = {
-    "kap-tai-shap": ("kaptai.kts.simulate", "kaptai.kts.fairness"),
-    "kap-shap": ("kaptai.kts.simulate", "kaptai.kts.fairness"),
-    "big-two": ("kaptai.bigtwo.simulate", "kaptai.bigtwo.fairness"),
-}
+
+
+#: How a table's ``game`` label finds its registered game (its presets and metric
+#: descriptions): set by :mod:`kaptai.games` when it loads, so the core never imports the
+#: registry (which imports the games, whose plots import this module).
+_GAME_LOOKUP: Any = None
+
+
+def register_games(lookup: Any) -> None:
+    """Let tables find their game: ``lookup(name)`` returns its :class:`kaptai.spec.GameSpec`
+    (or raises :class:`KaptaiError`).  Called by :mod:`kaptai.games`."""
+    global _GAME_LOOKUP
+    _GAME_LOOKUP = lookup
+
+
+def _spec(game: Any) -> Any:
+    """The registered game of a table's ``game`` label, or None."""
+    if not isinstance(game, str) or _GAME_LOOKUP is None:
+        return None
+    try:
+        return _GAME_LOOKUP(game)
+    except KaptaiError:
+        return None
 
 
 # --------------------------------------------------------------------------------------
@@ -89,10 +102,10 @@ _METRIC_MODULES = {
 def _preset_dict(game: Any, name: Any) -> dict | None:
     import importlib
 
-    module = _RULES_MODULES.get(game) if isinstance(game, str) else None
-    if module is None or not isinstance(name, str):
+    spec = _spec(game)
+    if spec is None or not isinstance(name, str):
         return None
-    presets = getattr(importlib.import_module(module), "PRESETS", {})
+    presets = getattr(importlib.import_module(f"{spec.package}.rules"), "PRESETS", {})
     preset = presets.get(name)
     return None if preset is None else json_value(preset.to_dict())
 
@@ -214,14 +227,13 @@ def provenance_line(df: pd.DataFrame) -> str:
 
 
 def _metric_descriptions(game: Any) -> dict[str, str]:
-    import importlib
+    """The game's metric descriptions (:attr:`kaptai.spec.GameSpec.metrics`)."""
+    from kaptai.spec import load_entry
 
+    spec = _spec(game)
     out: dict[str, str] = {}
-    for module in _METRIC_MODULES.get(game, ()) if isinstance(game, str) else ():
-        mod = importlib.import_module(module)
-        for name in dir(mod):
-            if name.endswith("METRICS") and isinstance(getattr(mod, name), Mapping):
-                out.update({str(k): str(v) for k, v in getattr(mod, name).items()})
+    for entry in spec.metrics if spec is not None else ():
+        out.update({str(k): str(v) for k, v in load_entry(entry).items()})
     return out
 
 
@@ -336,42 +348,6 @@ def format_table(
 # --------------------------------------------------------------------------------------
 
 
-def table_format(fmt: str | None, out: str | os.PathLike | None) -> str:
-    """The output format: ``fmt`` if given, else from the suffix of ``out``, else ``'table'``.
-
-    >>> from kaptai.core.output import table_format
-    >>> table_format(None, "t.parquet"), table_format("json", None), table_format(None, None)
-    ('parquet', 'json', 'table')
-    """
-    if fmt is not None:
-        if fmt not in FORMATS:
-            raise KaptaiError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
-        return fmt
-    if out is not None:
-        kind = kind_of(out)
-        if kind in ("csv", "json", "parquet"):
-            return kind
-        return "table"
-    return "table"
-
-
-def check_table_out(out: str | os.PathLike | None, fmt: str) -> Path | None:
-    """Check ``--out`` for a table format before any work (None: standard output).
-
-    Raises
-    ------
-    PathError
-        parquet without ``--out``, a suffix that does not match the format, an unwritable
-        place.
-    """
-    if out is None:
-        if fmt == "parquet":
-            raise PathError("--format parquet writes a file: give --out FILE.parquet")
-        return None
-    kinds = {"table": ("txt",), "csv": ("csv",), "json": ("json",), "parquet": ("parquet",)}[fmt]
-    return check_output_path(out, kinds, what="--out")
-
-
 def _attrs_json(df: pd.DataFrame) -> str:
     attrs = {**df.attrs, **standard_attrs(df)}
     return json.dumps(json_value(attrs), ensure_ascii=False, allow_nan=False)
@@ -381,7 +357,9 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, fmt: str | None = Non
     """Write a table to ``path`` as csv, json, parquet or text (``fmt`` or the suffix).
 
     Parquet keeps the column types and ``df.attrs`` (as JSON values: tuples read back as
-    lists), with :data:`kaptai.core.tables.STANDARD_ATTRS` filled in.
+    lists), with :data:`kaptai.core.tables.STANDARD_ATTRS` filled in.  The table is first
+    made to keep the table contract (:func:`kaptai.core.tables.conform_table`: one type per
+    column, ``level`` as text), so that no format fails on it.
 
     Examples
     --------
@@ -395,6 +373,7 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, fmt: str | None = Non
     """
     fmt = table_format(fmt, path)
     p = Path(os.fspath(path))
+    df = conform_table(df)
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -464,7 +443,9 @@ def emit(
 
     ``table``: :func:`format_table` (header line, then the chosen ``columns``) on stdout
     or into ``out``.  ``csv``/``json``/``parquet``: the whole table on stdout or into
-    ``out`` (parquet needs ``out``), and :func:`provenance_line` on stderr.
+    ``out`` (parquet needs ``out``), and :func:`provenance_line` on stderr.  Every format
+    writes the table as :func:`kaptai.core.tables.conform_table` makes it (one type per
+    column, ``level`` as text).
 
     Examples
     --------
@@ -482,6 +463,7 @@ def emit(
     fmt = table_format(fmt, out)
     if out is not None or fmt == "parquet":
         check_table_out(out, fmt)
+    df = conform_table(df)  # before any format: a table that breaks the contract fails here, not half-written
     if fmt == "table":
         text = format_table(df, columns, title=title, percent=percent, metrics=metrics)
         if out is None:
@@ -554,22 +536,30 @@ def wrap_label(text: str, width: int = 14) -> str:
     return "\n".join(textwrap.wrap(str(text), width=width, break_long_words=False)) or str(text)
 
 
-def want_progress(no_progress: bool = False, stream: IO[str] | None = None) -> bool:
-    """Whether to draw a progress bar: not turned off, and ``stream`` (stderr) is a terminal
-    (a bar written into a log file is noise).
+def want_progress(no_progress: bool = False, stream: IO[str] | None = None, *,
+                  progress: bool | None = None) -> bool:
+    """Whether a command shows progress: ``progress`` when the user said so (``--progress`` /
+    ``--no-progress``), else only when ``stream`` (stderr) is a terminal.
+
+    Pass the result as ``progress=`` to the library: there ``True`` draws a bar on a terminal
+    and writes a plain line every few seconds elsewhere (a log, CI; see
+    :mod:`kaptai.core.progress`), ``False`` writes nothing.  ``no_progress=True`` (the old
+    ``--no-progress`` flag alone) means ``progress=False``.
 
     >>> import io
     >>> from kaptai.core.output import want_progress
     >>> want_progress(False, io.StringIO())
     False
+    >>> want_progress(stream=io.StringIO(), progress=True), want_progress(progress=False)
+    (True, False)
     """
-    stream = sys.stderr if stream is None else stream
+    if progress is not None:
+        return bool(progress)
     if no_progress:
         return False
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
+    from kaptai.core.progress import is_terminal
+
+    return is_terminal(sys.stderr if stream is None else stream)
 
 
 def interrupted_message(exc: BaseException | None = None) -> str:

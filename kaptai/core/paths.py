@@ -35,6 +35,9 @@ from kaptai.errors import KaptaiError
 
 __all__ = [
     "PathError",
+    "FORMATS",
+    "table_format",
+    "check_table_out",
     "FIGURE_KINDS",
     "TABLE_KINDS",
     "REPORT_KINDS",
@@ -48,6 +51,8 @@ __all__ = [
 FIGURE_KINDS: tuple[str, ...] = ("png", "svg", "pdf", "jpg", "jpeg", "eps", "ps", "tif", "tiff", "webp", "svgz")
 #: Table formats (``--format`` with ``--out``).
 TABLE_KINDS: tuple[str, ...] = ("csv", "json", "parquet", "txt")
+#: Output formats of the table commands.
+FORMATS: tuple[str, ...] = ("table", "csv", "json", "parquet")
 #: Report formats.
 REPORT_KINDS: tuple[str, ...] = ("html", "md")
 _ALIASES = {"htm": "html", "markdown": "md", "pq": "parquet", "jpeg": "jpg", "tif": "tiff"}
@@ -180,6 +185,42 @@ def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint")
     return p
 
 
+def table_format(fmt: str | None, out: str | os.PathLike | None) -> str:
+    """The output format: ``fmt`` if given, else from the suffix of ``out``, else ``'table'``.
+
+    >>> from kaptai.core.paths import table_format
+    >>> table_format(None, "t.parquet"), table_format("json", None), table_format(None, None)
+    ('parquet', 'json', 'table')
+    """
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise PathError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        return fmt
+    if out is not None:
+        kind = kind_of(out)
+        if kind in ("csv", "json", "parquet"):
+            return kind
+        return "table"
+    return "table"
+
+
+def check_table_out(out: str | os.PathLike | None, fmt: str) -> Path | None:
+    """Check ``--out`` for a table format before any work (None: standard output).
+
+    Raises
+    ------
+    PathError
+        parquet without ``--out``, a suffix that does not match the format, an unwritable
+        place.
+    """
+    if out is None:
+        if fmt == "parquet":
+            raise PathError("--format parquet writes a file: give --out FILE.parquet")
+        return None
+    kinds = {"table": ("txt",), "csv": ("csv",), "json": ("json",), "parquet": ("parquet",)}[fmt]
+    return check_output_path(out, kinds, what="--out")
+
+
 def check_arg_paths(args: Any) -> None:
     """Check every path of a parsed command line before any work: ``--out`` (a report:
     ``.html``/``.md`` agreeing with ``--format``; a table: the suffix of its format),
@@ -208,8 +249,6 @@ def check_arg_paths(args: Any) -> None:
             default = f"reports/{getattr(args, 'game', 'report')}.{fmt or 'html'}"
             check_output_path(default, REPORT_KINDS, what="--out (default)", create_parent=True)
     elif out is not None or fmt == "parquet":
-        from kaptai.core.output import check_table_out, table_format
-
         check_table_out(out, table_format(fmt, out))
     plot = getattr(args, "plot", None)
     if plot is not None:

@@ -8,7 +8,7 @@ Examples
 --------
 >>> import argparse
 >>> from kaptai.heaven11.commands import SPEC, score
->>> out = score(argparse.Namespace(record="bid=3C tricks=7/2/2/2", rules=None, option=None), SPEC)
+>>> out = score(argparse.Namespace(record="bid=3C tricks=7/2/2/2", rules="standard", option=None), SPEC)
 >>> out.record["finals"]
 [12, -4, -4, -4]
 """
@@ -18,17 +18,22 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from kaptai.games import Arg, Command, GameSpec, Output
+from kaptai.spec import Command, GameSpec, Opt, Output
 
 __all__ = ["SPEC"]
 
 
+_PRESETS = ("standard", "symmetric")
+_POLICIES = ("greedy", "random", "rollout")
+_BIDDERS = ("expected", "underbid", "overbid", "never")
+#: kaptai.heaven11.fairness.VARIANT_SETS by name (a test checks it), and the two paired studies
+_VARIANT_SETS = ("play", "scoring")
+_STUDIES = ("asymmetry", "leading")
+
+
 def _rules(args: argparse.Namespace, game: GameSpec):
     """The RuleSet of ``--rules`` and ``-o KEY=VALUE`` (players are fixed at 4)."""
-    if getattr(args, "players", None) not in (None, 4):
-        game.check_players(args.players)
-    overrides = dict(getattr(args, "option", None) or [])
-    return game.resolve_rules(getattr(args, "rules", None), **overrides)
+    return game.resolve_rules(args.rules, **dict(args.option or []))
 
 
 def _label(rules) -> str:
@@ -67,10 +72,10 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.heaven11.simulate import simulate as run
 
     rules = _rules(args, game)
-    df = run(4, rules, hands=args.hands, seed=args.seed, policies=parse_seat_policies(args.policy or "greedy", 4),
-             bidding=parse_seat_policies(getattr(args, "bidding", None) or "expected", 4, "expected"),
-             samples=getattr(args, "samples", None) or 16, workers=args.workers, progress=not args.no_progress,
-             scheduler=getattr(args, "scheduler", None), checkpoint=getattr(args, "checkpoint", None))
+    df = run(4, rules, hands=args.hands, seed=args.seed, policies=parse_seat_policies(args.policy, 4, game.policies[0]),
+             bidding=parse_seat_policies(args.bidding, 4, _BIDDERS[0]),
+             samples=args.samples, workers=args.workers, progress=args.progress,
+             scheduler=args.scheduler, checkpoint=args.checkpoint)
     header = (f"# heaven-eleven: rules {_label(rules)}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
@@ -82,17 +87,12 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
     F = importlib.import_module("kaptai.heaven11.fairness")
     rules = _rules(args, game)
-    which = getattr(args, "variants", None) or game.default_variants
-    if getattr(args, "cut", None) is not None:
-        raise RulesError("--cut does not apply to heaven-eleven (there is no house cut)")
-    policy = getattr(args, "policy", None) or "greedy"
-    kw = dict(workers=getattr(args, "workers", 1) or 1, progress=not getattr(args, "no_progress", False),
-              scheduler=getattr(args, "scheduler", None))
-    if which in ("asymmetry", "leading"):
-        if policy != "greedy":
-            raise RulesError(f"--policy {policy!r} does not apply to --variants {which}: its paired counterfactuals "
-                             "need contract-independent play, so it is played by greedy")
-        kw["checkpoint"] = getattr(args, "checkpoint", None)
+    which = args.variants
+    kw = dict(workers=args.workers, progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    if which in _STUDIES:
+        if args.policy != "greedy":
+            raise RulesError(f"--policy {args.policy!r} does not apply to --variants {which}: its paired "
+                             "counterfactuals need contract-independent play, so it is played by greedy")
         if which == "asymmetry":
             df = F.asymmetry(args.hands, args.seed, rules, **kw)
             out = Output(df, f"# heaven-eleven: short-vs-over asymmetry, {args.hands} hands ({_label(rules)})",
@@ -102,17 +102,16 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
             out = Output(df, f"# heaven-eleven: value of leading first, {args.hands} hands ({_label(rules)})",
                          ["metric", "value", "ci_low", "ci_high"])
     else:
-        variants = which
-        if getattr(args, "rules", None) is not None or getattr(args, "option", None):
+        variants: object = which
+        if args.rules != game.presets[0] or args.option:
             # --rules / -o are the base every variant of the set changes
-            if which not in F.VARIANT_SETS:
-                F.compare_variants(which)  # the RulesError naming the set
             base = {k: v for k, v in rules.to_dict().items() if k != "name"}
             variants = {label: {**base, **opts} for label, opts in F.VARIANT_SETS[which].items()}
-        df = F.compare_variants(variants, args.hands, args.seed, policies=parse_seat_policies(policy, 4), **kw)
+        df = F.compare_variants(variants, args.hands, args.seed,
+                                policies=parse_seat_policies(args.policy, 4, game.policies[0]), **kw)
         out = Output(df, f"# heaven-eleven: {which} variants, {args.hands} hands",
                      ["variant", "metric", "seat", "level", "value", "ci_low", "ci_high"])
-    if getattr(args, "plot", None):
+    if args.plot:
         from kaptai.heaven11.plots import plot_fairness
 
         plot_fairness(df, which, path=args.plot)
@@ -120,6 +119,57 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.heaven11.commands:"
+
+
+def _bidding(text: str) -> str:
+    from kaptai.errors import quote_token
+
+    items = [text] if "=" not in text else [part.partition("=")[2] for part in text.split(",")]
+    for item in items:
+        if item.strip() not in _BIDDERS:
+            raise ValueError(f"unknown bidder {quote_token(item.strip())}: expected {', '.join(_BIDDERS)}, "
+                             f"or SEAT=NAME,... of them")
+    return text
+
+
+def _commands() -> dict[str, Command]:
+    from kaptai.core import cli_options as o
+
+    name = "heaven-eleven"
+    players = o.players((4, 4), 4)
+    rules = o.rules(_PRESETS)
+    return {
+        "odds": Command(_M + "odds", (
+            players, *rules,
+            Opt("--table", "choice", default="deal", choices=("deal", "scores"),
+                help="deal: the odds of a dealt hand; scores: every bid level x trick vector"),
+            *o.output(),
+        ), example=f"kaptai odds {name} --table scores -o short_penalty=symmetric"),
+        "score": Command(_M + "score", (
+            Opt("record", "str", metavar="RECORD", sample="bid=3C tricks=7/2/2/2",
+                help="bid=<bid> tricks=t0/t1/t2/t3 (declarer first), e.g. 'bid=3C tricks=7/2/2/2'"),
+            *rules, *o.output(percent=False, formats=("table", "json")),
+        ), example=f'kaptai score {name} "bid=3C tricks=7/2/2/2" --format json'),
+        "simulate": Command(_M + "simulate", (
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES),
+            Opt("--bidding", "str", default=_BIDDERS[0], check=_bidding, metavar="BIDDER",
+                help="the bidder of every seat, or SEAT=NAME,...: " + " | ".join(_BIDDERS), sample="underbid"),
+            Opt("--samples", "int", default=16, lo=1, hi=100_000, unit="rollouts",
+                help="rollout samples per decision (the rollout policy)"),
+            *rules, *o.runner(), *o.output(),
+        ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --rules symmetric", monte_carlo=True),
+        "fairness": Command(_M + "fairness", (
+            players, o.hands(100_000, "hands per variant"), o.seed(),
+            o.variants(_VARIANT_SETS + _STUDIES, "play"), o.policy(_POLICIES), *rules, o.plot(), *o.runner(),
+            *o.output(),
+        ), help="--variants play, scoring, asymmetry or leading",
+            example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True),
+        "report": Command("kaptai.report:report_command", (
+            o.player_counts((4, 4), "4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
+            *o.report_output(), *o.runner(),
+        ), example=f"kaptai report {name} --hands 20000", monte_carlo=True),
+    }
+
 
 #: Heaven Eleven (天牌十一), 4 players.
 SPEC = GameSpec(
@@ -129,25 +179,14 @@ SPEC = GameSpec(
     players=(4, 4),
     default_players=4,
     package="kaptai.heaven11",
-    presets=("standard", "symmetric"),
-    policies=("greedy", "random", "rollout"),
+    presets=_PRESETS,
+    policies=_POLICIES,
     variant_sets="kaptai.heaven11.fairness:VARIANT_SETS",
     default_variants="play",
     aliases=("heaven11",),
     report_sections="kaptai.report.heaven11:build_sections",
     report_players="4",
     atlas="kaptai.heaven11.atlas:FEED",
-    commands={
-        "odds": Command(_M + "odds", args=(
-            Arg("--table", default=None, choices=("deal", "scores"),
-                help="deal: the odds of a dealt hand (default); scores: every bid level x trick vector"),)),
-        "score": Command(_M + "score", args=(
-            Arg("record", help="bid=<bid> tricks=t0/t1/t2/t3 (declarer first), e.g. 'bid=3C tricks=7/2/2/2'"),)),
-        "simulate": Command(_M + "simulate", args=(
-            Arg("--bidding", default=None, help="expected, underbid, overbid, never (or SEAT=NAME,...)"),
-            Arg("--samples", type=int, default=None, help="rollout samples per decision (default 16)"),
-        )),
-        "fairness": Command(_M + "fairness", help="--variants play, scoring, asymmetry or leading"),
-        "report": Command("kaptai.report:report_command"),
-    },
+    metrics=("kaptai.heaven11.simulate:METRICS",),
+    commands=_commands(),
 )

@@ -54,7 +54,6 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -63,11 +62,16 @@ import numpy as np
 import pandas as pd
 
 from kaptai.core.tables import tidy_frame
-from kaptai.errors import InvalidHandError, InvalidTileError, RulesError
+from kaptai.errors import InvalidHandError, RulesError
 from kaptai.kts import _eval
-from kaptai.kts.evaluate import c_rules, score_hands, waits_hands
-from kaptai.kts.rules import RuleSet, check_deal, half_groups, resolve_rules, validate_players
-from kaptai.kts.tiles import COPIES_PER_SET, N_TILE_TYPES, Tile, format_tile, parse_hand
+from kaptai.kts.evaluate import score_hands, waits_hands
+from kaptai.kts.rules import RuleSet
+from kaptai.kts.tiles import N_TILE_TYPES, format_tile
+from kaptai.kts.position import Position as _Context
+from kaptai.kts.position import check_horizon as _check_horizon
+from kaptai.kts.position import is_win as _is_win
+from kaptai.kts.position import position as _context
+from kaptai.kts.position import position_attrs as _attrs
 
 __all__ = ["draw_odds", "advise", "DRAW_ODDS_COLUMNS", "ADVICE_COLUMNS"]
 
@@ -81,108 +85,6 @@ ADVICE_COLUMNS = ["rank", "action", "discard", "p_win_within", "expected_score",
 # ---------------------------------------------------------------------------------------
 # Input validation
 # ---------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class _Context:
-    rules: RuleSet
-    mask: int
-    base_sum: int
-    gj: int
-    players: int
-    sets: int
-    n: int
-    copies: np.ndarray  # copies the sets hold, per tile id
-    hand: tuple[int, ...]
-    seen: np.ndarray  # counts of the seen tiles
-    seen_ids: tuple[int, ...]
-    offered: int | None
-    draws: int
-
-
-def _game(players: int) -> str:
-    return "Kap Shap (2 players)" if players == 2 else f"Kap Tai Shap with {players} players"
-
-
-def _tiles(value: Any, what: str) -> tuple[int, ...]:
-    """Parse tiles, saying which argument (hand, seen, offered) a bad token came from."""
-    if value is None:
-        return ()
-    try:
-        return parse_hand(value)
-    except (InvalidTileError, InvalidHandError) as exc:
-        text = str(exc)
-        if what != "hand":
-            text = text.replace("of the hand", f"of {what}").replace("a hand must be", f"{what} must be")
-        # parse_hand's messages name their position ("tile 2 of the hand"); say which argument
-        raise type(exc)(text if what in text else f"{what}: {text}") from None
-
-
-def _one_tile(value: Any) -> int:
-    """The offered tile: one token (``'4-4'``, ``'人'``), a tile id or a :class:`Tile`."""
-    try:
-        ids = _tiles(value if isinstance(value, Iterable) and not isinstance(value, Tile) else [value], "offered")
-    except (InvalidTileError, InvalidHandError) as exc:
-        raise type(exc)(str(exc).replace("tile 1 of offered:", "offered tile")) from None
-    if len(ids) != 1:
-        raise InvalidHandError(f"offered must be one tile (the previous player's discard), got {len(ids)}")
-    return ids[0]
-
-
-def _check_draws(draws: Any) -> int:
-    if isinstance(draws, (bool, np.bool_)) or not isinstance(draws, (int, np.integer)) or draws < 1:
-        raise RulesError(f"draws={draws!r} is not allowed: expected a whole number of draws, at least 1")
-    return int(draws)
-
-
-def _context(hand, rules, seen, players, sets, draws, offered=None) -> _Context:
-    r = resolve_rules(rules)
-    if sets is not None:
-        from kaptai.kts.evaluate import check_sets
-
-        given = r.replace(sets=sets)  # validates: RulesError naming 'sets'
-        check_sets(r, sets)  # -o sets=1 --sets 3: refused, not one of them silently
-        r = given
-    players = validate_players(players)
-    check_deal(players, r)
-    draws = _check_draws(draws)
-    n_sets = r.sets_for(players)
-    n = half_groups(players)
-    r, mask, base_sum, gj = c_rules(r)
-
-    ids = _tiles(hand, "hand") if hand is not None else ()
-    sizes = (2 * n + 1, 2 * n + 2)
-    if len(ids) not in sizes:
-        other = "Kap Tai Shap (players >= 3) uses 9 or 10" if n == 3 else "Kap Shap (players=2) uses 7 or 8"
-        raise InvalidHandError(
-            f"the hand has {len(ids)} tiles: expected {sizes[0]} or {sizes[1]} for {_game(players)}; {other}"
-        )
-    seen_ids = _tiles(seen, "seen")
-    offered_id = None if offered is None else _one_tile(offered)
-
-    copies = (COPIES_PER_SET * n_sets).astype(np.int64)
-    noun = f"{n_sets} set{'s' if n_sets != 1 else ''} hold"
-    parts = [("the hand holds", ids), ("the hand and the seen tiles hold", ids + seen_ids)]
-    if offered_id is not None:
-        parts.append(("the hand, the seen tiles and the offered tile hold", ids + seen_ids + (offered_id,)))
-    for what, tiles in parts:
-        total = np.bincount(np.asarray(tiles, dtype=np.int64), minlength=N_TILE_TYPES)
-        over = np.flatnonzero(total > copies)
-        if over.size:
-            t = int(over[0])
-            raise InvalidHandError(
-                f"{what} {int(total[t])} copies of {format_tile(t)} but {noun} at most {int(copies[t])}"
-            )
-    seen_counts = np.bincount(np.asarray(seen_ids, dtype=np.int64), minlength=N_TILE_TYPES)
-    return _Context(r, mask, base_sum, gj, players, n_sets, n, copies, ids, seen_counts, seen_ids,
-                    offered_id, draws)
-
-
-def _check_horizon(ctx: _Context, u: int, claims: bool) -> None:
-    looks = ctx.draws * (2 if claims else 1)
-    if looks > u:
-        what = f"draws={ctx.draws} with claims needs {looks} looks" if claims else f"draws={ctx.draws} needs {looks} draws"
-        raise RulesError(f"{what} but only {u} tile{'s are' if u != 1 else ' is'} unseen")
-
-
 # ---------------------------------------------------------------------------------------
 # Exact probabilities
 # ---------------------------------------------------------------------------------------
@@ -272,11 +174,6 @@ def _discard_options(ctx: _Context, hand10: tuple[int, ...], gone: np.ndarray, a
         gones.append(g)
         discards.append(d)
     return _options(ctx, cands, gones, list[int | None](discards), [action] * len(cands), distance)
-
-
-def _is_win(ctx: _Context, tiles: tuple[int, ...]) -> int:
-    """Score of a 2n+2-tile hand, -1 if not a win."""
-    return int(score_hands(np.array([tiles], dtype=np.int8), ctx.rules)[0])
 
 
 def _stats(opt: _Option, u: int, draws: int, claims: bool) -> dict[str, list]:
@@ -440,22 +337,6 @@ def _nones(df: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
     return df
 
 
-def _attrs(ctx: _Context, u: int, claims: bool) -> dict[str, Any]:
-    return {
-        "rules": ctx.rules.to_dict(),
-        "players": ctx.players,
-        "sets": ctx.sets,
-        "hand": " ".join(format_tile(t) for t in ctx.hand),
-        "seen": " ".join(format_tile(t) for t in ctx.seen_ids),
-        "offered": None if ctx.offered is None else format_tile(ctx.offered),
-        "unseen": u,
-        "draws": ctx.draws,
-        "model": "stand on the waits; own draws uniform over the unseen tiles"
-        + ("; a claimable discard before each draw" if claims else ""),
-        "method": "exact",
-    }
-
-
 # ---------------------------------------------------------------------------------------
 # advise
 # ---------------------------------------------------------------------------------------
@@ -505,7 +386,9 @@ def advise(
       the same pool); if the hand plus the offered tile is a win, the first row is
       ``claim_win`` (p 1, score without the self-draw point, distance -1).  Ties go to not
       claiming.
-    - 9 tiles (7) without ``offered``: one row ``draw`` (nothing to decide).
+    - 9 tiles (7) without ``offered``: InvalidHandError -- there is no decision to rank
+      (one short of a turn): give the offered tile, or the hand after the draw
+      (:func:`draw_odds` gives the odds of standing on a 9-tile hand).
 
     Parameters
     ----------
@@ -541,8 +424,9 @@ def advise(
     Raises
     ------
     InvalidTileError, InvalidHandError, RulesError
-        As :func:`draw_odds`; also ``offered`` with a 10-tile hand (InvalidHandError), or
-        an offered tile of which the hand and ``seen`` already hold every copy; a bad
+        As :func:`draw_odds`; also ``offered`` with a 10-tile hand or a 9-tile hand
+        without ``offered`` (InvalidHandError), or an offered tile of which the hand and
+        ``seen`` already hold every copy; a bad
         ``model``, ``claims`` or ``objective`` (or ``claims``/``objective`` with the
         one-tile model), ``draws`` beyond the look-ahead's exact limit (RulesError).
 
@@ -631,9 +515,11 @@ def advise(
             for opt in opts:
                 from_opt(opt, u, hand_counts)
     elif ctx.offered is None:
-        check(u)
-        opts, u = _options(ctx, [ctx.hand], [ctx.seen], [None], ["draw"], distance=True)
-        from_opt(opts[0], u, hand_counts)
+        check(u)  # a bad horizon is said first, as for every hand
+        raise InvalidHandError(
+            f"a hand of {small} tiles is one short of a turn: give the offered tile with --offered "
+            f"(offered= in the API), or the hand after the draw ({small + 1} tiles)"
+        )
     else:
         after_offer = True
         gone = ctx.seen.copy()

@@ -9,37 +9,48 @@ from __future__ import annotations
 
 import argparse
 
-from kaptai.games import Arg, Command, GameSpec, Output
+from kaptai.spec import Command, GameSpec, Opt, Output
 
 __all__ = ["KAP_TAI_SHAP", "KAP_SHAP"]
 
 def _rules(args: argparse.Namespace, game: GameSpec):
-    return game.resolve_rules(args.rules or game.presets[0], **dict(args.option or []))
+    return game.resolve_rules(args.rules, **dict(args.option or []))
 
 
 def odds(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.odds import deal_odds
 
-    players = game.check_players(args.players)
-    df = deal_odds(players, _rules(args, game), distance=not args.no_distance)
+    df = deal_odds(args.players, _rules(args, game), distance=not args.no_distance)
     title = (f"exact deal odds, {df['sets'].iloc[0]} set(s) (value = probability; distributions are conditional, "
              f"see docs)")
-    return Output(df, title, ["hand", "metric", "level", "value", "exact"])
+    return Output(df, title, ["hand", "metric", "level", "value", "exact"], legend=_odds_legend(df))
+
+
+def _odds_legend(df) -> str:
+    """What the rows of the deal-odds table are, in a few words each (printed under the table)."""
+    from kaptai.kts.odds import DEAL_METRICS
+
+    lines = ["hand: first = the first hand's 2n+2 tiles (the player who draws first), "
+             "other = every other player's 2n+1 tiles"]
+    for metric in dict.fromkeys(df["metric"]):
+        text = DEAL_METRICS.get(metric)
+        if text:
+            lines.append(f"{metric}: {text}")
+    return "\n".join(lines)
 
 
 def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.options import parse_seat_policies
     from kaptai.kts.simulate import simulate as run
 
-    players = game.check_players(args.players)
     df = run(
-        players,
+        args.players,
         _rules(args, game),
         hands=args.hands,
         seed=args.seed,
-        policies=parse_seat_policies(args.policy, players),
+        policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]),
         workers=args.workers,
-        progress=not args.no_progress,
+        progress=args.progress,
         scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
@@ -47,15 +58,11 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
-    from kaptai.core.settlement import validate_cut
     from kaptai.kts.fairness import fairness as run
     from kaptai.kts.plots import plot_fairness
 
-    if args.cut is not None:
-        validate_cut(args.cut)
-    players = game.check_players(args.players)
-    df = run(players, args.hands, args.seed, cut=args.cut, variants=args.variants or game.default_variants,
-             policies=args.policy, progress=not args.no_progress, workers=args.workers, scheduler=args.scheduler,
+    df = run(args.players, args.hands, args.seed, cut=args.cut, variants=args.variants,
+             policies=args.policy, progress=args.progress, workers=args.workers, scheduler=args.scheduler,
              checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
@@ -64,22 +71,23 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
-    from kaptai.core.options import parse_player_range
-    from kaptai.kts.league import LEAGUE_POLICIES, plot_league, policy_league
+    from kaptai.kts.league import plot_league, policy_league
 
     df = policy_league(
-        players=tuple(parse_player_range(args.players)),
-        rules=tuple(r.strip() for r in (args.rules_list or ",".join(game.presets)).split(",")),
+        players=tuple(args.players),
+        rules=tuple(args.rules_list.split(",")),
         hands=args.hands,
         seed=args.seed,
-        policies=tuple(p.strip() for p in (args.policies or ",".join(LEAGUE_POLICIES)).split(",")),
+        policies=tuple(args.policies.split(",")),
         include_advisor=args.advisor_hands > 0,
         advisor_hands=max(args.advisor_hands, 1),
         workers=args.workers,
-        progress=not args.no_progress,
+        progress=args.progress,
+        scheduler=args.scheduler,
+        checkpoint=args.checkpoint,
     )
     if args.plot:
-        plot_league(df).savefig(args.plot, dpi=110, bbox_inches="tight")
+        plot_league(df, path=args.plot)
     return Output(df, "policy league: win rate, EV per hand and value of play, 95% intervals",
                   ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
 
@@ -103,28 +111,24 @@ def waits(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.evaluate import waits as run
 
     rules = _rules(args, game)
-    players = game.check_players(args.players)
-    df = run(args.hand, rules, seen=args.seen or (), players=players, sets=args.sets)
+    df = run(args.hand, rules, seen=args.seen or (), players=args.players, sets=args.sets)
     if df.empty and args.format in (None, "table") and args.out is None:
         return Output(None, text="not ready: no tile completes this hand")
-    df.attrs.update({"game": game.name, "rules": rules.to_dict(), "players": players})
+    df.attrs.update({"game": game.name, "rules": rules.to_dict(), "players": args.players})
     return Output(df, "the tiles that complete the hand, with their live outs")
 
 
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.advisor import advise as run
 
-    players = args.players if args.players is not None else game.default_players
-    model = args.model or "lookahead"
-    objective = args.objective or "win"
-    df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=players,
-             sets=args.sets, offered=args.offered, model=model, claims=bool(args.claims), objective=objective)
-    if model == "one_tile":
+    df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=args.players,
+             sets=args.sets, offered=args.offered, model=args.model, claims=args.claims, objective=args.objective)
+    if args.model == "one_tile":
         title = (f"P(win within {args.draws} own draws), keeping the hand and throwing every tile "
                  f"that does not win; expected score of that win (one-tile model)")
     else:
         title = (f"{df.attrs.get('model', 'exact look-ahead')}; ranked by "
-                 f"{'P(win)' if objective == 'win' else 'expected score'} within {args.draws} "
+                 f"{'P(win)' if args.objective == 'win' else 'expected score'} within {args.draws} "
                  f"{'turns (claim, then draw)' if args.claims else 'own draws'}")
     return Output(df, title, [c for c in df.columns if c != "exact"])
 
@@ -132,49 +136,125 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 def draw_odds(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.advisor import draw_odds as run
 
-    players = args.players if args.players is not None else game.default_players
-    df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=players,
+    df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=args.players,
              sets=args.sets, claims=args.claims)
     return Output(df, f"exact P(win) by discard within {args.draws} own draws"
                   + (", with claims of the previous discard" if args.claims else ""))
 
 
-def _commands(report: bool) -> dict[str, Command]:
-    m = "kaptai.kts.commands:"
+_M = "kaptai.kts.commands:"
+_PRESETS = ("traditional", "advanced")
+_POLICIES = ("greedy", "random", "score", "lookahead")
+#: kaptai.kts.fairness.VARIANT_SETS and kaptai.kts.league.LEAGUE_POLICIES, by name (a test checks them), so
+#: building the command line imports no engine
+_VARIANT_SETS = ("presets", "forms_settlement", "base_combination", "drawn_hand", "claim_turn", "house_cut",
+                 "players")
+_LEAGUE_POLICIES = ("random", "greedy", "score", "lookahead")
+_HAND = "16 16 16 12 33 13 15 22 66 45"
+
+
+def _commands(name: str, span: tuple[int, int], default_players: int, report: bool) -> dict[str, Command]:
+    """The commands of Kap Tai Shap (``report=True``, 2-22 players) or Kap Shap (2 players)."""
+    from kaptai.core import cli_options as o
+    from kaptai.kts.rules import MAX_SETS
+
+    players = o.players(span, default_players)
+    rules = o.rules(_PRESETS)
+    sets = o.sets(MAX_SETS)
+    small = span[0] == span[1]
+    # sample hands (help examples, tests): 2n+2 after the draw, 2n+1 one short, a complete one
+    turn = _HAND if not small else "16 16 33 14 13 23 46 12"
+    short = turn.rsplit(" ", 1)[0]
+    hand10 = "66 66 44 44 14 14 55 55 46 46" if not small else "16 16 33 14 13 23 46 55"
+    draws = Opt("--draws", "int", default=3, lo=1, hi=12, unit="own draws", help="horizon in own draws")
+    seen = o.seen("44 44")
     out = {
-        "odds": Command(m + "odds", args=(
-            Arg("--no-distance", action="store_true", default=None,
-                help="skip the distance-from-ready tables (faster)"),
-        )),
-        "simulate": Command(m + "simulate"),
-        "fairness": Command(m + "fairness"),
-        "report": Command("kaptai.report:report_command"),
-        "league": Command(m + "league"),
-        "evaluate": Command(m + "evaluate"),
-        "waits": Command(m + "waits"),
-        "advise": Command(m + "advise", args=(
-            Arg("--model", default=None, choices=("lookahead", "one_tile"),
-                help="lookahead (default): exact optimal play with hand changes over the next draws; "
+        "odds": Command(_M + "odds", (
+            players, *rules, *o.output(),
+            Opt("--no-distance", "flag", help="skip the distance-from-ready tables (faster)"),
+        ), example=f"kaptai odds {name} --players {default_players} --format json"),
+        "simulate": Command(_M + "simulate", (
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
+        ), example=f"kaptai simulate {name} --hands 200000 --seed 1 --policy 0=lookahead", monte_carlo=True),
+        "fairness": Command(_M + "fairness", (
+            players, o.hands(100_000, "hands per variant"), o.seed(), o.cut(),
+            o.variants(_VARIANT_SETS, "traditional,advanced", multi=_PRESETS),
+            o.policy(_POLICIES), o.plot(), *o.runner(), *o.output(),
+        ), example=f"kaptai fairness {name} --hands 100000 --variants house_cut --plot fair.png", monte_carlo=True),
+        "league": Command(_M + "league", (
+            o.player_counts(span, str(default_players)),
+            Opt("--rules-list", "str", default=",".join(_PRESETS), metavar="PRESETS", check=_presets_list,
+                help="rulesets (presets), comma-separated"),
+            Opt("--policies", "str", default=",".join(_LEAGUE_POLICIES), metavar="POLICIES",
+                check=_policy_list, help="policies, comma-separated"),
+            o.hands(20_000, "hands per policy and configuration"),
+            Opt("--advisor-hands", "int", default=0, lo=0, hi=o.MAX_HANDS, unit="hands",
+                help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)"),
+            o.seed(), o.plot("save the EV plot to this file"), *o.runner(), *o.output(),
+        ), example=f"kaptai league {name} --players {span[0] if small else '4,6'} --hands 20000", monte_carlo=True),
+        "evaluate": Command(_M + "evaluate", (
+            o.hand("a complete hand, e.g. \"66 66 44 44 14 14 55 55 46 46\"", hand10), sets, *rules,
+            *o.output(percent=False),
+        ), example=f'kaptai evaluate {name} "{hand10}"'),
+        "waits": Command(_M + "waits", (
+            o.hand("a hand one tile short (2n+1 tiles)", short), seen, players, sets, *rules,
+            *o.output(percent=False),
+        ), example=f'kaptai waits {name} "{short}" --seen "44 44"'),
+        "advise": Command(_M + "advise", (
+            o.hand("a hand after the draw (2n+2 tiles), or 2n+1 with --offered", turn),
+            seen, draws,
+            Opt("--offered", "str", default=None, metavar="TILE", help="the previous player's discard: claim it or not?"),
+            players, sets,
+            Opt("--model", "choice", default="lookahead", choices=("lookahead", "one_tile"),
+                help="lookahead: exact optimal play with hand changes over the next draws; "
                      "one_tile: keep the hand and throw every tile that does not win"),
-            Arg("--objective", default=None, choices=("win", "score"),
-                help="maximise P(win) (default) or the expected score"),
-            Arg("--claims", action="store_true", default=None,
-                help="each turn looks at the previous player's discard (claim or not), then draws"),
-        )),
-        "draw-odds": Command(m + "draw_odds"),
+            Opt("--objective", "choice", default="win", choices=("win", "score"),
+                help="maximise P(win) or the expected score"),
+            Opt("--claims", "flag", help="each turn looks at the previous player's discard (claim or not), then draws"),
+            *rules, *o.output(),
+        ), example=f'kaptai advise {name} "{turn}" --seen "44 44" --draws 3'),
+        "draw-odds": Command(_M + "draw_odds", (
+            o.hand("a hand after the draw (2n+2 tiles)", turn),
+            seen, draws, Opt("--claims", "flag", help="the next player may also claim the previous discard"),
+            players, sets, *rules, *o.output(),
+        ), example=f'kaptai draw-odds {name} "{turn}" --draws 2'),
     }
-    if not report:
-        del out["report"]
+    if report:
+        out["report"] = Command("kaptai.report:report_command", (
+            o.player_counts(span, "3-10"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
+            *o.report_output(), *o.runner(),
+        ), example=f"kaptai report {name} --players 3-6 --hands 20000 --out reports/{name}.html", monte_carlo=True)
     return out
+
+
+def _names_list(text: str, allowed: tuple[str, ...], what: str) -> str:
+    from kaptai.errors import quote_token
+
+    items = [t.strip() for t in text.split(",")]
+    for t in items:
+        if t not in allowed:
+            raise ValueError(f"unknown {what} {quote_token(t)}: expected {', '.join(allowed)} (comma-separated)")
+    if len(set(items)) < len(items):
+        raise ValueError(f"a {what} is given twice in {quote_token(text)}")
+    return ",".join(items)
+
+
+def _presets_list(text: str) -> str:
+    return _names_list(text, _PRESETS, "preset")
+
+
+def _policy_list(text: str) -> str:
+    return _names_list(text, _LEAGUE_POLICIES, "policy")
 
 
 _COMMON = dict(
     rules_page="kap-tai-shap.md",
     package="kaptai.kts",
-    presets=("traditional", "advanced"),
-    policies=("greedy", "random", "score", "lookahead"),
+    presets=_PRESETS,
+    policies=_POLICIES,
     variant_sets="kaptai.kts.fairness:VARIANT_SETS",
     default_variants="traditional,advanced",
+    metrics=("kaptai.kts.simulate:METRICS", "kaptai.kts.fairness:FAIRNESS_METRICS"),
 )
 
 #: Kap Tai Shap (夾大十): 3-22 players in the rules, 2-22 here (2 is Kap Shap's deal).
@@ -183,7 +263,7 @@ KAP_TAI_SHAP = GameSpec(
     title="Kap Tai Shap (夾大十)",
     players=(2, 22),
     default_players=4,
-    commands=_commands(report=True),
+    commands=_commands("kap-tai-shap", (2, 22), 4, report=True),
     report_players="3-10",
     report_sections="kaptai.report.kts:build_sections",
     atlas="kaptai.kts.atlas:FEED",
@@ -196,6 +276,6 @@ KAP_SHAP = GameSpec(
     title="Kap Shap (夾十)",
     players=(2, 2),
     default_players=2,
-    commands=_commands(report=False),
+    commands=_commands("kap-shap", (2, 2), 2, report=False),
     **_COMMON,  # type: ignore[arg-type]
 )

@@ -63,7 +63,7 @@ from kaptai.core.stats import sd_interval, spread_interval, wilson_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.errors import RulesError
 from kaptai.kts.config import make_config
-from kaptai.kts.rules import PRESETS, RuleSet, resolve_rules
+from kaptai.kts.rules import PRESETS, RuleSet, game_name, resolve_rules
 from kaptai.kts.simulate import CONFIDENCE, run_tallies
 
 __all__ = [
@@ -80,7 +80,6 @@ __all__ = [
     "cut_curve",
 ]
 
-_GAME = "kap-tai-shap"
 
 #: Columns of every fairness table.
 FRAME_COLUMNS: tuple[str, ...] = FAIRNESS_COLUMNS
@@ -612,7 +611,7 @@ def compare_variants(
     df = _frame(rows)
     df.attrs.update(
         {
-            "game": _GAME,
+            "game": game_name(players),
             "seed_entropy": entropy,
             "hands": hands,
             "policies": meta.get("policies"),

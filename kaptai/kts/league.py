@@ -87,13 +87,14 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.core.sampling import seed_entropy
 from kaptai.core.options import check_count as _count
+from kaptai.core.plotting import save_figure, with_cjk_font
 from kaptai.core.settlement import pot_ev
 from kaptai.core.stats import wilson_interval, z_value
 from kaptai.errors import RulesError
 from kaptai.kts.advisor import advise
 from kaptai.kts.config import make_config
 from kaptai.kts.policies import BUILTIN_POLICIES, Policy, PlayerView
-from kaptai.kts.rules import RuleSet, resolve_rules
+from kaptai.kts.rules import RuleSet, game_name, resolve_rules
 from kaptai.kts.simulate import CHUNK_HANDS, CONFIDENCE, simulate
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile
 
@@ -122,7 +123,6 @@ LEAGUE_METRICS: dict[str, str] = {
 }
 #: The built-in policies a league plays by default (every compiled one).
 LEAGUE_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead")
-_GAME = "kap-tai-shap"
 _ADVISOR = "advisor"
 _TILE_ID = {format_tile(t): t for t in range(N_TILE_TYPES)}
 
@@ -647,7 +647,7 @@ def policy_league(
                 win = res.wins / res.trials * res.scale
                 lo, hi = float(lo) * res.scale, float(hi) * res.scale
                 sd = math.sqrt(res.var)
-                base = {"game": _GAME, "rules": r.name, "players": P, "policy": name,
+                base = {"game": game_name(P), "rules": r.name, "players": P, "policy": name,
                         "opponents": baseline, "hands": res.hands, "method": "monte_carlo"}
                 out.append({**base, "metric": "win", "value": win, "ci_low": lo, "ci_high": hi})
                 out.append({**base, "metric": "win_share", "value": win * P, "ci_low": lo * P,
@@ -715,7 +715,8 @@ def _money_units(df: pd.DataFrame) -> dict[str, str]:
     return out
 
 
-def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None):
+@with_cjk_font
+def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None, path=None):
     """Plot one metric of :func:`policy_league`: points with CI error bars per policy.
 
     Parameters
@@ -727,6 +728,8 @@ def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None):
     ax : matplotlib.axes.Axes, optional
         Draw everything in this axes (rulesets told apart by marker and line style).
         By default a new figure has one panel per ruleset.
+    path : str or path, optional
+        Also save the figure there (with the packaged CJK font, :mod:`kaptai.core.plotting`).
 
     Returns
     -------
@@ -807,4 +810,4 @@ def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None):
     if ax is None:
         for r in rulesets:
             panel[r].set_title(f"{r} rules")
-    return fig
+    return save_figure(fig, path, close=ax is None)

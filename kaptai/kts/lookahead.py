@@ -193,7 +193,10 @@ def lookahead(
     >>> s.iloc[0][["discard", "score_exact", "p_win_exact"]].tolist()
     ['3-6', '19/27', '5/54']
     """
-    from kaptai.kts.advisor import _attrs, _check_horizon, _context, _is_win
+    from kaptai.kts.position import check_horizon as _check_horizon
+    from kaptai.kts.position import is_win as _is_win
+    from kaptai.kts.position import position as _context
+    from kaptai.kts.position import position_attrs as _attrs
 
     ctx = _context(hand, rules, seen, players, sets, draws)
     claims = check_claims(claims)

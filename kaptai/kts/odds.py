@@ -65,19 +65,34 @@ from kaptai.core.tables import exact_fraction, hypergeometric_total, tidy_frame
 from kaptai.kts import _eval
 from kaptai.kts.dice import first_hand_distribution
 from kaptai.kts.evaluate import SPECIALS, c_rules
-from kaptai.kts.rules import FORMS, RuleSet, check_deal, half_groups, hand_sizes, n_dice, validate_players
+from kaptai.kts.rules import FORMS, RuleSet, check_deal, game_name, half_groups, hand_sizes, n_dice, validate_players
 from kaptai.kts.tiles import COPIES_PER_SET
 
-__all__ = ["deal_odds", "ODDS_COLUMNS", "game_name"]
+__all__ = ["deal_odds", "ODDS_COLUMNS", "DEAL_METRICS", "game_name"]
 
 _UNSET = 255  # overlap-table entry not written yet
 
 ODDS_COLUMNS = ["game", "rules", "players", "sets", "hand", "metric", "breakdown", "level", "value", "exact", "method"]
 
 
-def game_name(players: int) -> str:
-    """'kap-shap' for two players, else 'kap-tai-shap'."""
-    return "kap-shap" if players == 2 else "kap-tai-shap"
+#: What each metric of :func:`deal_odds` is, in a few words (the command line's legend).
+DEAL_METRICS: dict[str, str] = {
+    "natural": "P(the first hand's dealt 2n+2 tiles are already a win)",
+    "ready": "P(a dealt 2n+1 hand is one tile from a win, with a copy of that tile left outside it)",
+    "ready_any_tile": "the same without asking for a copy left",
+    "mean_waits": "mean number of distinct tiles that complete a ready hand",
+    "waits_distribution": "distribution of that number, given ready",
+    "live_outs_distribution": "distribution of the copies of the waits outside the hand, given ready",
+    "mean_score": "mean best score of a complete first hand",
+    "score_distribution": "distribution of that score, given complete",
+    "form_distribution": "form of the best decomposition, given complete",
+    "special": "P(the dealt first hand is a win making that special hand)",
+    "distance_from_ready": "fewest tile exchanges to become ready; -1 = already complete, 0 = ready "
+                           "(for the first hand: one discard leaves it ready)",
+    "first_hand_seat": "distribution of the first hand's seat relative to the dealer (the dice)",
+}
+
+
 
 
 def _prefixes(copies: list[int], size: int, depth: int = 3):
@@ -259,6 +274,8 @@ def deal_odds(
             if f in r.forms:
                 add("first", "form_distribution", Fraction(w, win), "form", f)
     for name, w in zip(SPECIALS, first["special_hist"]):
+        if name in FORMS and name not in r.forms:
+            continue  # a winning form the rules in force do not have: it cannot occur
         add("first", "special", exact_fraction(w, tf), "special", name)
     if distance:
         for hand, t, tot in (("first", first, tf), ("other", other, to)):

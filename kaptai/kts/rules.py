@@ -33,6 +33,7 @@ import numpy as np
 
 from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
 from kaptai.errors import RulesError
+from kaptai.kts.tiles import MAX_SETS as _MAX_SETS
 from kaptai.kts.tiles import TILES_PER_SET, run_values
 
 __all__ = [
@@ -110,8 +111,8 @@ def forms_mask(forms: Iterable[str]) -> int:
 #: Smallest and largest supported player counts.
 MIN_PLAYERS: int = 2
 MAX_PLAYERS: int = 22
-#: Largest accepted ``sets`` option.
-MAX_SETS: int = 8
+#: Largest accepted ``sets`` option (:data:`kaptai.kts.tiles.MAX_SETS`: what a hand may need).
+MAX_SETS: int = _MAX_SETS
 
 
 _allowed = allowed_text
@@ -372,6 +373,15 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
 # --------------------------------------------------------------------------------------
 # Player counts (§2)
 # --------------------------------------------------------------------------------------
+
+
+def game_name(players: int) -> str:
+    """'kap-shap' for two players (夾十), else 'kap-tai-shap': the label of a run's tables.
+
+    >>> game_name(2), game_name(4)
+    ('kap-shap', 'kap-tai-shap')
+    """
+    return "kap-shap" if players == 2 else "kap-tai-shap"
 
 
 def validate_players(players: int) -> int:

@@ -64,7 +64,7 @@ from kaptai.kts.policies import (
     policy_objects,
     resolve_policies,
 )
-from kaptai.kts.rules import RuleSet
+from kaptai.kts.rules import RuleSet, game_name
 from kaptai.kts.tiles import TILES, parse_hand
 
 __all__ = [
@@ -104,7 +104,6 @@ METRICS: dict[str, str] = {
 }
 
 _FRAME_COLUMNS = MONTE_CARLO_COLUMNS
-_GAME = "kap-tai-shap"
 
 
 # --------------------------------------------------------------------------------------
@@ -177,7 +176,7 @@ def run_tallies(
     )
     labels = [_policy_label(p) for p in resolved]
     fingerprint = {
-        "game": _GAME,
+        "game": game_name(cfg.players),
         "players": cfg.players,
         "rules": cfg.rules.to_dict(),
         "hands": hands,
@@ -322,7 +321,7 @@ def tallies_frame(
         rows,
         columns=["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high", "samples"],
     )
-    df.insert(0, "game", _GAME)
+    df.insert(0, "game", game_name(P))
     df.insert(1, "rules", cfg.rules.name)
     df.insert(2, "players", P)
     df["method"] = "monte_carlo"

@@ -9,7 +9,7 @@ Examples
 >>> import argparse
 >>> from kaptai.nantong.commands import SPEC, score
 >>> ns = argparse.Namespace(record="jiang=qz,qz win=none hand=147w 258w 369w 147t 258t 369b 147b 5b melds=hezi:qz",
-...                         rules=None, option=None, format="json")
+...                         rules="nantong", option=None, format="json")
 >>> score(ns, SPEC).record["total"]
 130
 """
@@ -18,31 +18,31 @@ from __future__ import annotations
 
 import argparse
 
-from kaptai.errors import RulesError
-from kaptai.games import Arg, Command, GameSpec, Output
+from kaptai.spec import Command, GameSpec, Opt, Output
 
 __all__ = ["SPEC", "odds", "simulate", "fairness", "score", "waits", "evaluate"]
 
 
+_PRESETS = ("nantong",)
+_POLICIES = ("max_melds", "chase_qing", "chase_hun", "random")
+#: kaptai.nantong.fairness.VARIANT_SETS by name (a test checks it); 'nantong' is the rules as written
+_VARIANT_SETS = ("nantong", "qishou", "jiang_set", "discard_triplet", "wenqian", "tie", "dreamer")
+
+
 def _rules(args: argparse.Namespace, game: GameSpec):
-    overrides = dict(getattr(args, "option", None) or [])
-    rules = getattr(args, "rules", None)
-    return game.resolve_rules(None if rules in (None, "traditional") else rules, **overrides)
+    return game.resolve_rules(args.rules, **dict(args.option or []))
 
 
 def _players(args: argparse.Namespace, game: GameSpec) -> int:
     from kaptai.nantong.rules import validate_players
 
-    return validate_players(game.check_players(getattr(args, "players", None)))
+    return validate_players(args.players)
 
 
 def _policy(args: argparse.Namespace, game: GameSpec, active: int):
     from kaptai.core.options import parse_seat_policies
 
-    text = getattr(args, "policy", None) or game.policies[0]
-    if text == "greedy":  # the command line's shared default
-        text = game.policies[0]
-    return parse_seat_policies(text, active, default=game.policies[0])
+    return parse_seat_policies(args.policy, active, default=game.policies[0])
 
 
 def odds(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -62,37 +62,29 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     players = _players(args, game)
     active = rules.active_players(players)
     df = run(players, rules, hands=args.hands, seed=args.seed, policies=_policy(args, game, active),
-             workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
+             workers=args.workers, progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
     header = (f"# nantong: {players} players, rules {rules.name}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
 
 def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
-    from kaptai.nantong.fairness import VARIANT_SETS, compare_variants
+    from kaptai.nantong.fairness import compare_variants
     from kaptai.nantong.fairness import fairness as run
 
-    if getattr(args, "cut", None) not in (None, 0, 0.0):
-        raise RulesError("nantong has no house cut: --cut does not apply")
     players = _players(args, game)
     rules = game.resolve_rules()
-    per_match = rules.rounds * players
-    matches = max(1, int(args.hands) // per_match)
     pol = _policy(args, game, rules.active_players(players))
-    variants = args.variants or game.default_variants
-    if variants in VARIANT_SETS:
-        df = compare_variants(variants, players, matches, args.seed, policies=pol, progress=not args.no_progress,
-                              workers=args.workers)
-    elif variants in (None, "nantong"):
-        df = run(players, None, matches, args.seed, policies=pol, progress=not args.no_progress,
-                 workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    runner = dict(progress=args.progress, workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    if args.variants == "nantong":
+        df = run(players, None, args.matches, args.seed, policies=pol, **runner)
     else:
-        raise RulesError(f"unknown variants {variants!r}: expected one of {', '.join(VARIANT_SETS)} or 'nantong'")
-    if getattr(args, "plot", None):
+        df = compare_variants(args.variants, players, args.matches, args.seed, policies=pol, **runner)
+    if args.plot:
         from kaptai.nantong.plots import plot_fairness
 
         plot_fairness(df, path=args.plot)
-    header = f"# nantong: {players} players, {matches} matches of {per_match} hands, seed {args.seed}"
+    header = f"# nantong: {players} players, {args.matches} matches of {rules.rounds * players} hands"
     return Output(df, header, ["variant", "settlement", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
@@ -125,26 +117,58 @@ def waits(args: argparse.Namespace, game: GameSpec) -> Output:
     h = hand_counts(args.hand)
     seen = hand_counts(args.seen) if args.seen else None
     rows = [{"wait": format_card(k), "live": int(4 - h[k] - (0 if seen is None else seen[k]))} for k in w]
-    df = pd.DataFrame(rows, columns=["wait", "live"])
+    df = pd.DataFrame(rows, columns=["wait", "live"]).astype({"wait": object, "live": "int64"})
     return Output(df, f"# nantong: distance from ready {distance(args.hand, rules)}, {outs} live outs", ["wait", "live"])
 
 
 def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:
-    import pandas as pd
+    from kaptai.nantong.evaluate import ANALYSIS_COLUMNS, analyze_hand
 
-    from kaptai.nantong.evaluate import distance, hand_counts, is_complete
-    from kaptai.nantong.reference import decompositions
-
-    rules = _rules(args, game)
-    h = hand_counts(args.hand)
-    rows = [{"metric": "cards", "value": int(h.sum())},
-            {"metric": "complete", "value": bool(is_complete(h, rules)) if h.sum() % 3 == 2 else False},
-            {"metric": "distance", "value": distance(h, rules) if h.sum() % 3 else None},
-            {"metric": "decompositions", "value": len(decompositions(h, rules.honour_sequence))}]
-    return Output(pd.DataFrame(rows), "# nantong: hand analysis", ["metric", "value"])
+    df = analyze_hand(args.hand, _rules(args, game))  # one row, one dtype per column; refuses 0 or 3 cards
+    return Output(df, "# nantong: hand analysis", list(ANALYSIS_COLUMNS))
 
 
 _M = "kaptai.nantong.commands:"
+_HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
+
+
+def _commands() -> dict[str, Command]:
+    from kaptai.core import cli_options as o
+
+    span, name = (3, 4), "nantong"
+    players = o.players(span, 3)
+    rules = o.rules(_PRESETS)
+    hand = o.hand("a hand of cards, e.g. \"147w 258w 369w 147t 258t 369b 147b 5b\"", _HAND.rsplit(" ", 1)[0])
+    return {
+        "odds": Command(_M + "odds", (players, *rules, *o.output()), example=f"kaptai odds {name} --players 4"),
+        "simulate": Command(_M + "simulate", (
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
+        ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --policy 0=chase_qing", monte_carlo=True),
+        "fairness": Command(_M + "fairness", (
+            players, Opt("--matches", "int", default=4_000, lo=1, hi=o.MAX_HANDS, unit="matches", sample="2",
+                         help="full matches (each of the rules' rounds x players hands) per variant"),
+            o.seed(), o.variants(_VARIANT_SETS, "nantong"), o.policy(_POLICIES), o.plot(), *o.runner(),
+            *o.output(),
+        ), example=f"kaptai fairness {name} --variants tie --matches 2000", monte_carlo=True),
+        "score": Command(_M + "score", (
+            Opt("record", "str", metavar="RECORD", sample="jiang=qz,qz win=none hand=147w 258w 369w 147t 258t 369b "
+                                                          "147b 5b melds=hezi:qz",
+                help="the finished hand in the score-record notation of docs/nantong.md"),
+            *rules, *o.output(percent=False, formats=("table", "json")),
+        ), example=f'kaptai score {name} "jiang=qz,qz win=none hand=147w 258w 369w 147t 258t 369b 147b 5b '
+                   f'melds=hezi:qz" --format json'),
+        "waits": Command(_M + "waits", (hand, o.seen(), *rules, *o.output(percent=False)),
+                         example=f'kaptai waits {name} "{_HAND.rsplit(" ", 1)[0]}"'),
+        "evaluate": Command(_M + "evaluate", (
+            Opt("hand", "str", metavar="HAND", sample=_HAND, help="a hand of cards"), *rules,
+            *o.output(percent=False),
+        ), example=f'kaptai evaluate {name} "{_HAND}"'),
+        "report": Command("kaptai.report:report_command", (
+            o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
+            *o.report_output(), *o.runner(),
+        ), example=f"kaptai report {name} --hands 20000", monte_carlo=True),
+    }
+
 
 #: Nantong long cards (南通長牌), 3 or 4 players (3 active).
 SPEC = GameSpec(
@@ -155,20 +179,13 @@ SPEC = GameSpec(
     players=(3, 4),
     default_players=3,
     package="kaptai.nantong",
-    presets=("nantong",),
-    policies=("max_melds", "chase_qing", "chase_hun", "random"),
+    presets=_PRESETS,
+    policies=_POLICIES,
     variant_sets="kaptai.nantong.fairness:VARIANT_SETS",
     default_variants="nantong",
     report_players="3,4",
     report_sections="kaptai.report.nantong:build_sections",
     atlas="kaptai.nantong.atlas:FEED",
-    commands={
-        "odds": Command(_M + "odds"),
-        "simulate": Command(_M + "simulate"),
-        "fairness": Command(_M + "fairness"),
-        "score": Command(_M + "score"),
-        "waits": Command(_M + "waits"),
-        "evaluate": Command(_M + "evaluate"),
-        "report": Command("kaptai.report:report_command"),
-    },
+    metrics=("kaptai.nantong.simulate:METRICS", "kaptai.nantong.fairness:FAIRNESS_METRICS"),
+    commands=_commands(),
 )

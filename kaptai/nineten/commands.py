@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import argparse
 
-from kaptai.games import Arg, Command, GameSpec, Output
+from kaptai.spec import Command, GameSpec, Opt, Output
 
 __all__ = ["SPEC"]
 
 
+_PRESETS = ("taiwan",)
+_POLICIES = ("colour_cut", "live_first", "random")
+#: kaptai.nineten.fairness.VARIANT_SETS by name (a test checks it)
+_VARIANT_SETS = ("options", "payer", "policies", "players")
+
+
 def _rules(args: argparse.Namespace, game: GameSpec):
-    return game.resolve_rules(getattr(args, "rules", None) or game.presets[0], **dict(getattr(args, "option", None) or []))
+    return game.resolve_rules(args.rules, **dict(args.option or []))
 
 
 def odds(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -23,7 +29,7 @@ def odds(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.nineten.rules import validate_players
 
     rules = _rules(args, game)
-    players = validate_players(game.check_players(getattr(args, "players", None)), rules)
+    players = validate_players(args.players, rules)
     df = deal_odds(players, rules)
     header = (f"# nine-ten: {players} players, rules {rules.name} — exact deal odds (value = probability; "
               f"method monte_carlo rows are sampled deals)")
@@ -37,9 +43,8 @@ def score(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     s = run(args.record, rules)
-    players = getattr(args, "players", None) or game.default_players
-    obj = s.to_dict(players=players, winner=getattr(args, "winner", None) or 0, source=getattr(args, "source", None))
-    if getattr(args, "format", "table") == "json":
+    obj = s.to_dict(players=args.players, winner=args.winner, source=args.source)
+    if args.format == "json":
         return Output(record=obj)
     rows = [{"component": k, "tou": obj[k]} for k in ("colours", "self_draw", "bonus", "kaizhao", "kaizhao_wait")]
     rows.append({"component": "total", "tou": obj["total"]})
@@ -53,14 +58,11 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.nineten.simulate import simulate as run
 
     rules = _rules(args, game)
-    players = game.check_players(getattr(args, "players", None))
-    policy = getattr(args, "policy", None) or game.policies[0]
-    df = run(players, rules, hands=args.hands, seed=args.seed,
-             policies=parse_seat_policies(policy, players, default=game.policies[0]),
-             house_cut=getattr(args, "cut", None) or 0.0, workers=getattr(args, "workers", 1),
-             progress=not getattr(args, "no_progress", False), scheduler=getattr(args, "scheduler", None),
-             checkpoint=getattr(args, "checkpoint", None))
-    header = (f"# nine-ten: {players} players, rules {rules.name}, {args.hands} hands, seed {args.seed}"
+    df = run(args.players, rules, hands=args.hands, seed=args.seed,
+             policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]),
+             house_cut=args.cut, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
+             checkpoint=args.checkpoint)
+    header = (f"# nine-ten: {args.players} players, rules {rules.name}, {args.hands} hands, seed {args.seed}"
               f" — Monte Carlo, 95% intervals; money = 頭 x stake_per_tou")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
@@ -68,18 +70,53 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
 def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.nineten.fairness import fairness as run
 
-    players = game.check_players(getattr(args, "players", None))
-    df = run(players, args.hands, args.seed, variants=getattr(args, "variants", None) or game.default_variants,
-             house_cut=getattr(args, "cut", None) or 0.0, progress=not getattr(args, "no_progress", False),
-             workers=getattr(args, "workers", 1))
-    if getattr(args, "plot", None):
+    df = run(args.players, args.hands, args.seed, variants=args.variants, house_cut=args.cut,
+             progress=args.progress, workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    if args.plot:
         from kaptai.nineten.plots import plot_fairness
 
         plot_fairness(df, path=args.plot)
-    return Output(df, None, ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+    return Output(df, f"fairness of the {args.variants} variants, 95% intervals",
+                  ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
 _M = "kaptai.nineten.commands:"
+
+
+def _commands() -> dict[str, Command]:
+    from kaptai.core import cli_options as o
+
+    span, name = (2, 15), "nine-ten"
+    players = o.players(span, 4)
+    rules = o.rules(_PRESETS)
+    cut = Opt("--cut", "float", default=0.0, lo=0.0, hi=1.0, unit="share of each payment",
+              help="house cut of every payment")
+    return {
+        "odds": Command(_M + "odds", (players, *rules, *o.output()),
+                        example=f"kaptai odds {name} --players 5 --format json"),
+        "score": Command(_M + "score", (
+            Opt("record", "str", metavar="RECORD", sample="RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA",
+                help='scoring record: "HAND | win=self|flip|discard [| kz=CARDS] [| kzwait=CARD] '
+                     '[| bonus=C1 C2 C3 C4 C5]"'),
+            players,
+            Opt("--winner", "int", default=0, lo=0, hi=span[1] - 1, unit="seat", help="winner's seat for the net table"),
+            Opt("--source", "int", default=None, lo=0, hi=span[1] - 1, unit="seat",
+                help="discarder/flipper seat (default: the seat after the winner)"),
+            *rules, *o.output(percent=False, formats=("table", "json")),
+        ), example=f'kaptai score {name} "RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA" --format json'),
+        "simulate": Command(_M + "simulate", (
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), cut, *rules, *o.runner(), *o.output(),
+        ), example=f"kaptai simulate {name} --players 5 --hands 200000 --seed 1", monte_carlo=True),
+        "fairness": Command(_M + "fairness", (
+            players, o.hands(100_000, "hands per variant"), o.seed(), o.variants(_VARIANT_SETS, "options", multi=_VARIANT_SETS), cut,
+            o.plot(), *o.runner(), *o.output(),
+        ), example=f"kaptai fairness {name} --variants payer --hands 100000", monte_carlo=True),
+        "report": Command("kaptai.report:report_command", (
+            o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
+            *o.report_output(), *o.runner(),
+        ), example=f"kaptai report {name} --players 4-7 --hands 20000", monte_carlo=True),
+    }
+
 
 #: Nine-ten (九支十仔), 4-7 players to play (2-3 and 8-15 by options), 4 by default.
 SPEC = GameSpec(
@@ -90,23 +127,13 @@ SPEC = GameSpec(
     players=(2, 15),
     default_players=4,
     package="kaptai.nineten",
-    presets=("taiwan",),
-    policies=("colour_cut", "live_first", "random"),
+    presets=_PRESETS,
+    policies=_POLICIES,
     variant_sets="kaptai.nineten.fairness:VARIANT_SETS",
     default_variants="options",
     report_players="4-7",
     report_sections="kaptai.report.nineten:build_sections",
     atlas="kaptai.nineten.atlas:FEED",
-    commands={
-        "odds": Command(_M + "odds"),
-        "score": Command(_M + "score", args=(
-            Arg("record", help='scoring record: "HAND | win=self|flip|discard [| kz=CARDS] [| kzwait=CARD] '
-                               '[| bonus=C1 C2 C3 C4 C5]"'),
-            Arg("--winner", type=int, default=None, help="winner's seat for the net table (default 0)"),
-            Arg("--source", type=int, default=None, help="discarder/flipper seat (default: the seat after the winner)"),
-        )),
-        "simulate": Command(_M + "simulate"),
-        "fairness": Command(_M + "fairness"),
-        "report": Command("kaptai.report:report_command"),
-    },
+    metrics=("kaptai.nineten.simulate:METRICS",),
+    commands=_commands(),
 )

@@ -87,12 +87,9 @@ def build_report(
 
 def report_command(args: argparse.Namespace, game: GameSpec) -> Output:
     """``kaptai report <game>``: build the report and write it (the registry's entry point)."""
-    from kaptai.core.options import parse_player_range
-
     out = args.out if args.out is not None else f"reports/{game.name}.html"
     fmt = report_format(out, args.format)
-    players = parse_player_range(args.players if args.players is not None else (game.report_players or "4"))
-    build_report(game.name, players=players, hands=args.hands, seed=args.seed, out=out, fmt=fmt,
-                 workers=args.workers, progress=not args.no_progress, scheduler=args.scheduler,
+    build_report(game.name, players=args.players, hands=args.hands, seed=args.seed, out=out, fmt=fmt,
+                 workers=args.workers, progress=args.progress, scheduler=args.scheduler,
                  checkpoint=args.checkpoint)
     return Output(None, text=f"wrote {out}")

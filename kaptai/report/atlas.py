@@ -8,7 +8,6 @@ table (nothing is typed in by hand).
 
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import math
 import os
@@ -18,11 +17,9 @@ from typing import Any
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.errors import RulesError
-from kaptai.games import Output
 from kaptai.report.render import Section, report_step, report_format, to_html, to_markdown, write_atomic
 
-__all__ = ["build_atlas_report", "report_command", "summary_table", "reading"]
+__all__ = ["build_atlas_report", "summary_table", "reading"]
 
 _SUMMARY = [
     ("house_edge", "house edge"),
@@ -239,14 +236,3 @@ def build_atlas_report(
     if out is not None:
         write_atomic(out, text)
     return text, df
-
-
-def report_command(args: argparse.Namespace) -> Output:
-    """``kaptai report atlas``."""
-    if getattr(args, "players", None) is not None:
-        raise RulesError("--players does not apply to the atlas: each game plays its variants' own player counts")
-    out = args.out if args.out is not None else "reports/atlas.html"
-    fmt = report_format(out, args.format)
-    build_atlas_report(hands=args.hands, seed=args.seed, out=out, fmt=fmt, workers=args.workers,
-                       progress=not args.no_progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
-    return Output(None, text=f"wrote {out}")

@@ -178,8 +178,8 @@ def test_score_symmetric_option_and_table_format(capsys):
         (["odds", "heaven-eleven", "-o", "reduction=twice"], "'twice'"),
         (["odds", "heaven-eleven", "-o", "bogus=1"], "'bogus'"),
         (["odds", "heaven-eleven", "--rules", "fancy"], "fancy"),
-        (["simulate", "heaven-eleven", "--players", "5", "--hands", "10"], "--players 5"),
-        (["simulate", "heaven-eleven", "--hands", "0"], "hands=0"),
+        (["simulate", "heaven-eleven", "--players", "5", "--hands", "10"], "expected exactly 4 (players), got '5'"),
+        (["simulate", "heaven-eleven", "--hands", "0"], "--hands/--games: expected a whole number from 1"),
         (["simulate", "heaven-eleven", "--hands", "10", "--policy", "bogus"], "'bogus'"),
         (["simulate", "heaven-eleven", "--hands", "10", "--bidding", "bogus"], "'bogus'"),
         (["fairness", "heaven-eleven", "--hands", "10", "--variants", "nope"], "'nope'"),
@@ -267,14 +267,13 @@ def test_fairness_plot_written(capsys, tmp_path):
 
 def test_fairness_base_rules_reach_every_variant():
     # `kaptai fairness` has no --rules/-o on the command line; the entry point takes them from Python
-    import argparse
 
     from kaptai.heaven11.commands import SPEC, fairness
 
     def tricks(**kw):
-        base = dict(variants="scoring", hands=1000, seed=2, workers=1, no_progress=True, policy="greedy", rules=None,
-                    option=None, players=None, scheduler=None, checkpoint=None)
-        ns = argparse.Namespace(**{**base, **kw})
+        from kaptai.cli import default_args
+
+        ns = default_args("heaven-eleven", "fairness", **{"variants": "scoring", "hands": 1000, "seed": 2, **kw})
         df = fairness(ns, SPEC).table
         return dict(zip(df[df.metric == "declarer_tricks_mean"].variant, df[df.metric == "declarer_tricks_mean"].value))
 

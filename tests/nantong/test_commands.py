@@ -42,7 +42,7 @@ def test_odds_json(cli, capsys):
 def test_simulate_fairness_waits(cli, capsys):
     assert cli(["simulate", "nantong", "--hands", "200", "--seed", "1", "--no-progress", "--format", "csv"]) == 0
     assert "hand_win" in capsys.readouterr().out
-    assert cli(["fairness", "nantong", "--hands", "240", "--no-progress", "--format", "csv"]) == 0
+    assert cli(["fairness", "nantong", "--matches", "10", "--no-progress", "--format", "csv"]) == 0
     assert "match_mean" in capsys.readouterr().out
     assert cli(["waits", "nantong", "1112w", "--seen", "3w"]) == 0
     out = capsys.readouterr().out
@@ -63,6 +63,6 @@ def test_fairness_plot(cli, tmp_path, capsys):
 
     matplotlib.use("Agg")
     png = tmp_path / "fair.png"
-    assert cli(["fairness", "nantong", "--hands", "240", "--variants", "tie", "--no-progress", "--plot", str(png),
+    assert cli(["fairness", "nantong", "--matches", "10", "--variants", "tie", "--no-progress", "--plot", str(png),
                 "--format", "csv"]) == 0
     assert png.stat().st_size > 0

@@ -1,6 +1,4 @@
 """Monte Carlo layers of nine-ten: simulate, fairness, commands."""
-import argparse
-import json
 import math
 
 import numpy as np
@@ -59,11 +57,9 @@ def test_policy_rows_and_fairness():
 
 
 def _ns(**kw):
-    base = dict(rules=None, option=None, players=None, format="table", hands=2000, seed=1, policy=None,
-                workers=1, no_progress=True, scheduler=None, checkpoint=None, cut=None, variants=None,
-                winner=None, source=None)
-    base.update(kw)
-    return argparse.Namespace(**base)
+    from kaptai.cli import default_args
+
+    return default_args("nine-ten", **{"hands": 2000, "seed": 1, **kw})
 
 
 def test_commands():
@@ -101,3 +97,35 @@ def test_plots(tmp_path):
     from kaptai.nineten.commands import SPEC, fairness
     out = fairness(_ns(players=4, variants="payer", hands=800, plot=str(tmp_path / "c.png")), SPEC)
     assert (tmp_path / "c.png").exists() and len(out.table)
+
+
+def test_fairness_variants_run_through_the_shared_runner(tmp_path, monkeypatch):
+    """compare_variants is one run of kaptai.core.runner: the same table for any workers, a
+    checkpoint that resumes, and each variant exactly what simulate gives it alone."""
+    import importlib
+
+    import pandas as pd
+
+    S = importlib.import_module("kaptai.nineten.simulate")
+    monkeypatch.setattr(S, "CHUNK_HANDS", 700)  # several chunks per variant, quickly
+    kw = dict(players=4, hands=1500, seed=6, progress=False)
+    base = compare_variants("payer", **kw)
+    ck = tmp_path / "ck"
+    resumed = compare_variants("payer", **kw, checkpoint=ck)
+    assert len(list(ck.glob("chunk-*.npz"))) == 9  # 3 variants x 3 chunks, one directory
+    (ck / "chunk-000004.npz").unlink()
+    for other in (compare_variants("payer", **kw, workers=2), compare_variants("payer", **kw, checkpoint=ck),
+                  resumed):
+        pd.testing.assert_frame_equal(base, other)
+    for v in resolve_variants("payer", 4):
+        alone = simulate(v.players, v.rules, 1500, 6, policies=v.policies, progress=False)
+        want = alone[alone.metric == "net_mean"].value.tolist()
+        got = base[(base.variant == v.name) & (base.metric == "net_mean")].value.tolist()
+        assert got == want
+    assert base.attrs["seed_entropy"] == 6
+
+
+def test_fairness_progress_counts_the_hands_of_every_variant(capsys):
+    compare_variants("payer", players=4, hands=1000, seed=1, progress=True)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("nine-ten fairness: 3,000/3,000 hands (100%)") and err[-1].endswith("done")

@@ -1,0 +1,118 @@
+"""The commands that are not one game's: ``kaptai games``, ``kaptai atlas`` and
+``kaptai report atlas``, declared as the games declare theirs (:class:`kaptai.spec.Command`).
+
+:data:`TOOLS` are the top-level commands (``kaptai <name> [options]``); :data:`EXTRA_TARGETS`
+are targets of a game command that are not a game (``kaptai report atlas``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kaptai.spec import Command, Opt, Output
+
+__all__ = ["TOOLS", "EXTRA_TARGETS", "games_command", "atlas_command", "atlas_report_command"]
+
+
+def games_command(args: argparse.Namespace, game: object = None) -> Output:
+    """``kaptai games``: one row per game with its commands."""
+    from kaptai.games import games_table
+
+    df = games_table()
+    if args.format != "json":
+        df = df.assign(aliases=df.aliases.map(", ".join), commands=df.commands.map(", ".join))
+    return Output(df, "games kaptai models (kaptai <command> <game> --help for a command's options)",
+                  ["name", "aliases", "title", "players", "commands"])
+
+
+def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
+    """``kaptai atlas``: every game on one scale."""
+    from kaptai.atlas import atlas, atlas_figures
+
+    df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
+               variants=args.variants, progress=args.progress, scheduler=args.scheduler,
+               checkpoint=args.checkpoint)
+    text = None
+    if args.plot_dir:
+        import os
+
+        from kaptai.core.plotting import save_figure
+
+        os.makedirs(args.plot_dir, exist_ok=True)
+        names = []
+        for name, fig in atlas_figures(df).items():
+            path = os.path.join(args.plot_dir, f"atlas-{name}.png")
+            save_figure(fig, path)
+            names.append(path)
+        text = f"wrote {len(names)} figures to {args.plot_dir}"
+        print(text, file=sys.stderr)
+    return Output(df, "fairness atlas: every game on one scale, 95% intervals",
+                  ["game", "variant", "players", "measure", "seat", "level", "value", "ci_low", "ci_high", "unit",
+                   "method"])
+
+
+def atlas_report_command(args: argparse.Namespace, game: object = None) -> Output:
+    """``kaptai report atlas``: the atlas report (self-contained HTML or Markdown)."""
+    from kaptai.report.atlas import build_atlas_report
+    from kaptai.report.render import report_format
+
+    out = args.out if args.out is not None else "reports/atlas.html"
+    fmt = report_format(out, args.format)
+    build_atlas_report(hands=args.hands, seed=args.seed, out=out, fmt=fmt, workers=args.workers,
+                       progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    return Output(None, text=f"wrote {out}")
+
+
+def _games_list(text: str) -> str:
+    from kaptai.errors import quote_token
+    from kaptai.games import GAMES, game
+
+    names = [t.strip() for t in text.split(",")]
+    for n in names:
+        try:
+            spec = game(n)
+        except Exception:
+            raise ValueError(f"unknown game {quote_token(n)}: expected some of {', '.join(GAMES)} "
+                             "(comma-separated)") from None
+        if not spec.atlas:
+            raise ValueError(f"{spec.name} has no atlas feed")
+    return ",".join(names)
+
+
+def _tools() -> dict[str, Command]:
+    from kaptai.core import cli_options as o
+
+    return {
+        "games": Command("kaptai.commands:games_command", (o.table_formats(("table", "json"), out=False),),
+                         help="list every game kaptai models, with its commands", example="kaptai games --format json"),
+        "atlas": Command("kaptai.commands:atlas_command", (
+            Opt("--games", "str", default=None, metavar="GAMES", check=_games_list, sample="big-two",
+                help="games, comma-separated (default: every game with an atlas feed: kaptai games)"),
+            o.hands(100_000, "hands of each default table; the value-of-skill tables split as many over the seats",
+                    games_alias=False),
+            o.seed(),
+            Opt("--variants", "choice", default="main", choices=("main", "default"),
+                help="every main variant of each game, or only its default rules"),
+            Opt("--no-skill", "flag", help="skip the value-of-skill tables (a third of the time)"),
+            Opt("--plot-dir", "str", default=None, metavar="DIR", check=o._path("--plot-dir"),
+                help="save every atlas figure to DIR (created)"),
+            *o.runner(), *o.output(),
+        ), help="the fairness atlas: every game on one scale (house edge, seats, skill, swing)",
+            example="kaptai atlas --hands 100000 --plot-dir figures", monte_carlo=True),
+    }
+
+
+def _extra_targets() -> dict[str, dict[str, Command]]:
+    from kaptai.core import cli_options as o
+
+    return {"report": {"atlas": Command("kaptai.commands:atlas_report_command", (
+        o.hands(100_000, "hands of each default table of the atlas"), o.seed(), *o.report_output(), *o.runner(),
+    ), help="the atlas report: every game on one scale", example="kaptai report atlas --hands 100000",
+        monte_carlo=True)}}
+
+
+#: Top-level commands that are not one game's.
+TOOLS: dict[str, Command] = _tools()
+#: Targets of a game command that are not a game: ``kaptai report atlas``.
+EXTRA_TARGETS: dict[str, dict[str, Command]] = _extra_targets()

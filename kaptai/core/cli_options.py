@@ -1,0 +1,213 @@
+"""Ready-made option declarations (:class:`kaptai.spec.Opt`) that many commands share.
+
+A game's ``commands.py`` lists the options of each of its commands, taking these where the
+meaning is the same (``--hands``, ``--seed``, ``--workers`` ...) so that every game checks a
+value the same way; what only one game has, it declares itself.  Nothing here knows a game:
+the constructors take the game's own names (presets, policies, player range).
+
+Examples
+--------
+>>> from kaptai.core.cli_options import players, policy
+>>> players((2, 22), 4).parse("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected a whole number from 2 to 22 (players), got '0'
+>>> policy(("greedy", "random")).parse("0=random")
+'0=random'
+>>> policy(("greedy", "random")).parse("max_melds")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: unknown policy 'max_melds': expected greedy, random, or SEAT=POLICY,... of them
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kaptai.core.paths import FORMATS
+from kaptai.errors import quote_token
+from kaptai.spec import Opt
+
+__all__ = [
+    "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "policy", "rules", "option",
+    "output", "report_output", "runner", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
+]
+
+#: The most hands (games) one run may ask for: a trillion, months of one core's work.
+MAX_HANDS = 10**12
+#: Seeds are whole numbers from 0 to 2**63 - 1 (numpy's SeedSequence takes any of them).
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 256
+
+
+def players(span: tuple[int, int], default: int | None) -> Opt:
+    """``--players N`` within the game's range (a fixed-size game declares its one count)."""
+    lo, hi = span
+    return Opt("--players", "int", default=default, lo=lo, hi=hi, unit="players",
+               help="player count" if lo != hi else f"the {lo}-player game", sample=str(default or lo))
+
+
+def _player_list(span: tuple[int, int]):
+    def check(text: str) -> list[int]:
+        from kaptai.core.options import parse_player_range
+
+        counts = parse_player_range(text)
+        bad = [p for p in counts if not span[0] <= p <= span[1]]
+        if bad:
+            raise ValueError(f"{bad[0]} players is out of range: expected counts from {span[0]} to {span[1]}, "
+                             f"got {quote_token(text)}")
+        return counts
+
+    return check
+
+
+def player_counts(span: tuple[int, int], default: str) -> Opt:
+    """``--players 3-10`` or ``3,4,6``: several counts (reports, leagues)."""
+    return Opt("--players", "str", default=default, check=_player_list(span), metavar="COUNTS",
+               help=f"player counts, a range like 3-10 or a list like 3,4,6 (each {span[0]}-{span[1]})",
+               sample=default)
+
+
+def hands(default: int, help: str = "hands (games) to play", lo: int = 1, games_alias: bool = True) -> Opt:
+    """``--hands N`` (also ``--games``): from ``lo`` to :data:`MAX_HANDS`."""
+    return Opt("--hands", "int", default=default, lo=lo, hi=MAX_HANDS, unit="hands", help=help,
+               aliases=("--games",) if games_alias else (), sample="200")
+
+
+def seed(default: int = 0) -> Opt:
+    """``--seed N``: the same seed gives the same table, for any number of workers."""
+    return Opt("--seed", "int", default=default, lo=0, hi=MAX_SEED,
+               help="seed of the run (same seed, same numbers, whatever --workers)")
+
+
+def policy(names: Sequence[str], help: str | None = None) -> Opt:
+    """``--policy NAME`` or ``SEAT=NAME,...`` with the game's own policy names."""
+    allowed = tuple(names)
+
+    def check(text: str) -> str:
+        items = [text] if "=" not in text else [part.partition("=")[2] for part in text.split(",")]
+        for item in items:
+            if item.strip() not in allowed:
+                raise ValueError(f"unknown policy {quote_token(item.strip())}: expected "
+                                 f"{', '.join(allowed)}, or SEAT=POLICY,... of them")
+        return text.strip() if "=" not in text else text
+
+    return Opt("--policy", "str", default=allowed[0], check=check, metavar="POLICY",
+               help=help or ("one policy for every seat, or SEAT=POLICY,... (other seats the default): "
+                             + " | ".join(allowed)), sample=allowed[-1])
+
+
+def rules(presets: Sequence[str]) -> tuple[Opt, Opt]:
+    """``--rules PRESET`` and ``-o KEY=VALUE`` (rule options on top of the preset)."""
+    return (Opt("--rules", "choice", default=presets[0], choices=tuple(presets), help="rules preset"),
+            option())
+
+
+def option() -> Opt:
+    return Opt("--option", "keyvalue", short="-o",
+               help="set a rule option on top of the preset (repeatable), e.g. -o KEY=VALUE; "
+                    "the options are on the game's rules page and in its docs")
+
+
+def table_formats(formats: Sequence[str] = FORMATS, out: bool = True) -> Opt:
+    return Opt("--format", "choice", default=None, choices=tuple(formats),
+               help="output format (default: " + (f"{formats[0]}, or from the --out suffix)" if out else "table)"))
+
+
+def _path(what: str):
+    def check(text: str) -> str:
+        if text != text.strip() or "\x00" in text:
+            raise ValueError(f"{what}: {quote_token(text)} is not a usable path")
+        return text
+
+    return check
+
+
+def output(percent: bool = True, formats: Sequence[str] = FORMATS) -> tuple[Opt, ...]:
+    """``--format``, ``--out FILE`` and (for tables of probabilities) ``--percent``."""
+    out: tuple[Opt, ...] = (table_formats(formats, out="csv" in formats),)
+    if "csv" in formats:
+        out += (Opt("--out", "str", default=None, metavar="FILE", check=_path("--out"),
+                    help="write the table to FILE (.csv, .json, .parquet, .txt); parquet needs it"),)
+    if percent:
+        out += (Opt("--percent", "flag", help="probabilities as percentages (table format)"),)
+    return out
+
+
+def report_output() -> tuple[Opt, ...]:
+    """``--out`` and ``--format`` of a report (self-contained HTML or Markdown)."""
+    return (Opt("--out", "str", default=None, metavar="FILE", check=_path("--out"),
+                help="output file (default reports/<game>.html)"),
+            table_formats(("html", "md")))
+
+
+def progress() -> Opt:
+    return Opt("--progress", "switch", default=None,
+               help="progress on stderr (default: a bar on a terminal, nothing otherwise; "
+                    "--progress off a terminal prints a line every few seconds)")
+
+
+_SCHEDULER = re.compile(r"(tcp|tls|inproc|ucx)://[^\s/]+(:\d{1,5})?/?|[A-Za-z0-9_.-]+:\d{1,5}")
+
+
+def _scheduler(text: str) -> str:
+    if text != "local" and not _SCHEDULER.fullmatch(text):
+        raise ValueError(f"expected 'local' or a scheduler address like tcp://host:8786, got {quote_token(text)}")
+    return text
+
+
+def runner(workers: bool = True, distributed: bool = True) -> tuple[Opt, ...]:
+    """``--workers``, ``--scheduler``, ``--checkpoint`` and ``--progress`` of the shared runner."""
+    out: tuple[Opt, ...] = ()
+    if workers:
+        out += (Opt("--workers", "int", default=1, lo=1, hi=MAX_WORKERS, unit="processes",
+                    help="worker processes (same seed, same table for any number)"),)
+    if distributed:
+        out += (Opt("--scheduler", "str", default=None, check=_scheduler, metavar="ADDRESS",
+                    help="run on a Dask cluster: tcp://host:port, or 'local' for a LocalCluster "
+                         "(pip install kaptai[distributed])"),
+                Opt("--checkpoint", "str", default=None, metavar="DIR", check=_path("--checkpoint"),
+                    help="write each finished chunk to DIR; the same command again resumes from there"))
+    return out + (progress(),)
+
+
+def plot(help: str = "save the figure to this file (.png, .svg, .pdf)") -> Opt:
+    return Opt("--plot", "str", default=None, metavar="FILE", check=_path("--plot"), help=help)
+
+
+def variants(names: Sequence[str], default: str, multi: Sequence[str] = ()) -> Opt:
+    """``--variants``: a ready-made set name, or presets (``multi``) comma-separated."""
+    allowed, parts = tuple(names), tuple(multi)
+
+    def check(text: str) -> str:
+        if text in allowed:
+            return text
+        items = [t.strip() for t in text.split(",")]
+        if parts and all(items) and all(t in parts for t in items):
+            return ",".join(items)
+        raise ValueError(f"unknown variants {quote_token(text)}: expected one of {', '.join(allowed)}"
+                         + (f", or presets comma-separated ({', '.join(parts)})" if parts else ""))
+
+    return Opt("--variants", "str", default=default, check=check, metavar="VARIANTS",
+               help="what to compare: " + " | ".join(allowed) + (" | PRESET,PRESET,..." if parts else ""),
+               sample=default)
+
+
+def cut() -> Opt:
+    return Opt("--cut", "float", default=None, lo=0.0, hi=1.0, unit="share of the pot",
+               help="house cut for every variant (default: each ruleset's)")
+
+
+def hand(help: str, sample: str) -> Opt:
+    return Opt("hand", "str", help=help, sample=sample, metavar="HAND")
+
+
+def seen(sample: str | None = None) -> Opt:
+    return Opt("--seen", "str", default="", empty_ok=True, metavar="TILES", sample=sample,
+               help="what is already visible (discards, exposed cards); default: nothing")
+
+
+def sets(hi: int = 8) -> Opt:
+    return Opt("--sets", "int", default=None, lo=1, hi=hi, unit="sets",
+               help="sets in play (default: as many as the player count needs)")

@@ -1,0 +1,395 @@
+"""The types of the game registry: a game, its commands, and the options each command declares.
+
+A game's ``commands.py`` builds one :class:`GameSpec`; each :class:`Command` in it names its
+entry point and declares every option it takes as an :class:`Opt` (name, type, bounds,
+default, unit, one help line).  The command line (:mod:`kaptai.cli`) builds the parser of
+``kaptai <command> <game>`` from these declarations and nothing else, so a game takes exactly
+the options it declares, with the values validated the same way in every game; the registry
+itself (the list of games) is :mod:`kaptai.games`.
+
+Examples
+--------
+>>> from kaptai.spec import Opt
+>>> hands = Opt("--hands", "int", default=1000, lo=1, hi=10**6, unit="hands", help="hands to play")
+>>> hands.parse("2500"), hands.parse("1e4")
+(2500, 10000)
+>>> hands.parse("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected a whole number from 1 to 1,000,000 (hands), got '0'
+>>> Opt("--rules", "choice", choices=("a", "b"), default="a").parse("")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected one of 'a', 'b', got ''
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+from kaptai.errors import RulesError, quote_token
+
+__all__ = ["Opt", "Command", "Output", "GameSpec", "load_entry", "OptKind"]
+
+#: What an option holds: a number, text, one of some names, a flag, an on/off switch, or
+#: ``KEY=VALUE`` (repeatable rule options).
+OptKind = Literal["int", "float", "str", "choice", "flag", "switch", "keyvalue"]
+
+_INT = re.compile(r"[+-]?\d(?:_?\d)*")
+_SCI = re.compile(r"[+-]?\d(?:_?\d)*(?:\.\d*)?[eE]\+?\d{1,3}")
+_MAX_DIGITS = 40  # a number longer than this is out of every declared bound
+
+
+def _fmt(x: float) -> str:
+    if isinstance(x, int) and x >= 2**62 and (x + 1) & x == 0:  # 2**k - 1
+        return f"2^{x.bit_length()}-1"
+    return f"{x:,}" if isinstance(x, int) else f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Opt:
+    """One option of one command of one game, declared once.
+
+    Parameters
+    ----------
+    name : str
+        ``--long-name`` (an option) or ``name`` (a positional argument).
+    kind : {'int', 'float', 'str', 'choice', 'flag', 'switch', 'keyvalue'}
+        ``flag`` is on when given (default off); ``switch`` takes ``--name``/``--no-name``
+        (default None: the command decides); ``keyvalue`` is ``KEY=VALUE``, repeatable.
+    default :
+        The value when the option is not given.  A value the user gives is never replaced
+        by it: 0, negative numbers and empty text are checked like any other value.
+    lo, hi : number, optional
+        Inclusive bounds of a number.
+    choices : tuple of str
+        The allowed values of a ``choice`` (the first need not be the default).
+    empty_ok : bool
+        Whether empty text is a value (``--seen ''``: nothing seen) or an error.
+    check : callable, optional
+        Further validation of a text value: returns the value (possibly converted) or raises
+        ``ValueError`` with the reason.
+    sample : str, optional
+        A valid value, as a user would type it (tests and ``--help`` examples use it).
+    aliases : tuple of str
+        Other flags for the same option (``--games`` for ``--hands``).
+    short : str, optional
+        A one-letter flag (``-o``).
+    """
+
+    name: str
+    kind: OptKind = "str"
+    default: Any = None
+    help: str = ""
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] = ()
+    unit: str | None = None
+    metavar: str | None = None
+    empty_ok: bool = False
+    max_len: int = 4096
+    check: Callable[[str], Any] | None = field(default=None, compare=False)
+    sample: str | None = None
+    aliases: tuple[str, ...] = ()
+    short: str | None = None
+
+    @property
+    def positional(self) -> bool:
+        return not self.name.startswith("-")
+
+    @property
+    def dest(self) -> str:
+        """The attribute name on the parsed namespace."""
+        return self.name.lstrip("-").replace("-", "_")
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        if self.positional:
+            return (self.name,)
+        return ((self.short,) if self.short else ()) + (self.name, *self.aliases)
+
+    def bounds_text(self) -> str:
+        what = "a whole number" if self.kind == "int" else "a number"
+        unit = f" ({self.unit})" if self.unit else ""
+        if self.lo is not None and self.lo == self.hi:
+            return f"exactly {_fmt(self.lo)}{unit}"
+        if self.lo is not None and self.hi is not None:
+            return f"{what} from {_fmt(self.lo)} to {_fmt(self.hi)}{unit}"
+        if self.lo is not None:
+            return f"{what} >= {_fmt(self.lo)}{unit}"
+        if self.hi is not None:
+            return f"{what} <= {_fmt(self.hi)}{unit}"
+        return what + unit
+
+    def parse(self, text: str) -> Any:
+        """The value of ``text`` for this option, or :class:`argparse.ArgumentTypeError`
+        saying what is expected (quoting at most ~40 characters of ``text``)."""
+        if not isinstance(text, str):  # a default given as a value
+            return text
+        if len(text) > self.max_len:
+            raise argparse.ArgumentTypeError(
+                f"the value is {len(text):,} characters long (at most {self.max_len:,}): {quote_token(text)}")
+        if self.kind in ("int", "float"):
+            return self._number(text)
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise argparse.ArgumentTypeError(
+                    f"expected one of {', '.join(repr(c) for c in self.choices)}, got {quote_token(text)}")
+            return text
+        if self.kind == "keyvalue":
+            return _key_value(text)
+        if not text.strip() and not (self.empty_ok and text == ""):
+            raise argparse.ArgumentTypeError(f"expected {self.metavar or 'a value'}, got {quote_token(text)}")
+        if self.check is not None:
+            try:
+                return self.check(text)
+            except (ValueError, RulesError) as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    def _number(self, text: str) -> int | float:
+        raw = text.strip()
+        bad = argparse.ArgumentTypeError(f"expected {self.bounds_text()}, got {quote_token(text)}")
+        if len(raw) > _MAX_DIGITS:
+            raise bad
+        value: int | float
+        if self.kind == "int":
+            if _INT.fullmatch(raw):
+                value = int(raw)
+            elif _SCI.fullmatch(raw):  # 1e6, 2.5e5: only when the number is whole
+                try:
+                    d = Decimal(raw.replace("_", ""))
+                except InvalidOperation:
+                    raise bad from None
+                if d != d.to_integral_value():
+                    raise bad
+                value = int(d)
+            else:
+                raise bad
+        else:
+            try:
+                value = float(raw.replace("_", ""))
+            except ValueError:
+                raise bad from None
+            if not math.isfinite(value):
+                raise bad
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise bad
+        return value
+
+    def help_text(self) -> str:
+        parts = [self.help] if self.help else []
+        if self.kind in ("int", "float") and (self.lo is not None or self.hi is not None):
+            parts.append(self.bounds_text().replace("a whole number", "whole number").replace("a number", "number"))
+        if self.kind not in ("flag", "switch", "keyvalue") and not self.positional and self.default not in (None, ""):
+            parts.append(f"default {self.default}")
+        return "; ".join(parts).replace("%", "%%")
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        """Add this option to an :mod:`argparse` parser."""
+        kw: dict[str, Any] = {"help": self.help_text()}
+        if self.kind == "flag":
+            kw.update(action="store_true", default=bool(self.default))
+        elif self.kind == "switch":
+            kw.update(action=argparse.BooleanOptionalAction, default=self.default)
+        else:
+            kw.update(type=self.parse, metavar=self.metavar or self._metavar())
+            if self.kind == "keyvalue":
+                kw.update(action="append", default=None)
+            elif not self.positional:
+                kw.update(default=self.default)
+        if not self.positional:
+            kw["dest"] = self.dest
+        parser.add_argument(*self.flags, **kw)
+
+    def _metavar(self) -> str:
+        if self.kind == "choice":
+            return "{" + ",".join(self.choices) + "}"
+        if self.kind == "keyvalue":
+            return "KEY=VALUE"
+        if self.positional:
+            return self.name.upper()
+        return {"int": "N", "float": "X"}.get(self.kind, self.dest.upper())
+
+    def example_value(self) -> str | None:
+        """A valid value as typed (``sample``, else the default, else the first choice)."""
+        if self.sample is not None:
+            return self.sample
+        if self.kind == "choice":
+            return str(self.default if self.default is not None else self.choices[0])
+        if self.default is not None and self.kind in ("int", "float", "str"):
+            return str(self.default)
+        return None
+
+
+def _key_value(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` (VALUE as a Python literal when it is one)."""
+    import ast
+
+    key, eq, value = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not eq or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE (a rule option), got {quote_token(text)}")
+    if len(value) > _MAX_DIGITS and value.strip().lstrip("+-").isdigit():
+        raise argparse.ArgumentTypeError(f"{key}: the number {quote_token(value)} is out of range")
+    try:
+        parsed: Any = ast.literal_eval(value)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        parsed = {"true": True, "false": False}.get(value.lower(), value)
+    return key, parsed
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command a game supports: its entry point (``'module:function'``), the options it
+    declares, and an example command line written for the game.
+
+    The entry point is called as ``function(args, game)`` with the parsed
+    :class:`argparse.Namespace` (every declared option present, with its value or default)
+    and the :class:`GameSpec`, and returns an :class:`Output`.
+    """
+
+    entry: str
+    options: tuple[Opt, ...] = ()
+    help: str | None = None
+    example: str | None = None
+    #: what the run's Monte Carlo needs from the shared runner (for the docs and tests)
+    monte_carlo: bool = False
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for o in self.options:
+            for key in {o.dest, *o.flags}:
+                if key in seen:
+                    raise RuntimeError(f"{self.entry}: option {key!r} is declared twice")
+                seen.add(key)
+
+    def load(self) -> Callable[[argparse.Namespace, "GameSpec | None"], "Output"]:
+        return load_entry(self.entry)
+
+    def option(self, dest: str) -> Opt | None:
+        return next((o for o in self.options if o.dest == dest), None)
+
+
+@dataclass(frozen=True, eq=False)
+class Output:
+    """What a command gives the command line to print.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame or None
+        The result (printed as a table, or written as CSV, JSON or parquet, by ``--format``
+        and ``--out``: :func:`kaptai.core.output.emit`).
+    title : str or None
+        What the table is: the table format's header line is ``# title — provenance``
+        (game, players, rules changed from the preset, policies, samples, seed).
+    columns : sequence of str or None
+        The columns shown in ``table`` format (all in CSV and JSON).
+    text : str or None
+        A message printed instead of the table (or after a written file).
+    record : mapping or None
+        One result object (``kaptai score``): printed as one JSON object with
+        ``--format json``, as a two-column table otherwise.
+    legend : str or None
+        Lines printed under the table (table format): what the metrics mean.
+    """
+
+    table: Any = None
+    title: str | None = None
+    columns: Sequence[str] | None = None
+    text: str | None = None
+    record: Mapping[str, Any] | None = None
+    legend: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the shared layers need to know about one game.
+
+    Attributes
+    ----------
+    name : str
+        The id used on the command line (``kaptai odds <name>``).
+    title : str
+        English title with the Chinese name.
+    rules_page : str
+        The rules page (in ``../shared/rules/``) the game follows.
+    players : (int, int)
+        Smallest and largest player count.
+    default_players : int
+    package : str
+        The game's package (``kaptai.kts``); its ``rules.resolve_rules`` resolves presets.
+    presets : tuple of str
+        Named rulesets; the first is the default.
+    policies : tuple of str
+        Built-in playing policies (the first is the default of ``--policy``).
+    variant_sets : str or None
+        ``'module:NAME'`` of the game's ready-made fairness comparisons.
+    default_variants : str or None
+        What ``kaptai fairness <game>`` compares when ``--variants`` is not given.
+    report_players : str or None
+        The player counts of ``kaptai report <game>`` when ``--players`` is not given.
+    commands : mapping of str to Command
+        The commands the game supports, with the options each declares.
+    aliases : tuple of str
+        Other names accepted for the game.
+    report_sections : str or None
+        ``'module:function'`` building the game's report sections
+        (``build_sections(players, hands, seed, **runner) -> (title, sections, meta, results)``).
+    atlas : str or None
+        ``'module:FEED'``: the game's :class:`kaptai.core.atlas.AtlasFeed` (its variants,
+        policies and the chunk function that turns its hands into the atlas's feature rows).
+    metrics : tuple of str
+        ``'module:NAME'`` of mappings metric -> description of the game's Monte Carlo tables;
+        a description starting ``P(`` or ``distribution`` marks a probability (``--percent``).
+    """
+
+    name: str
+    title: str
+    rules_page: str
+    players: tuple[int, int]
+    default_players: int
+    package: str
+    presets: tuple[str, ...]
+    commands: Mapping[str, Command]
+    policies: tuple[str, ...] = ()
+    variant_sets: str | None = None
+    default_variants: str | None = None
+    report_players: str | None = None
+    aliases: tuple[str, ...] = ()
+    report_sections: str | None = None
+    atlas: str | None = None
+    metrics: tuple[str, ...] = ()
+
+    def resolve_rules(self, rules: Any = None, **overrides: Any) -> Any:
+        """The game's ``rules.resolve_rules(rules, **overrides)``."""
+        return load_entry(f"{self.package}.rules:resolve_rules")(rules, **overrides)
+
+    def check_players(self, players: int | None) -> int:
+        """``players``, or :attr:`default_players` when None; a fixed-size game refuses others."""
+        if players is None:
+            return self.default_players
+        lo, hi = self.players
+        if lo == hi and players != lo:
+            raise RulesError(f"{self.name} is the {lo}-player game; got --players {players}")
+        return players  # the range is checked once, by the game's own validate_players
+
+    def variant_set_names(self) -> tuple[str, ...]:
+        """Names of the ready-made fairness comparisons (``VARIANT_SETS``)."""
+        return tuple(load_entry(self.variant_sets)) if self.variant_sets else ()
+
+
+def load_entry(entry: str) -> Any:
+    """The object named by ``'package.module:attribute'`` (imported on first use)."""
+    module, _, attr = entry.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
