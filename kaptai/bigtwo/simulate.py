@@ -53,7 +53,7 @@ from kaptai.bigtwo.config import ACTIONS, LOG_COLUMNS, EngineConfig, make_config
 from kaptai.bigtwo.policies import check_policies
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
-from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import LazyTasks, plan_chunks, resume_seed, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
@@ -320,11 +320,7 @@ def run_tallies(
     record = _count("record", record, 0)
     pols = check_policies(policies, cfg.players)
     variants = scoring_variants(cfg.rules, scorings)
-    if seed is None and checkpoint is not None:
-        manifest = read_manifest(checkpoint)
-        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
-        if isinstance(recorded, int):
-            seed = recorded
+    seed = resume_seed(seed, checkpoint)
     entropy = _entropy(seed)
     rulesets = [r for _, r in variants]
     tasks = LazyTasks(  # made chunk by chunk: flat memory for any number of games

@@ -30,7 +30,7 @@ from kaptai.errors import quote_token
 from kaptai.spec import Opt
 
 __all__ = [
-    "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "policy", "rules", "option",
+    "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "per_seat", "policy", "rules", "option",
     "output", "report_output", "runner", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
 ]
 
@@ -81,21 +81,27 @@ def seed(default: int = 0) -> Opt:
                help="seed of the run (same seed, same numbers, whatever --workers)")
 
 
-def policy(names: Sequence[str], help: str | None = None) -> Opt:
-    """``--policy NAME`` or ``SEAT=NAME,...`` with the game's own policy names."""
+def per_seat(flag: str, names: Sequence[str], what: str, help: str, sample: str | None = None) -> Opt:
+    """``FLAG NAME`` (every seat) or ``SEAT=NAME,...`` with names from ``names`` (the first is the
+    default); the seats themselves are checked by the command, which knows the player count."""
     allowed = tuple(names)
 
     def check(text: str) -> str:
         items = [text] if "=" not in text else [part.partition("=")[2] for part in text.split(",")]
         for item in items:
             if item.strip() not in allowed:
-                raise ValueError(f"unknown policy {quote_token(item.strip())}: expected "
-                                 f"{', '.join(allowed)}, or SEAT=POLICY,... of them")
+                raise ValueError(f"unknown {what} {quote_token(item.strip())}: expected "
+                                 f"{', '.join(allowed)}, or SEAT={what.upper()},... of them")
         return text.strip() if "=" not in text else text
 
-    return Opt("--policy", "str", default=allowed[0], check=check, metavar="POLICY",
-               help=help or ("one policy for every seat, or SEAT=POLICY,... (other seats the default): "
-                             + " | ".join(allowed)), sample=allowed[-1])
+    return Opt(flag, "str", default=allowed[0], check=check, metavar=what.upper(), help=help,
+               sample=sample or allowed[-1])
+
+
+def policy(names: Sequence[str], help: str | None = None) -> Opt:
+    """``--policy NAME`` or ``SEAT=NAME,...`` with the game's own policy names."""
+    return per_seat("--policy", names, "policy", help or (
+        "one policy for every seat, or SEAT=POLICY,... (other seats the default): " + " | ".join(names)))
 
 
 def rules(presets: Sequence[str]) -> tuple[Opt, Opt]:

@@ -109,6 +109,7 @@ __all__ = [
     "run_chunks",
     "run_jobs",
     "read_manifest",
+    "resume_seed",
 ]
 
 #: Seconds to wait for a Dask scheduler before giving up.
@@ -294,6 +295,20 @@ class LazyTasks(Sequence):
         return (self.make(c) for c in self.chunks)
 
 
+def _concatenated_item(seq: Any, index: Any, item: Callable[[int, int], Any]) -> Any:
+    """``seq[index]`` of a sequence of parts laid end to end (``seq.starts`` their offsets):
+    ``item(k, j)`` is element ``j`` of part ``k``; a slice gives a list."""
+    if isinstance(index, slice):
+        return [seq[i] for i in range(*index.indices(len(seq)))]
+    i = int(index)
+    if i < 0:
+        i += len(seq)
+    if not 0 <= i < len(seq):
+        raise IndexError(f"task {index} of {len(seq)}")
+    k = bisect.bisect_right(seq.starts, i) - 1
+    return item(k, i - seq.starts[k])
+
+
 class TaskSizes(Sequence):
     """The trials of each task (what progress counts): the chunks of one or more plans, one
     after the other.
@@ -332,15 +347,7 @@ class TaskSizes(Sequence):
         return self.starts[-1]
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        i = int(index)
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(f"task {index} of {len(self)}")
-        k = bisect.bisect_right(self.starts, i) - 1
-        return _trials(self.parts[k][i - self.starts[k]])
+        return _concatenated_item(self, index, lambda k, j: _trials(self.parts[k][j]))
 
     def __iter__(self):
         for part in self.parts:
@@ -471,6 +478,22 @@ def _json_default(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     return repr(obj)
+
+
+def resume_seed(seed: int | None, checkpoint: str | os.PathLike | None) -> int | None:
+    """The seed of a run: ``seed``, or, resuming a run that drew fresh entropy (``seed=None``)
+    from ``checkpoint``, the entropy its manifest recorded (so the resumed run is the same run).
+
+    >>> from kaptai.core.runner import resume_seed
+    >>> resume_seed(7, None), resume_seed(None, None)
+    (7, None)
+    """
+    if seed is None and checkpoint is not None:
+        manifest = read_manifest(checkpoint)
+        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
+        if isinstance(recorded, int):
+            return recorded
+    return seed
 
 
 def read_manifest(directory: str | os.PathLike) -> dict[str, Any] | None:
@@ -1368,15 +1391,7 @@ class _JobTasks(Sequence):
         return self.starts[-1]
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        i = int(index)
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(f"task {index} of {len(self)}")
-        k = bisect.bisect_right(self.starts, i) - 1
-        return (k, self.jobs[k].fn, self.jobs[k].tasks[i - self.starts[k]])
+        return _concatenated_item(self, index, lambda k, j: (k, self.jobs[k].fn, self.jobs[k].tasks[j]))
 
 
 def _job_chunk(task: tuple[int, Callable, Any]) -> Counts:

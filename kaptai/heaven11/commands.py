@@ -121,17 +121,6 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 _M = "kaptai.heaven11.commands:"
 
 
-def _bidding(text: str) -> str:
-    from kaptai.errors import quote_token
-
-    items = [text] if "=" not in text else [part.partition("=")[2] for part in text.split(",")]
-    for item in items:
-        if item.strip() not in _BIDDERS:
-            raise ValueError(f"unknown bidder {quote_token(item.strip())}: expected {', '.join(_BIDDERS)}, "
-                             f"or SEAT=NAME,... of them")
-    return text
-
-
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
 
@@ -152,8 +141,8 @@ def _commands() -> dict[str, Command]:
         ), example=f'kaptai score {name} "bid=3C tricks=7/2/2/2" --format json'),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES),
-            Opt("--bidding", "str", default=_BIDDERS[0], check=_bidding, metavar="BIDDER",
-                help="the bidder of every seat, or SEAT=NAME,...: " + " | ".join(_BIDDERS), sample="underbid"),
+            o.per_seat("--bidding", _BIDDERS, "bidder", "the bidder of every seat, or SEAT=BIDDER,...: "
+                       + " | ".join(_BIDDERS), sample="underbid"),
             Opt("--samples", "int", default=16, lo=1, hi=100_000, unit="rollouts",
                 help="rollout samples per decision (the rollout policy)"),
             *rules, *o.runner(), *o.output(),

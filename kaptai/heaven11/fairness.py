@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai.core.options import check_count, check_seed
-from kaptai.core.runner import plan_chunks, read_manifest, run_chunks, run_jobs
+from kaptai.core.runner import plan_chunks, resume_seed, run_chunks, run_jobs
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.heaven11.config import make_config
@@ -75,11 +75,7 @@ def compare_variants(variants: str | Mapping[str, dict] = "play", hands: int = 2
                              + ", ".join(repr(k) for k in VARIANT_SETS) + " (or 'asymmetry', 'leading' on the command line)")
         variants = VARIANT_SETS[variants]
     workers = check_count("workers", workers, 1)
-    if seed is None and checkpoint is not None:
-        manifest = read_manifest(checkpoint)
-        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
-        if isinstance(recorded, int):
-            seed = recorded
+    seed = resume_seed(seed, checkpoint)
     entropy = check_seed(seed)
     labels = list(variants)
     built = [tallies_job(opts, hands, entropy, policies=policies, bidding=bidding) for opts in variants.values()]

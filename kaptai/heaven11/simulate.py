@@ -42,7 +42,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.options import check_count, check_seed, policy_label
-from kaptai.core.runner import Job, plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import Job, plan_chunks, resume_seed, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS
@@ -203,11 +203,7 @@ def run_tallies(rules=None, hands: int = 10_000, seed: int | None = None, *, pol
                 checkpoint: str | os.PathLike | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Play and merge; returns the tallies and run metadata."""
     workers = check_count("workers", workers, 1)
-    if seed is None and checkpoint is not None:
-        manifest = read_manifest(checkpoint)
-        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
-        if isinstance(recorded, int):
-            seed = recorded
+    seed = resume_seed(seed, checkpoint)
     job, meta = tallies_job(rules, hands, seed, policies=policies, bidding=bidding, samples=samples,
                             first_leader=first_leader)
     merged = run_chunks(job.fn, job.tasks, workers=workers, executor=executor, scheduler=scheduler,

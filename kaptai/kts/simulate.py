@@ -50,7 +50,7 @@ from kaptai.core.runner import add_counts_keep_log as _merge_chunk
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import check_count as _count
 from kaptai.core.options import policy_label as _policy_label
-from kaptai.core.runner import LazyTasks, plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import LazyTasks, plan_chunks, resume_seed, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
@@ -163,12 +163,7 @@ def run_tallies(
     workers = _count("workers", workers, 1)
     record = _count("record", record, 0)
     resolved = resolve_policies(policies, cfg.players)
-    if seed is None and checkpoint is not None:
-        # resuming a run that drew fresh entropy: reuse the entropy it recorded
-        manifest = read_manifest(checkpoint)
-        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
-        if isinstance(recorded, int):
-            seed = recorded
+    seed = resume_seed(seed, checkpoint)
     entropy = _entropy(seed)
     tasks = LazyTasks(  # made chunk by chunk: flat memory for any number of hands
         lambda c: (cfg, resolved, c.seed, c.size, c.start, max(0, min(record - c.start, c.size))),

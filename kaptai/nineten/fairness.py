@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from kaptai.core.options import check_count, check_seed
-from kaptai.core.runner import read_manifest, run_jobs
+from kaptai.core.runner import resume_seed, run_jobs
 from kaptai.core.settlement import validate_cut
 from kaptai.core.stats import mean_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
@@ -142,11 +142,7 @@ def compare_variants(variants: Any = "options", players: int = 4, hands: int = 2
     cut = validate_cut(house_cut)
     workers = check_count("workers", workers, 1)
     chosen = resolve_variants(variants, players)
-    if seed is None and checkpoint is not None:
-        manifest = read_manifest(checkpoint)
-        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
-        if isinstance(recorded, int):
-            seed = recorded
+    seed = resume_seed(seed, checkpoint)
     entropy = check_seed(seed)
     built = [tallies_job(v.players, v.rules, hands, entropy, policies=v.policies) for v in chosen]
     counts = run_jobs([job for job, _ in built], workers=workers, executor=executor, scheduler=scheduler,

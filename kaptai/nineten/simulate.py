@@ -40,7 +40,7 @@ from kaptai.core.options import check_count as _count
 from kaptai.core.options import check_seed as _entropy
 from kaptai.core.options import policy_label as _label
 from kaptai.core.runner import add_counts_keep_log as _merge
-from kaptai.core.runner import Job, plan_chunks, read_manifest, run_chunks
+from kaptai.core.runner import Job, plan_chunks, resume_seed, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.settlement import validate_cut
 from kaptai.core.stats import mean_interval, wilson_interval
@@ -207,11 +207,7 @@ def run_tallies(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
                 checkpoint: str | os.PathLike | None = None) -> tuple[dict[str, np.ndarray], np.ndarray, dict]:
     """Play the hands; the merged tallies, the log and run metadata."""
     workers = _count("workers", workers, 1)
-    if seed is None and checkpoint is not None:
-        manifest = read_manifest(checkpoint)
-        recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
-        if isinstance(recorded, int):
-            seed = recorded
+    seed = resume_seed(seed, checkpoint)
     job, meta = tallies_job(players, rules, hands, seed, policies=policies, record=record)
     merged = run_chunks(job.fn, job.tasks, merge=job.merge, workers=workers, executor=executor, scheduler=scheduler,
                         checkpoint=checkpoint, fingerprint=job.fingerprint, progress=progress, desc=_GAME,
