@@ -59,7 +59,7 @@ def test_evaluate_and_waits(capsys):
         (["evaluate", "kap-tai-shap", "66 66 44"], "3 tiles"),
         (["evaluate", "kap-tai-shap", "雜九 66 44 44 14 14 55 55 46 46"], "4-5 or 3-6"),
         (["odds", "mahjong"], "unknown game 'mahjong'"),
-        (["league", "big-two"], "'kaptai league big-two' is not available yet"),
+        (["waits", "big-two"], "'kaptai waits big-two' is not available yet"),
         (["simulate", "big-two", "--hands", "10", "-o", "suit_order=french"], "suit_order"),
         (["odds", "big-two", "--players", "53"], "from 2 to 52 (players), got '53'"),
         (["simulate", "big-two", "--hands", "10", "--policy", "0=smart"], "unknown policy 'smart'"),

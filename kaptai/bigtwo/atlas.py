@@ -58,7 +58,7 @@ from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 
-__all__ = ["FEED", "VARIANTS", "play", "decisive", "variant_rules", "leader_games"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_rules", "leader_games"]
 
 _GAME = "big-two"
 
@@ -127,13 +127,14 @@ def leader_games(cfg: EngineConfig, policies: list, bg: np.random.BitGenerator, 
     return {k: np.concatenate([p[k] for p in parts])[:size] for k in parts[0]}
 
 
-def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
-    """Play ``chunk.size`` games of ``job`` from ``chunk.seed``; return their atlas moments.
+def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Per-game arrays of ``chunk.size`` games of ``job`` from ``chunk.seed`` (what :func:`play` sums).
 
-    ``job.policies[s]`` is the policy of the seat ``s`` places after the leader.  Rows:
-    ``net`` = ``gross`` per seat in points x ``stake`` (house 0), ``staked`` = the total the
-    losers pay (the sum of the negative nets), ``length`` = turns (passes counted),
-    ``natural`` = an instant win (dragon or four 2s), ``drawn`` = 0.
+    ``job.policies[s]`` is the policy of the seat ``s`` places after the leader.  ``net`` =
+    ``gross`` per seat in points x ``stake`` (house 0), ``staked`` = the total the losers pay
+    (the sum of the negative nets), ``length`` = turns (passes counted), ``natural`` = an
+    instant win (dragon or four 2s), ``drawn`` = 0; ``win`` = 1 for the seat that went out
+    (the game's winner), else 0.
     """
     rules = variant_rules(job.variant)
     cfg = make_config(job.variant.players, rules)
@@ -154,8 +155,17 @@ def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     net = net[np.arange(size)[:, None], perm]
     staked = np.maximum(-net, 0.0).sum(axis=1)
     zero = np.zeros(size)
-    return hand_moments(net, gross=net, staked=staked, length=out["turns"], drawn=zero,
-                        natural=(out["instant"] > 0).astype(np.float64))
+    win = (perm == out["winner"].astype(np.int64)[:, None]).astype(np.float64)
+    return {"net": net, "gross": net, "staked": staked, "length": out["turns"], "drawn": zero,
+            "natural": (out["instant"] > 0).astype(np.float64), "win": win}
+
+
+def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Play ``chunk.size`` games of ``job`` from ``chunk.seed``; return their atlas moments
+    (:func:`hand_moments` of :func:`rows`)."""
+    r = rows(job, chunk)
+    return hand_moments(r["net"], gross=r["gross"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
+                        natural=r["natural"])
 
 
 @lru_cache(maxsize=8)
@@ -224,6 +234,8 @@ FEED = AtlasFeed(
     strong_policy="greedy",
     chunk_hands=8192,
     play=play,
+    rows=rows,
+    win="the seat that goes out first (the game's winner)",
     decisive=decisive,
     length_unit="turns (passes counted)",
     notes=(

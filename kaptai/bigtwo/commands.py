@@ -76,8 +76,15 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
                   ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
+def league(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.league import league_command
+
+    return league_command(args, game)
+
+
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.league import policies_option
 
     span, name = (2, 52), "big-two"
     players = o.players(span, 4)
@@ -105,6 +112,11 @@ def _commands() -> dict[str, Command]:
             o.variants(_VARIANT_SETS, "scoring_settlement"), o.policy(_POLICIES), o.plot(), *o.runner(),
             *o.output(),
         ), example=f"kaptai fairness {name} --variants top_rule --games 50000", monte_carlo=True),
+        "league": Command(_M + "league", (
+            o.player_counts(span, "4"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
+            o.seed(), *o.runner(), *o.output(),
+        ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
+            monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "2-8"), o.hands(20_000, "games per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),
@@ -129,6 +141,6 @@ SPEC = GameSpec(
     report_players="2-8",
     report_sections="kaptai.report.bigtwo:build_sections",
     atlas="kaptai.bigtwo.atlas:FEED",
-    metrics=("kaptai.bigtwo.simulate:METRICS", "kaptai.bigtwo.fairness:FAIRNESS_METRICS"),
+    metrics=("kaptai.core.league:LEAGUE_METRICS", "kaptai.bigtwo.simulate:METRICS", "kaptai.bigtwo.fairness:FAIRNESS_METRICS"),
     commands=_commands(),
 )

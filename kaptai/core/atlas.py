@@ -86,6 +86,7 @@ __all__ = [
     "table_measures",
     "skill_measures",
     "rotated_ev",
+    "moments_of_rows",
 ]
 
 #: The common rake for comparison: 5% of winnings.
@@ -463,6 +464,16 @@ class AtlasFeed:
         strong policy far slower than the engine's others; the rows say how many were played.
     strong_chunk_hands : int, optional
         Hands per chunk of the strong policy's tables (default ``chunk_hands``).
+    rows : callable, optional
+        ``rows(job, chunk) -> dict`` of the per-hand arrays behind :attr:`play` (``net``,
+        ``gross``, ``staked``, ``length``, ``drawn``, ``natural``: what :func:`hand_moments`
+        takes) plus ``win``, an ``(N, P)`` array of each seat's share of the hand's win
+        as the game defines a win (1 for the winner, ties shared, 0 on a drawn hand).
+        ``play`` is :func:`hand_moments` of these rows (without ``win``), so the atlas's
+        figures do not depend on it; the policy league (:mod:`kaptai.core.league`) reads
+        the rows.  A module-level function (pickled to worker processes).
+    win : str
+        What a win is in this game (one line, for the league's tables and docs).
     """
 
     game: str
@@ -479,6 +490,14 @@ class AtlasFeed:
     random_policy: str = "random"
     strong_hands: int | None = None
     strong_chunk_hands: int | None = None
+    rows: Callable[[AtlasJob, Any], dict[str, np.ndarray]] | None = None
+    win: str = ""
+
+
+def moments_of_rows(rows: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """:func:`hand_moments` of a feed's per-hand rows (:attr:`AtlasFeed.rows`; ``win`` is not a feature)."""
+    return hand_moments(rows["net"], gross=rows["gross"], staked=rows["staked"], length=rows["length"],
+                        drawn=rows["drawn"], natural=rows["natural"])
 
 
 def hands_by_reference_seat(

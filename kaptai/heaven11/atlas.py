@@ -46,7 +46,7 @@ from kaptai.heaven11.config import check_policies, make_config
 from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "variant_config", "hand_rows", "play_out"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "variant_config", "hand_rows", "play_out"]
 
 #: The atlas variants: the default first, then the two options that move the seats most
 #: (measured with :func:`kaptai.heaven11.simulate.simulate`, greedy, 4x10^4 hands: the
@@ -84,7 +84,9 @@ def _order(out: dict[str, np.ndarray], cfg) -> np.ndarray:
 
 
 def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
-    """Feature columns of engine outcomes: finals in declarer-relative play order, staked, flags, length.
+    """Feature columns of engine outcomes: finals in declarer-relative play order, staked, flags, length,
+    and ``win``: 1 where a seat's final is positive (the declarer made its contract, or the
+    defenders set it: simulate's ``final_positive``).
 
     >>> cfg = variant_config(VARIANTS[0])
     >>> out, _ = run_hands(cfg, "greedy", np.random.PCG64(2), 30)
@@ -95,7 +97,7 @@ def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
     n = len(out["declarer"])
     net = out["finals"].astype(np.float64)[np.arange(n)[:, None], _order(out, cfg)]
     return {"net": net, "staked": np.maximum(-net, 0.0).sum(axis=1), "drawn": out["draw"].astype(np.float64),
-            "natural": np.zeros(n), "length": out["plays"].astype(np.float64)}
+            "natural": np.zeros(n), "length": out["plays"].astype(np.float64), "win": (net > 0).astype(np.float64)}
 
 
 def play_out(cfg, pols: list[str], size: int, bg, *, split: bool = False) -> dict[str, np.ndarray]:
@@ -115,6 +117,19 @@ def play_out(cfg, pols: list[str], size: int, bg, *, split: bool = False) -> dic
     return hands_by_reference_seat(run, pols, size, 4, lambda d, s: (d + s * cfg.play_step) % 4, "declarer")
 
 
+def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Per-hand arrays of ``chunk.size`` hands of ``job`` on the chunk's stream (what :func:`play` sums):
+    :func:`hand_rows` with ``gross = net``."""
+    cfg = variant_config(job.variant)
+    pols = list(job.policies)
+    if len(pols) != 4 or not all(isinstance(p, str) for p in pols):
+        raise RulesError(f"atlas job: expected 4 built-in play policy names, got {job.policies!r}")
+    check_policies(pols)
+    out = play_out(cfg, pols, int(chunk.size), bit_generator(chunk.seed))
+    r = hand_rows(out, cfg)
+    return {**r, "gross": r["net"]}
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
 
@@ -123,14 +138,8 @@ def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     >>> int(play(job, plan_chunks(40, 40, 5)[0])["n"][0])
     40
     """
-    cfg = variant_config(job.variant)
-    pols = list(job.policies)
-    if len(pols) != 4 or not all(isinstance(p, str) for p in pols):
-        raise RulesError(f"atlas job: expected 4 built-in play policy names, got {job.policies!r}")
-    check_policies(pols)
-    out = play_out(cfg, pols, int(chunk.size), bit_generator(chunk.seed))
-    r = hand_rows(out, cfg)
-    return hand_moments(r["net"], gross=r["net"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
+    r = rows(job, chunk)
+    return hand_moments(r["net"], gross=r["gross"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
                         natural=r["natural"])
 
 
@@ -149,6 +158,8 @@ FEED = AtlasFeed(
     strong_hands=8_000,
     strong_chunk_hands=256,
     play=play,
+    rows=rows,
+    win="a positive final: the declarer made its contract, or a defender set it",
     decisive=None,
     length_unit="plays (leads)",
     notes=("Seat 0 is the declarer (who leads first); results are the §5 finals (zero-sum, no house cut, so "

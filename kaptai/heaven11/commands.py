@@ -118,11 +118,18 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
     return out
 
 
+def league(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.league import league_command
+
+    return league_command(args, game)
+
+
 _M = "kaptai.heaven11.commands:"
 
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.league import policies_option
 
     name = "heaven-eleven"
     players = o.players((4, 4), 4)
@@ -153,6 +160,10 @@ def _commands() -> dict[str, Command]:
             *o.output(),
         ), help="--variants play, scoring, asymmetry or leading",
             example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True),
+        "league": Command(_M + "league", (
+            *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.runner(),
+            *o.output(),
+        ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
             o.player_counts((4, 4), "4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),
@@ -176,6 +187,6 @@ SPEC = GameSpec(
     report_sections="kaptai.report.heaven11:build_sections",
     report_players="4",
     atlas="kaptai.heaven11.atlas:FEED",
-    metrics=("kaptai.heaven11.simulate:METRICS",),
+    metrics=("kaptai.core.league:LEAGUE_METRICS", "kaptai.heaven11.simulate:METRICS",),
     commands=_commands(),
 )

@@ -47,7 +47,7 @@ from kaptai.nantong.fairness import hand_nets
 from kaptai.nantong.policies import check_policies
 from kaptai.nantong.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "decisive", "variant_config", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows"]
 
 _HUANG = WIN_TYPES.index("huang")
 _TIANCHENG = WIN_TYPES.index("tiancheng")
@@ -83,7 +83,9 @@ def variant_config(variant: AtlasVariant):
 
 
 def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
-    """Feature columns of engine outcomes: nets per seat (sitter last), staked, flags, length.
+    """Feature columns of engine outcomes: nets per seat (sitter last), staked, flags, length, and
+    ``win``: each seat's share of the hand win (the engine's hand winner, a tie shared; the
+    sitter 0).
 
     >>> from kaptai.nantong.config import make_config
     >>> cfg = make_config(4)
@@ -104,8 +106,25 @@ def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
     else:
         staked = np.maximum(-net, 0.0).sum(axis=1)
     wt = out["win_type"].astype(np.int64)
+    w = np.asarray(out["winner"], dtype=np.float64)
+    win = np.zeros((n, P))
+    win[:, :A] = w / np.maximum(w.sum(axis=1, keepdims=True), 1.0)  # a tie shares the hand win
     return {"net": net, "staked": staked, "drawn": (wt == _HUANG).astype(np.float64),
-            "natural": (wt == _TIANCHENG).astype(np.float64), "length": out["discards"].astype(np.float64)}
+            "natural": (wt == _TIANCHENG).astype(np.float64), "length": out["discards"].astype(np.float64),
+            "win": win}
+
+
+def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Per-hand arrays of ``chunk.size`` hands of ``job`` on the chunk's stream (what :func:`play` sums):
+    :func:`hand_rows` with ``gross = net``."""
+    cfg = variant_config(job.variant)
+    pols = list(job.policies)
+    if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
+        raise RulesError(f"atlas job: expected {cfg.players} built-in policy names, got {job.policies!r}")
+    pols = check_policies(pols[: cfg.active], cfg.active)
+    out = run_hands(cfg, int(chunk.size), policies=pols, bit_generator=bit_generator(chunk.seed), compiled=True)
+    r = hand_rows(out, cfg)
+    return {**r, "gross": r["net"]}
 
 
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
@@ -116,14 +135,8 @@ def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     >>> int(play(job, plan_chunks(50, 50, 5)[0])["n"][0])
     50
     """
-    cfg = variant_config(job.variant)
-    pols = list(job.policies)
-    if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
-        raise RulesError(f"atlas job: expected {cfg.players} built-in policy names, got {job.policies!r}")
-    pols = check_policies(pols[: cfg.active], cfg.active)
-    out = run_hands(cfg, int(chunk.size), policies=pols, bit_generator=bit_generator(chunk.seed), compiled=True)
-    r = hand_rows(out, cfg)
-    return hand_moments(r["net"], gross=r["net"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
+    r = rows(job, chunk)
+    return hand_moments(r["net"], gross=r["gross"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
                         natural=r["natural"])
 
 
@@ -151,6 +164,8 @@ FEED = AtlasFeed(
     strong_policy="max_melds",
     chunk_hands=10_000,
     play=play,
+    rows=rows,
+    win="the hand winner (a tie shares the win; the sitter of a 4-player table never wins)",
     decisive=decisive,
     length_unit="discards",
     notes=("One row per hand (a match's hands are independent deals), settled by fairness.hand_nets: rank_only "

@@ -20,7 +20,7 @@ import argparse
 
 from kaptai.spec import Command, GameSpec, Opt, Output
 
-__all__ = ["SPEC", "odds", "simulate", "fairness", "score", "waits", "evaluate"]
+__all__ = ["SPEC", "odds", "simulate", "fairness", "score", "waits", "evaluate", "league"]
 
 
 _PRESETS = ("nantong",)
@@ -128,12 +128,19 @@ def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:
     return Output(df, "# nantong: hand analysis", list(ANALYSIS_COLUMNS))
 
 
+def league(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.league import league_command
+
+    return league_command(args, game)
+
+
 _M = "kaptai.nantong.commands:"
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
 
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.league import policies_option
 
     span, name = (3, 4), "nantong"
     players = o.players(span, 3)
@@ -163,6 +170,10 @@ def _commands() -> dict[str, Command]:
             Opt("hand", "str", metavar="HAND", sample=_HAND, help="a hand of cards"), *rules,
             *o.output(percent=False),
         ), example=f'kaptai evaluate {name} "{_HAND}"'),
+        "league": Command(_M + "league", (
+            o.player_counts(span, "3"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
+            o.seed(), *o.runner(), *o.output(),
+        ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),
@@ -186,6 +197,6 @@ SPEC = GameSpec(
     report_players="3,4",
     report_sections="kaptai.report.nantong:build_sections",
     atlas="kaptai.nantong.atlas:FEED",
-    metrics=("kaptai.nantong.simulate:METRICS", "kaptai.nantong.fairness:FAIRNESS_METRICS"),
+    metrics=("kaptai.core.league:LEAGUE_METRICS", "kaptai.nantong.simulate:METRICS", "kaptai.nantong.fairness:FAIRNESS_METRICS"),
     commands=_commands(),
 )

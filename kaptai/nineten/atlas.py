@@ -48,7 +48,7 @@ from kaptai.nineten.config import WIN_CODES, check_policies, make_config
 from kaptai.nineten.engine import run_hands
 from kaptai.nineten.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "decisive", "variant_config", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows"]
 
 _NATURAL = WIN_CODES["natural"]
 _DRAWN = WIN_CODES["drawn"]
@@ -84,7 +84,8 @@ def variant_config(variant: AtlasVariant):
 
 
 def hand_rows(out: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
-    """Feature columns of engine outcomes (nets in dealer-relative order, staked, flags, length).
+    """Feature columns of engine outcomes (nets in dealer-relative order, staked, flags, length),
+    and ``win``: 1 for the (dealer-relative) seat that won the hand, 0 elsewhere and on 流局.
 
     >>> from kaptai.nineten.config import make_config
     >>> out, _ = run_hands(make_config(4), 50, np.random.PCG64(3), "colour_cut")
@@ -104,8 +105,10 @@ def hand_rows(out: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]
     won = (~drawn).astype(np.float64)
     # offers: 1 opening discard + one discard per claim that did not win + the flips
     length = np.where(natural, 0.0, 1.0 + claims - won + flips)
+    winner = out["winner"].astype(np.int64)
+    win = (((winner - dealer) % N)[:, None] == np.arange(N)[None, :]) & (winner >= 0)[:, None]
     return {"net": net, "staked": np.maximum(-net, 0.0).sum(axis=1), "drawn": drawn.astype(np.float64),
-            "natural": natural.astype(np.float64), "length": length}
+            "natural": natural.astype(np.float64), "length": length, "win": win.astype(np.float64)}
 
 
 def _play_out(cfg, pols: list[str], size: int, bg) -> dict[str, np.ndarray]:
@@ -121,14 +124,9 @@ def _play_out(cfg, pols: list[str], size: int, bg) -> dict[str, np.ndarray]:
     return hands_by_reference_seat(run, pols, size, N, lambda d, s: (d + s) % N, "dealer")
 
 
-def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
-    """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
-
-    >>> from kaptai.core.runner import plan_chunks
-    >>> job = AtlasJob("nine-ten", VARIANTS[0], ("colour_cut", "random", "random", "random"))
-    >>> int(play(job, plan_chunks(300, 300, 5)[0])["n"][0])
-    300
-    """
+def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Per-hand arrays of ``chunk.size`` hands of ``job`` on the chunk's stream (what :func:`play` sums):
+    :func:`hand_rows` with ``gross = net``."""
     cfg = variant_config(job.variant)
     pols = check_policies(list(job.policies), cfg.players)
     if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
@@ -137,7 +135,19 @@ def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
         raise RulesError(f"atlas job: expected {cfg.players} built-in policy names, got {job.policies!r}")
     out = _play_out(cfg, list(pols), int(chunk.size), bit_generator(chunk.seed))
     r = hand_rows(out, cfg.players)
-    return hand_moments(r["net"], gross=r["net"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
+    return {**r, "gross": r["net"]}
+
+
+def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
+
+    >>> from kaptai.core.runner import plan_chunks
+    >>> job = AtlasJob("nine-ten", VARIANTS[0], ("colour_cut", "random", "random", "random"))
+    >>> int(play(job, plan_chunks(300, 300, 5)[0])["n"][0])
+    300
+    """
+    r = rows(job, chunk)
+    return hand_moments(r["net"], gross=r["gross"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
                         natural=r["natural"])
 
 
@@ -171,6 +181,8 @@ FEED = AtlasFeed(
     strong_policy="colour_cut",
     chunk_hands=100_000,
     play=play,
+    rows=rows,
+    win="the seat that completes its hand (nobody on 流局)",
     decisive=decisive,
     length_unit="offers (discards + stock flips)",
     notes=("Results in 頭 (money = 頭 x stake_per_tou) under the §5 settlement; the rules have no house cut, "

@@ -80,11 +80,18 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
                   ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
+def league(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.league import league_command
+
+    return league_command(args, game)
+
+
 _M = "kaptai.nineten.commands:"
 
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.league import policies_option
 
     span, name = (2, 15), "nine-ten"
     players = o.players(span, 4)
@@ -111,6 +118,10 @@ def _commands() -> dict[str, Command]:
             players, o.hands(100_000, "hands per variant"), o.seed(), o.variants(_VARIANT_SETS, "options", multi=_VARIANT_SETS), cut,
             o.plot(), *o.runner(), *o.output(),
         ), example=f"kaptai fairness {name} --variants payer --hands 100000", monte_carlo=True),
+        "league": Command(_M + "league", (
+            o.player_counts(span, "4"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
+            o.seed(), *o.runner(), *o.output(),
+        ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),
@@ -134,6 +145,6 @@ SPEC = GameSpec(
     report_players="4-7",
     report_sections="kaptai.report.nineten:build_sections",
     atlas="kaptai.nineten.atlas:FEED",
-    metrics=("kaptai.nineten.simulate:METRICS",),
+    metrics=("kaptai.core.league:LEAGUE_METRICS", "kaptai.nineten.simulate:METRICS",),
     commands=_commands(),
 )
