@@ -260,9 +260,16 @@ def conform_table(df: pd.DataFrame) -> pd.DataFrame:
     for pos, col in enumerate(df.columns):
         s = df.iloc[:, pos]
         new = None
-        if s.dtype == object and infer_dtype(s, skipna=True) in (
+        if s.dtype == object and len(s) and infer_dtype(s, skipna=True) == "empty":
+            if any(v is not None for v in s.tolist()):  # NaN, pd.NA: a column of nothing is None throughout
+                new = pd.Series([None] * len(s), index=s.index, dtype=object)
+        elif s.dtype == object and infer_dtype(s, skipna=True) in (
                 ("string", "empty") if str(col) in TEXT_COLUMNS else ("string", "empty", "boolean", "integer", "floating")):
-            continue  # one kind of value already (the fast path of long tables)
+            # one kind of value already (the fast path of long tables); a missing value is None
+            missing = s.isna().to_numpy()
+            if not missing.any() or all(v is None for v in s[missing].tolist()):
+                continue
+            new = s.astype(object).where(~missing, None)
         if str(col) in TEXT_COLUMNS:
             if not (s.dtype == object and all(_kind(v) is None or isinstance(v, str) for v in s.tolist())) and not (
                     pd.api.types.is_string_dtype(s.dtype) and s.dtype != object):
