@@ -4,9 +4,20 @@ The tests exercise the *installed* kaptai (its compiled extensions are built by
 ``pip install .``); a source checkout whose extensions were built in place
 (``python setup.py build_ext --inplace`` or ``pip install -e .``) works too.
 
-``KAPTAI_SLOW_SCALE`` (default 1) scales the tests marked ``slow``: 1 is the
-full size (200,000+ hands per preset compared with the reference evaluator,
-exhaustive enumerations); CI runs them at a reduced size.
+Size: ``KAPTAI_SLOW_SCALE`` scales the tests marked ``slow`` (and the other
+randomised cross-checks and the notebooks' sample sizes).  Unset, it is
+``DEFAULT_SLOW_SCALE`` (0.1), a reduced size: on the 2-core development machine
+the whole suite then took about 8 minutes with two pytest-xdist workers
+(``-n 2 --dist loadfile``) and about 14 in one process, no test process above
+1.6 GB.  ``KAPTAI_SLOW_SCALE=1`` is the exhaustive size (200,000+ hands per preset
+compared with the reference evaluator, every five- and six-card set, the
+full-size deal tables; over half an hour in one process).  CI sets its own value
+in ``.ci/run``.  The value in force is printed in pytest's header and exported to
+the environment of the test processes.
+
+Memory: after each test module the functools caches of kaptai and of the test
+modules are emptied and the freed heap is handed back to the system, so one
+pytest process does not hold every module's tables at once.
 """
 import os
 import sys
@@ -38,7 +49,25 @@ _import_kaptai()
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
-SLOW_SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+DEFAULT_SLOW_SCALE = 0.1
+
+
+def _slow_scale() -> float:
+    text = os.environ.get("KAPTAI_SLOW_SCALE", "").strip()
+    if not text:
+        return DEFAULT_SLOW_SCALE
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise pytest.UsageError(f"KAPTAI_SLOW_SCALE must be a positive number (1 = full size), not {text[:40]!r}")
+    return value
+
+
+SLOW_SCALE = _slow_scale()
+# the test modules, and the processes the tests start, read the same value
+os.environ["KAPTAI_SLOW_SCALE"] = repr(SLOW_SCALE)
 
 settings.register_profile("kaptai", deadline=None, print_blob=True)
 settings.load_profile("kaptai")
@@ -52,3 +81,40 @@ def scaled(n: int, minimum: int = 1) -> int:
 @pytest.fixture
 def slow_scale() -> float:
     return SLOW_SCALE
+
+
+def pytest_report_header(config):
+    default = " (the default; KAPTAI_SLOW_SCALE=1 is the full size)" if SLOW_SCALE == DEFAULT_SLOW_SCALE else ""
+    return f"kaptai: KAPTAI_SLOW_SCALE={SLOW_SCALE:g}{default}"
+
+
+def _release_memory() -> None:
+    """Empty the functools caches of kaptai's modules and of the test modules, collect,
+    and give the freed heap back to the system (glibc's ``malloc_trim``)."""
+    import gc
+
+    for name, module in list(sys.modules.items()):
+        if module is None:
+            continue
+        path = getattr(module, "__file__", None) or ""
+        if not (name == "kaptai" or name.startswith("kaptai.") or os.path.abspath(path).startswith(_ROOT + os.sep)):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and hasattr(value, "cache_info"):
+                clear()
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):  # not glibc
+            pass
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _module_memory():
+    """One test module's caches do not outlive it (see the module docstring)."""
+    yield
+    _release_memory()

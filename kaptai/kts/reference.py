@@ -476,7 +476,7 @@ def _ten_pair_multisets(m: int, copies: tuple[int, ...]):
     combos = list(itertools.combinations_with_replacement(range(len(TEN_PAIRS)), m))
     if m == 0:
         return np.zeros((1, N_TILES), dtype=np.int16)
-    vectors = pair_vectors[np.array(combos)].sum(axis=1)
+    vectors = pair_vectors[np.array(combos)].sum(axis=1, dtype=np.int16)
     vectors = vectors[(vectors <= np.array(copies)).all(axis=1)]
     return _unique_rows(vectors)
 
@@ -497,9 +497,12 @@ def _unique_rows(rows):
         digits += 1
     keys = []
     for start in range(0, rows.shape[1], digits):
-        chunk = rows[:, start : start + digits].astype(np.int64)
-        weights = base ** np.arange(chunk.shape[1] - 1, -1, -1, dtype=np.int64)
-        keys.append(chunk @ weights)
+        # Horner's rule column by column: one int64 per row at a time, not a widened copy
+        key = np.zeros(len(rows), dtype=np.int64)
+        for j in range(start, min(start + digits, rows.shape[1])):
+            key *= base
+            key += rows[:, j]
+        keys.append(key)
     order = np.lexsort(keys[::-1])
     keys = np.stack(keys, axis=1)[order]
     first = np.ones(len(keys), dtype=bool)

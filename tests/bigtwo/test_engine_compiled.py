@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -21,7 +19,7 @@ from kaptai.bigtwo.evaluate import _params, classify, classify_masks, legal_play
 from kaptai.core.sampling import RandomStream
 from kaptai.bigtwo.config import ACTIONS, LOG_COLUMNS, MAX_REDEALS, OUTCOME_DTYPES, POINT_VALUES, make_config, new_outcomes
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 DEAL, LEFTOVER, SWAP, INSTANT, REDEAL, LEAD, PLAY, PASS, WIN = range(9)
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 

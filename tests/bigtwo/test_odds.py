@@ -1,12 +1,11 @@
 """Exact deal odds (rules/big-two.md §7) vs independent formulas, exact enumeration and seeded Monte Carlo.
 
-Tests marked ``slow`` scale with ``KAPTAI_SLOW_SCALE`` (default 1: 200,000 real deals or
+Tests marked ``slow`` scale with ``KAPTAI_SLOW_SCALE`` (1, the full size: 200,000 real deals or
 hands per check and every six-card hand; below 1, proportionally fewer deals and a seeded
 sample of the six-card hands compared within 4 standard errors).
 """
 import itertools
 import math
-import os
 from collections import Counter
 from fractions import Fraction
 
@@ -25,7 +24,7 @@ from kaptai.bigtwo.odds import BEST_FIVE_LEVELS, HAND_KINDS, best_hand_distribut
 from kaptai.bigtwo.rules import STRAIGHT_ORDERS, RuleSet
 from kaptai.errors import RulesError
 
-SLOW_SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))  # see tests/conftest.py
+from ..conftest import SLOW_SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 METRICS = ["pair", "two_pair", "triple", "four_of_a_kind", "full_house", "straight", "flush", "straight_flush",
            "dragon", "four_twos", "redeal_points_lt_3", "redeal_hk_max10"]

@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 
 import numpy as np
 import pandas as pd
@@ -27,7 +26,7 @@ from kaptai.bigtwo.rules import RuleSet
 from kaptai.cli import main
 from kaptai.errors import RulesError
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 
 def _metric(df, metric, rel=None, seat=None, level=None):

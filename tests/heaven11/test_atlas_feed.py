@@ -1,7 +1,6 @@
 """The Heaven Eleven atlas feed (kaptai/heaven11/atlas.py): rows, agreement with simulate, chunks."""
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ from kaptai.heaven11.atlas import FEED, VARIANTS, hand_rows, play, play_out, var
 from kaptai.heaven11.commands import SPEC
 from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.simulate import CHUNK_HANDS, simulate
+from ..conftest import SLOW_SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 
 def _job(variant, pols=None):
@@ -155,7 +155,7 @@ def test_replay_oracle_reproduces_greedy_hands():
 
 @pytest.mark.slow
 def test_split_path_agrees_with_the_replay_oracle():
-    n = max(200, int(1500 * float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))))  # see tests/conftest.py
+    n = max(200, int(1500 * SLOW_SCALE))  # see tests/conftest.py
     cfg = variant_config(VARIANTS[0])
     pols = ["greedy", "random", "greedy", "greedy"]
     ref = _replay_oracle(cfg, pols, n, 21)

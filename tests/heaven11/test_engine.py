@@ -179,7 +179,7 @@ def test_illegal_bid():
         run_hands(make_config(first_dealer=0), [BadBid()] * 4, np.random.PCG64(0), 1)
 
 
-SCALE = float(__import__("os").environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 
 @pytest.mark.slow

@@ -3,7 +3,6 @@ reference whole-log equality, and the compiled helpers against the oracle."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 
@@ -16,7 +15,7 @@ from kaptai.kts.config import make_config
 from kaptai.kts.policies import distance_proxy, policy_codes
 from kaptai.kts.simulate import play_wall, simulate_log
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 # 16 16 · 16+12 · 33+13 · 15+22 · 66+44: a basic win scoring 2 (rules page §4)
 WIN10 = [9, 9, 9, 20, 5, 3, 10, 6, 0, 2]

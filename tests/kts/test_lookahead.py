@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 import pathlib
 import sys
 from fractions import Fraction
@@ -35,7 +34,7 @@ from kaptai.kts.evaluate import c_rules, score_hands, waits_hands
 from kaptai.kts.lookahead import LOOKAHEAD_COLUMNS, MAX_CLAIM_TURNS, MAX_DRAWS, lookahead
 from kaptai.kts.tiles import COPIES_PER_SET, format_tile, parse_hand
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 
 def scaled(n: int, minimum: int = 1) -> int:

@@ -14,8 +14,6 @@ complete takes the best of its sub-hands one tile smaller).  Checked here:
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -25,7 +23,7 @@ from kaptai.kts.evaluate import c_rules
 from kaptai.kts.rules import RuleSet
 from kaptai.kts.tiles import COPIES_PER_SET
 
-SLOW_SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))  # see tests/conftest.py
+from ..conftest import SLOW_SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
 #: One ranking position per single tile id or identical-role pair, in the walk's order.
 POSITIONS = [(0,), (1,), (2,), (3,), (4, 8), (5, 10), (6,), (7,), (9,), (11, 12), (13, 14), (15, 16),

@@ -4,7 +4,6 @@ symmetry and bad input."""
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pandas as pd
@@ -18,7 +17,7 @@ from kaptai.kts.config import make_config
 from kaptai.kts.policies import GreedyPolicy, Policy
 from kaptai.kts.simulate import CHUNK_HANDS, METRICS, simulate, simulate_log
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 FORMS_MASK = {"traditional": 1, "advanced": 31}
 
 

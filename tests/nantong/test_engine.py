@@ -1,5 +1,4 @@
 """The compiled engine against the reference engine, move for move, and engine invariants."""
-import os
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from kaptai.nantong.config import IllegalMoveError, make_config
 from kaptai.nantong.engine import run_hands
 from kaptai.nantong.policies import Policy
 
-SCALE = float(os.environ.get("KAPTAI_SLOW_SCALE", "1"))
+from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 POLICIES = ["max_melds", "chase_qing", "chase_hun", "random"]
 
 
