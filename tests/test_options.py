@@ -195,3 +195,13 @@ def test_scientific_whole_numbers_are_taken(capsys):
     assert '"samples":1000' in capsys.readouterr().out.replace(" ", "")
     assert main(["simulate", "kap-shap", "--hands", "1.5e0"]) == 2
     assert "got '1.5e0'" in capsys.readouterr().err
+
+
+def test_progress_off_a_terminal_is_plain_lines_counting_hands(capsys):
+    """--progress in a log (stderr not a terminal) writes plain lines that count hands; without
+    it nothing is written there but the provenance line."""
+    assert main(["simulate", "kap-shap", "--hands", "3000", "--format", "csv", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "3,000/3,000 hands (100%)" in err and "done" in err and "\r" not in err
+    assert main(["simulate", "kap-shap", "--hands", "3000", "--format", "csv"]) == 0
+    assert "hands (" not in capsys.readouterr().err
