@@ -307,8 +307,10 @@ def policy_league(
             pols.append(name)
     if not pols:
         raise RulesError("policies is empty: give at least one built-in policy")
+    play_rows = feed.rows
+    assert play_rows is not None  # league_feed refuses a feed without rows
     for P in counts:  # a table the game refuses (players, rules) fails here, before any work
-        feed.rows(AtlasJob(spec.name, AtlasVariant(label, r, P), tuple([base] * P)), plan_chunks(1, 1, 0)[0])
+        play_rows(AtlasJob(spec.name, AtlasVariant(label, r, P), tuple([base] * P)), plan_chunks(1, 1, 0)[0])
     ref = feed.random_policy
     played = pols + ([ref] if ref not in pols and ref in known else [])
     rules_dict = r.to_dict()
