@@ -65,6 +65,7 @@ def _slow_scale() -> float:
     return value
 
 
+_SCALE_GIVEN = bool(os.environ.get("KAPTAI_SLOW_SCALE", "").strip())
 SLOW_SCALE = _slow_scale()
 # the test modules, and the processes the tests start, read the same value
 os.environ["KAPTAI_SLOW_SCALE"] = repr(SLOW_SCALE)
@@ -84,13 +85,14 @@ def slow_scale() -> float:
 
 
 def pytest_report_header(config):
-    default = " (the default; KAPTAI_SLOW_SCALE=1 is the full size)" if SLOW_SCALE == DEFAULT_SLOW_SCALE else ""
+    default = "" if _SCALE_GIVEN else " (the default; KAPTAI_SLOW_SCALE=1 is the full size)"
     return f"kaptai: KAPTAI_SLOW_SCALE={SLOW_SCALE:g}{default}"
 
 
 def _release_memory() -> None:
     """Empty the functools caches of kaptai's modules and of the test modules, collect,
     and give the freed heap back to the system (glibc's ``malloc_trim``)."""
+    import functools
     import gc
 
     for name, module in list(sys.modules.items()):
@@ -100,9 +102,8 @@ def _release_memory() -> None:
         if not (name == "kaptai" or name.startswith("kaptai.") or os.path.abspath(path).startswith(_ROOT + os.sep)):
             continue
         for value in list(vars(module).values()):
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear) and hasattr(value, "cache_info"):
-                clear()
+            if isinstance(value, functools._lru_cache_wrapper):  # functools.cache / lru_cache only
+                value.cache_clear()
     gc.collect()
     if sys.platform.startswith("linux"):
         try:
