@@ -8,8 +8,8 @@ Size: ``KAPTAI_SLOW_SCALE`` scales the tests marked ``slow`` (and the other
 randomised cross-checks and the notebooks' sample sizes).  Unset, it is
 ``DEFAULT_SLOW_SCALE`` (0.1), a reduced size: on the 2-core development machine
 the whole suite then took about 8 minutes with two pytest-xdist workers
-(``-n 2 --dist loadfile``) and about 14 in one process, no test process above
-1.6 GB.  ``KAPTAI_SLOW_SCALE=1`` is the exhaustive size (200,000+ hands per preset
+(``-n 2 --dist loadfile``) and about 15 in one process (``-n 0``), no test
+process above 1.6 GB.  ``KAPTAI_SLOW_SCALE=1`` is the exhaustive size (200,000+ hands per preset
 compared with the reference evaluator, every five- and six-card set, the
 full-size deal tables; over half an hour in one process).  CI sets its own value
 in ``.ci/run``.  The value in force is printed in pytest's header and exported to
