@@ -81,6 +81,23 @@ def seed(default: int = 0) -> Opt:
                help="seed of the run (same seed, same numbers, whatever --workers)")
 
 
+def names_list(allowed: Sequence[str], what: str):
+    """A check of comma-separated names, each one of ``allowed`` and none twice (``--policies``,
+    ``--rules-list``): returns the names joined by commas."""
+    names = tuple(allowed)
+
+    def check(text: str) -> str:
+        items = [t.strip() for t in text.split(",")]
+        for t in items:
+            if t not in names:
+                raise ValueError(f"unknown {what} {quote_token(t)}: expected {', '.join(names)} (comma-separated)")
+        if len(set(items)) < len(items):
+            raise ValueError(f"a {what} is given twice in {quote_token(text)}")
+        return ",".join(items)
+
+    return check
+
+
 def per_seat(flag: str, names: Sequence[str], what: str, help: str, sample: str | None = None) -> Opt:
     """``FLAG NAME`` (every seat) or ``SEAT=NAME,...`` with names from ``names`` (the first is the
     default); the seats themselves are checked by the command, which knows the player count."""

@@ -64,7 +64,7 @@ import json
 import math
 import os
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -74,6 +74,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant
+from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import Job, LazyTasks, plan_chunks, run_jobs
 from kaptai.core.stats import wilson_interval, z_value
@@ -183,12 +184,6 @@ class _Result:
 # --------------------------------------------------------------------------------------
 
 
-def _as_tuple(value: Any, single: tuple[type, ...]) -> tuple:
-    if isinstance(value, single):
-        return (value,)
-    if isinstance(value, Iterable):
-        return tuple(value)
-    return (value,)
 
 
 def _label(spec, rules) -> str:
@@ -429,19 +424,12 @@ def policy_league(
 
 def policies_option(names: Sequence[str], default: Sequence[str] | None = None):
     """``--policies A,B,...``: built-in policies of the game, comma-separated (default all)."""
-    from kaptai.errors import quote_token
     from kaptai.spec import Opt
 
-    allowed = tuple(names)
+    from kaptai.core.cli_options import names_list
 
-    def check(text: str) -> str:
-        items = [t.strip() for t in text.split(",")]
-        for t in items:
-            if t not in allowed:
-                raise ValueError(f"unknown policy {quote_token(t)}: expected {', '.join(allowed)} (comma-separated)")
-        if len(set(items)) < len(items):
-            raise ValueError(f"a policy is given twice in {quote_token(text)}")
-        return ",".join(items)
+    allowed = tuple(names)
+    check = names_list(allowed, "policy")
 
     return Opt("--policies", "str", default=",".join(default or allowed), metavar="POLICIES", check=check,
                help="policies, comma-separated: " + " | ".join(allowed))

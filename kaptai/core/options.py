@@ -101,6 +101,19 @@ def policy_label(policy: object) -> str:
     return policy if isinstance(policy, str) else str(getattr(policy, "name", type(policy).__name__))
 
 
+def as_tuple(value: Any, single: tuple[type, ...]) -> tuple:
+    """``value`` as a tuple: one item if it is of a ``single`` type (a name), else its items.
+
+    >>> as_tuple("greedy", (str,)), as_tuple(["a", "b"], (str,)), as_tuple(4, (str,))
+    (('greedy',), ('a', 'b'), (4,))
+    """
+    if isinstance(value, single):
+        return (value,)
+    if isinstance(value, Iterable):
+        return tuple(value)
+    return (value,)
+
+
 def check_players(players: object, lo: int, hi: int) -> int:
     """A player count from ``lo`` to ``hi`` as an int, else RulesError naming it.
 

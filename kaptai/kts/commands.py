@@ -227,24 +227,16 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
     return out
 
 
-def _names_list(text: str, allowed: tuple[str, ...], what: str) -> str:
-    from kaptai.errors import quote_token
-
-    items = [t.strip() for t in text.split(",")]
-    for t in items:
-        if t not in allowed:
-            raise ValueError(f"unknown {what} {quote_token(t)}: expected {', '.join(allowed)} (comma-separated)")
-    if len(set(items)) < len(items):
-        raise ValueError(f"a {what} is given twice in {quote_token(text)}")
-    return ",".join(items)
-
-
 def _presets_list(text: str) -> str:
-    return _names_list(text, _PRESETS, "preset")
+    from kaptai.core.cli_options import names_list
+
+    return names_list(_PRESETS, "preset")(text)
 
 
 def _policy_list(text: str) -> str:
-    return _names_list(text, _LEAGUE_POLICIES, "policy")
+    from kaptai.core.cli_options import names_list
+
+    return names_list(_LEAGUE_POLICIES, "policy")(text)
 
 
 _COMMON = dict(

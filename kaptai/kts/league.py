@@ -75,7 +75,7 @@ import json
 import math
 import sys
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
@@ -86,6 +86,7 @@ import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.core.sampling import seed_entropy
+from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count as _count
 from kaptai.core.plotting import save_figure, with_cjk_font
 from kaptai.core.settlement import pot_ev
@@ -407,12 +408,6 @@ def seat_ev(
 
 
 
-def _as_tuple(value: Any, single: tuple[type, ...]) -> tuple:
-    if isinstance(value, single):
-        return (value,)
-    if isinstance(value, Iterable):
-        return tuple(value)
-    return (value,)
 
 
 def _policy_name(p: object, what: str) -> str:
