@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, skill_measures, table_measures
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, share_of, skill_measures, table_measures
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
 from kaptai.core.stats import z_value
@@ -62,14 +62,19 @@ ATLAS_COLUMNS: list[str] = [
 
 #: Every measure and what it is (one definition for every game: :mod:`kaptai.core.atlas`).
 MEASURES: dict[str, str] = {
-    "house_edge": "house's take per hand / money staked, under the variant's own cut",
-    "house_edge_common": "a common 5% rake on winnings / money staked (for comparison)",
+    "exchanged": "money that changes hands per hand: what the losers pay the winners, before any cut",
+    "house_edge": "house's take per hand / money that changes hands, under the variant's own cut",
+    "house_edge_common": "a common 5% rake on winnings / money that changes hands: 5% by construction",
     "seat_ev": "expected result per hand of each seat, in the game's stake unit",
     "seat_advantage": "EV of the seat minus EV of the reference seat (simultaneous intervals)",
     "seat_spread": "max - min of the seat EVs (simultaneous interval)",
     "swing": "SD of one seat's result per hand (stake unit)",
     "swing_normalised": "swing / mean absolute result of a seat per hand",
+    "seat_spread_swing_share": "seat_spread / swing: the luck of the seat in SDs of one hand (unit-free)",
+    "seat_spread_exchange_share": "seat_spread / money that changes hands per hand (unit-free)",
     "value_of_skill": "EV(strongest built-in policy) - EV(random), each against the default field",
+    "value_of_skill_swing_share": "value_of_skill / swing of the default table (unit-free)",
+    "value_of_skill_exchange_share": "value_of_skill / money that changes hands per hand (unit-free)",
     "skill_effect_size": "value_of_skill / SD of the per-hand difference of the two players",
     "hands_until_skill_shows": "(1.645 SD / value_of_skill)^2: hands after which the stronger is ahead with 95%",
     "drawn_rate": "P(the hand is drawn: no winner)",
@@ -299,6 +304,10 @@ def _unit(measure: str, feed: AtlasFeed) -> str:
         return "probability"
     if measure in ("swing_normalised", "skill_effect_size"):
         return "ratio"
+    if measure.endswith("_swing_share"):
+        return "share of swing"
+    if measure.endswith("_exchange_share"):
+        return "share of money exchanged"
     if measure == "hands_until_skill_shows":
         return "hands"
     if measure == "mean_length":
@@ -333,8 +342,11 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         d = g["default"]
         mom = _moments(counts, d)
         n = int(mom["n"][0])
-        for r in table_measures(mom, confidence):
-            add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"])
+        base_rows = table_measures(mom, confidence)
+        for r in base_rows:
+            add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"],
+                method=r.get("method", "monte_carlo"))
+        scale = {r["measure"]: (r["value"], r["ci_low"], r["ci_high"]) for r in base_rows if r["seat"] is None}
         if g["strong"]:
             strong = [(j.seat, _moments(counts, j)) for j in g["strong"]]
             rand = [(j.seat, _moments(counts, j)) for j in g["random"]]
@@ -344,6 +356,9 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
             r = by["value_of_skill"]
             add("value_of_skill", r["value"], r["ci_low"], r["ci_high"], n_skill,
                 level=f"{strong_of(feed, v)} - {feed.random_policy}")
+            for den, measure in (("swing", "value_of_skill_swing_share"), ("exchanged", "value_of_skill_exchange_share")):
+                sh = share_of((r["value"], r["ci_low"], r["ci_high"]), scale[den])
+                add(measure, sh[0], sh[1], sh[2], n_skill + n, level=f"{strong_of(feed, v)} - {feed.random_policy}")
             r = by["skill_effect_size"]
             add("skill_effect_size", r["value"], r["ci_low"], r["ci_high"], n_skill)
             r = by["hands_until_skill_shows"]

@@ -25,7 +25,11 @@ leader or the declarer)
     1 if the hand is drawn (no winner) / won on the deal (a natural, a dragon, any instant
     win), else 0;
 ``length``
-    the hand's length in turns (as the game counts them).
+    the hand's length in turns (as the game counts them);
+``exchanged``
+    the money that changes hands: ``sum_s max(gross_s, 0)``, what the losers pay the
+    winners before any cut (one definition for every game: a pot game's winner does not
+    pay itself its own ante).
 
 The moments of a job are ``n`` (hands), ``z1 = sum z`` and ``z2 = sum z z'``: they add
 across chunks, so the shared runner merges them, checkpoints them and runs them on Dask.
@@ -35,7 +39,9 @@ covariance of the rows and ``g`` the gradient of ``f`` (exact for the means them
 
 Measures (:func:`table_measures`, :func:`skill_measures`)
 ---------------------------------------------------------
-* ``house_edge`` = E[house] / E[staked]; ``house_edge_common`` = E[rake5] / E[staked].
+* ``exchanged`` = E[exchanged]; ``house_edge`` = E[house] / E[exchanged];
+  ``house_edge_common`` = E[rake5] / E[exchanged] (0.05 by construction in every game: its
+  row is marked exact, as is any ratio that is the same in every hand).
 * ``seat_ev`` = E[net_s]; ``seat_advantage`` = E[net_s - net_0] for s = 1..P-1 with
   *simultaneous* (Bonferroni, ``1 - alpha/(P-1)`` each) intervals; ``seat_spread`` =
   ``max_s EV_s - min_s EV_s`` with the simultaneous interval of
@@ -43,7 +49,10 @@ Measures (:func:`table_measures`, :func:`skill_measures`)
 * ``swing`` = SD of one seat's result per hand, pooled over seats,
   ``sqrt(E[sq] - mean_s E[net_s]**2)``; ``swing_normalised`` = swing / E[abs] (the mean
   absolute result of a seat per hand), so games with different units compare.
-* ``drawn_rate``, ``natural_rate``, ``mean_length``.
+* ``seat_spread_swing_share`` = seat_spread / swing and ``seat_spread_exchange_share`` =
+  seat_spread / exchanged: unit-free (:func:`share_of`, a conservative interval).
+* ``drawn_rate``, ``natural_rate`` (Clopper--Pearson intervals: a sampled zero keeps a
+  positive upper bound), ``mean_length``.
 * ``value_of_skill`` (two rotated tables, :func:`skill_measures`) = EV of the strong policy
   minus EV of ``random``, each the focal seat's mean result averaged over the seats it sat
   in, against a field of the default policy; ``hands_until_skill_shows`` =
@@ -74,7 +83,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.stats import spread_interval, z_value
+from kaptai.core.stats import clopper_pearson_interval, spread_interval, z_value
 
 __all__ = [
     "COMMON_RAKE",
@@ -87,20 +96,21 @@ __all__ = [
     "skill_measures",
     "rotated_ev",
     "moments_of_rows",
+    "share_of",
 ]
 
 #: The common rake for comparison: 5% of winnings.
 COMMON_RAKE = 0.05
 #: One-sided 95% normal quantile of "hands until skill shows".
 SKILL_Z = 1.6448536269514722
-_TAIL = ("sq", "abs", "house", "staked", "rake5", "drawn", "natural", "length")
+_TAIL = ("sq", "abs", "house", "staked", "rake5", "drawn", "natural", "length", "exchanged")
 
 
 def feature_names(players: int) -> list[str]:
     """Names of the feature row for ``players`` seats (see the module docstring).
 
     >>> feature_names(2)
-    ['net_0', 'net_1', 'sq', 'abs', 'house', 'staked', 'rake5', 'drawn', 'natural', 'length']
+    ['net_0', 'net_1', 'sq', 'abs', 'house', 'staked', 'rake5', 'drawn', 'natural', 'length', 'exchanged']
     """
     return [f"net_{s}" for s in range(players)] + list(_TAIL)
 
@@ -148,6 +158,7 @@ def hand_moments(
         np.asarray(drawn, dtype=np.float64).reshape(N),
         np.asarray(natural, dtype=np.float64).reshape(N),
         np.asarray(length, dtype=np.float64).reshape(N),
+        win,
     ]
     z = np.stack(cols, axis=1)
     if weight is None:
@@ -282,20 +293,31 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) 
     >>> net = np.where(np.eye(3)[win] == 1, 3 * 0.9 - 1, -1.0)
     >>> rows = table_measures(hand_moments(net, gross=gross, staked=np.full(win.size, 3.0),
     ...     length=np.ones(win.size), drawn=np.zeros(win.size), natural=np.zeros(win.size)))
-    >>> edge = [r for r in rows if r["measure"] == "house_edge"][0]
-    >>> round(edge["value"], 12), round(edge["ci_high"] - edge["ci_low"], 9)
-    (0.1, 0.0)
+    >>> edge = [r for r in rows if r["measure"] == "house_edge"][0]      # 0.3 of the 2 antes won
+    >>> round(edge["value"], 12), edge["method"]
+    (0.15, 'exact')
     """
     m = Moments(moments)
     P = m.players
     alpha = 1.0 - confidence
     rows: list[dict[str, Any]] = []
 
-    def add(measure: str, est: Estimate, seat: int | None = None) -> None:
-        rows.append({"measure": measure, "seat": seat, "value": est[0], "ci_low": est[1], "ci_high": est[2]})
+    def add(measure: str, est: Estimate, seat: int | None = None, method: str = "monte_carlo") -> None:
+        rows.append({"measure": measure, "seat": seat, "value": est[0], "ci_low": est[1], "ci_high": est[2],
+                     "method": method})
 
-    add("house_edge", m.ratio("house", "staked", confidence))
-    add("house_edge_common", m.ratio("rake5", "staked", confidence))
+    def add_ratio(measure: str, est: Estimate) -> None:
+        v, lo, hi = est
+        # the same ratio in every hand: a delta interval of rounding width only (a real Monte Carlo
+        # ratio 1e-7 wide would take ~1e14 hands)
+        same = math.isfinite(v) and math.isfinite(lo) and hi - lo <= 1e-7 * abs(v)
+        add(measure, Estimate(v, v, v) if same else est, method="exact" if same else "monte_carlo")
+
+    exchanged = m.linear({"exchanged": 1.0}, confidence)
+    add("exchanged", exchanged)
+    add_ratio("house_edge", m.ratio("house", "exchanged", confidence))
+    add_ratio("house_edge_common", m.ratio("rake5", "exchanged", confidence))
+    spread: Estimate | None = None
     for s in range(P):
         add("seat_ev", m.linear({f"net_{s}": 1.0}, confidence), s)
     if P > 1:
@@ -309,14 +331,45 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) 
             lo = hi = math.nan
         else:
             lo, hi = spread_interval([e[1] for e in evs], [e[2] for e in evs])
-        add("seat_spread", Estimate(max(vals) - min(vals), lo, hi))
+        spread = Estimate(max(vals) - min(vals), lo, hi)
+        add("seat_spread", spread)
     sd, norm = m.swing(confidence)
     add("swing", _clip(sd, lo=0.0))
     add("swing_normalised", _clip(norm, lo=0.0))
-    add("drawn_rate", _clip(m.linear({"drawn": 1.0}, confidence), 0.0, 1.0))
-    add("natural_rate", _clip(m.linear({"natural": 1.0}, confidence), 0.0, 1.0))
+    if spread is not None:
+        add("seat_spread_swing_share", share_of(spread, _clip(sd, lo=0.0)))
+        add("seat_spread_exchange_share", share_of(spread, _clip(exchanged, lo=0.0)))
+    for name in ("drawn", "natural"):
+        k = m.mean(name) * m.n
+        if m.n > 0 and abs(k - round(k)) < 1e-6:         # counts of hands: an exact binomial interval
+            lo_p, hi_p = clopper_pearson_interval(round(k), m.n, confidence)
+            add(f"{name}_rate", Estimate(k / m.n, float(lo_p), float(hi_p)))
+        else:
+            add(f"{name}_rate", _clip(m.linear({name: 1.0}, confidence), 0.0, 1.0))
     add("mean_length", m.linear({"length": 1.0}, confidence))
     return rows
+
+
+def share_of(num: Estimate | tuple, den: Estimate | tuple) -> Estimate:
+    """``num / den`` of two estimates, with the widest interval their intervals allow.
+
+    Conservative (it covers whenever both intervals do); the denominator must be positive.
+
+    Examples
+    --------
+    >>> from kaptai.core.atlas import share_of
+    >>> tuple(round(x, 4) for x in share_of((0.3, 0.2, 0.4), (2.0, 1.9, 2.1)))
+    (0.15, 0.0952, 0.2105)
+    >>> tuple(round(x, 4) for x in share_of((-0.3, -0.4, 0.1), (2.0, 1.9, 2.1)))
+    (-0.15, -0.2105, 0.0526)
+    """
+    v, lo, hi = (float(x) for x in num)
+    d, dlo, dhi = (float(x) for x in den)
+    if not (d > 0) or not math.isfinite(d):
+        return Estimate(math.nan, math.nan, math.nan)
+    if not (dlo > 0 and math.isfinite(dhi)):
+        return Estimate(v / d, math.nan, math.nan)
+    return Estimate(v / d, min(lo / dlo, lo / dhi), max(hi / dlo, hi / dhi))
 
 
 def rotated_ev(jobs: Sequence[tuple[int, Mapping[str, np.ndarray]]]) -> tuple[float, float, float, int]:

@@ -94,19 +94,13 @@ def reading(df: pd.DataFrame) -> list[str]:
         if cut:
             top = max(cut, key=lambda e: e[2].value)
             text.append(f"Of the default rules, {top[0]} ({top[1]}) is the most a house game: the house keeps "
-                        f"{_cell(top[2])} of the money staked.")
+                        f"{_cell(top[2])} of the money that changes hands.")
         if free:
             text.append("No house takes anything in " + ", ".join(f"{g}" for g, _, _ in free)
                         + " under their own rules (house edge exactly 0).")
-        com = [(g, v, r(g, v, "house_edge_common")) for g, v in pairs]
-        com = [c for c in com if c[2] is not None and not math.isnan(c[2].value)]
-        if len(com) > 1:
-            lo = min(com, key=lambda c: c[2].value)
-            hi = max(com, key=lambda c: c[2].value)
-            text.append(f"Under one common 5% rake on winnings the house's share of the stakes would run from "
-                        f"{_cell(lo[2])} in {lo[0]} to {_cell(hi[2])} in {hi[0]}: where every unit staked is won "
-                        f"by someone (the settlement games) the rake takes exactly 5%; in a pot game the "
-                        f"winner's own ante is staked but not won, so the same rake takes less.")
+        text.append("The house edge is the house's take over the money that changes hands (what the losers "
+                    "pay the winners), one definition for every game; a common 5% rake on winnings is therefore "
+                    "exactly 5% everywhere (its rows are marked exact).")
         out.append(" ".join(text))
     # skill
     sk = [(g, v, r(g, v, "hands_until_skill_shows"), r(g, v, "value_of_skill")) for g, v in pairs]

@@ -36,11 +36,52 @@ def test_no_cut_means_zero_house_edge_exactly():
 @pytest.mark.parametrize("cut", [0.05, 0.1])
 def test_pot_cut_is_the_house_edge(cut):
     m = _pot(np.random.default_rng(1), 5_000, 4, cut)
-    r = _rows(table_measures(m), "house_edge")
-    assert r["value"] == pytest.approx(cut, abs=1e-12)
-    assert r["ci_high"] - r["ci_low"] < 1e-9            # a constant take has no noise
-    common = _rows(table_measures(m), "house_edge_common")
-    assert common["value"] == pytest.approx(COMMON_RAKE * 3 / 4, abs=1e-12)   # 5% of P-1 antes won, of P staked
+    rows = table_measures(m)
+    r = _rows(rows, "house_edge")
+    # the cut takes cut * 4 antes of the 3 antes that change hands (the winner's own is not paid)
+    assert r["value"] == pytest.approx(cut * 4 / 3, abs=1e-12)
+    assert r["ci_high"] == r["ci_low"] == r["value"] and r["method"] == "exact"   # a constant take has no noise
+    assert _rows(rows, "exchanged")["value"] == pytest.approx(3.0)
+    common = _rows(rows, "house_edge_common")
+    assert common["value"] == pytest.approx(COMMON_RAKE, abs=1e-12) and common["method"] == "exact"
+
+
+def test_house_edge_is_one_definition_for_pot_and_settlement_games():
+    """The same money changes hands in a pot of 3 antes won and in 3 losers paying 1 each."""
+    rng = np.random.default_rng(4)
+    n, P = 4_000, 4
+    win = rng.integers(0, P, n)
+    onehot = np.eye(P)[win]
+    gross = onehot * P - 1.0                               # pot: 4 antes, the winner's own back
+    pay = onehot * 3 - (1 - onehot)                        # settlement: each loser pays the winner 1
+    assert np.array_equal(gross, pay)
+    cut = 0.05
+    net_pot = onehot * P * (1 - cut) - 1.0                 # 5% of the whole pot
+    net_settle = np.where(onehot == 1, 3 * (1 - cut), -1.0)   # 5% of what is won
+    one = np.ones(n)
+    e = {}
+    for name, net in (("pot", net_pot), ("settle", net_settle)):
+        rows = table_measures(hand_moments(net, gross=gross, staked=P * one, length=one, drawn=0 * one,
+                                           natural=0 * one))
+        e[name] = _rows(rows, "house_edge")["value"]
+    assert e["settle"] == pytest.approx(0.05) and e["pot"] == pytest.approx(0.05 * 4 / 3)
+
+
+def test_unit_free_spread_is_the_spread_over_swing_and_over_the_exchange():
+    rows = table_measures(_pot(np.random.default_rng(3), 40_000, 3, 0.0, p_win=[0.4, 0.3, 0.3]))
+    spread, swing = _rows(rows, "seat_spread"), _rows(rows, "swing")
+    share = _rows(rows, "seat_spread_swing_share")
+    assert share["value"] == pytest.approx(spread["value"] / swing["value"])
+    assert share["ci_low"] <= spread["ci_low"] / swing["ci_high"] + 1e-12
+    assert share["ci_high"] >= spread["ci_high"] / swing["ci_low"] - 1e-12
+    ex = _rows(rows, "seat_spread_exchange_share")
+    assert ex["value"] == pytest.approx(spread["value"] / 2.0)          # 2 antes change hands each hand
+
+
+def test_a_rare_event_never_seen_keeps_a_positive_upper_bound():
+    m = _pot(np.random.default_rng(5), 20_000, 4, 0.0)
+    r = _rows(table_measures(m), "natural_rate")
+    assert r["value"] == 0.0 == r["ci_low"] < 1.4e-5 < r["ci_high"]
 
 
 def test_symmetric_game_has_no_seat_advantage_within_its_intervals():
