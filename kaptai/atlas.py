@@ -4,9 +4,11 @@ For each game of the registry that has an atlas feed (:attr:`kaptai.games.GameSp
 and each of its main variants, the atlas plays
 
 * a **default table**: every seat the game's default policy, ``hands`` hands;
-* for the value of skill, two sets of **rotated tables**: the game's strongest built-in
-  policy (then ``random``) at one seat and the default policy at the others, once with it
-  at each seat, ``ceil(hands / players)`` hands each;
+* for the value of skill, the **pair tables** of :data:`kaptai.core.atlas.PAIRS`, like for
+  like in every game: the default policy against ``random``, and the strongest built-in
+  policy (the ``search`` player where there is one) against the default, the two players
+  at one table with the field (the default policy) in the other seats, one table per
+  ordered pair of active seats, ``hands`` hands in all per pair;
 
 and turns every hand into the feature row of :mod:`kaptai.core.atlas`, where each measure
 is defined once for every game (house edge under the game's own cut and under a common 5%
@@ -25,7 +27,7 @@ Examples
 >>> from kaptai.atlas import atlas
 >>> df = atlas(games=["nine-ten"], hands=2_000, seed=1, skill=False, progress=False)
 >>> sorted(set(df.measure))[:4]
-['decisive_deal', 'drawn_rate', 'house_edge', 'house_edge_common']
+['decisive_deal', 'drawn_rate', 'exchanged', 'house_edge']
 >>> bool((df[df.measure == "house_edge"].value == 0).all())     # nine-ten has no house cut
 True
 """
@@ -44,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, share_of, skill_measures, table_measures
+from kaptai.core.atlas import PAIRS, AtlasFeed, AtlasJob, AtlasVariant, pair_measures, table_measures
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
 from kaptai.core.stats import z_value
@@ -106,13 +108,16 @@ class _Job:
     index: int
     feed: str                      # 'module:FEED' entry (loaded in the worker)
     job: AtlasJob
-    role: str                      # 'default', 'strong', 'random'
-    seat: int | None               # the focal seat of a rotated table
+    role: str                      # 'default' or 'pair'
+    seat: int | None               # unused (kept for the fingerprint's shape)
     hands: int
     entropy: int
+    pair: str | None = None        # a label of kaptai.core.atlas.PAIRS
+    seats: tuple[int, int] | None = None   # (seat of X, seat of Y) of a pair table
+    heavy: bool = False            # the pair has the strong policy (its chunk size and cap)
 
 
-def _job_entropy(entropy: int, game: str, variant: str, role: str, seat: int | None) -> int:
+def _job_entropy(entropy: int, game: str, variant: str, role: str, seat: Any) -> int:
     tag = zlib.crc32(f"{game}|{variant}|{role}|{seat}".encode())
     state = np.random.SeedSequence([entropy & (2**128 - 1), tag]).generate_state(4, np.uint32)
     return int.from_bytes(state.tobytes(), "little")
@@ -136,16 +141,25 @@ class _Tasks(Sequence):
             i += len(self)
         j = int(np.searchsorted(self.starts, i, side="right") - 1)
         job = self.jobs[j]
-        return (job.index, job.feed, job.job, self.plans[j][i - int(self.starts[j])])
+        return (job.index, job.feed, job.job, self.plans[j][i - int(self.starts[j])], job.seats)
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
 
 def _play(task) -> dict[str, np.ndarray]:
-    """One chunk of one job (module level: pickled to worker processes)."""
-    index, entry, job, chunk = task
+    """One chunk of one job (module level: pickled to worker processes).
+
+    A default table gives its moments; a pair table (``seats`` = (a, b)) gives each hand's
+    ``net_a - net_b`` as ``j<index>_diff`` (the per-hand distribution behind "hands until
+    skill shows")."""
+    index, entry, job, chunk, seats = task
     feed = load_entry(entry)
+    if seats is not None:
+        if feed.rows is None:  # pragma: no cover - a feed mistake (test_atlas checks every feed)
+            raise RulesError(f"{job.game}'s atlas feed has no per-hand rows: it cannot seat a skill pair")
+        net = np.asarray(feed.rows(job, chunk)["net"], dtype=np.float64)
+        return {f"j{index}_diff": net[:, seats[0]] - net[:, seats[1]]}
     out = feed.play(job, chunk)
     return {f"j{index}_{k}": np.asarray(v) for k, v in out.items()}
 
@@ -153,7 +167,12 @@ def _play(task) -> dict[str, np.ndarray]:
 def _merge(total: dict[str, np.ndarray], part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     out = dict(total)
     for k, v in part.items():
-        out[k] = out[k] + v if k in out else np.array(v, copy=True)
+        if k not in out:
+            out[k] = np.array(v, copy=True)
+        elif k.endswith("_diff"):           # per-hand values: kept in chunk order
+            out[k] = np.concatenate([out[k], v])
+        else:
+            out[k] = out[k] + v
     return out
 
 
@@ -202,10 +221,23 @@ def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variant
 
             add("default", default, None, hands)
             if skill:
-                for role, pol in (("strong", strong_of(feed, v)), ("random", feed.random_policy)):
-                    n = hands if role == "random" or feed.strong_hands is None else min(hands, feed.strong_hands)
-                    for s in range(P):
-                        add(role, default[:s] + (pol,) + default[s + 1:], s, -(-n // P))
+                sitting = set(feed.sitting_out(v)) if feed.sitting_out is not None else set()
+                active = [s for s in range(P) if s not in sitting]
+                arrangements = [(a, b) for a in active for b in active if a != b]
+                roles = {"default": feed.default_policy, "strong": strong_of(feed, v), "random": feed.random_policy}
+                for label, rx, ry in PAIRS:
+                    x, y = roles[rx], roles[ry]
+                    if x == y:            # the game's strongest policy is its default: nothing to measure
+                        continue
+                    heavy = "strong" in (rx, ry)
+                    n = hands if not heavy or feed.strong_hands is None else min(hands, feed.strong_hands)
+                    per = -(-n // len(arrangements))
+                    for a, b in arrangements:
+                        pol = list(default)
+                        pol[a], pol[b] = x, y
+                        jobs.append(_Job(len(jobs), spec.atlas or "", AtlasJob(name, v, tuple(pol)), "pair", None, per,
+                                         _job_entropy(entropy, name, v.name, f"pair {label}", f"{a},{b}"),
+                                         pair=label, seats=(a, b), heavy=heavy))
     return jobs
 
 
@@ -231,15 +263,15 @@ def atlas(
         Game ids or aliases (a comma-separated string works too); default every game
         with an atlas feed (:func:`atlas_games`).
     hands : int
-        Hands of each default table; each rotated table of the value of skill plays
-        ``ceil(hands / players)`` hands at each seat (a feed may cap its strong policy's
-        tables: :attr:`~kaptai.core.atlas.AtlasFeed.strong_hands`).
+        Hands of each default table, and of each skill pair (split over its seat
+        arrangements; a feed may cap the tables of its strong policy:
+        :attr:`~kaptai.core.atlas.AtlasFeed.strong_hands`).
     seed : int
         Seed of the whole atlas (each table's seed is derived from it).
     workers : int
         Local worker processes.
     skill : bool
-        Play the rotated tables (value of skill, hands until skill shows).
+        Play the pair tables (value of skill, hands until skill shows).
     variants : {'main', 'default'}
         Every main variant of each game, or only its default ruleset.
     confidence : float
@@ -274,11 +306,12 @@ def atlas(
     entropy = check_seed(seed)
     jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy)
     feeds = {j.job.game: feed_of(j.job.game) for j in jobs}
-    tasks = _Tasks(jobs, [_chunk_hands(feeds[j.job.game], j.role) for j in jobs])
+    tasks = _Tasks(jobs, [_chunk_hands(feeds[j.job.game], j.heavy) for j in jobs])
     fingerprint = {
         "kind": "kaptai.atlas", "version": __version__, "seed": entropy, "hands": hands, "skill": bool(skill),
         "variants": variants,
-        "jobs": [[j.job.game, j.job.variant.name, j.role, j.seat, j.hands, list(j.job.policies)] for j in jobs],
+        "jobs": [[j.job.game, j.job.variant.name, j.role, j.pair, list(j.seats or ()), j.hands, list(j.job.policies)]
+                 for j in jobs],
     }
     counts = run_chunks(_play, tasks, merge=_merge, workers=workers, executor=executor, scheduler=scheduler,
                         checkpoint=checkpoint, fingerprint=fingerprint, progress=progress, desc="atlas",
@@ -291,8 +324,8 @@ def strong_of(feed: AtlasFeed, variant: AtlasVariant) -> str:
     return variant.strong_policy or feed.strong_policy
 
 
-def _chunk_hands(feed: AtlasFeed, role: str) -> int:
-    return feed.strong_chunk_hands or feed.chunk_hands if role == "strong" else feed.chunk_hands
+def _chunk_hands(feed: AtlasFeed, heavy: bool) -> int:
+    return feed.strong_chunk_hands or feed.chunk_hands if heavy else feed.chunk_hands
 
 
 def _moments(counts: Mapping[str, np.ndarray], j: _Job) -> dict[str, np.ndarray]:
@@ -321,11 +354,11 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     for j in jobs:
         g = groups.setdefault((j.job.game, j.job.variant.name), {"variant": j.job.variant, "default": None,
-                                                                "strong": [], "random": []})
+                                                                "pairs": {}})
         if j.role == "default":
             g["default"] = j
         else:
-            g[j.role].append(j)
+            g["pairs"].setdefault(j.pair, []).append(j)
     descriptions: dict[str, dict[str, str]] = {}
     for (name, vname), g in groups.items():
         feed = feeds[name]
@@ -342,27 +375,17 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         d = g["default"]
         mom = _moments(counts, d)
         n = int(mom["n"][0])
-        base_rows = table_measures(mom, confidence)
+        sitting = tuple(feed.sitting_out(v)) if feed.sitting_out is not None else ()
+        base_rows = table_measures(mom, confidence, sitting_out=sitting)
         for r in base_rows:
             add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"],
                 method=r.get("method", "monte_carlo"))
         scale = {r["measure"]: (r["value"], r["ci_low"], r["ci_high"]) for r in base_rows if r["seat"] is None}
-        if g["strong"]:
-            strong = [(j.seat, _moments(counts, j)) for j in g["strong"]]
-            rand = [(j.seat, _moments(counts, j)) for j in g["random"]]
-            n_skill = sum(int(m["n"][0]) for _, m in strong) + sum(int(m["n"][0]) for _, m in rand)
-            sk = skill_measures(strong, rand, confidence)
-            by = {r["measure"]: r for r in sk}
-            r = by["value_of_skill"]
-            add("value_of_skill", r["value"], r["ci_low"], r["ci_high"], n_skill,
-                level=f"{strong_of(feed, v)} - {feed.random_policy}")
-            for den, measure in (("swing", "value_of_skill_swing_share"), ("exchanged", "value_of_skill_exchange_share")):
-                sh = share_of((r["value"], r["ci_low"], r["ci_high"]), scale[den])
-                add(measure, sh[0], sh[1], sh[2], n_skill + n, level=f"{strong_of(feed, v)} - {feed.random_policy}")
-            r = by["skill_effect_size"]
-            add("skill_effect_size", r["value"], r["ci_low"], r["ci_high"], n_skill)
-            r = by["hands_until_skill_shows"]
-            add("hands_until_skill_shows", r["value"], r["ci_low"], r["ci_high"], n_skill)
+        for label, pjobs in g["pairs"].items():
+            diffs = [counts[f"j{j.index}_diff"] for j in pjobs]
+            n_pair = int(sum(x.size for x in diffs))
+            for r in pair_measures(diffs, swing=scale["swing"], exchanged=scale["exchanged"], confidence=confidence):
+                add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n_pair, level=label)
         if feed.decisive is not None:
             got = feed.decisive(v)
             if got is not None:
@@ -459,7 +482,7 @@ def plot_map(df: pd.DataFrame, ax=None):
 
     from kaptai.core.plotting import with_cjk_font
 
-    x = df[df.measure == "skill_effect_size"].set_index(["game", "variant"])
+    x = df[(df.measure == "skill_effect_size") & (df.level == "default - random")].set_index(["game", "variant"])
     y = df[df.measure == "house_edge"].set_index(["game", "variant"])
     keys = [k for k in x.index if k in y.index]
     if not keys:
@@ -490,8 +513,8 @@ def plot_map(df: pd.DataFrame, ax=None):
         ax.legend(fontsize=7, loc="upper left")
         ax.margins(y=0.25)
         ax.axvline(0.0, color="grey", lw=0.8)
-        ax.set_xlabel("value of skill per hand / SD of the per-hand difference (effect size)")
-        ax.set_ylabel("house edge (share of money staked)")
+        ax.set_xlabel("default policy over random at one table, per hand / SD of the difference (effect size)")
+        ax.set_ylabel("house edge (share of the money that changes hands)")
         ax.set_title("The map of the games: skill against house edge", fontsize=10)
         ax.grid(alpha=0.3)
         return ax.figure

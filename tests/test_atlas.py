@@ -4,9 +4,9 @@ import json
 import pandas as pd
 import pytest
 
-from kaptai.atlas import ATLAS_COLUMNS, MEASURES, _chunk_hands, atlas, atlas_games, feed_of, plan
+from kaptai.atlas import ATLAS_COLUMNS, MEASURES, _chunk_hands, atlas, atlas_games, feed_of, plan, strong_of
 from kaptai.cli import main
-from kaptai.core.atlas import AtlasFeed, skill_measures
+from kaptai.core.atlas import AtlasFeed, AtlasJob, pair_measures
 from kaptai.core.runner import CheckpointError, plan_chunks
 from kaptai.errors import KaptaiError
 from kaptai.games import GAMES
@@ -72,7 +72,7 @@ def test_workers_and_checkpoint_give_the_same_table(tmp_path):
     first = atlas(**kw, checkpoint=ck)
     jobs = plan([FAST], 800, seed=5, variants="default")
     assert len(list(ck.glob("chunk-*.npz"))) == sum(
-        len(plan_chunks(j.hands, _chunk_hands(feed_of(FAST), j.role), j.entropy)) for j in jobs)
+        len(plan_chunks(j.hands, _chunk_hands(feed_of(FAST), j.heavy), j.entropy)) for j in jobs)
     again = atlas(**kw, checkpoint=ck)
     pd.testing.assert_frame_equal(first, again)
     pd.testing.assert_frame_equal(first, one)
@@ -81,23 +81,33 @@ def test_workers_and_checkpoint_give_the_same_table(tmp_path):
 
 
 def test_random_against_random_on_a_real_engine():
-    """Two independent sets of random-policy tables: the value of skill is 0 within its interval."""
+    """A pair of random players at one table of the field: the value of skill is 0 within its interval."""
     feed = feed_of(FAST)
-    jobs = [j for j in plan([FAST], 4_000, seed=6, variants="default") if j.role == "random"]
-    def moments(entropy_shift):
-        out = []
-        for j in jobs:
-            chunks = plan_chunks(j.hands, feed.chunk_hands, j.entropy + entropy_shift)
-            total = None
-            for c in chunks:
-                part = feed.play(j.job, c)
-                total = part if total is None else {k: total[k] + part[k] for k in part}
-            out.append((j.seat, total))
-        return out
+    v = feed.variants[0]
+    P = v.players
+    diffs = []
+    for a, b in [(0, 1), (1, 0), (2, 3)]:
+        pols = [feed.default_policy] * P
+        pols[a] = pols[b] = "random"
+        for c in plan_chunks(2_000, feed.chunk_hands, 11 + a + 7 * b):
+            net = feed.rows(AtlasJob(FAST, v, tuple(pols)), c)["net"]
+            diffs.append(net[:, a] - net[:, b])
+    rows = pair_measures(diffs, swing=(1.0, 1.0, 1.0), exchanged=(1.0, 1.0, 1.0))
+    r = [r for r in rows if r["measure"] == "value_of_skill"][0]
+    assert r["ci_low"] < 0 < r["ci_high"]
 
-    rows = skill_measures(moments(0), moments(1))
-    v = [r for r in rows if r["measure"] == "value_of_skill"][0]
-    assert v["ci_low"] < 0 < v["ci_high"]
+
+def test_pair_tables_seat_the_pair_with_the_field(small):
+    jobs = [j for j in plan([FAST], 1_500, seed=3) if j.role == "pair"]
+    feed = feed_of(FAST)
+    for j in jobs:
+        a, b = j.seats
+        x, y = j.job.policies[a], j.job.policies[b]
+        assert a != b and (x, y) in {("colour_cut", "random"), (strong_of(feed, j.job.variant), "colour_cut")}
+        assert all(p == feed.default_policy for s, p in enumerate(j.job.policies) if s not in (a, b))
+    got = small[small.measure == "hands_until_skill_shows"]
+    assert set(got.level) <= {"default - random", "strong - default"} and len(got)
+    assert (got.value >= 1).all()
 
 
 def test_bad_input_is_refused_before_any_work():

@@ -37,8 +37,8 @@ Every measure is a smooth function ``f`` of the mean feature vector ``m``; its i
 the delta-method normal interval ``f(m) +- z sqrt(g' C g / n)`` with ``C`` the sample
 covariance of the rows and ``g`` the gradient of ``f`` (exact for the means themselves).
 
-Measures (:func:`table_measures`, :func:`skill_measures`)
----------------------------------------------------------
+Measures (:func:`table_measures`, :func:`pair_measures`)
+--------------------------------------------------------
 * ``exchanged`` = E[exchanged]; ``house_edge`` = E[house] / E[exchanged];
   ``house_edge_common`` = E[rake5] / E[exchanged] (0.05 by construction in every game: its
   row is marked exact, as is any ratio that is the same in every hand).
@@ -53,15 +53,16 @@ Measures (:func:`table_measures`, :func:`skill_measures`)
   seat_spread / exchanged: unit-free (:func:`share_of`, a conservative interval).
 * ``drawn_rate``, ``natural_rate`` (Clopper--Pearson intervals: a sampled zero keeps a
   positive upper bound), ``mean_length``.
-* ``value_of_skill`` (two rotated tables, :func:`skill_measures`) = EV of the strong policy
-  minus EV of ``random``, each the focal seat's mean result averaged over the seats it sat
-  in, against a field of the default policy; ``hands_until_skill_shows`` =
-  ``(1.645 * SD / delta)**2`` with ``SD = sqrt(SD_strong**2 + SD_random**2)`` the SD of the
-  per-hand difference of two independent players: after ``N`` hands the stronger is ahead
-  with probability ``Phi(delta sqrt(N) / SD)`` (normal approximation), which is 95% at that
-  ``N``.  Its interval maps the interval of ``delta`` through the same formula (infinite when
-  the interval of ``delta`` reaches 0).  ``skill_effect_size`` = ``delta / SD`` (unit-free:
-  the atlas's map puts it against the house edge).
+* Skill, like for like (:func:`pair_measures`, :data:`PAIRS`): for each pair X - Y
+  (``default - random``, ``strong - default``) both sit at one table with the field (the
+  default policy) in the other seats, one table per ordered pair of active seats.
+  ``value_of_skill`` = E[net_X - net_Y] per hand, averaged over the arrangements, with
+  its shares of the swing and of the money exchanged; ``skill_effect_size`` = that over
+  the SD of the per-hand difference (the mixture of arrangements: the variance between
+  seats is in it); ``hands_until_skill_shows`` = the smallest N with P(X ahead of Y after
+  N hands) >= 95%, by exact convolution of that per-hand distribution
+  (:func:`kaptai.core.stats.hands_until_ahead`), not the normal approximation.
+* Seats that sit out (:attr:`AtlasFeed.sitting_out`) are in no seat measure, swing or pair.
 
 Examples
 --------
@@ -87,22 +88,25 @@ from kaptai.core.stats import clopper_pearson_interval, spread_interval, z_value
 
 __all__ = [
     "COMMON_RAKE",
-    "SKILL_Z",
     "feature_names",
     "hand_moments",
     "Moments",
     "Estimate",
     "table_measures",
-    "skill_measures",
     "rotated_ev",
     "moments_of_rows",
     "share_of",
+    "pair_measures",
+    "PAIRS",
 ]
+
+#: The skill pairs of every game, like for like: (label, policy role of X, role of Y);
+#: X and Y sit at one table with the field (the default policy) in the other seats.
+PAIRS: tuple[tuple[str, str, str], ...] = (("default - random", "default", "random"),
+                                         ("strong - default", "strong", "default"))
 
 #: The common rake for comparison: 5% of winnings.
 COMMON_RAKE = 0.05
-#: One-sided 95% normal quantile of "hands until skill shows".
-SKILL_Z = 1.6448536269514722
 _TAIL = ("sq", "abs", "house", "staked", "rake5", "drawn", "natural", "length", "exchanged")
 
 
@@ -241,13 +245,25 @@ class Moments:
         g[j] = -a / (b * b)
         return self.delta(lambda m: float(m[i] / m[j]), g, confidence)
 
-    def swing(self, confidence: float = 0.95) -> tuple[Estimate, Estimate]:
-        """(SD of one seat's result, pooled; that SD over the mean absolute result)."""
+    def swing(self, confidence: float = 0.95, active: Sequence[int] | None = None) -> tuple[Estimate, Estimate]:
+        """(SD of one seat's result, pooled over the ``active`` seats (default all); that SD
+        over the mean absolute result).  A seat left out must sit out: its result is 0 in
+        every hand (then the per-hand means over all seats are those over the active seats
+        times ``P / len(active)``)."""
         P = self.players
+        seats = list(range(P)) if active is None else sorted(set(active))
+        if not seats or seats[0] < 0 or seats[-1] >= P:
+            raise ValueError(f"active seats {active!r}: expected seats of 0..{P - 1}")
+        for s in set(range(P)) - set(seats):
+            i = self._idx[f"net_{s}"]
+            if self.n and (abs(self.m[i]) > 0 or (self.n > 1 and self.cov[i, i] > 0)):
+                raise ValueError(f"seat {s} is left out of the swing but its result is not always 0")
+        k = P / len(seats)
         isq, iabs = self._idx["sq"], self._idx["abs"]
+        sel = np.array(seats)
 
         def var(m):
-            return float(m[isq] - np.mean(m[:P] ** 2))
+            return float(k * m[isq] - np.mean(m[sel] ** 2))
 
         if self.n < 2:
             nan = Estimate(math.nan, math.nan, math.nan)
@@ -255,19 +271,19 @@ class Moments:
         v = var(self.m)
         sd = math.sqrt(max(v, 0.0))
         g = np.zeros(self.m.size)
-        g[isq] = 1.0
-        g[:P] = -2.0 * self.m[:P] / P
+        g[isq] = k
+        g[sel] = -2.0 * self.m[sel] / len(seats)
         if sd > 0:
             g_sd = g / (2 * sd)
         else:
             g_sd = np.zeros_like(g)
         est_sd = self.delta(lambda m: math.sqrt(max(var(m), 0.0)), g_sd, confidence)
-        a = self.m[iabs]
+        a = k * self.m[iabs]
         if a <= 0:
             return est_sd, Estimate(math.nan, math.nan, math.nan)
         g_n = g_sd / a
-        g_n[iabs] -= sd / (a * a)
-        est_n = self.delta(lambda m: math.sqrt(max(var(m), 0.0)) / m[iabs], g_n, confidence)
+        g_n[iabs] -= k * sd / (a * a)
+        est_n = self.delta(lambda m: math.sqrt(max(var(m), 0.0)) / (k * m[iabs]), g_n, confidence)
         return est_sd, est_n
 
 
@@ -280,8 +296,12 @@ def _clip(e: Estimate, lo: float | None = None, hi: float | None = None) -> Esti
     return Estimate(v, a, b)
 
 
-def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) -> list[dict[str, Any]]:
+def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
+                   sitting_out: Sequence[int] = ()) -> list[dict[str, Any]]:
     """Every measure of one all-default table (rows ``measure, seat, value, ci_low, ci_high``).
+
+    Seats in ``sitting_out`` (a seat that sits the hand out, e.g. Nantong's fourth player)
+    get no rows and count in no seat measure nor in the swing.
 
     Examples
     --------
@@ -318,14 +338,17 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) 
     add_ratio("house_edge", m.ratio("house", "exchanged", confidence))
     add_ratio("house_edge_common", m.ratio("rake5", "exchanged", confidence))
     spread: Estimate | None = None
-    for s in range(P):
+    active = [s for s in range(P) if s not in set(sitting_out)]
+    A = len(active)
+    for s in active:
         add("seat_ev", m.linear({f"net_{s}": 1.0}, confidence), s)
-    if P > 1:
-        conf_adv = 1.0 - alpha / (P - 1)
-        for s in range(1, P):
-            add("seat_advantage", m.linear({f"net_{s}": 1.0, "net_0": -1.0}, conf_adv), s)
-        conf_seat = 1.0 - alpha / P
-        evs = [m.linear({f"net_{s}": 1.0}, conf_seat) for s in range(P)]
+    if A > 1:
+        ref = active[0]
+        conf_adv = 1.0 - alpha / (A - 1)
+        for s in active[1:]:
+            add("seat_advantage", m.linear({f"net_{s}": 1.0, f"net_{ref}": -1.0}, conf_adv), s)
+        conf_seat = 1.0 - alpha / A
+        evs = [m.linear({f"net_{s}": 1.0}, conf_seat) for s in active]
         vals = [e[0] for e in evs]
         if any(math.isnan(e[1]) or math.isnan(e[2]) for e in evs):
             lo = hi = math.nan
@@ -333,7 +356,7 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95) 
             lo, hi = spread_interval([e[1] for e in evs], [e[2] for e in evs])
         spread = Estimate(max(vals) - min(vals), lo, hi)
         add("seat_spread", spread)
-    sd, norm = m.swing(confidence)
+    sd, norm = m.swing(confidence, active)
     add("swing", _clip(sd, lo=0.0))
     add("swing_normalised", _clip(norm, lo=0.0))
     if spread is not None:
@@ -372,6 +395,92 @@ def share_of(num: Estimate | tuple, den: Estimate | tuple) -> Estimate:
     return Estimate(v / d, min(lo / dlo, lo / dhi), max(hi / dlo, hi / dhi))
 
 
+def pair_measures(
+    diffs: Sequence[np.ndarray],
+    *,
+    swing: Sequence[float],
+    exchanged: Sequence[float],
+    confidence: float = 0.95,
+    target: float = 0.95,
+) -> list[dict[str, Any]]:
+    """Skill of X over Y from tables where both sit with the field, one table per arrangement.
+
+    Parameters
+    ----------
+    diffs : sequence of arrays
+        Per arrangement of the pair's seats (X at seat a, Y at seat b; every ordered pair of
+        active seats), each hand's ``net_a - net_b``.
+    swing, exchanged : (value, ci_low, ci_high)
+        The variant's default-table swing and money exchanged (for the unit-free shares).
+
+    Returns
+    -------
+    list of dict
+        ``value_of_skill`` = E[net_X - net_Y] per hand, the mean over the arrangements (a
+        player who takes every arrangement equally often), normal interval with the
+        tables' variances added; ``value_of_skill_swing_share`` / ``_exchange_share`` (see
+        :func:`share_of`); ``skill_effect_size`` = value / SD, SD of the per-hand
+        difference under the mixture of arrangements (so the variance between seats is
+        in it); ``hands_until_skill_shows`` = the smallest N with P(X ahead of Y after N
+        hands) >= ``target`` (:func:`kaptai.core.stats.hands_until_ahead`: exact
+        convolution of the mixture's per-hand distribution), its interval the same N for
+        the distribution shifted to the ends of the value's interval (infinite when the
+        low end is <= 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.atlas import pair_measures
+    >>> d = [np.array([1.0, -1.0, 1.0, 1.0]), np.array([1.0, 1.0, -1.0, 1.0])]    # X ahead 3 hands in 4
+    >>> rows = {r["measure"]: r for r in pair_measures(d, swing=(1.0, 0.9, 1.1), exchanged=(2.0, 2.0, 2.0))}
+    >>> rows["value_of_skill"]["value"], rows["skill_effect_size"]["value"]
+    (0.5, 0.5773502691896258)
+    >>> rows["hands_until_skill_shows"]["value"]        # P(ahead) = 0.9294 after 7, 0.9511 after 9 hands
+    9.0
+    """
+    from kaptai.core.stats import hands_until_ahead
+
+    z = z_value(confidence)
+    parts = [np.asarray(d, dtype=np.float64).reshape(-1) for d in diffs]
+    parts = [d for d in parts if d.size]
+    if not parts:
+        raise ValueError("pair_measures: no hands")
+    k = len(parts)
+    means = np.array([d.mean() for d in parts])
+    var = np.array([d.var(ddof=1) / d.size if d.size > 1 else math.nan for d in parts])
+    edge = float(means.mean())
+    half = z * math.sqrt(float(var.sum())) / k
+    lo, hi = edge - half, edge + half
+    vals = np.concatenate(parts)
+    w = np.concatenate([np.full(d.size, 1.0 / (k * d.size)) for d in parts])
+    uniq, inv = np.unique(vals, return_inverse=True)
+    pw = np.bincount(inv.reshape(-1), weights=w, minlength=uniq.size)
+    sd = math.sqrt(max(float(pw @ (uniq - edge) ** 2), 0.0))
+
+    def until(shift: float) -> float:
+        if not math.isfinite(shift):
+            return math.nan
+        n, _p = hands_until_ahead(uniq + shift, pw, target)
+        return float(n)
+
+    rows = [{"measure": "value_of_skill", "seat": None, "value": edge, "ci_low": lo, "ci_high": hi}]
+    for den, name in ((swing, "value_of_skill_swing_share"), (exchanged, "value_of_skill_exchange_share")):
+        e = share_of((edge, lo, hi), tuple(den))
+        rows.append({"measure": name, "seat": None, "value": e[0], "ci_low": e[1], "ci_high": e[2]})
+    if sd > 0:
+        rows.append({"measure": "skill_effect_size", "seat": None, "value": edge / sd, "ci_low": lo / sd,
+                     "ci_high": hi / sd})
+        h = until(0.0)
+        h_lo = until(hi - edge) if math.isfinite(hi) else math.nan
+        h_hi = until(lo - edge) if math.isfinite(lo) and lo > 0 else math.inf
+    else:
+        rows.append({"measure": "skill_effect_size", "seat": None, "value": math.nan, "ci_low": math.nan,
+                     "ci_high": math.nan})
+        h = h_lo = h_hi = 1.0 if edge > 0 else math.inf
+    rows.append({"measure": "hands_until_skill_shows", "seat": None, "value": h, "ci_low": h_lo, "ci_high": h_hi})
+    return rows
+
+
 def rotated_ev(jobs: Sequence[tuple[int, Mapping[str, np.ndarray]]]) -> tuple[float, float, float, int]:
     """EV of a focal seat rotated over seats: ``(mean, variance of the mean, SD per hand, hands)``.
 
@@ -390,56 +499,6 @@ def rotated_ev(jobs: Sequence[tuple[int, Mapping[str, np.ndarray]]]) -> tuple[fl
         hands += m.n
     k = len(means)
     return float(np.mean(means)), float(np.sum(variances) / (k * k)), float(math.sqrt(np.mean(sq))), hands
-
-
-def skill_measures(
-    strong: Sequence[tuple[int, Mapping[str, np.ndarray]]],
-    random: Sequence[tuple[int, Mapping[str, np.ndarray]]],
-    confidence: float = 0.95,
-) -> list[dict[str, Any]]:
-    """``value_of_skill``, ``skill_effect_size`` (``delta / SD``) and ``hands_until_skill_shows``
-    from two sets of rotated tables.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kaptai.core.atlas import hand_moments, skill_measures
-    >>> rng = np.random.default_rng(1)
-    >>> def table(p0):                       # two seats; seat 0 wins with probability p0
-    ...     w = (rng.random(40_000) < p0).astype(float)
-    ...     net = np.stack([2 * w - 1, 1 - 2 * w], axis=1)
-    ...     one = np.ones(w.size)
-    ...     return hand_moments(net, gross=net, staked=2 * one, length=one, drawn=0 * one, natural=0 * one)
-    >>> rows = skill_measures([(0, table(0.6))], [(0, table(0.5))])
-    >>> v = rows[0]
-    >>> v["measure"], v["ci_low"] < 0.2 < v["ci_high"]
-    ('value_of_skill', True)
-    >>> 100 < rows[2]["value"] < 250     # (1.645 * sqrt(0.96 + 1) / 0.2)**2 = 132.6
-    True
-    """
-    ms, vs, sds, _ = rotated_ev(strong)
-    mr, vr, sdr, _ = rotated_ev(random)
-    delta = ms - mr
-    half = z_value(confidence) * math.sqrt(vs + vr)
-    lo, hi = delta - half, delta + half
-    sd = math.sqrt(sds * sds + sdr * sdr)
-
-    def hands(d: float) -> float:
-        if math.isnan(d) or math.isnan(sd):
-            return math.nan
-        return (SKILL_Z * sd / d) ** 2 if d > 0 else math.inf
-
-    rows = [{"measure": "value_of_skill", "seat": None, "value": delta, "ci_low": lo, "ci_high": hi}]
-    if sd > 0:
-        rows.append({"measure": "skill_effect_size", "seat": None, "value": delta / sd, "ci_low": lo / sd,
-                     "ci_high": hi / sd})
-    else:
-        rows.append({"measure": "skill_effect_size", "seat": None, "value": math.nan, "ci_low": math.nan,
-                     "ci_high": math.nan})
-    h = hands(delta)
-    rows.append({"measure": "hands_until_skill_shows", "seat": None, "value": h,
-                 "ci_low": hands(hi) if not hi <= 0 else math.inf, "ci_high": hands(lo)})
-    return rows
 
 
 # --------------------------------------------------------------------------------------
@@ -527,6 +586,9 @@ class AtlasFeed:
         the rows.  A module-level function (pickled to worker processes).
     win : str
         What a win is in this game (one line, for the league's tables and docs).
+    sitting_out : callable, optional
+        ``sitting_out(variant) -> seats`` that sit every hand out (result always 0): left
+        out of the seat measures, the swing and the skill pairs' seats.
     """
 
     game: str
@@ -545,6 +607,7 @@ class AtlasFeed:
     strong_chunk_hands: int | None = None
     rows: Callable[[AtlasJob, Any], dict[str, np.ndarray]] | None = None
     win: str = ""
+    sitting_out: Callable[[AtlasVariant], Sequence[int]] | None = None
 
 
 def moments_of_rows(rows: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -189,7 +189,7 @@ def clopper_pearson_interval(successes, n, confidence: float = 0.95):
     >>> float(lo[0]), round(float(hi[0]) * 20_000, 3), round(float(lo[1]), 4), round(float(hi[1]), 4)
     (0.0, 3.689, 0.1871, 0.8129)
     """
-    from scipy.stats import beta
+    from scipy.special import betaincinv
 
     k = np.asarray(successes, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
@@ -197,8 +197,8 @@ def clopper_pearson_interval(successes, n, confidence: float = 0.95):
         raise ValueError(f"confidence={confidence!r}: expected a number strictly between 0 and 1")
     a = (1.0 - confidence) / 2.0
     with np.errstate(invalid="ignore", divide="ignore"):
-        lo = np.where(k <= 0, 0.0, beta.ppf(a, np.maximum(k, 1e-300), n - k + 1.0))
-        hi = np.where(k >= n, 1.0, beta.ppf(1.0 - a, k + 1.0, np.maximum(n - k, 1e-300)))
+        lo = np.where(k <= 0, 0.0, betaincinv(np.maximum(k, 1e-300), n - k + 1.0, a))
+        hi = np.where(k >= n, 1.0, betaincinv(k + 1.0, np.maximum(n - k, 1e-300), 1.0 - a))
     bad = n <= 0
     return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
 
@@ -318,6 +318,83 @@ def _check_distribution(values, probs) -> tuple[np.ndarray, np.ndarray]:
     return v[keep], p[keep] / p.sum()
 
 
+def _fftconv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Full linear convolution of two non-negative arrays by FFT (clipped at 0)."""
+    from scipy.fft import irfft, next_fast_len, rfft
+
+    m = a.size + b.size - 1
+    if min(a.size, b.size) <= 32:
+        return np.convolve(a, b)
+    size = next_fast_len(m, real=True)
+    return np.clip(irfft(rfft(a, size) * rfft(b, size), size)[:m], 0.0, None)
+
+
+class _Sums:
+    """Distributions of sums of i.i.d. draws on an integer lattice, by repeated squaring.
+
+    A distribution is ``(offset, step, pmf)``: mass ``pmf[i]`` at ``offset + i * step`` (base
+    lattice units).  Squarings are cached, so P(S_N > 0) for many N costs a few
+    convolutions each.  Arrays are kept to at most ``width`` points: tails below 1e-16 are
+    dropped, then the step is doubled with each point split between its two neighbours so
+    that the mean is kept (the variance grows by at most a quarter of the squared new step,
+    negligible against the spread of a sum that needed it)."""
+
+    def __init__(self, pmf: np.ndarray, offset: int, width: int = 1 << 16):
+        self.width = width
+        self.powers = [self._fit((offset, 1, pmf))]
+
+    @staticmethod
+    def _trim(d):
+        off, step, pmf = d
+        nz = np.flatnonzero(pmf > 1e-16 * pmf.max())
+        lo, hi = int(nz[0]), int(nz[-1])
+        return off + lo * step, step, pmf[lo:hi + 1]
+
+    @staticmethod
+    def _rebin(d, step: int):
+        off, old, pmf = d
+        if step == old:
+            return d
+        pos = off + old * np.arange(pmf.size, dtype=np.int64)
+        q = np.floor_divide(pos, step)
+        frac = (pos - q * step) / step
+        base = int(q[0])
+        out = np.zeros(int(q[-1]) - base + 2)
+        np.add.at(out, q - base, pmf * (1.0 - frac))
+        np.add.at(out, q - base + 1, pmf * frac)
+        return base * step, step, out
+
+    def _fit(self, d):
+        d = self._trim(d)
+        while d[2].size > self.width:
+            d = self._trim(self._rebin(d, 2 * d[1]))
+        return d
+
+    def _conv(self, a, b):
+        step = max(a[1], b[1])
+        a, b = self._rebin(a, step), self._rebin(b, step)
+        pmf = _fftconv(a[2], b[2])
+        return self._fit((a[0] + b[0], step, pmf / pmf.sum()))
+
+    def sum_of(self, n: int):
+        out = None
+        k = 0
+        while n:
+            while len(self.powers) <= k:
+                p = self.powers[-1]
+                self.powers.append(self._conv(p, p))
+            if n & 1:
+                out = self.powers[k] if out is None else self._conv(out, self.powers[k])
+            n >>= 1
+            k += 1
+        return out
+
+    def ahead(self, n: int) -> float:
+        off, step, pmf = self.sum_of(n)
+        pos = off + step * np.arange(pmf.size, dtype=np.int64)
+        return float(np.clip(pmf[pos > 0].sum(), 0.0, 1.0))
+
+
 def hands_until_ahead(values, probs, target: float = 0.95, *, max_hands: int = 10_000_000,
                       max_points: int = 4096, scan: int = 400) -> tuple[float, float]:
     """The smallest N with P(ahead after N hands) >= ``target``, and that probability.
@@ -325,12 +402,13 @@ def hands_until_ahead(values, probs, target: float = 0.95, *, max_hands: int = 1
     "Ahead" is a sum > 0 of N independent draws of one hand's result (a tie is not ahead),
     computed by exact convolution of the per-hand distribution, not the normal
     approximation.  N = 1..``scan`` are tried one by one (the probability need not rise
-    steadily there, on a lattice); beyond, a doubling then bisection search on N (for a
-    positive mean the probability rises to 1 once the lattice no longer matters).  A
+    steadily there, on a lattice; fewer when the lattice is wide); beyond, a bisection on N
+    (for a positive mean the probability rises to 1 once the lattice no longer matters),
+    to within 0.01% of N.  A
     distribution with mean <= 0 never gets there: ``(inf, nan)``; so does one that would need
-    more than ``max_hands`` hands.  Above ``scan`` hands the lattice is coarsened so that
-    the convolution has at most about 2**22 points (mean kept; the variance grows by at
-    most a quarter of the squared grid step per hand, negligible against the sum's spread).
+    more than ``max_hands`` hands.  Above ``scan`` hands the sums are built by repeated
+    squaring on a lattice of at most 2**16 points (:class:`_Sums`: mean kept, the variance
+    grown by a negligible rounding).
 
     Examples
     --------
@@ -347,14 +425,13 @@ def hands_until_ahead(values, probs, target: float = 0.95, *, max_hands: int = 1
     if float(v @ p) <= 0:
         return math.inf, math.nan
     pmf, _unit, off = _lattice(v, p, max_points)
-    # 1..scan exactly, one convolution step at a time
+    # 1..scan exactly, one convolution step at a time (as long as the sums' lattice stays small)
+    scan = max(1, min(scan, (1 << 16) // pmf.size))
     dist = pmf.copy()
     lo_off = off
     for n in range(1, scan + 1):
         if n > 1:
-            from scipy.signal import fftconvolve
-
-            dist = np.clip(fftconvolve(dist, pmf), 0.0, None)
+            dist = _fftconv(dist, pmf)
             lo_off += off
         first = max(0, -lo_off + 1)
         prob = float(min(1.0, dist[first:].sum())) if first < dist.size else 0.0
@@ -363,17 +440,25 @@ def hands_until_ahead(values, probs, target: float = 0.95, *, max_hands: int = 1
         if n >= max_hands:
             return math.inf, math.nan
 
-    def at(n: int) -> float:
-        pts = max(64, min(max_points, (1 << 22) // n))
-        q, _u, o = _lattice(v, p, pts) if pts < pmf.size else (pmf, _unit, off)
-        return _tail_after(q, o, n)
+    sums = _Sums(pmf, off)
 
-    lo, hi = scan, 2 * scan
+    def at(n: int) -> float:
+        return sums.ahead(n)
+
+    # bracket around the normal approximation (only as a starting point), then bisect to
+    # 0.01% of N (beyond a few hundred hands the exact integer is finer than any interval)
+    mean = float(v @ p)
+    sd = math.sqrt(max(float(p @ (v - mean) ** 2), 0.0))
+    guess = (NormalDist().inv_cdf(target) * sd / mean) ** 2
+    lo = max(scan, int(0.7 * guess))
+    if lo > scan and at(lo) >= target:
+        lo = scan
+    hi = max(lo + 1, int(1.4 * guess) + 1)
     while at(hi) < target:
         lo, hi = hi, 2 * hi
         if lo >= max_hands:
             return math.inf, math.nan
-    while hi - lo > 1:
+    while hi - lo > max(1, hi // 10_000):
         mid = (lo + hi) // 2
         if at(mid) >= target:
             hi = mid

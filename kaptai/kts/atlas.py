@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, moments_of_rows
 from kaptai.core.sampling import bit_generator
 from kaptai.core.settlement import settle_outcomes
 from kaptai.errors import RulesError
@@ -69,7 +69,7 @@ from kaptai.kts.engine import run_hands
 from kaptai.kts.policies import policy_codes, resolve_policies
 from kaptai.kts.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "decisive", "variant_rules", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_rules", "hand_rows"]
 
 _GAME = "kap-tai-shap"
 _END_ACTIONS = (NATURAL, CLAIM_WIN, SELF_DRAWN_WIN, DRAWN_HAND, TURN_LIMIT)
@@ -157,13 +157,14 @@ def hand_rows(cfg: EngineConfig, stats: dict[str, np.ndarray], log: np.ndarray, 
     return rows
 
 
-def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
-    """Play ``chunk.size`` hands of ``job`` from ``chunk.seed``; return their atlas moments.
+def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """Play ``chunk.size`` hands of ``job`` from ``chunk.seed``; one row per hand.
 
     ``job.policies[s]`` is the policy of dealer-relative seat ``s`` (0 = the dealer), the
     engine's own seat numbering.  Rows: ``net``/``gross`` per seat in antes (pot) or points
     (advanced), ``staked`` (see :data:`FEED` notes), ``length`` in turns, ``natural``
-    (the first hand's dealt tiles win), ``drawn`` (流局).
+    (the first hand's dealt tiles win), ``drawn`` (流局), and ``win`` (1 for the hand's
+    winner, 0 for everyone on a drawn hand).
     """
     cfg = _config(job.variant)
     P = cfg.players
@@ -183,8 +184,16 @@ def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
         staked = np.full(size, float(P))  # every seat antes 1 into the pot (refunded if drawn)
     else:
         staked = receipts.sum(axis=1)  # what the losers pay the winner, (P - 1) x score
-    return hand_moments(net, gross=gross, staked=staked, length=h["length"], drawn=h["drawn"],
-                        natural=h["natural"])
+    win = np.zeros((size, P))
+    won = h["winner"] >= 0
+    win[np.flatnonzero(won), h["winner"][won]] = 1.0
+    return {"net": net, "gross": gross, "staked": staked, "length": h["length"], "drawn": h["drawn"],
+            "natural": h["natural"], "win": win}
+
+
+def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
+    """The atlas moments of :func:`rows` (the same hands)."""
+    return moments_of_rows(rows(job, chunk))
 
 
 @lru_cache(maxsize=32)
@@ -227,6 +236,8 @@ FEED = AtlasFeed(
     strong_policy="score",
     chunk_hands=8192,
     play=play,
+    rows=rows,
+    win="the hand's winner (none on a drawn hand)",
     decisive=decisive,
     length_unit="turns (turn 1 = the first hand's opening turn; the turn the hand ended in)",
     notes=(

@@ -152,6 +152,16 @@ def decisive(variant: AtlasVariant) -> tuple[str, Fraction]:
     return "天成 (dealer dealt a complete hand)", natural_probability(_rules(variant), DEALER_CARDS)
 
 
+def sitting_out(variant: AtlasVariant) -> tuple[int, ...]:
+    """The seat that sits every hand out: seat 3 (the dealer's 上家) of a 4-player table.
+
+    >>> from kaptai.nantong.atlas import VARIANTS, sitting_out
+    >>> [sitting_out(v) for v in VARIANTS]
+    [(), (), (), (3,)]
+    """
+    return (3,) if variant.players == 4 else ()
+
+
 FEED = AtlasFeed(
     game="nantong",
     variants=VARIANTS,
@@ -165,6 +175,7 @@ FEED = AtlasFeed(
     chunk_hands=10_000,
     play=play,
     rows=rows,
+    sitting_out=sitting_out,
     win="the hand winner (a tie shares the win; the sitter of a 4-player table never wins)",
     decisive=decisive,
     length_unit="discards",

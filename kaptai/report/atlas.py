@@ -70,8 +70,10 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _row(df: pd.DataFrame, game: str, variant: str, measure: str) -> pd.Series | None:
+def _row(df: pd.DataFrame, game: str, variant: str, measure: str, level: str | None = None) -> pd.Series | None:
     sub = df[(df.game == game) & (df.variant == variant) & (df.measure == measure) & df.seat.isna()]
+    if level is not None:
+        sub = sub[sub.level == level]
     return None if sub.empty else sub.iloc[0]
 
 
@@ -102,26 +104,34 @@ def reading(df: pd.DataFrame) -> list[str]:
                     "pay the winners), one definition for every game; a common 5% rake on winnings is therefore "
                     "exactly 5% everywhere (its rows are marked exact).")
         out.append(" ".join(text))
-    # skill
-    sk = [(g, v, r(g, v, "hands_until_skill_shows"), r(g, v, "value_of_skill")) for g, v in pairs]
-    sk = [s for s in sk if s[2] is not None and s[3] is not None]
-    if sk:
+    # skill: the same pair in every game (default - random), then the strongest against the default
+    pol = df.attrs.get("atlas_policies", {})
+    for level, what in (("default - random", "the default policy is ahead of a random player"),
+                        ("strong - default", "the strongest policy is ahead of a default player")):
+        sk: list[tuple[str, str, Any, Any]] = []
+        for g, v in pairs:
+            h_row, v_row = _row(df, g, v, "hands_until_skill_shows", level), _row(df, g, v, "value_of_skill", level)
+            if h_row is not None and v_row is not None:
+                sk.append((g, v, h_row, v_row))
+        if not sk:
+            continue
         finite = [s for s in sk if math.isfinite(s[2].value) and s[3].ci_low > 0]
         text = []
         if finite:
             fast = min(finite, key=lambda s: s[2].value)
             slow = max(finite, key=lambda s: s[2].value)
-            text.append(f"Skill shows soonest in {fast[0]}: the game's strongest built-in policy is ahead of a "
-                        f"random player with 95% probability after about {_num(fast[2].value, 'hands_until_skill_shows')} "
-                        f"hands (interval {_num(fast[2].ci_low, 'hands_until_skill_shows')}–"
-                        f"{_num(fast[2].ci_high, 'hands_until_skill_shows')}).")
+            names = pol.get(fast[0], {})
+            who = (f" ({names.get('strong', {}).get(fast[1], '')} against {names.get('default', '')})"
+                   if level == "strong - default" and names else "")
+            text.append(f"At one table, {what} with 95% probability soonest in {fast[0]}{who}: after "
+                        f"{_num(fast[2].value, 'hands_until_skill_shows')} hands (interval "
+                        f"{_num(fast[2].ci_low, 'hands_until_skill_shows')}–{_num(fast[2].ci_high, 'hands_until_skill_shows')}).")
             if slow is not fast:
-                text.append(f"It shows slowest in {slow[0]}: about {_num(slow[2].value, 'hands_until_skill_shows')} "
-                            f"hands.")
+                text.append(f"Slowest in {slow[0]}: {_num(slow[2].value, 'hands_until_skill_shows')} hands.")
         unclear = [s for s in sk if not s[3].ci_low > 0]
         if unclear:
-            text.append("In " + ", ".join(s[0] for s in unclear) + " the run could not show that the strongest "
-                        "built-in policy beats random (its interval reaches 0).")
+            text.append("In " + ", ".join(s[0] for s in unclear) + f" the run could not show that {what.split(' is ')[0]} "
+                        "is ahead at all (the interval of its edge reaches 0).")
         out.append(" ".join(text))
     # seats
     seat_text = []
@@ -184,14 +194,16 @@ def build_atlas_report(
     sections = [
         Section("What the atlas measures", [
             ("p", "Each game is played by its compiled engine under its own rules: a default table (every seat "
-                  "the game's default policy), and for the value of skill the strongest built-in policy, then "
-                  "random, at each seat in turn against a field of the default policy. Every hand becomes one "
-                  "row of the same features (each seat's result, the house's take, the money staked, drawn, "
-                  "instant win, length) and every measure is one definition for every game "
-                  "(kaptai.core.atlas). Intervals are 95% delta-method normal intervals; seat advantages are "
-                  "simultaneous (Bonferroni). 'Hands until skill shows' is (1.645 SD / Δ)² — the normal "
-                  "approximation of the number of hands after which the stronger player is ahead with 95% "
-                  "probability."),
+                  "the game's default policy), and for skill the same two pairs in every game — the default "
+                  "policy against random, and the strongest policy against the default — the two players of a "
+                  "pair at one table with the field (the default policy) in the other seats, one table per "
+                  "ordered pair of seats. Every hand becomes one row of the same features (each seat's result, "
+                  "the house's take, the money that changes hands, drawn, instant win, length) and every measure "
+                  "is one definition for every game (kaptai.core.atlas). Intervals are 95% delta-method normal "
+                  "intervals; seat advantages are simultaneous (Bonferroni); rates have exact Clopper–Pearson "
+                  "intervals. 'Hands until skill shows' is the smallest N with P(ahead after N hands) ≥ 95%, by "
+                  "exact convolution of the per-hand difference of the pair (its seats mixed), not the normal "
+                  "approximation."),
             ("table", pd.DataFrame([{"measure": k, "definition": v} for k, v in MEASURES.items()]), "Measures"),
             ("p", f"This run: kaptai atlas --hands {hands} --seed {seed} (report: kaptai report atlas --hands "
                   f"{hands} --seed {seed}); {len(a['games'])} games, {df.groupby(['game', 'variant']).ngroups} "

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from kaptai.core.atlas import (COMMON_RAKE, SKILL_Z, Moments, feature_names, hand_moments, rotated_ev,
-                               skill_measures, table_measures)
+from kaptai.core.atlas import (COMMON_RAKE, Moments, feature_names, hand_moments, pair_measures, rotated_ev,
+                               table_measures)
+from kaptai.core.stats import ahead_probability, hands_until_ahead
 
 
 def _rows(rows, measure, seat=None):
@@ -110,35 +111,41 @@ def test_simultaneous_intervals_are_wider_than_one_at_a_time():
 
 
 def test_random_against_random_has_no_value_of_skill():
+    """A four-seat pot: X wins (+3 - -1 = 4), Y wins (-4) or another seat does (0), alike."""
     rng = np.random.default_rng(5)
-    a = [(s, _pot(rng, 5_000, 4, 0.05)) for s in range(4)]
-    b = [(s, _pot(rng, 5_000, 4, 0.05)) for s in range(4)]
-    rows = skill_measures(a, b)
+    diffs = [rng.choice([4.0, -4.0, 0.0], size=4_000, p=[0.25, 0.25, 0.5]) for _ in range(12)]
+    rows = pair_measures(diffs, swing=(1.7, 1.6, 1.8), exchanged=(3.0, 3.0, 3.0))
     v = _rows(rows, "value_of_skill")
     assert v["ci_low"] < 0 < v["ci_high"]
     h = _rows(rows, "hands_until_skill_shows")
-    assert h["ci_high"] == math.inf                       # the interval of the difference reaches 0
+    assert h["ci_high"] == math.inf                       # the interval of the edge reaches 0
 
 
-def test_hands_until_skill_shows_formula():
-    """Two seats; the focal seat wins with p, a coin flip pays +-1: delta = 2(p1 - p0)."""
-    rng = np.random.default_rng(6)
-
-    def table(p, n=200_000):
-        w = (rng.random(n) < p).astype(float)
-        net = np.stack([2 * w - 1, 1 - 2 * w], axis=1)
-        one = np.ones(n)
-        return hand_moments(net, gross=net, staked=2 * one, length=one, drawn=0 * one, natural=0 * one)
-
-    rows = skill_measures([(0, table(0.55))], [(0, table(0.45))])
+def test_pair_measures_by_hand():
+    """Two arrangements of the pair, worked by hand."""
+    d = [np.array([2.0, -1.0, 2.0, 0.0]), np.array([2.0, 2.0, -1.0, -1.0])]
+    rows = pair_measures(d, swing=(2.0, 1.0, 4.0), exchanged=(4.0, 4.0, 4.0))
+    # per-arrangement means 0.75 and 0.5: the edge is their mean, 0.625
     v = _rows(rows, "value_of_skill")
-    assert v["ci_low"] < 0.2 < v["ci_high"]
-    sd = math.sqrt(1 - 0.1**2 + 1 - 0.1**2)               # SD of +-1 with mean +-0.1, two players
-    want = (SKILL_Z * sd / 0.2) ** 2
+    assert v["value"] == pytest.approx(0.625)
+    se = math.sqrt(np.var(d[0], ddof=1) / 4 + np.var(d[1], ddof=1) / 4) / 2
+    assert v["ci_high"] - v["value"] == pytest.approx(1.959963984540054 * se)
+    sw = _rows(rows, "value_of_skill_swing_share")
+    assert sw["value"] == pytest.approx(0.625 / 2.0)
+    assert sw["ci_low"] == pytest.approx(min(v["ci_low"] / 1.0, v["ci_low"] / 4.0))
+    assert sw["ci_high"] == pytest.approx(v["ci_high"] / 1.0)
+    assert _rows(rows, "value_of_skill_exchange_share")["value"] == pytest.approx(0.625 / 4.0)
+    # the mixture of the two arrangements: values 2, -1, 0 with weights 3/8, 3/8... by hand
+    vals = {2.0: 3 / 8, -1.0: 3 / 8, 0.0: 1 / 8}
+    vals[-1.0] = 1 / 8 + 2 / 8
+    vals[2.0] = 2 / 8 + 2 / 8
+    assert sum(vals.values()) == pytest.approx(1.0)
+    sd = math.sqrt(sum(p * (x - 0.625) ** 2 for x, p in vals.items()))
+    assert _rows(rows, "skill_effect_size")["value"] == pytest.approx(0.625 / sd)
+    n, p = hands_until_ahead(list(vals), list(vals.values()))
     h = _rows(rows, "hands_until_skill_shows")
-    assert h["ci_low"] < want < h["ci_high"]
-    e = _rows(rows, "skill_effect_size")
-    assert e["value"] == pytest.approx(v["value"] / sd, rel=0.02)
+    assert h["value"] == n and ahead_probability(list(vals), list(vals.values()), n) == pytest.approx(p)
+    assert h["ci_low"] <= n <= h["ci_high"]
 
 
 def test_swing_of_a_coin_flip():
@@ -203,5 +210,5 @@ def test_one_hand_measures_no_spread():
     rows = table_measures(m)
     assert math.isnan(_rows(rows, "swing")["value"])
     assert math.isnan(_rows(rows, "seat_spread")["ci_low"])
-    sk = skill_measures([(0, m)], [(0, m)])
-    assert math.isnan(_rows(sk, "hands_until_skill_shows")["value"])
+    with pytest.raises(ValueError):
+        pair_measures([], swing=(1, 1, 1), exchanged=(1, 1, 1))
