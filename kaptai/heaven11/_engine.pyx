@@ -18,6 +18,7 @@ cimport numpy as cnp
 import numpy as np
 
 from kaptai.heaven11.config import new_outcomes, MAX_REDEALS as _MAX_REDEALS, LEAD_WEIGHT as _LW, HCP as _HCP
+from kaptai.heaven11.config import SEARCH_KEEP as _KEEP, SEARCH_ATTEMPTS as _ATTEMPTS
 
 cnp.import_array()
 
@@ -41,7 +42,11 @@ cdef enum:
     P_RANDOM = 0
     P_GREEDY = 1
     P_ROLLOUT = 2
+    P_SEARCH = 3
     B_NEVER = 3
+    B_SEARCH = 4
+    MAX_CALLS = 256
+    NCAND_BID = 51
     ERR_DECKS = 1
     ERR_MEMORY = 2
 
@@ -52,6 +57,7 @@ cdef struct Table:
     uint64_t hands[4]
     int tricks[4]
     uint64_t played
+    uint64_t gone[4]
     int voids[4]
     int trump
     int declarer
@@ -73,8 +79,12 @@ cdef struct Eng:
     int hcp[8192]
     int bid_table[2 * 14 * 20]
     int lead_weight[4]
-    int bid_offset[4]
+    int bid_offset[5]
     int samples
+    int search_samples
+    int search_keep
+    int search_attempts
+    int bid_samples
     int play_step
     int bid_step
     int passout_0c
@@ -102,6 +112,12 @@ cdef struct Eng:
     int error
     # rollout sample buffer
     uint64_t* sample_hands
+    # the auction of the deal being played (search sampling): calls in order, -1 = pass
+    int n_calls
+    int call_seat[MAX_CALLS]
+    int call_code[MAX_CALLS]
+    int a_passes
+    int a_opening
 
 
 cdef inline int suit_of(uint64_t m) noexcept nogil:
@@ -251,6 +267,7 @@ cdef void start_trick(Eng* e, Table* T, uint64_t lead) noexcept nogil:
     T.t_key = e.key[sranks(lead, s)]
     T.t_trump = 0
     T.hands[T.leader] &= ~lead
+    T.gone[T.leader] |= lead
     T.played |= lead
 
 
@@ -277,6 +294,7 @@ cdef int apply_follow(Eng* e, Table* T, int seat, uint64_t play) noexcept nogil:
     elif led_played < n:
         T.voids[seat] |= 1 << T.t_led
     T.hands[seat] = before & ~play
+    T.gone[seat] |= play
     T.played |= play
     T.t_pos += 1
     return kind
@@ -463,6 +481,97 @@ cdef uint64_t rollout(Eng* e, Table* T, int seat, const uint64_t* opts, int k, i
     return best
 
 
+# ------------------------------------------------------------------ search (play)
+cdef int auction_ok(Eng* e, int decider, const uint64_t* orig) noexcept nogil:
+    """1 if replaying the recorded calls with the hands ``orig`` gives the same calls for every seat
+    other than ``decider`` that bids by a table policy (a ``search`` bidder is not checked)."""
+    cdef int current = -1, bidder = -1, i, s, c
+    for i in range(e.n_calls):
+        s = e.call_seat[i]
+        c = e.call_code[i]
+        if s != decider and e.bid_code[s] != B_SEARCH:
+            if builtin_bid(e, s, orig[s], current, bidder) != c:
+                return 0
+        if c >= 0:
+            current = c
+            bidder = s
+    return 1
+
+
+cdef void search_sample(Eng* e, Table* T, int seat, uint64_t* out) noexcept nogil:
+    """One layout for the search: consistent with the voids and the auction (fallbacks in the spec)."""
+    cdef uint64_t tmp[4]
+    cdef uint64_t orig[4]
+    cdef uint64_t fb[4]
+    cdef int attempt, q, have = 0
+    for attempt in range(e.search_attempts):
+        if sample_once(e, T, seat, tmp):
+            for q in range(4):
+                fb[q] = tmp[q]
+                orig[q] = tmp[q] | T.gone[q]
+            have = 1
+            if auction_ok(e, seat, orig):
+                for q in range(4):
+                    out[q] = tmp[q]
+                return
+    for q in range(4):
+        out[q] = fb[q] if have else T.hands[q]
+
+
+cdef int play_value(Eng* e, Table* T, int seat, uint64_t opt, const uint64_t* hs, int leading) noexcept nogil:
+    """The seat's final after ``opt`` and greedy play of the rest on the layout ``hs``."""
+    cdef Table U = T[0]
+    cdef int f[4]
+    cdef int q
+    for q in range(4):
+        U.hands[q] = hs[q]
+    if leading:
+        start_trick(e, &U, opt)
+    else:
+        apply_follow(e, &U, seat, opt)
+    greedy_rest(e, &U)
+    finals_for(e, U.tricks, U.declarer, U.level, f)
+    return f[seat]
+
+
+cdef uint64_t search_play(Eng* e, Table* T, int seat, const uint64_t* opts, int k, int leading) noexcept nogil:
+    cdef int S = e.search_samples, S1, si, i, j, kept, K = e.search_keep
+    cdef uint64_t* hs = e.sample_hands
+    cdef int64_t totals[MAXOPT]
+    cdef char keep[MAXOPT]
+    cdef int64_t best_total = 0
+    cdef int best = -1
+    S1 = S // 4
+    if S1 < 1:
+        S1 = 1
+    for si in range(S):
+        search_sample(e, T, seat, hs + 4 * si)
+    for i in range(k):
+        totals[i] = 0
+        keep[i] = 0
+        for si in range(S1):
+            totals[i] += play_value(e, T, seat, opts[i], hs + 4 * si, leading)
+    if k <= K:
+        for i in range(k):
+            keep[i] = 1
+    else:
+        for kept in range(K):
+            j = -1
+            for i in range(k):
+                if not keep[i] and (j < 0 or totals[i] > totals[j]):
+                    j = i
+            keep[j] = 1
+    for i in range(k):
+        if not keep[i]:
+            continue
+        for si in range(S1, S):
+            totals[i] += play_value(e, T, seat, opts[i], hs + 4 * si, leading)
+        if best < 0 or totals[i] > best_total:
+            best = i
+            best_total = totals[i]
+    return opts[best]
+
+
 cdef uint64_t choose(Eng* e, Table* T, int seat, const uint64_t* opts, int k, int leading) noexcept nogil:
     cdef int code = e.play_code[seat]
     if k == 1:
@@ -473,6 +582,8 @@ cdef uint64_t choose(Eng* e, Table* T, int seat, const uint64_t* opts, int k, in
         if leading:
             return greedy_lead(e, T.hands[seat])
         return greedy_follow(e, T, seat, opts, k)
+    if code == P_SEARCH:
+        return search_play(e, T, seat, opts, k, leading)
     return rollout(e, T, seat, opts, k, leading)
 
 
@@ -509,10 +620,149 @@ cdef int builtin_bid(Eng* e, int seat, uint64_t hand, int current, int bidder) n
     return -1
 
 
+cdef void full_playout(Eng* e, const uint64_t* hands, int declarer, int strain, int* tricks) noexcept nogil:
+    """Tricks by seat of the whole hand played by greedy at every seat (greedy ignores the level)."""
+    cdef Table U
+    cdef int q
+    memset(&U, 0, sizeof(Table))
+    for q in range(4):
+        U.hands[q] = hands[q]
+    U.trump = strain
+    U.declarer = declarer
+    U.leader = declarer if e.first_leader == 0 else (declarer + e.play_step + 4) % 4
+    start_trick(e, &U, greedy_lead(e, U.hands[U.leader]))
+    greedy_rest(e, &U)
+    for q in range(4):
+        tricks[q] = U.tricks[q]
+
+
+cdef int finish_auction(Eng* e, const uint64_t* lay, int seat, int dealer, int call, int current, int bidder,
+                        int passes, int opening, int* declarer) noexcept nogil:
+    """The contract code after ``seat`` calls ``call``: the others by their table policy (a search
+    bidder as ``expected``), ``seat`` passing at its later turns; -1 = passed out (declarer -1)."""
+    cdef int caller = seat, c
+    c = call
+    while True:
+        if c >= 0:
+            current = c
+            bidder = caller
+            passes = 0
+        else:
+            if current >= 0:
+                passes += 1
+                if passes == 3:
+                    declarer[0] = bidder
+                    return current
+            else:
+                opening += 1
+                if opening == 4:
+                    if e.passout_0c:
+                        declarer[0] = dealer
+                        return 0
+                    declarer[0] = -1
+                    return -1
+        caller = (caller + e.bid_step + 4) % 4
+        if caller == seat:
+            c = -1
+        else:
+            c = builtin_bid(e, caller, lay[caller], current, bidder)
+
+
+cdef void bid_layout(Eng* e, int seat, uint64_t hand, uint64_t* lay) noexcept nogil:
+    """One deal of the 39 unseen cards to the other seats, consistent with the calls so far."""
+    cdef int unseen[52]
+    cdef int nu, c, i, j, tmp, attempt, q
+    for attempt in range(e.search_attempts):
+        nu = 0
+        for c in range(52):
+            if not ((hand >> c) & 1):
+                unseen[nu] = c
+                nu += 1
+        i = nu - 1
+        while i > 0:
+            j = <int>bounded(e.rng, <uint32_t>(i + 1))
+            tmp = unseen[i]
+            unseen[i] = unseen[j]
+            unseen[j] = tmp
+            i -= 1
+        for q in range(4):
+            lay[q] = 0
+        lay[seat] = hand
+        for i in range(nu):
+            q = (seat + 1 + i // 13) % 4
+            lay[q] |= (<uint64_t>1) << unseen[i]
+        if auction_ok(e, seat, lay):
+            return
+
+
+cdef int bid_candidates(int current, int* cand) noexcept nogil:
+    cdef int n = 1, c
+    cand[0] = -1
+    for c in range(current + 1, 50):
+        cand[n] = c
+        n += 1
+    return n
+
+
+cdef void bid_values(Eng* e, int seat, uint64_t hand, int dealer, int current, int bidder, int passes, int opening,
+                     int B, int* cand, int ncand, int* values) noexcept nogil:
+    """values[ci * B + b]: the seat's final with call cand[ci] on layout b."""
+    cdef uint64_t lay[4]
+    cdef int cache[20][4]
+    cdef char have[20]
+    cdef int f[4]
+    cdef int b, ci, code, d, key, q
+    for b in range(B):
+        bid_layout(e, seat, hand, lay)
+        for q in range(20):
+            have[q] = 0
+        for ci in range(ncand):
+            code = finish_auction(e, lay, seat, dealer, cand[ci], current, bidder, passes, opening, &d)
+            if d < 0:
+                values[ci * B + b] = 0
+                continue
+            key = 5 * d + code % 5
+            if not have[key]:
+                full_playout(e, lay, d, code % 5, cache[key])
+                have[key] = 1
+            finals_for(e, cache[key], d, code // 5, f)
+            values[ci * B + b] = f[seat]
+
+
+cdef int search_bid(Eng* e, int seat, uint64_t hand, int dealer, int current, int bidder) noexcept nogil:
+    cdef int cand[NCAND_BID]
+    cdef int ncand = bid_candidates(current, cand), B = e.bid_samples, ci, b, best = 0
+    cdef int64_t tot, best_tot = 0
+    cdef int* values = <int*> malloc(NCAND_BID * B * sizeof(int))
+    if values == NULL:
+        e.error = ERR_MEMORY
+        return -1
+    bid_values(e, seat, hand, dealer, current, bidder, e.a_passes, e.a_opening, B, cand, ncand, values)
+    for ci in range(ncand):
+        tot = 0
+        for b in range(B):
+            tot += values[ci * B + b]
+        if ci == 0 or tot > best_tot:
+            best = ci
+            best_tot = tot
+    free(values)
+    return cand[best]
+
+
 cdef int auction(Eng* e, uint64_t* hands, int dealer, int* declarer) noexcept nogil:
     cdef int current = -1, bidder = -1, passes = 0, opening = 0, caller = dealer, c
+    e.n_calls = 0
     while True:
-        c = builtin_bid(e, caller, hands[caller], current, bidder)
+        if e.bid_code[caller] == B_SEARCH:
+            e.a_passes = passes
+            e.a_opening = opening
+            c = search_bid(e, caller, hands[caller], dealer, current, bidder)
+        else:
+            c = builtin_bid(e, caller, hands[caller], current, bidder)
+        if e.n_calls < MAX_CALLS:
+            e.call_seat[e.n_calls] = caller
+            e.call_code[e.n_calls] = c
+            e.n_calls += 1
         if c >= 0:
             log_row(e, caller, A_BID, 0, c)
             current = c
@@ -592,6 +842,7 @@ cdef int play_hand(Eng* e, Out* o, int64_t h, int dealer) noexcept nogil:
         if e.has_contract:
             declarer = dealer
             code = e.contract_code
+            e.n_calls = 0
             break
         code = auction(e, hands, dealer, &declarer)
         if declarer >= 0:
@@ -684,6 +935,13 @@ cdef void configure(Eng* e, cfg, play_codes, bid_codes):
     e.bid_offset[1] = -1
     e.bid_offset[2] = 1
     e.bid_offset[3] = 0
+    e.bid_offset[4] = 0
+    e.search_samples = int(cfg.search_samples)
+    e.bid_samples = int(cfg.bid_samples)
+    e.search_keep = int(_KEEP)
+    e.search_attempts = int(_ATTEMPTS)
+    if e.search_samples > MAX_SAMPLES:
+        raise ValueError(f"search_samples={e.search_samples}: the compiled engine allows at most {MAX_SAMPLES}")
     e.samples = int(cfg.samples)
     if e.samples > MAX_SAMPLES:
         raise ValueError(f"samples={e.samples}: the compiled engine allows at most {MAX_SAMPLES}")
@@ -714,7 +972,7 @@ def run_hands(cfg, play_codes, bid_codes, bit_generator, long long hands, long l
     memset(e, 0, sizeof(Eng))
     try:
         configure(e, cfg, play_codes, bid_codes)
-        e.sample_hands = <uint64_t*> malloc(4 * (e.samples + 1) * sizeof(uint64_t))
+        e.sample_hands = <uint64_t*> malloc(4 * (max(e.samples, e.search_samples) + 1) * sizeof(uint64_t))
         e.log_cap = 1024
         e.log = <int64_t*> malloc(e.log_cap * 6 * sizeof(int64_t))
         if e.sample_hands == NULL or e.log == NULL:
@@ -756,4 +1014,117 @@ def run_hands(cfg, play_codes, bid_codes, bit_generator, long long hands, long l
     finally:
         free(e.sample_hands)
         free(e.log)
+        free(e)
+
+
+# ------------------------------------------------------------------ advisor entry points
+cdef void _setup(Eng* e, cfg, bid_codes, calls) except *:
+    cdef int i
+    configure(e, cfg, [1, 1, 1, 1], bid_codes)
+    e.n_calls = 0
+    for i, (s, c) in enumerate(calls):
+        if i >= MAX_CALLS:
+            raise ValueError(f"at most {MAX_CALLS} calls")
+        e.call_seat[i] = int(s)
+        e.call_code[i] = int(c)
+        e.n_calls += 1
+
+
+def option_values(cfg, state, int seat, options, int samples, bit_generator, calls=(), bid_codes=(0, 0, 0, 0)):
+    """The seat's final on each of ``samples`` layouts for every option (int32 ``(len(options), samples)``).
+
+    ``state`` (a mapping) gives the public position: ``hands`` (the seat's real hand; the other seats'
+    entries only need the right sizes: they are the fallback layout), ``tricks``, ``played``,
+    ``gone``, ``voids``, ``trump``, ``declarer``, ``level``, ``leader`` and the play in progress
+    ``t_lead, t_n, t_led, t_pos, t_best, t_key, t_trump`` (``t_pos`` 0 when the seat leads).  Each
+    layout is drawn as a ``search`` layout (voids and the recorded ``calls``); every option is
+    played out by greedy on every layout (no pruning).  Used by :mod:`kaptai.heaven11.advisor`.
+    """
+    cdef Eng* e = <Eng*> malloc(sizeof(Eng))
+    cdef Table T
+    cdef int k = len(options), i, si, q, leading
+    cdef uint64_t* hs = NULL
+    cdef uint64_t* opts = NULL
+    cdef cnp.int32_t[:, ::1] vv
+    if e == NULL:
+        raise MemoryError()
+    memset(e, 0, sizeof(Eng))
+    memset(&T, 0, sizeof(Table))
+    try:
+        _setup(e, cfg, bid_codes, calls)
+        for q in range(4):
+            T.hands[q] = <uint64_t>int(state["hands"][q])
+            T.tricks[q] = int(state["tricks"][q])
+            T.gone[q] = <uint64_t>int(state["gone"][q])
+            T.voids[q] = int(state["voids"][q])
+        T.played = <uint64_t>int(state["played"])
+        T.trump = int(state["trump"])
+        T.declarer = int(state["declarer"])
+        T.level = int(state["level"])
+        T.leader = int(state["leader"])
+        T.t_lead = <uint64_t>int(state["t_lead"])
+        T.t_n = int(state["t_n"])
+        T.t_led = int(state["t_led"])
+        T.t_pos = int(state["t_pos"])
+        T.t_best = int(state["t_best"])
+        T.t_key = int(state["t_key"])
+        T.t_trump = int(state["t_trump"])
+        leading = 1 if T.t_pos == 0 else 0
+        hs = <uint64_t*> malloc(4 * samples * sizeof(uint64_t))
+        opts = <uint64_t*> malloc((k + 1) * sizeof(uint64_t))
+        if hs == NULL or opts == NULL:
+            raise MemoryError()
+        for i in range(k):
+            opts[i] = <uint64_t>int(options[i])
+        values = np.zeros((k, samples), dtype=np.int32)
+        vv = values
+        e.rng = <bitgen_t*> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+        with bit_generator.lock, nogil:
+            for si in range(samples):
+                search_sample(e, &T, seat, hs + 4 * si)
+            for i in range(k):
+                for si in range(samples):
+                    vv[i, si] = play_value(e, &T, seat, opts[i], hs + 4 * si, leading)
+        return values
+    finally:
+        free(hs)
+        free(opts)
+        free(e)
+
+
+def call_values(cfg, int seat, hand, int dealer, calls, int samples, bit_generator, bid_codes=(0, 0, 0, 0)):
+    """``(candidates, values)``: the calls open to ``seat`` (-1 = pass, then every higher bid code) and
+    its final on each of ``samples`` layouts after each call (int32 ``(len(candidates), samples)``),
+    exactly as the ``search`` bidder computes them; ``calls`` = the auction so far, (seat, code or -1)."""
+    cdef Eng* e = <Eng*> malloc(sizeof(Eng))
+    cdef int cand[NCAND_BID]
+    cdef int ncand, current = -1, bidder = -1, passes = 0, opening = 0, ci, b
+    cdef int* vals = NULL
+    cdef uint64_t h = <uint64_t>int(hand)
+    if e == NULL:
+        raise MemoryError()
+    memset(e, 0, sizeof(Eng))
+    try:
+        _setup(e, cfg, bid_codes, calls)
+        for s, c in calls:
+            if c >= 0:
+                current, bidder, passes = int(c), int(s), 0
+            elif current >= 0:
+                passes += 1
+            else:
+                opening += 1
+        ncand = bid_candidates(current, cand)
+        vals = <int*> malloc(ncand * samples * sizeof(int))
+        if vals == NULL:
+            raise MemoryError()
+        e.rng = <bitgen_t*> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+        with bit_generator.lock, nogil:
+            bid_values(e, seat, h, dealer, current, bidder, passes, opening, samples, cand, ncand, vals)
+        values = np.empty((ncand, samples), dtype=np.int32)
+        for ci in range(ncand):
+            for b in range(samples):
+                values[ci, b] = vals[ci * samples + b]
+        return [cand[ci] for ci in range(ncand)], values
+    finally:
+        free(vals)
         free(e)

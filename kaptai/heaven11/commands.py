@@ -24,8 +24,8 @@ __all__ = ["SPEC"]
 
 
 _PRESETS = ("standard", "symmetric")
-_POLICIES = ("greedy", "random", "rollout")
-_BIDDERS = ("expected", "underbid", "overbid", "never")
+_POLICIES = ("greedy", "random", "rollout", "search")
+_BIDDERS = ("expected", "underbid", "overbid", "never", "search")
 #: kaptai.heaven11.fairness.VARIANT_SETS by name (a test checks it), and the two paired studies
 _VARIANT_SETS = ("play", "scoring")
 _STUDIES = ("asymmetry", "leading")
@@ -124,6 +124,31 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
     return league_command(args, game)
 
 
+def advise(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.heaven11.advisor import BID_ADVICE_SAMPLES, PLAY_ADVICE_SAMPLES
+    from kaptai.heaven11.advisor import advise as run
+
+    rules = _rules(args, game)
+    play = args.contract is not None
+    samples = args.samples or (PLAY_ADVICE_SAMPLES if play else BID_ADVICE_SAMPLES)
+    kw = {"seat": args.seat, "auction": args.auction, "dealer": args.dealer, "rules": rules, "samples": samples,
+          "seed": args.seed}
+    if play:
+        df = run(args.hand, contract=args.contract, declarer=args.declarer, plays=args.plays, **kw)
+        title = (f"expected final of every legal {df.phase.iloc[0]} of seat {args.seat}, contract "
+                 f"{df.attrs['contract']} by seat {args.declarer} ({_label(rules)}), {samples} layouts, 95% intervals")
+    else:
+        if args.plays:
+            from kaptai.errors import RulesError
+
+            raise RulesError("--plays needs --contract (the bid being played, e.g. --contract 3S)")
+        df = run(args.hand, **kw)
+        title = (f"expected final of every call of seat {args.seat} (dealer {df.attrs['dealer']}), as written and "
+                 f"under short_penalty=symmetric, {samples} layouts, 95% intervals")
+    df = df.sort_values(["scoring", "rank"], kind="stable").reset_index(drop=True)
+    return Output(df, title, ["scoring", "rank", "option", "value", "ci_low", "ci_high"])
+
+
 _M = "kaptai.heaven11.commands:"
 
 
@@ -164,6 +189,28 @@ def _commands() -> dict[str, Command]:
             *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.runner(),
             *o.output(),
         ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True),
+        "advise": Command(_M + "advise", (
+            o.hand("your 13 dealt cards, e.g. 'AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C'",
+                   "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C"),
+            Opt("--seat", "int", default=0, lo=0, hi=3, unit="seat", help="your seat, 0-3 in play order"),
+            Opt("--auction", "str", default=None, metavar="CALLS", sample="PASS 1S",
+                help="the calls so far, the dealer's first, e.g. 'PASS 1S PASS' (during play: optional, "
+                     "the whole auction, so that the layouts agree with it)"),
+            Opt("--dealer", "int", default=None, lo=0, hi=3, unit="seat",
+                help="the dealer (default: the seat that makes you the next caller; during play: the declarer)"),
+            Opt("--contract", "str", default=None, metavar="BID", sample="4S",
+                help="the contract being played, e.g. 3S: advise on the plays instead of the calls"),
+            Opt("--declarer", "int", default=0, lo=0, hi=3, unit="seat", help="the declarer's seat (with --contract)"),
+            Opt("--plays", "str", default=None, metavar="PLAYS", sample="AS, 2S, 3S, 4S",
+                help="the plays so far, one seat's cards per item, comma-separated, from the first lead "
+                     "(the seats follow from the rules), e.g. 'AS, 2S, 3S, 4S, KH AH'"),
+            Opt("--samples", "int", default=None, lo=1, hi=4096, unit="layouts",
+                help="layouts of the unseen cards sampled per answer (the search budget; default 48 for a play, "
+                     "200 for the calls)"),
+            Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
+            *rules, *o.output(percent=False),
+        ), help="the expected final of every call (both scorings) or of every legal play, 95% intervals",
+            example=f'kaptai advise {name} "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C" --auction "PASS"'),
         "report": Command("kaptai.report:report_command", (
             o.player_counts((4, 4), "4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

@@ -28,7 +28,7 @@ from kaptai.heaven11.rules import RuleSet, resolve_rules
 
 __all__ = [
     "ACTIONS", "LOG_COLUMNS", "PLAY_POLICIES", "PLAY_CODES", "BID_POLICIES", "BID_CODES", "BID_OFFSETS",
-    "FIRST_LEADERS", "MAX_REDEALS", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
+    "FIRST_LEADERS", "MAX_REDEALS", "SEARCH_SAMPLES", "SEARCH_KEEP", "BID_SAMPLES", "SEARCH_ATTEMPTS", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
     "IllegalPlayError", "EngineConfig", "make_config", "new_outcomes", "check_policies", "check_bidding",
     "default_bid_table",
 ]
@@ -38,12 +38,20 @@ ACTIONS: tuple[str, ...] = ("deal", "bid", "pass", "passout", "forced", "lead", 
 #: Columns of a log row (int64).
 LOG_COLUMNS: tuple[str, ...] = ("hand", "step", "seat", "action", "cards", "value")
 #: Built-in play policies by code.
-PLAY_POLICIES: tuple[str, ...] = ("random", "greedy", "rollout")
+PLAY_POLICIES: tuple[str, ...] = ("random", "greedy", "rollout", "search")
 PLAY_CODES: Mapping[str, int] = {n: i for i, n in enumerate(PLAY_POLICIES)}
 #: Built-in bidding policies by code, and the level offset each adds to the expected origin grade.
-BID_POLICIES: tuple[str, ...] = ("expected", "underbid", "overbid", "never")
+BID_POLICIES: tuple[str, ...] = ("expected", "underbid", "overbid", "never", "search")
 BID_CODES: Mapping[str, int] = {n: i for i, n in enumerate(BID_POLICIES)}
-BID_OFFSETS: tuple[int, ...] = (0, -1, 1, 0)
+BID_OFFSETS: tuple[int, ...] = (0, -1, 1, 0, 0)
+#: Search play: the layouts drawn per decision by default, and how many candidates (the best of the
+#: first stage) are judged on all of them (``docs/heaven-eleven-engine.md``, "search").
+SEARCH_SAMPLES: int = 48
+SEARCH_KEEP: int = 6
+#: Search bidding: layouts per call by default.
+BID_SAMPLES: int = 24
+#: Attempts per layout to draw one consistent with the voids and the auction.
+SEARCH_ATTEMPTS: int = 100
 #: Who leads the first play: the declarer (the rules) or the next seat in play order (an experiment).
 FIRST_LEADERS: tuple[str, ...] = ("declarer", "next")
 #: A deal passed out under ``passout='redeal'`` is redealt at most this many times; the dealer
@@ -105,6 +113,10 @@ class EngineConfig:
         int16 ``(2, 14, 20)`` expected tricks in tenths (bidding policies).
     samples : int
         Rollout samples per decision.
+    search_samples : int
+        Layouts per decision of the ``search`` play policy.
+    bid_samples : int
+        Layouts per call of the ``search`` bidding policy.
     play_step, bid_step : int
         +1 / -1.
     passout_0c, short_free, must_trump, symmetric : int
@@ -122,6 +134,8 @@ class EngineConfig:
     beat: np.ndarray
     bid_table: np.ndarray
     samples: int
+    search_samples: int
+    bid_samples: int
     play_step: int
     bid_step: int
     passout_0c: int
@@ -138,7 +152,8 @@ class EngineConfig:
 
     def fingerprint(self) -> dict[str, Any]:
         """JSON-friendly identity (checkpoints)."""
-        return {"rules": self.rules.to_dict(), "samples": self.samples, "first_leader": FIRST_LEADERS[self.first_leader],
+        return {"rules": self.rules.to_dict(), "samples": self.samples, "search_samples": self.search_samples,
+                "bid_samples": self.bid_samples, "first_leader": FIRST_LEADERS[self.first_leader],
                 "first_dealer": self.first_dealer, "contract": list(self.contract) if self.contract else None,
                 "bid_table": int(np.asarray(self.bid_table, dtype=np.int64).sum())}
 
@@ -155,7 +170,8 @@ def _beat_table(key: np.ndarray) -> np.ndarray:
 
 
 def make_config(players: int | None = None, rules: RuleSet | str | Mapping | None = None, *, samples: int = 16,
-                first_leader: str = "declarer", first_dealer: int | None = None, contract: Any = None,
+                search_samples: int = SEARCH_SAMPLES, bid_samples: int = BID_SAMPLES, first_leader: str = "declarer",
+                first_dealer: int | None = None, contract: Any = None,
                 bid_table: np.ndarray | None = None) -> EngineConfig:
     """Validate a table.
 
@@ -166,6 +182,11 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
     rules : RuleSet, preset name, mapping or None
     samples : int
         Rollout samples per decision (>= 1).
+    search_samples : int
+        Layouts per decision of the ``search`` play policy (>= 1; the first ``max(1, S // 4)``
+        judge every candidate, all ``S`` the best :data:`SEARCH_KEEP`).
+    bid_samples : int
+        Layouts per call of the ``search`` bidding policy (>= 1).
     first_leader : {'declarer', 'next'}
         ``'next'``: the seat after the declarer leads the first play (to measure the value of
         leading first; not a rule of the page).
@@ -191,6 +212,8 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
         validate_players(players)
     rules = resolve_rules(rules)
     samples = check_count("samples", samples, 1)
+    search_samples = check_count("search_samples", search_samples, 1)
+    bid_samples = check_count("bid_samples", bid_samples, 1)
     if first_leader not in FIRST_LEADERS:
         raise RulesError(f"first_leader={first_leader!r} is not allowed: expected one of 'declarer', 'next'")
     if first_dealer is None:
@@ -212,6 +235,7 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
         raise RulesError(f"bid_table must have shape (2, 14, {HCP_BUCKETS}), got {table.shape}")
     return EngineConfig(
         rules=rules, key=key, beat=beat, bid_table=table, samples=samples,
+        search_samples=search_samples, bid_samples=bid_samples,
         play_step=rules.step(rules.play_direction), bid_step=rules.step(rules.bid_direction),
         passout_0c=int(rules.passout == "dealer_0C"), short_free=int(rules.short_follow == "free"),
         must_trump=int(rules.must_trump), symmetric=int(rules.short_penalty == "symmetric"),
@@ -236,7 +260,7 @@ def check_policies(policies: Any) -> list:
     >>> check_policies(["greedy", "best", "greedy", "greedy"])
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'greedy', 'rollout' or a kaptai.heaven11.policies.Policy
+    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'greedy', 'rollout', 'search' or a kaptai.heaven11.policies.Policy
     """
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         policies = [policies] * 4

@@ -42,7 +42,7 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
     ----------
     cfg : EngineConfig
     policies : str, Policy or sequence of 4
-        Play policies (``'random'``, ``'greedy'``, ``'rollout'``) or user objects.
+        Play policies (``'random'``, ``'greedy'``, ``'rollout'``, ``'search'``) or user objects.
     bit_generator : numpy.random.PCG64
         A fresh generator.
     hands : int
@@ -65,7 +65,7 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
     if engine not in ("auto", "compiled", "reference"):
         raise RulesError(f"engine={engine!r} is not allowed: expected 'auto', 'compiled' or 'reference'")
     if engine == "compiled" and not builtin:
-        raise RulesError("the compiled engine plays only the built-in policies 'random', 'greedy', 'rollout'")
+        raise RulesError("the compiled engine plays only the built-in policies 'random', 'greedy', 'rollout', 'search'")
     d = None if decks is None else _check_decks(decks)
     if builtin and engine != "reference":
         from kaptai.heaven11 import _engine

@@ -24,8 +24,8 @@ import numpy as np
 from kaptai.core.sampling import RandomStream
 from kaptai.heaven11.cards import format_cards, parse_bid, parse_cards, bid_code, format_bid
 from kaptai.heaven11.config import (
-    BID_CODES, BID_OFFSETS, HCP, LEAD_WEIGHT, MAX_REDEALS, PLAY_CODES, EngineConfig, IllegalPlayError,
-    new_outcomes,
+    BID_CODES, BID_OFFSETS, HCP, LEAD_WEIGHT, MAX_REDEALS, PLAY_CODES, SEARCH_ATTEMPTS, SEARCH_KEEP, EngineConfig,
+    IllegalPlayError, new_outcomes,
 )
 
 __all__ = ["run_hands", "HandState", "lead_options", "follow_options", "play_kind", "finals_for"]
@@ -33,6 +33,7 @@ __all__ = ["run_hands", "HandState", "lead_options", "follow_options", "play_kin
 SUIT_BITS = 0x1FFF
 A_DEAL, A_BID, A_PASS, A_PASSOUT, A_FORCED, A_LEAD, A_FOLLOW, A_WIN, A_SCORE = range(9)
 SAMPLE_ATTEMPTS = 20
+B_SEARCH = BID_CODES["search"]
 _POP = [bin(m).count("1") for m in range(8192)]
 _HCP_SUIT = [sum(HCP[r] for r in range(13) if m >> r & 1) for m in range(8192)]
 
@@ -123,11 +124,12 @@ def finals_for(tricks: Sequence[int], declarer: int, level: int, cfg: EngineConf
 class _Table:
     """The state of one hand being played (also used, copied, by rollouts)."""
 
-    __slots__ = ("hands", "tricks", "played", "voids", "trump", "declarer", "level", "leader",
+    __slots__ = ("hands", "tricks", "played", "gone", "voids", "trump", "declarer", "level", "leader",
                  "t_lead", "t_n", "t_led", "t_pos", "t_best", "t_key", "t_trump", "t_plays")
     hands: list[int]
     tricks: list[int]
     played: int
+    gone: list[int]
     voids: list[int]
     trump: int
     declarer: int
@@ -168,6 +170,8 @@ class _Engine:
         self.hand_index = 0
         self.step = 0
         self.calls: list = []
+        #: the calls of the deal being played, (seat, code or -1): what the search sampler replays
+        self.call_codes: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ log
     def _log(self, seat: int, action: int, cards: int, value: int) -> None:
@@ -247,11 +251,16 @@ class _Engine:
         caller = dealer
         calls: list = []
         self.calls = calls
+        self.call_codes = []
         while True:
             if self.codes[caller] >= 0:
-                c = self._builtin_bid(caller, hands[caller], current, bidder)
+                if self.bidding[caller] == B_SEARCH:
+                    c = self._search_bid(caller, hands[caller], dealer, current, bidder, passes, opening_passes)
+                else:
+                    c = self._builtin_bid(caller, hands[caller], current, bidder)
             else:
                 c = self._user_bid(caller, hands[caller], dealer, calls, current)
+            self.call_codes.append((caller, c))
             if c >= 0:
                 self._log(caller, A_BID, 0, c)
                 calls.append((caller, c))
@@ -283,6 +292,7 @@ class _Engine:
         T.t_trump = 0
         T.t_plays = [lead]
         T.hands[T.leader] &= ~lead
+        T.gone[T.leader] |= lead
         T.played |= lead
 
     def _apply_follow(self, T: _Table, seat: int, play: int) -> int:
@@ -306,6 +316,7 @@ class _Engine:
         elif led_played < n:
             T.voids[seat] |= 1 << T.t_led
         T.hands[seat] = before & ~play
+        T.gone[seat] |= play
         T.played |= play
         T.t_plays.append(play)
         T.t_pos += 1
@@ -431,6 +442,136 @@ class _Engine:
                 best, best_total = m, total
         return best
 
+    # ------------------------------------------------------------------ search (play)
+    def _auction_ok(self, decider: int, orig: Sequence[int]) -> bool:
+        """Replaying the recorded calls with the hands ``orig`` gives the same calls for every seat other
+        than ``decider`` that bids by a table policy (a ``search`` bidder is not checked)."""
+        current, bidder = -1, -1
+        for s, c in self.call_codes:
+            if s != decider and self.bidding[s] != B_SEARCH:
+                if self._builtin_bid(s, orig[s], current, bidder) != c:
+                    return False
+            if c >= 0:
+                current, bidder = c, s
+        return True
+
+    def _search_sample(self, T: _Table, seat: int) -> list[int]:
+        fallback = None
+        for _attempt in range(SEARCH_ATTEMPTS):
+            h = self._sample(T, seat)
+            if h is not None:
+                fallback = h
+                if self._auction_ok(seat, [h[q] | T.gone[q] for q in range(4)]):
+                    return h
+        return list(fallback) if fallback is not None else list(T.hands)
+
+    def _play_value(self, T: _Table, seat: int, m: int, h: list[int], leading: bool) -> int:
+        U = T.copy()
+        U.hands = list(h)
+        if leading:
+            self._start_trick(U, m)
+        else:
+            self._apply_follow(U, seat, m)
+        self._greedy_rest(U)
+        return finals_for(U.tricks, U.declarer, U.level, self.cfg)[seat]
+
+    def _search_play(self, T: _Table, seat: int, opts: list[int], leading: bool) -> int:
+        S = self.cfg.search_samples
+        S1 = max(1, S // 4)
+        hs = [self._search_sample(T, seat) for _ in range(S)]
+        totals = [sum(self._play_value(T, seat, m, hs[si], leading) for si in range(S1)) for m in opts]
+        k = len(opts)
+        keep = [k <= SEARCH_KEEP] * k
+        if k > SEARCH_KEEP:
+            for _ in range(SEARCH_KEEP):
+                j = -1
+                for i in range(k):
+                    if not keep[i] and (j < 0 or totals[i] > totals[j]):
+                        j = i
+                keep[j] = True
+        best = -1
+        for i in range(k):
+            if not keep[i]:
+                continue
+            totals[i] += sum(self._play_value(T, seat, opts[i], hs[si], leading) for si in range(S1, S))
+            if best < 0 or totals[i] > totals[best]:
+                best = i
+        return opts[best]
+
+    # ------------------------------------------------------------------ search (bidding)
+    def _full_playout(self, lay: Sequence[int], declarer: int, strain: int) -> list[int]:
+        """Tricks by seat of the whole hand played by greedy at every seat (greedy ignores the level)."""
+        U = _Table()
+        U.hands, U.tricks, U.played, U.gone, U.voids = list(lay), [0, 0, 0, 0], 0, [0, 0, 0, 0], [0, 0, 0, 0]
+        U.trump, U.declarer, U.level = strain, declarer, 0
+        U.leader = declarer if self.cfg.first_leader == 0 else (declarer + self.cfg.play_step) % 4
+        U.t_pos, U.t_lead, U.t_n, U.t_led, U.t_best, U.t_key, U.t_trump, U.t_plays = 0, 0, 0, 0, 0, 0, 0, []
+        self._start_trick(U, self._greedy_lead(U.hands[U.leader]))
+        self._greedy_rest(U)
+        return U.tricks
+
+    def _finish_auction(self, lay: Sequence[int], seat: int, dealer: int, call: int, current: int, bidder: int,
+                        passes: int, opening: int) -> tuple[int, int]:
+        """(declarer, code) after ``seat`` calls ``call``: the others by their table policy (a search
+        bidder as ``expected``), ``seat`` passing later; (-1, -1) = passed out."""
+        caller, c = seat, call
+        while True:
+            if c >= 0:
+                current, bidder, passes = c, caller, 0
+            elif current >= 0:
+                passes += 1
+                if passes == 3:
+                    return bidder, current
+            else:
+                opening += 1
+                if opening == 4:
+                    return (dealer, 0) if self.cfg.passout_0c else (-1, -1)
+            caller = (caller + self.cfg.bid_step) % 4
+            c = -1 if caller == seat else self._builtin_bid(caller, lay[caller], current, bidder)
+
+    def _bid_layout(self, seat: int, hand: int) -> list[int]:
+        lay: list[int] = []
+        for _attempt in range(SEARCH_ATTEMPTS):
+            unseen = [c for c in range(52) if not hand >> c & 1]
+            for i in range(len(unseen) - 1, 0, -1):
+                j = self.rs.bounded(i + 1)
+                unseen[i], unseen[j] = unseen[j], unseen[i]
+            lay = [0, 0, 0, 0]
+            lay[seat] = hand
+            for i, c in enumerate(unseen):
+                lay[(seat + 1 + i // 13) % 4] |= 1 << c
+            if self._auction_ok(seat, lay):
+                break
+        return lay
+
+    def bid_values(self, seat: int, hand: int, dealer: int, current: int, bidder: int, passes: int, opening: int,
+                   B: int) -> tuple[list[int], list[list[int]]]:
+        """The candidate calls (-1 = pass, then every higher code) and values[ci][b]."""
+        cand = [-1] + list(range(current + 1, 50))
+        values = [[0] * B for _ in cand]
+        for b in range(B):
+            lay = self._bid_layout(seat, hand)
+            cache: dict[int, list[int]] = {}
+            for ci, call in enumerate(cand):
+                d, code = self._finish_auction(lay, seat, dealer, call, current, bidder, passes, opening)
+                if d < 0:
+                    continue
+                key = 5 * d + code % 5
+                if key not in cache:
+                    cache[key] = self._full_playout(lay, d, code % 5)
+                values[ci][b] = finals_for(cache[key], d, code // 5, self.cfg)[seat]
+        return cand, values
+
+    def _search_bid(self, seat: int, hand: int, dealer: int, current: int, bidder: int, passes: int,
+                    opening: int) -> int:
+        cand, values = self.bid_values(seat, hand, dealer, current, bidder, passes, opening, self.cfg.bid_samples)
+        best, best_tot = 0, None
+        for ci in range(len(cand)):
+            tot = sum(values[ci])
+            if best_tot is None or tot > best_tot:
+                best, best_tot = ci, tot
+        return cand[best]
+
     # ------------------------------------------------------------------ one decision
     def _user_play(self, T: _Table, seat: int, opts: list[int], dealer: int) -> int:
         from kaptai.heaven11.policies import PlayerView
@@ -466,6 +607,8 @@ class _Engine:
             return opts[self.rs.bounded(len(opts))]
         if code == PLAY_CODES["greedy"]:
             return self._greedy_lead(T.hands[seat]) if leading else self._greedy_follow(T, seat, opts)
+        if code == PLAY_CODES["search"]:
+            return self._search_play(T, seat, opts, leading)
         return self._rollout(T, seat, opts, leading)
 
     # ------------------------------------------------------------------ one hand
@@ -481,6 +624,7 @@ class _Engine:
             if cfg.contract is not None:
                 declarer, code = dealer, 5 * cfg.contract[0] + cfg.contract[1]
                 self.calls = []
+                self.call_codes = []
                 break
             declarer, code = self._auction(hands, dealer)
             if declarer >= 0:
@@ -495,6 +639,7 @@ class _Engine:
         T.hands = list(hands)
         T.tricks = [0, 0, 0, 0]
         T.played = 0
+        T.gone = [0, 0, 0, 0]
         T.voids = [0, 0, 0, 0]
         T.level, T.trump = divmod(code, 5)
         T.declarer = declarer
@@ -606,6 +751,7 @@ class HandState:
         self._E = _Engine(self.cfg, ["greedy"] * 4, ["never"] * 4, None, None)
         T = _Table()
         T.hands, T.tricks, T.played, T.voids = list(masks), [0, 0, 0, 0], 0, [0, 0, 0, 0]
+        T.gone = [0, 0, 0, 0]
         T.level, T.trump = bid
         T.declarer = int(declarer)
         T.leader = T.declarer if self.cfg.first_leader == 0 else (T.declarer + self.cfg.play_step) % 4

@@ -30,7 +30,8 @@ from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.scoring import finals_array
 from kaptai.heaven11.simulate import CHUNK_HANDS, declarer_target, tallies_frame, tallies_job
 
-__all__ = ["VARIANT_SETS", "KEY_METRICS", "OFFSETS", "compare_variants", "fairness", "leading_first", "asymmetry"]
+__all__ = ["VARIANT_SETS", "KEY_METRICS", "OFFSETS", "BIDDING_TABLES", "compare_variants", "fairness", "leading_first",
+           "asymmetry", "search_bidding", "skill_by_seat"]
 
 #: Named sets of variants (label -> rule overrides).
 VARIANT_SETS: Mapping[str, Mapping[str, dict]] = {
@@ -239,4 +240,136 @@ def asymmetry(hands: int = 20_000, seed: int | None = 0, rules=None, *, workers:
     df["level"] = df["level"].astype("Int64")
     df.attrs.update({"seed_entropy": entropy, "hands": n, "rules": cfg.rules.to_dict(), "policies": "greedy",
                      "bidding": "expected", "offsets": list(OFFSETS)})
+    return df
+
+
+#: The tables of :func:`search_bidding`: label -> the bidding policy of physical seats 0..3.
+BIDDING_TABLES: Mapping[str, tuple[str, ...]] = {
+    "expected x4": ("expected",) * 4,
+    "search x4": ("search",) * 4,
+    "search at seat 0": ("search", "expected", "expected", "expected"),
+}
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    m = float(x.mean())
+    h = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else 0.0
+    return m, m - h, m + h
+
+
+def search_bidding(hands: int = 4000, seed: int | None = 0, *, play: str = "greedy", bid_samples: int | None = None,
+                   chunk: int = 500, progress: bool = False) -> pd.DataFrame:
+    """What the ``search`` bidder does to the declarer's expectation and the seat spread, per scoring.
+
+    For the rules as written and ``short_penalty='symmetric'``, each table of :data:`BIDDING_TABLES`
+    plays ``hands`` hands (``play`` at every seat; chunks of ``chunk`` hands on streams spawned from
+    ``seed``, the same streams for every table).  Rows ``(rules, table, metric, seat, value, ci_low,
+    ci_high, hands)``; seats are declarer-relative (0 = the declarer, then the defenders in play
+    order) except ``search_seat_ev`` / ``search_seat_declares`` (the physical seat 0 of the mixed
+    table).  ``seat_spread`` = max - min of the four seat EVs, its interval from the per-hand
+    difference of those two seats.
+
+    Examples
+    --------
+    >>> df = search_bidding(hands=40, seed=1, bid_samples=2, chunk=20)
+    >>> sorted(set(df.table)) == sorted(BIDDING_TABLES)
+    True
+    """
+    from kaptai.heaven11.atlas import hand_rows
+
+    hands = check_count("hands", hands, 1)
+    entropy = check_seed(seed)
+    rows: list[tuple] = []
+    n_chunks = -(-hands // chunk)
+    for label, sp in (("as_written", "none"), ("symmetric", "symmetric")):
+        cfg = make_config(rules={"short_penalty": sp}, bid_samples=bid_samples or make_config().bid_samples)
+        for table, bids in BIDDING_TABLES.items():
+            seqs = np.random.SeedSequence(entropy).spawn(n_chunks)
+            outs = []
+            for i, ss in enumerate(seqs):
+                m = min(chunk, hands - i * chunk)
+                outs.append(run_hands(cfg, play, np.random.PCG64(ss), m, bidding=list(bids))[0])
+            out = {k: np.concatenate([o[k] for o in outs]) for k in outs[0]}
+            n = len(out["declarer"])
+            net = hand_rows(out, cfg)["net"]
+            order = (out["declarer"].astype(np.int64)[:, None] + np.arange(4)[None, :] * cfg.play_step) % 4
+            t0 = out["tricks"].astype(np.int64)[np.arange(n), order[:, 0]]
+            m_grade, level = t0 - 4, out["level"].astype(np.int64)
+
+            def add(metric, seat, v, lo=math.nan, hi=math.nan, key=(label, table, n)):
+                rows.append((key[0], key[1], metric, seat, float(v), float(lo), float(hi), key[2]))
+
+            evs = [net[:, s].mean() for s in range(4)]
+            for s in range(4):
+                add("seat_ev", s, *_mean_ci(net[:, s]))
+            hi_s, lo_s = int(np.argmax(evs)), int(np.argmin(evs))
+            _, lo, hi = _mean_ci(net[:, hi_s] - net[:, lo_s])
+            add("seat_spread", None, evs[hi_s] - evs[lo_s], lo, hi)
+            add("declarer_ev", 0, *_mean_ci(net[:, 0]))
+            add("mean_level", 0, *_mean_ci(level.astype(np.float64)))
+            add("redeals_per_hand", None, *_mean_ci(out["redeals"].astype(np.float64)))
+            for name, flag in (("p_short", m_grade < level), ("p_match", m_grade == level), ("p_over", m_grade > level)):
+                k = int(flag.sum())
+                lo, hi = wilson_interval(k, n)
+                add(name, 0, k / n, lo, hi)
+            if table == "search at seat 0":
+                add("search_seat_ev", None, *_mean_ci(out["finals"][:, 0].astype(np.float64)))
+                k = int((out["declarer"] == 0).sum())
+                lo, hi = wilson_interval(k, n)
+                add("search_seat_declares", None, k / n, lo, hi)
+    df = pd.DataFrame(rows, columns=["rules", "table", "metric", "seat", "value", "ci_low", "ci_high", "hands"])
+    df = df.astype({"seat": "Int64"})
+    df.attrs.update(seed_entropy=entropy, play=play, bid_samples=bid_samples or make_config().bid_samples,
+                    hands=hands, method="monte_carlo")
+    return df
+
+
+def skill_by_seat(hands: int = 2000, seed: int | None = 0, *, rules: tuple[str, ...] = ("standard", "symmetric"),
+                  strong: str = "search", default: str = "greedy", weak: str = "random") -> pd.DataFrame:
+    """How much skill is worth, per seat: ``strong`` against the default policy and against ``weak``.
+
+    For each rules preset and each declarer-relative seat ``s`` (0 = the declarer), three tables of
+    ``hands`` hands through the atlas feed (:func:`kaptai.heaven11.atlas.play_out`, every seat bids
+    ``expected``): ``strong`` at seat ``s`` and ``default`` elsewhere, ``weak`` at ``s`` and
+    ``default`` elsewhere, and ``default`` everywhere.  Rows ``(rules, seat, metric, value, ci_low,
+    ci_high, hands)``: ``ev_<policy>`` (the seat's mean final) and ``strong_minus_default``,
+    ``strong_minus_weak`` (independent tables: the variances add), in points per hand.
+
+    Examples
+    --------
+    >>> df = skill_by_seat(hands=8, seed=1, rules=("standard",), strong="greedy")
+    >>> sorted(set(df.metric))
+    ['ev_greedy', 'ev_random', 'strong_minus_default', 'strong_minus_weak']
+    """
+    from kaptai.core.atlas import AtlasVariant
+    from kaptai.heaven11.atlas import hand_rows, play_out, variant_config
+
+    hands = check_count("hands", hands, 1)
+    entropy = check_seed(seed)
+    rows: list[tuple] = []
+    for ri, preset in enumerate(rules):
+        cfg = variant_config(AtlasVariant(preset, preset, 4, preset))
+        base_net = hand_rows(play_out(cfg, [default] * 4, hands, np.random.PCG64(
+            np.random.SeedSequence([entropy, ri, 9, 0]))), cfg)["net"]
+        for s in range(4):
+            nets = {default: base_net[:, s]}
+            for pi, pol in enumerate((strong, weak)):
+                if pol == default:
+                    continue
+                pols = [default] * 4
+                pols[s] = pol
+                out = play_out(cfg, pols, hands, np.random.PCG64(np.random.SeedSequence([entropy, ri, s, pi + 1])),
+                               split=True)
+                nets[pol] = hand_rows(out, cfg)["net"][:, s]
+            stats = {p: _mean_ci(x) for p, x in nets.items()}
+            var = {p: float(x.var(ddof=1)) / len(x) for p, x in nets.items()}
+            for p, (m, lo, hi) in stats.items():
+                rows.append((preset, s, f"ev_{p}", m, lo, hi, hands))
+            for name, other in (("strong_minus_default", default), ("strong_minus_weak", weak)):
+                d = stats[strong][0] - stats[other][0]
+                h = 1.959963984540054 * math.sqrt(var[strong] + var[other]) if strong != other else 0.0
+                rows.append((preset, s, name, d, d - h, d + h, hands))
+    df = pd.DataFrame(rows, columns=["rules", "seat", "metric", "value", "ci_low", "ci_high", "hands"])
+    df.attrs.update(seed_entropy=entropy, strong=strong, default=default, weak=weak, method="monte_carlo",
+                    bidding="expected")
     return df

@@ -1,8 +1,8 @@
 """Policies of Heaven Eleven (天牌十一): built-in names, the user :class:`Policy` base and :class:`PlayerView`.
 
 Built-in play policies (compiled, specified in ``docs/heaven-eleven-engine.md``): ``'random'``,
-``'greedy'``, ``'rollout'``.  Built-in bidding policies: ``'expected'``, ``'underbid'``,
-``'overbid'``, ``'never'``.  A user policy is a :class:`Policy` subclass; it runs in the
+``'greedy'``, ``'rollout'``, ``'search'``.  Built-in bidding policies: ``'expected'``, ``'underbid'``,
+``'overbid'``, ``'never'``, ``'search'``.  A user policy is a :class:`Policy` subclass; it runs in the
 pure-Python reference engine.
 
 Examples
