@@ -11,6 +11,11 @@ median of several timed runs after a warm-up:
 * the compiled engine (:mod:`kaptai.bigtwo._engine`) with the ``greedy``, ``heuristic``
   and ``random`` policies, 4 players, default (Hong Kong) rules — the greedy row has the
   context target >= 10,000 games/s — and greedy with 3 players (Malaysian) and 2 players;
+* the ``search`` policy at its default budget (``EngineConfig.search_samples`` layouts per
+  decision): decisions per second over positions met in greedy games (every turn with two
+  or more options), and complete games per second of a table of four ``search`` players;
+* ``kaptai advise big-two`` (:func:`kaptai.bigtwo.advisor.advise`, its default budget): the
+  median milliseconds of one answer over positions met in greedy games (target <= 200);
 * the reference engine (:mod:`kaptai.bigtwo.engine_reference`) on a few games per policy,
   and the compiled/reference ratios (skipped, with a note, if the reference is missing).
 """
@@ -41,6 +46,69 @@ def _reference(cfg, policy: str):
     return lambda n: run_hands(cfg, [policy] * cfg.players, np.random.PCG64(next(seed)), n)
 
 
+def _positions(cfg, count: int, seed: int = 7) -> list:
+    """Views of ``count`` turns with two or more options met by greedy players (reference Game)."""
+    from kaptai.bigtwo.engine_reference import Game
+    from kaptai.core.sampling import RandomStream
+
+    stream = RandomStream(np.random.PCG64(seed))
+    out: list = []
+    g = Game(cfg, "greedy", stream)
+    while len(out) < count:
+        if g.over:
+            g = Game(cfg, "greedy", stream)
+            continue
+        v = g.view()
+        if len(v.options) + int(v.can_pass) >= 2:
+            out.append(v)
+        g.step()
+    return out
+
+
+def _search_rows(row, quick: bool) -> None:
+    """The search and advise rows (module docstring)."""
+    from kaptai.bigtwo.advisor import advise
+    from kaptai.bigtwo.cards import format_cards
+
+    four = make_config(4)
+    views = _positions(four, 60 if quick else 300)
+
+    def decide(v, seed):
+        must = 0 if v.opening_card is None else 1 << v.opening_card
+        _engine.search_position(four, v.seat, v.cards_left, v.hand_mask, played=v.played, dead=v.dead,
+                                trick=v.trick_mask or 0, trick_seat=v.trick_seat, passes=v.passes,
+                                locked=v.locked or None, must=must, violator=v.violator, turns=v.turn,
+                                bit_generator=np.random.PCG64(seed))
+
+    reps = 3 if quick else 5
+    rates = []
+    for r in range(reps):
+        t0 = time.perf_counter()
+        for i, v in enumerate(views):
+            decide(v, 1000 * r + i)
+        rates.append(len(views) / (time.perf_counter() - t0))
+    row(f"search decisions 4p, {four.search_samples} layouts", statistics.median(rates), "decisions/s", reps,
+        positions=len(views))
+    rate, n = median_rate(_compiled(four, "search"), 20 if quick else 100, reps)
+    row(f"compiled search x4 4p, {four.search_samples} layouts", rate, "games/s", n)
+
+    times = []
+    for i, v in enumerate(views[: 30 if quick else 100]):
+        N = v.players
+        hand = format_cards([c for c in range(52) if v.hand_mask >> c & 1])
+        played = format_cards([c for c in range(52) if v.played >> c & 1])
+        kw = {}
+        if v.trick_mask is not None:
+            kw = {"to_beat": format_cards([c for c in range(52) if v.trick_mask >> c & 1]),
+                  "by": (v.trick_seat - v.seat) % N}
+        left = [v.cards_left[(v.seat + j) % N] for j in range(1, N)]
+        t0 = time.perf_counter()
+        advise(hand, played=played, cards_left=left, seed=i, **kw)
+        times.append(1000 * (time.perf_counter() - t0))
+    row("advise 4p, default budget, median", statistics.median(times), "ms", len(times), target="<= 200")
+    row("advise 4p, default budget, 90th percentile", float(np.percentile(times, 90)), "ms", len(times))
+
+
 def run(quick: bool = False) -> list[dict]:
     """Measure and return rows ``{'name', 'value', 'unit', 'repeats'}``.
 
@@ -66,6 +134,8 @@ def run(quick: bool = False) -> list[dict]:
     for players, options, label in ((3, {"malaysian_3p": True}, "3p malaysian"), (2, {}, "2p")):
         rate, reps = median_rate(_compiled(make_config(players, options), "greedy"), n_fast // 2, repeats)
         row(f"compiled greedy {label}", rate, "games/s", reps)
+
+    _search_rows(row, quick)
 
     # the exact deal table: deal_odds for every hand kind x every straight_order / option that
     # changes it, and the best five-card hand distribution (all straight orders), 4 players

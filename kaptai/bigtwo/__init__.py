@@ -9,7 +9,8 @@ the game engine (:func:`run_hands`, :func:`make_config`, :class:`Policy`,
 :class:`IllegalPlayError`; specified in ``docs/big-two-engine.md``), scoring and
 settlement (:func:`penalty`, :func:`penalties`, :func:`settle`, :func:`settle_many`,
 :func:`run_bankrolls`) and the Monte Carlo analyses (:func:`simulate`,
-:func:`compare_variants`, :func:`fairness`).
+:func:`compare_variants`, :func:`fairness`); the ``search`` player (:class:`SearchPolicy`,
+determinized Monte Carlo) and the position advisor (:func:`advise`).
 """
 
 from kaptai.bigtwo.cards import (
@@ -43,7 +44,8 @@ from kaptai.bigtwo.config import IllegalPlayError, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.fairness import compare_variants, fairness
 from kaptai.bigtwo.odds import best_hand_distribution, deal_odds
-from kaptai.bigtwo.policies import PlayerView, Policy
+from kaptai.bigtwo.policies import PlayerView, Policy, SearchPolicy
+from kaptai.bigtwo.advisor import advise
 from kaptai.bigtwo.scoring import penalties, penalty, run_bankrolls, settle, settle_many
 from kaptai.bigtwo.simulate import simulate, simulate_log
 from kaptai.bigtwo.rules import PRESETS, RuleSet, resolve_rules
@@ -56,6 +58,8 @@ __all__ = [
     "run_hands",
     "Policy",
     "PlayerView",
+    "SearchPolicy",
+    "advise",
     "penalty",
     "penalties",
     "settle",

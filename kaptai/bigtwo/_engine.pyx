@@ -60,6 +60,7 @@ cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
     POL_HEURISTIC = 2
+    POL_SEARCH = 3
 
     TOP_LIABILITY = 0
     TOP_MANDATORY = 1
@@ -121,6 +122,9 @@ cdef struct Turn:
     int pass_option    # PASS is among the (filtered) options
 
 
+cdef struct Game
+
+
 cdef struct Game:
     CRules R
     int N, h, r
@@ -156,6 +160,33 @@ cdef struct Game:
     # buffers
     Move* opts
     Move units[MAX_UNITS]
+    # the search policy (docs "search"): budget, rollout policy, the rollout game
+    int samples
+    int rollout
+    Game* sim
+    # seating from the leader: engine seat s plays rel[(s - leader) % N]
+    int by_leader
+    int rel[MAXP]
+    # scoring in force (section 5), for the search's rollout values
+    int points_scoring
+    int points_chao
+    int n_chao
+    int chao_t[16]
+    int64_t winner_bonus
+    int wta
+
+
+# The state of the play (section 6) besides hands, counts, locks and ``played``.
+cdef struct PState:
+    int p              # seat to move
+    int last           # seat of the last play
+    int passes         # passes in a row since it
+    int t              # trick class (when trick != 0)
+    int pending        # 頂大 violator of this turn (set during the turn)
+    int prev           # 頂大 violator of the previous turn (liable if p goes out now)
+    int64_t k          # key to beat
+    uint64_t trick     # mask of the play to beat, 0 when leading
+    uint64_t must      # card the opening lead must contain, or 0
 
 
 # ------------------------------------------------------------------ small helpers
@@ -1132,12 +1163,236 @@ cdef inline int next_turn(Game* g, uint64_t* trick, int* passes, int p, int last
     return (p + 1) % g.N
 
 
+cdef int64_t seat_net(const Game* g, int d) noexcept nogil:
+    """Seat ``d``'s net in points (before ``stake``) of the finished game in ``g`` (section 5:
+    penalties, Place or 獨贏, 包牌; no bankroll)."""
+    cdef int N = g.N, s, c, i, w = g.winner, L = g.liable, mult
+    cdef int64_t pen[MAXP]
+    cdef int64_t net[MAXP]
+    cdef int64_t tot = 0, pts, absorbed
+    for s in range(N):
+        if s == w:
+            pen[s] = -g.winner_bonus
+            continue
+        c = popcount64(g.hand[s])
+        mult = 1
+        for i in range(g.n_chao):
+            if c >= g.chao_t[i]:
+                mult += 1
+        if g.points_scoring:
+            pts = 0
+            for i in range(52):
+                if (g.hand[s] >> i) & 1:
+                    pts += (i >> 2) + 3
+            pen[s] = pts * mult if g.points_chao else pts
+        else:
+            pen[s] = c * mult
+    if not g.wta:
+        for s in range(N):
+            tot += pen[s]
+        for s in range(N):
+            net[s] = tot - N * pen[s]
+    else:
+        net[w] = 0
+        for s in range(N):
+            if s != w:
+                net[s] = -(pen[s] - pen[w])
+                net[w] += pen[s] - pen[w]
+    if L >= 0:
+        absorbed = 0
+        for s in range(N):
+            if s != L and net[s] < 0:
+                absorbed += net[s]
+                net[s] = 0
+        net[L] += absorbed
+    return net[d]
+
+
+cdef int search_eval(Game* g, const PState* st, const uint64_t* cand, int nc, int S,
+                     int64_t* sums, int64_t* sqs, int64_t* wins) noexcept nogil:
+    """Docs "search", steps 2-5: the S layouts of the unseen cards (drawn first, from the
+    game's stream), then one rollout per candidate and layout on ``g.sim``; ``sums[o]`` =
+    V(o) (``sqs``, ``wins``: the sums of v^2 and of the seat's wins, if not NULL).  Returns
+    an error code."""
+    cdef int N = g.N, p = st.p, m = 0, c, i, j, k, o, q, pos, tmp, rc
+    cdef int u[52]
+    cdef int* samp
+    cdef int* a
+    cdef uint64_t U = FULL_DECK & ~g.hand[p] & ~g.played & ~g.dead_known, hm
+    cdef Game* sim = g.sim
+    cdef PState ps
+    cdef int64_t v
+    if sim == NULL:
+        g.error = ERR_MEMORY
+        return g.error
+    for c in range(52):
+        if (U >> c) & 1:
+            u[m] = c
+            m += 1
+    samp = <int*> malloc((S * m + 1) * sizeof(int))
+    if samp == NULL:
+        g.error = ERR_MEMORY
+        return g.error
+    for i in range(S):
+        a = samp + i * m
+        for c in range(m):
+            a[c] = u[c]
+        for k in range(m - 1, 0, -1):
+            j = <int>bounded(g.rng, <uint32_t>(k + 1))
+            tmp = a[k]
+            a[k] = a[j]
+            a[j] = tmp
+    for o in range(nc):
+        sums[o] = 0
+        if sqs != NULL:
+            sqs[o] = 0
+        if wins != NULL:
+            wins[o] = 0
+        for i in range(S):
+            memcpy(sim, g, sizeof(Game))
+            sim.sim = NULL
+            sim.recording = 0
+            sim.by_leader = 0
+            for q in range(N):
+                sim.policy[q] = g.rollout
+            a = samp + i * m
+            pos = 0
+            for j in range(1, N):
+                q = (p + j) % N
+                hm = 0
+                for c in range(g.cnt[q]):
+                    hm |= bit(a[pos + c])
+                pos += g.cnt[q]
+                sim.hand[q] = hm
+            ps = st[0]
+            ps.pending = st.prev    # the turn's first step moves it back to ps.prev
+            rc = play_from(sim, &ps, 1, cand[o])
+            if rc:
+                g.error = rc
+                free(samp)
+                return rc
+            v = seat_net(sim, p)
+            sums[o] += v
+            if sqs != NULL:
+                sqs[o] += v * v
+            if wins != NULL and sim.winner == p:
+                wins[o] += 1
+    free(samp)
+    return 0
+
+
+cdef uint64_t choose_search(Game* g, const Turn* T, const PState* st) noexcept nogil:
+    """Docs "search": the candidate with the largest V(o), the first on ties."""
+    cdef int n = build_options(g, T), i, best = 0
+    cdef int total = n + (1 if T.pass_option else 0)
+    cdef uint64_t choice
+    cdef uint64_t* cand
+    cdef int64_t* sums
+    if total <= 1:
+        return g.opts[0].mask if n > 0 else 0
+    cand = <uint64_t*> malloc(total * sizeof(uint64_t))
+    sums = <int64_t*> malloc(total * sizeof(int64_t))
+    if cand == NULL or sums == NULL:
+        free(cand)
+        free(sums)
+        g.error = ERR_MEMORY
+        return 0
+    for i in range(n):
+        cand[i] = g.opts[i].mask
+    if T.pass_option:
+        cand[n] = 0
+    if search_eval(g, st, cand, total, g.samples, sums, NULL, NULL):
+        free(cand)
+        free(sums)
+        return 0
+    for i in range(1, total):
+        if sums[i] > sums[best]:
+            best = i
+    choice = cand[best]
+    free(cand)
+    free(sums)
+    return choice
+
+
+cdef int play_from(Game* g, PState* st, int forced, uint64_t forced_choice) noexcept nogil:
+    """Section 6 from the state ``st`` to the first empty hand (results left in ``g``); with
+    ``forced`` the first turn plays ``forced_choice`` (a search rollout).  Returns an error
+    code."""
+    cdef int N = g.N, tt, cat, viol, first = 1
+    cdef int64_t key
+    cdef uint64_t choice
+    cdef Turn T
+    while True:
+        if g.turns >= C_MAX_TURNS:
+            g.error = ERR_TURNS
+            return g.error
+        st.prev = st.pending
+        st.pending = -1
+        if st.trick == 0:
+            setup_turn(g, &T, st.p, 1, 0, -1, st.must)
+        elif g.locked[st.p]:
+            # automatic pass: no options, no choice, no 頂大 violation
+            st.passes += 1
+            logrow(g, st.p, A_PASS, 0, 1)
+            g.turns += 1
+            st.p = next_turn(g, &st.trick, &st.passes, st.p, st.last)
+            first = 0
+            continue
+        else:
+            setup_turn(g, &T, st.p, 0, st.t, st.k, 0)
+        if first and forced:
+            choice = forced_choice
+        elif g.policy[st.p] == POL_RANDOM:
+            choice = choose_random(g, &T)
+        elif g.policy[st.p] == POL_GREEDY:
+            choice = choose_greedy(g, &T)
+            if not is_option(g, &T, choice):
+                choice = first_option(g, &T)
+        elif g.policy[st.p] == POL_HEURISTIC:
+            choice = choose_heuristic(g, &T)
+            if not is_option(g, &T, choice):
+                choice = first_option(g, &T)
+        else:
+            choice = choose_search(g, &T, st)
+            if g.error:
+                return g.error
+        first = 0
+        viol = is_violation(&T, choice)
+        if viol and g.top_rule == TOP_LIABILITY:
+            g.violations += 1
+            st.pending = st.p
+        g.turns += 1
+        if choice:
+            classify(choice, &g.R, &tt, &cat, &key)
+            g.hand[st.p] &= ~choice
+            g.cnt[st.p] -= popcount64(choice)
+            g.played |= choice
+            logrow(g, st.p, A_LEAD if st.trick == 0 else A_PLAY, choice, tt)
+            st.trick = choice
+            st.t = tt
+            st.k = key
+            st.last = st.p
+            st.passes = 0
+            st.must = 0
+            g.plays += 1
+            if g.hand[st.p] == 0:
+                g.winner = st.p
+                g.liable = st.prev
+                logrow(g, st.p, A_WIN, 0, st.prev)
+                return 0
+        else:
+            st.passes += 1
+            if g.locks_out:
+                g.locked[st.p] = 1
+            logrow(g, st.p, A_PASS, 0, 0)
+        st.p = next_turn(g, &st.trick, &st.passes, st.p, st.last)
+
+
 cdef int play_game(Game* g) noexcept nogil:
     """Deal and play one game; the results are left in ``g``.  Returns an error code."""
-    cdef int N = g.N, p, leader, last, passes, t = 0, tt, cat, pending, prev_pending, viol, s
-    cdef int64_t k = -1, key
-    cdef uint64_t must, choice, trick = 0
-    cdef Turn T
+    cdef int N = g.N, leader, s
+    cdef uint64_t must
+    cdef PState st
     cdef int rc
     g.step = 0
     g.liable = -1
@@ -1146,73 +1401,29 @@ cdef int play_game(Game* g) noexcept nogil:
     g.turns = 0
     g.violations = 0
     g.played = 0
+    if g.by_leader:
+        for s in range(N):
+            g.policy[s] = g.rel[0]     # the swap decider is the leader
     rc = deal(g, &leader, &must)
     if rc < 0:
         return g.error
     if rc == 1:
         return 0
+    if g.by_leader:
+        for s in range(N):
+            g.policy[s] = g.rel[(s - leader + N) % N]
     for s in range(N):
         g.locked[s] = 0
-    p = leader
-    last = leader
-    passes = 0
-    pending = -1
-    while True:
-        if g.turns >= C_MAX_TURNS:
-            g.error = ERR_TURNS
-            return g.error
-        prev_pending = pending
-        pending = -1
-        if trick == 0:
-            setup_turn(g, &T, p, 1, 0, -1, must)
-        elif g.locked[p]:
-            # automatic pass: no options, no choice, no 頂大 violation
-            passes += 1
-            logrow(g, p, A_PASS, 0, 1)
-            g.turns += 1
-            p = next_turn(g, &trick, &passes, p, last)
-            continue
-        else:
-            setup_turn(g, &T, p, 0, t, k, 0)
-        if g.policy[p] == POL_RANDOM:
-            choice = choose_random(g, &T)
-        elif g.policy[p] == POL_GREEDY:
-            choice = choose_greedy(g, &T)
-            if not is_option(g, &T, choice):
-                choice = first_option(g, &T)
-        else:
-            choice = choose_heuristic(g, &T)
-            if not is_option(g, &T, choice):
-                choice = first_option(g, &T)
-        viol = is_violation(&T, choice)
-        if viol and g.top_rule == TOP_LIABILITY:
-            g.violations += 1
-            pending = p
-        g.turns += 1
-        if choice:
-            classify(choice, &g.R, &tt, &cat, &key)
-            g.hand[p] &= ~choice
-            g.cnt[p] -= popcount64(choice)
-            g.played |= choice
-            logrow(g, p, A_LEAD if trick == 0 else A_PLAY, choice, tt)
-            trick = choice
-            t = tt
-            k = key
-            last = p
-            passes = 0
-            must = 0
-            g.plays += 1
-            if g.hand[p] == 0:
-                g.winner = p
-                g.liable = prev_pending
-                logrow(g, p, A_WIN, 0, prev_pending)
-                return 0
-        else:
-            passes += 1
-            if g.locks_out:
-                g.locked[p] = 1
-            logrow(g, p, A_PASS, 0, 0)
-        p = next_turn(g, &trick, &passes, p, last)
+    st.p = leader
+    st.last = leader
+    st.passes = 0
+    st.t = 0
+    st.k = -1
+    st.trick = 0
+    st.must = must
+    st.pending = -1
+    st.prev = -1
+    return play_from(g, &st, 0, 0)
 
 
 cdef struct Out:
@@ -1297,9 +1508,31 @@ cdef void configure(Game* g, cfg, policy_codes) except *:
     if len(codes) != N:
         raise ValueError(f"got {len(codes)} policy codes for {N} players: give one per seat")
     for i in range(N):
-        if codes[i] not in (POL_RANDOM, POL_GREEDY, POL_HEURISTIC):
-            raise ValueError(f"unknown policy code {codes[i]} for seat {i}: expected 0 random, 1 greedy, 2 heuristic")
+        if codes[i] not in (POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_SEARCH):
+            raise ValueError(
+                f"unknown policy code {codes[i]} for seat {i}: expected 0 random, 1 greedy, 2 heuristic, 3 search"
+            )
         g.policy[i] = codes[i]
+        g.rel[i] = codes[i]
+    # the search: budget, rollout policy, the scoring in force
+    g.samples = int(cfg.search_samples)
+    g.rollout = int(cfg.rollout_code)
+    if g.rollout not in (POL_GREEDY, POL_HEURISTIC):
+        raise ValueError(f"search rollout policy code {g.rollout}: expected 1 greedy or 2 heuristic")
+    g.points_scoring = 1 if rules.scoring == "points" else 0
+    g.points_chao = 1 if rules.points_chao else 0
+    thresholds = [int(x) for x in rules.chao_thresholds]
+    if len(thresholds) > 16:
+        raise ValueError("at most 16 chao thresholds")
+    g.n_chao = len(thresholds)
+    for i in range(g.n_chao):
+        g.chao_t[i] = thresholds[i]
+    g.winner_bonus = int(rules.winner_bonus)
+    g.wta = 1 if rules.settlement == "winner_takes_all" else 0
+    if POL_SEARCH in codes and g.sim == NULL:
+        g.sim = <Game*> malloc(sizeof(Game))
+        if g.sim == NULL:
+            raise MemoryError()
 
 
 cdef Game* new_game() except NULL:
@@ -1318,10 +1551,12 @@ cdef void free_game(Game* g) noexcept:
     if g != NULL:
         log_free(&g.log)
         free(g.opts)
+        free(g.sim)
         free(g)
 
 
-def run_hands(cfg, policy_codes, bit_generator, long long games, long long record=0, decks=None):
+def run_hands(cfg, policy_codes, bit_generator, long long games, long long record=0, decks=None,
+              bint seat_by_leader=False):
     """Play ``games`` games of Big Two on one bit generator.
 
     Parameters
@@ -1329,7 +1564,7 @@ def run_hands(cfg, policy_codes, bit_generator, long long games, long long recor
     cfg : kaptai.bigtwo.config.EngineConfig
         The validated table.
     policy_codes : sequence of int
-        Built-in policy of each seat: 0 ``random``, 1 ``greedy``, 2 ``heuristic``.
+        Built-in policy of each seat: 0 ``random``, 1 ``greedy``, 2 ``heuristic``, 3 ``search``.
     bit_generator : numpy.random.PCG64 or None
         A fresh generator for the run; the shuffles and the ``random`` policy read it
         (None is allowed with ``decks`` when no seat plays ``random``).
@@ -1340,6 +1575,9 @@ def run_hands(cfg, policy_codes, bit_generator, long long games, long long recor
     decks : array_like of int, optional
         ``(m, 52)`` decks used in order instead of shuffling; every deal (a redeal
         included) takes the next one.
+    seat_by_leader : bool
+        ``policy_codes`` are relative to the leader of each game (docs "Seating from the
+        leader"); only with ``first_lead='lowest_card'``.
 
     Returns
     -------
@@ -1369,6 +1607,10 @@ def run_hands(cfg, policy_codes, bit_generator, long long games, long long recor
     try:
         configure(g, cfg, policy_codes)
         N = g.N
+        if seat_by_leader:
+            if cfg.rules.first_lead != "lowest_card":
+                raise ValueError("seat_by_leader needs first_lead='lowest_card' (independent games)")
+            g.by_leader = 1
         if decks is not None:
             darr = np.ascontiguousarray(np.asarray(decks), dtype=np.int64)
             if darr.ndim != 2 or darr.shape[1] != 52:
@@ -1409,8 +1651,8 @@ def run_hands(cfg, policy_codes, bit_generator, long long games, long long recor
         o.points = &o_points[0, 0] if games else NULL
         g.prev_winner = -1
         if bit_generator is None:
-            if not g.use_decks or POL_RANDOM in [int(c) for c in policy_codes]:
-                raise ValueError("bit_generator is None: allowed only with decks and no 'random' seat")
+            if not g.use_decks or any(int(c) in (POL_RANDOM, POL_SEARCH) for c in policy_codes):
+                raise ValueError("bit_generator is None: allowed only with decks and no 'random' or 'search' seat")
             g.rng = NULL
             with nogil:
                 run_loop(g, games, record, &o)
@@ -1428,6 +1670,127 @@ def run_hands(cfg, policy_codes, bit_generator, long long games, long long recor
         if g.error == ERR_TURNS:
             raise RuntimeError(f"engine error: game {g.game_index} still running after {C_MAX_TURNS} turns")
         return out, log_rows(&g.log, LOG_COLS, np.int64)
+    finally:
+        free_game(g)
+
+
+# ------------------------------------------------------------------ the search from a position
+def search_position(cfg, int seat, cards_left, unsigned long long hand, unsigned long long played=0,
+                    unsigned long long dead=0, unsigned long long trick=0, int trick_seat=-1, int passes=0,
+                    locked=None, unsigned long long must=0, int violator=-1, int turns=0,
+                    bit_generator=None, samples=None):
+    """Evaluate every candidate of the turn of ``seat`` in a position (docs "search",
+    steps 1-5; the advisor and the tests).
+
+    Parameters
+    ----------
+    cfg : kaptai.bigtwo.config.EngineConfig
+        The table (its ``search_rollout`` plays the rollouts).
+    seat : int
+        The deciding seat.
+    cards_left : sequence of int
+        Cards held by every seat (the seat's own entry must equal the hand size).
+    hand, played, dead : int
+        Masks of the seat's hand, of the cards played and of the publicly dead cards.
+    trick : int
+        Mask of the play to beat (0: the seat leads); ``trick_seat`` made it.
+    passes : int
+        Passes in a row since that play; ``locked``: seats locked out (``pass_locks_out``).
+    must : int
+        Card (mask) the opening lead must contain, or 0.
+    violator : int
+        The 頂大 violator of the previous turn (-1 none): liable if the seat goes out now.
+    turns : int
+        Turns already taken in the game (the ``MAX_TURNS`` safety).
+    bit_generator : numpy.random.PCG64
+        The stream the layouts are drawn from.
+    samples : int, optional
+        Layouts (default ``cfg.search_samples``).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        Candidate masks (uint64, play order, 0 = PASS last when it is an option), and per
+        candidate the int64 sums over the layouts of the seat's net in points, of its square
+        and of its wins.
+    """
+    cdef Game* g = new_game()
+    cdef Turn T
+    cdef PState st
+    cdef int tt = 0, cat, n, total, i, N, rc
+    cdef int64_t key = -1
+    cdef int S
+    cdef uint64_t[::1] cv
+    cdef int64_t[::1] sv, qv, wv
+    try:
+        N = cfg.players
+        configure(g, cfg, [POL_SEARCH] + [int(cfg.rollout_code)] * (N - 1))
+        S = int(cfg.search_samples if samples is None else samples)
+        if S < 1:
+            raise ValueError(f"samples={S}: expected at least 1")
+        counts = [int(x) for x in cards_left]
+        if len(counts) != N:
+            raise ValueError(f"cards_left has {len(counts)} entries for {N} players")
+        if not 0 <= seat < N:
+            raise ValueError(f"seat={seat}: expected 0-{N - 1}")
+        if counts[seat] != popcount64(hand) or hand == 0:
+            raise ValueError("cards_left[seat] must equal the (non-empty) hand size")
+        unseen = popcount64(FULL_DECK & ~hand & ~played & ~dead)
+        if sum(counts) - counts[seat] > unseen:
+            raise ValueError("the other seats hold more cards than are unseen")
+        if (hand & played) or (hand & dead) or (played & dead):
+            raise ValueError("hand, played and dead cards must not overlap")
+        for i in range(N):
+            g.cnt[i] = counts[i]
+            g.hand[i] = 0
+            g.locked[i] = 0
+        if locked is not None:
+            for i in range(N):
+                g.locked[i] = 1 if locked[i] else 0
+        if trick and g.locked[seat]:
+            raise ValueError("the seat is locked out: its turn is an automatic pass")
+        g.hand[seat] = hand
+        g.played = played
+        g.dead_known = dead
+        g.turns = turns
+        g.samples = S
+        if bit_generator is None:
+            raise ValueError("the search needs a bit generator")
+        if trick:
+            if not classify(trick, &g.R, &tt, &cat, &key):
+                raise ValueError("trick is not a legal play")
+        st.p = seat
+        st.last = trick_seat if trick else seat
+        st.passes = passes
+        st.t = tt
+        st.k = key
+        st.trick = trick
+        st.must = must
+        st.pending = -1
+        st.prev = violator
+        setup_turn(g, &T, seat, trick == 0, tt, key, must if trick == 0 else 0)
+        n = build_options(g, &T)
+        total = n + (1 if T.pass_option else 0)
+        cands = np.zeros(total, dtype=np.uint64)
+        sums = np.zeros(total, dtype=np.int64)
+        sqs = np.zeros(total, dtype=np.int64)
+        wins = np.zeros(total, dtype=np.int64)
+        if total == 0:
+            return cands, sums, sqs, wins
+        cv = cands
+        sv = sums
+        qv = sqs
+        wv = wins
+        for i in range(n):
+            cv[i] = g.opts[i].mask
+        g.rng = bitgen_of(bit_generator)
+        with bit_generator.lock, nogil:
+            rc = search_eval(g, &st, &cv[0], total, S, &sv[0], &qv[0], &wv[0])
+        if rc == ERR_MEMORY:
+            raise MemoryError("search")
+        if rc == ERR_TURNS:
+            raise RuntimeError(f"engine error: a rollout still running after {C_MAX_TURNS} turns")
+        return cands, sums, sqs, wins
     finally:
         free_game(g)
 

@@ -24,7 +24,10 @@ the games whose leader is engine seat 0 are, given that event, distributed exact
 games of a table seated from its leader: :func:`play` gives engine seat ``a`` the policy
 ``job.policies[a]`` and keeps the games led by seat 0 (about one in ``players``), drawing
 more games from the same stream until ``chunk.size`` are kept.  When every seat plays the
-same policy no game is dropped (the rotation alone is exact).  This needs games that are
+same policy no game is dropped (the rotation alone is exact).  A table with a ``search`` seat
+(costly games) is seated from the leader by the engine itself (``seat_by_leader``: after the
+deal, the seat ``j`` places after the leader plays ``job.policies[j]``), the same
+distribution without dropping games.  This needs games that are
 independent, so a mixed table refuses ``first_lead='previous_winner'`` (a match).
 
 There is no house and no drawn game in Big Two: ``gross`` = ``net``, house 0, drawn 0.
@@ -106,7 +109,8 @@ def variant_rules(variant: AtlasVariant) -> RuleSet:
 
 def leader_games(cfg: EngineConfig, policies: list, bg: np.random.BitGenerator, size: int) -> dict[str, np.ndarray]:
     """``size`` games' outcome arrays from ``bg``: all games if every seat plays one policy,
-    else only the games led by engine seat 0 (see the module docstring)."""
+    else only the games led by engine seat 0 (see the module docstring); a table with a
+    ``search`` seat is seated from each game's leader by the engine instead (no game dropped)."""
     if len(set(policies)) == 1:
         out, _ = run_hands(cfg, policies, bg, size, engine="compiled")
         return out
@@ -115,6 +119,9 @@ def leader_games(cfg: EngineConfig, policies: list, bg: np.random.BitGenerator, 
             f"first_lead={cfg.rules.first_lead!r}: a table of different policies is seated from the leader by "
             "keeping the games seat 0 leads, which needs independent games (first_lead='lowest_card')"
         )
+    if "search" in policies:
+        out, _ = run_hands(cfg, policies, bg, size, engine="compiled", seat_by_leader=True)
+        return out
     parts: list[dict[str, np.ndarray]] = []
     kept = 0
     N = cfg.players

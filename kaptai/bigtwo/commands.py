@@ -15,7 +15,9 @@ __all__ = ["SPEC"]
 
 
 _PRESETS = ("hong_kong",)
-_POLICIES = ("greedy", "random", "heuristic")
+#: kaptai.bigtwo.advisor.ADVISE_SAMPLES (a test checks it), so building the command line imports no engine
+_ADVISE_SAMPLES = 400
+_POLICIES = ("greedy", "random", "heuristic", "search")
 #: kaptai.bigtwo.fairness.VARIANT_SETS by name (a test checks it)
 _VARIANT_SETS = ("scoring", "settlement", "scoring_settlement", "winner_bonus", "top_rule", "suit_order",
                  "first_lead", "passing", "malaysian", "straight_order", "players")
@@ -76,6 +78,23 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
                   ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
+def advise(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.bigtwo.advisor import ADVICE_COLUMNS
+    from kaptai.bigtwo.advisor import advise as run
+
+    rules = _rules(args, game)
+    df = run(args.hand, played=args.played, to_beat=args.to_beat, by=args.by, cards_left=args.cards_left,
+             rules=rules, samples=args.samples, seed=args.seed)
+    a = df.attrs
+    where = f"to beat {a['to_beat']} (seat {a['by']})" if a["to_beat"] else "leading"
+    title = (f"every option {where}, cards left {'/'.join(map(str, a['cards_left']))}: expected net of the hand "
+             f"({a['unit']}) and P(win), 95% intervals, {a['samples']} sampled layouts, rollouts by "
+             f"{a['method'].split(chr(39))[1]}")
+    return Output(df, title, ADVICE_COLUMNS,
+                  legend="seats count from you (0) in the direction of play: 1 = next player, "
+                         f"{rules.players - 1} = previous player")
+
+
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
 
@@ -112,6 +131,23 @@ def _commands() -> dict[str, Command]:
             o.variants(_VARIANT_SETS, "scoring_settlement"), o.policy(_POLICIES), o.plot(), *o.runner(),
             *o.output(),
         ), example=f"kaptai fairness {name} --variants top_rule --games 50000", monte_carlo=True),
+        "advise": Command(_M + "advise", (
+            o.hand("your cards", "3D 4C 9S 9H KD 2S"),
+            Opt("--played", "str", default="", empty_ok=True, metavar="CARDS", sample="5C 6D 7H 8S",
+                help="every card played so far in the hand (default: none)"),
+            Opt("--to-beat", "str", default=None, metavar="PLAY", sample="JH",
+                help="the play on the table (default: you lead)"),
+            Opt("--by", "int", default=None, lo=1, hi=51, unit="seat",
+                help="who made it, counted from you in the direction of play: 1 = the next player; "
+                     "default the previous player"),
+            Opt("--cards-left", "str", default=None, metavar="COUNTS", sample="10,6,9",
+                help="cards held by seats 1, 2, ... (default: the unseen cards shared out evenly, "
+                     "extras to the seats nearest after you)"),
+            players, o.samples(_ADVISE_SAMPLES, what="position"),
+            Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, unit="seed",
+                help="seed of the sampled layouts (the same seed gives the same answer)"),
+            *rules, *o.output(),
+        ), example=f'kaptai advise {name} "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C" --to-beat 3D --by 3'),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.runner(), *o.output(),

@@ -44,6 +44,8 @@ __all__ = [
     "make_config",
     "new_outcomes",
     "POINT_VALUES",
+    "SEARCH_SAMPLES",
+    "SEARCH_ROLLOUTS",
 ]
 
 #: Log actions by code (``docs/big-two-engine.md``).
@@ -51,8 +53,12 @@ ACTIONS: tuple[str, ...] = ("deal", "leftover", "swap", "instant_win", "redeal",
 #: Columns of a log row (all int64).
 LOG_COLUMNS: tuple[str, ...] = ("game", "step", "seat", "action", "cards", "value")
 #: Built-in policies, by code.
-POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic")
+POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
 POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
+#: Default budget of the ``search`` policy: sampled layouts of the unseen cards per decision.
+SEARCH_SAMPLES: int = 32
+#: Policies the ``search`` policy can play its rollouts with (``search_rollout``).
+SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: Engine settings of the Malaysian swap decision, by code.
 MALAYSIAN_SWAP: tuple[str, ...] = ("policy", "always", "never")
 #: A game is redealt at most this many times; the next deal then stands unchecked.
@@ -100,6 +106,10 @@ class EngineConfig:
     classifier : tuple
         The arguments the compiled classifier takes after the mask (rank strengths, suit
         strengths, straight windows, flush, two-pair-five, quad-optional, four-card flags).
+    search_samples : int
+        Layouts of the unseen cards the ``search`` policy samples at each decision.
+    search_rollout : str
+        The policy every seat plays in the ``search`` rollouts (``'greedy'`` or ``'heuristic'``).
     """
 
     rules: RuleSet
@@ -110,6 +120,13 @@ class EngineConfig:
     lowest: int
     card_strength: np.ndarray
     classifier: tuple
+    search_samples: int = SEARCH_SAMPLES
+    search_rollout: str = "greedy"
+
+    @property
+    def rollout_code(self) -> int:
+        """Policy code of :attr:`search_rollout`."""
+        return POLICY_CODES[self.search_rollout]
 
     @property
     def swap_code(self) -> int:
@@ -133,7 +150,22 @@ class EngineConfig:
 
     def fingerprint(self) -> dict[str, Any]:
         """JSON-friendly identity of the table (checkpoints, attrs)."""
-        return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap}
+        d: dict[str, Any] = {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap}
+        if (self.search_samples, self.search_rollout) != (SEARCH_SAMPLES, default_rollout(self.rules)):
+            d["search"] = {"samples": self.search_samples, "rollout": self.search_rollout}
+        return d
+
+
+def default_rollout(rules: RuleSet) -> str:
+    """The ``search`` rollout policy of ``search_rollout='auto'``: the stronger of ``greedy`` and
+    ``heuristic`` against a greedy field under the rules' settlement (``docs/big-two.md``):
+    ``'heuristic'`` under ``settlement='winner_takes_all'``, else ``'greedy'``.
+
+    >>> from kaptai.bigtwo.rules import RuleSet
+    >>> default_rollout(RuleSet()), default_rollout(RuleSet(settlement="winner_takes_all"))
+    ('greedy', 'heuristic')
+    """
+    return "heuristic" if rules.settlement == "winner_takes_all" else "greedy"
 
 
 def make_config(
@@ -141,6 +173,8 @@ def make_config(
     rules: RuleSet | str | Mapping[str, Any] | None = None,
     *,
     malaysian_swap: str = "policy",
+    search_samples: int | None = None,
+    search_rollout: str = "auto",
 ) -> EngineConfig:
     """Validate a table: players, rules and the Malaysian swap setting.
 
@@ -151,6 +185,11 @@ def make_config(
     rules : RuleSet, str, mapping or None
     malaysian_swap : {'policy', 'always', 'never'}
         Who decides the swap of ``malaysian_3p`` (only matters with that option).
+    search_samples : int, optional
+        Budget of the ``search`` policy: layouts sampled per decision, 1-100,000 (default
+        :data:`SEARCH_SAMPLES`).
+    search_rollout : {'auto', 'greedy', 'heuristic'}
+        Rollout policy of ``search`` (``'auto'``: :func:`default_rollout`).
 
     Raises
     ------
@@ -177,6 +216,19 @@ def make_config(
             f"malaysian_swap={malaysian_swap!r} is not allowed: expected one of "
             + ", ".join(repr(v) for v in MALAYSIAN_SWAP)
         )
+    if search_samples is None:
+        search_samples = SEARCH_SAMPLES
+    if isinstance(search_samples, bool) or not isinstance(search_samples, (int, np.integer)) or not (
+        1 <= int(search_samples) <= 100_000
+    ):
+        raise RulesError(f"search_samples={search_samples!r} is not allowed: expected a whole number from 1 to 100,000")
+    if search_rollout == "auto":
+        search_rollout = default_rollout(rules)
+    if search_rollout not in SEARCH_ROLLOUTS:
+        raise RulesError(
+            f"search_rollout={search_rollout!r} is not allowed: expected 'auto', "
+            + ", ".join(repr(v) for v in SEARCH_ROLLOUTS)
+        )
     h, r = rules.deal_sizes()
     strength = rules.card_strength().astype(np.int64)
     strength.setflags(write=False)
@@ -189,6 +241,8 @@ def make_config(
         lowest=rules.lowest_card(),
         card_strength=strength,
         classifier=_params(rules),
+        search_samples=int(search_samples),
+        search_rollout=search_rollout,
     )
 
 

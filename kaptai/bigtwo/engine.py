@@ -34,6 +34,7 @@ def run_hands(
     record: int = 0,
     decks: Any = None,
     engine: str = "auto",
+    seat_by_leader: bool = False,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``games`` games on one random stream: the outcome arrays and the log.
 
@@ -52,6 +53,10 @@ def run_hands(
         ``(m, 52)`` card ids dealt in order instead of shuffling (tests, constructed deals).
     engine : {'auto', 'compiled', 'reference'}
         ``'auto'``: compiled when every seat plays a built-in policy.
+    seat_by_leader : bool
+        ``policies[j]`` is the policy of the seat ``j`` places after each game's leader
+        (compiled engine only, ``first_lead='lowest_card'``; ``docs/big-two-engine.md``,
+        "Seating from the leader"); the outcome rows stay in engine seats.
 
     Returns
     -------
@@ -78,11 +83,15 @@ def run_hands(
         decks = np.ascontiguousarray(decks, dtype=np.int8)
         if decks.ndim != 2 or decks.shape[1] != 52 or any(sorted(d) != list(range(52)) for d in decks.tolist()):
             raise RulesError("decks must be an array of shape (m, 52), each row a permutation of the card ids 0-51")
+    if seat_by_leader and (not builtin or engine == "reference"):
+        raise RulesError("seat_by_leader=True needs the compiled engine (built-in policies)")
+    if seat_by_leader and cfg.rules.first_lead != "lowest_card":
+        raise RulesError(f"seat_by_leader=True needs first_lead='lowest_card', not {cfg.rules.first_lead!r}")
     if builtin and engine != "reference":
         from kaptai.bigtwo import _engine
 
         return _engine.run_hands(cfg, [POLICY_CODES[p] for p in pols], bit_generator, int(games),
-                                 record=int(record), decks=decks)
+                                 record=int(record), decks=decks, seat_by_leader=bool(seat_by_leader))
     from kaptai.bigtwo import engine_reference
 
     return engine_reference.run_hands(cfg, pols, bit_generator, int(games), record=int(record), decks=decks)

@@ -345,6 +345,9 @@ def make_view(
     trick_seat: int | None = None,
     turn: int = 0,
     rng: Any = None,
+    passes: int = 0,
+    locked: Sequence[bool] = (),
+    violator: int = -1,
 ) -> PlayerView:
     """A :class:`PlayerView` of a hand-built position, options computed as the engine does.
 
@@ -363,6 +366,15 @@ def make_view(
         Cards played so far / publicly out of play.
     opening_card : int, optional
         Card the lead must contain.
+    trick_seat : int, optional
+        Seat that made the play to beat (default the previous seat).
+    turn : int
+        Turns taken so far.
+    rng : RandomStream, optional
+        The stream policies draw from.
+    passes, locked, violator
+        Passes since the play to beat, seats locked out (``pass_locks_out``), the 頂大
+        violator of the previous turn (see :class:`PlayerView`).
 
     Examples
     --------
@@ -400,6 +412,7 @@ def make_view(
         leading=tentry is None, opening_card=opening_card, played=to_mask(played), dead=to_mask(dead),
         next_cards=left[(seat + 1) % n], options=tuple(e[3] for e in opts.plays),
         option_masks=tuple(e[2] for e in opts.plays), can_pass=opts.can_pass, turn=turn, rng=rng,
+        passes=int(passes), locked=tuple(bool(x) for x in locked), violator=int(violator),
     )
 
 
@@ -482,7 +495,7 @@ class Game:
         self.info = rules_info(cfg.rules)
         self.N = cfg.players
         self.stream = stream
-        self.policies = None if policies is None else resolve_policies(policies, cfg.players, stream)
+        self.policies = None if policies is None else resolve_policies(policies, cfg.players, stream, cfg)
         self.source = decks if isinstance(decks, DeckSource) else DeckSource(stream, decks)
         self.previous_winner = previous_winner
         self.index = index
@@ -500,6 +513,58 @@ class Game:
         self.violations = 0
         self.over = False
         self._deal_phase()
+
+    @classmethod
+    def from_position(
+        cls,
+        cfg: EngineConfig,
+        policies: Any,
+        view: PlayerView,
+        hands: Sequence[int],
+        stream: RandomStream | None = None,
+    ) -> Game:
+        """A game in progress at the position of ``view`` with every seat's hand given
+        (a search rollout): the trick, its maker, the passes, locks, ``played``, the public
+        dead cards, the opening constraint and the 頂大 violator of the previous turn come
+        from the view; no log is kept.
+
+        Examples
+        --------
+        >>> from kaptai.bigtwo.config import make_config
+        >>> from kaptai.bigtwo.cards import cards_to_mask, parse_cards
+        >>> from kaptai.bigtwo.engine_reference import Game, make_view
+        >>> v = make_view("3D 9S", trick="8D", cards_left=(2, 1, 1, 1), trick_seat=3)
+        >>> m = lambda t: cards_to_mask(parse_cards(t))
+        >>> g = Game.from_position(make_config(4), "greedy", v, [m("3D 9S"), m("4D"), m("5D"), m("AS")])
+        >>> g.step("9S"); g.play().winner   # seats 1 and 2 cannot beat 9S; seat 3's AS does, and goes out
+        3
+        """
+        g = cls.__new__(cls)
+        g.cfg, g.rules, g.info, g.N = cfg, cfg.rules, rules_info(cfg.rules), cfg.players
+        g.stream = stream
+        g.policies = None if policies is None else resolve_policies(policies, cfg.players, stream, cfg)
+        g.source = DeckSource(stream)
+        g.previous_winner, g.index, g.record = -1, 0, False
+        g.log = []
+        g._step = 0
+        g.winner, g.liable, g.instant, g.redeals, g.swapped = -1, -1, 0, 0, -1
+        g.plays, g.turns, g.violations, g.over = 0, view.turn, 0, False
+        g.leader = view.seat
+        g.dead = view.dead
+        g.lowest_gone = bool(view.dead)
+        g.opening_card = view.opening_card if view.leading else None
+        g._hands = [int(h) for h in hands]
+        g.trick = None if view.trick_mask is None else g.info.entry(view.trick_mask)
+        g.last = view.seat if view.trick_mask is None else view.trick_seat
+        g.passes = view.passes
+        g.locked = list(view.locked) if view.locked else [False] * g.N
+        g.played = view.played
+        g.seat = view.seat
+        g._violator = view.violator
+        g._entries = [None] * g.N
+        g._opts_turn = -1
+        g._opts = None
+        return g
 
     # ------------------------------------------------------------------ helpers
     def _row(self, seat: int, action: int, cards: int = 0, value: int = 0) -> None:
@@ -691,6 +756,7 @@ class Game:
             played=self.played, dead=self.dead, next_cards=_popcount(self._hands[(p + 1) % self.N]),
             options=tuple(e[3] for e in plays), option_masks=tuple(e[2] for e in plays),
             can_pass=can_pass, turn=self.turns, rng=self.stream,
+            passes=self.passes, locked=tuple(self.locked), violator=self._violator,
         )
 
     def _illegal(self, text: str, reason: str) -> IllegalPlayError:
@@ -848,6 +914,78 @@ class Game:
         )
 
 
+def search_values(view: PlayerView, samples: int, rollout: str = "greedy") -> tuple[list, list, list, list]:
+    """Docs "search", steps 1-5, in the reference engine: the candidates of the view's turn
+    and, per candidate, the sums over ``samples`` layouts of the seat's net in points (before
+    ``stake``), of its square and of its wins.
+
+    The layouts are drawn from ``view.rng`` (the engine's stream) exactly as the compiled
+    engine draws them; each rollout is a :meth:`Game.from_position` played by ``rollout``
+    at every seat, scored by :func:`kaptai.bigtwo.scoring.penalties` and
+    :func:`kaptai.bigtwo.scoring.settle_many`.
+
+    Returns
+    -------
+    (list, list, list, list)
+        Candidate masks (plays in play order, then None for PASS when it is an option) and
+        the three lists of int sums.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.bigtwo.engine_reference import make_view, search_values
+    >>> v = make_view("3D 9S", trick="8D", cards_left=(2, 1, 1, 1), rng=RandomStream(np.random.PCG64(1)))
+    >>> cands, sums, _, wins = search_values(v, 3)
+    >>> [None if c is None else hex(c) for c in cands], wins   # 9S (card 27) or PASS; 3D cannot beat 8D
+    (['0x8000000', None], [1, 0])
+    """
+    from kaptai.bigtwo import scoring
+    from kaptai.bigtwo.config import make_config
+
+    rules = view.rules
+    cfg = make_config(view.players, rules)
+    N, p = view.players, view.seat
+    cands: list = list(view.option_masks) + ([None] if view.can_pass else [])
+    if view.rng is None:
+        raise KaptaiError("the search policy needs a random stream (view.rng is None)")
+    unseen = [c for c in range(N_CARDS) if view.unseen() >> c & 1]
+    m = len(unseen)
+    layouts = []
+    for _ in range(int(samples)):
+        a = list(unseen)
+        for k in range(m - 1, 0, -1):
+            j = view.rng.bounded(k + 1)
+            a[k], a[j] = a[j], a[k]
+        hands = [0] * N
+        hands[p] = view.hand_mask
+        pos = 0
+        for j in range(1, N):
+            q = (p + j) % N
+            hands[q] = sum(1 << c for c in a[pos:pos + view.cards_left[q]])
+            pos += view.cards_left[q]
+        layouts.append(hands)
+    flat = rules.replace(stake=1.0, bankroll="off")
+    sums, sqs, wins = [], [], []
+    for cand in cands:
+        s1 = s2 = w = 0
+        for hands in layouts:
+            g = Game.from_position(cfg, rollout, view, hands)
+            g.step(None if cand is None else _bits(cand))
+            res = g.play()
+            pen = scoring.penalties([list(res.cards_left)], flat, points_left=[list(res.points_left)],
+                                    winner=[res.winner])
+            net = scoring.settle_many(pen, flat, winner=[res.winner], liable=[res.liable])
+            v = round(float(net[0, p]))
+            s1 += v
+            s2 += v * v
+            w += int(res.winner == p)
+        sums.append(s1)
+        sqs.append(s2)
+        wins.append(w)
+    return cands, sums, sqs, wins
+
+
 def play_game(
     cfg: EngineConfig,
     policies: Any,
@@ -934,7 +1072,7 @@ def run_hands(
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, Integral) or games < 0:
         raise KaptaiError(f"games={games!r}: expected a non-negative integer")
     stream = RandomStream(bit_generator) if bit_generator is not None else None
-    objs = resolve_policies(policies, cfg.players, stream)
+    objs = resolve_policies(policies, cfg.players, stream, cfg)
     source = DeckSource(stream, decks)
     out = new_outcomes(int(games), cfg.players)
     rows: list = []

@@ -59,7 +59,7 @@ from typing import Any, Literal, cast
 from kaptai.bigtwo import reference
 from kaptai.bigtwo.cards import N_CARDS, RANKS, format_cards, parse_record
 from kaptai.bigtwo.evaluate import Category, Play
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import KaptaiError
@@ -77,6 +77,7 @@ __all__ = [
     "rules_info",
     "plan",
     "boss_units",
+    "SearchPolicy",
 ]
 
 #: Mask of the whole deck.
@@ -222,6 +223,13 @@ class PlayerView:
         The view is for the Malaysian swap decision (:meth:`Policy.swap`), not a turn.
     rng : RandomStream or None
         The run's random stream (``rng.bounded(k)``: uniform in ``[0, k)``).
+    passes : int
+        Passes in a row since the play to beat (0 when leading).
+    locked : tuple of bool
+        Seats locked out of the trick by ``pass_locks_out`` (empty: none).
+    violator : int
+        The seat whose 頂大 violation was the previous turn (liable if this seat goes out
+        now), -1 for none; public, like every play.
 
     Examples
     --------
@@ -252,6 +260,9 @@ class PlayerView:
     turn: int = 0
     deciding_swap: bool = False
     rng: Any = field(default=None, repr=False, compare=False)
+    passes: int = 0
+    locked: tuple[bool, ...] = ()
+    violator: int = -1
 
     def unseen(self) -> int:
         """Mask of the cards this seat cannot see: deck - own hand - played - dead."""
@@ -619,6 +630,61 @@ class HeuristicPolicy(Policy):
 
 
 # --------------------------------------------------------------------------------------
+# Search: determinized Monte Carlo (docs/big-two-engine.md, "search")
+# --------------------------------------------------------------------------------------
+
+
+class SearchPolicy(Policy):
+    """Determinized Monte Carlo search (``'search'``; docs ``big-two-engine.md``, "search").
+
+    At a turn with two or more options it deals ``samples`` layouts of the unseen cards to
+    the other seats (their card counts are the only constraint), plays every option and then
+    the rest of the game with ``rollout`` at every seat on each layout (the reference
+    engine), and plays the option with the largest total net of the seat under the scoring
+    in force, the first on ties.  The layouts are drawn from ``view.rng`` (the engine's
+    stream), so the reference and the compiled engine make the same choices.
+
+    Parameters
+    ----------
+    samples : int
+        Layouts per decision (the compiled engine reads ``EngineConfig.search_samples``).
+    rollout : {'greedy', 'heuristic'}
+        The policy of every seat in the rollouts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> from kaptai.bigtwo.policies import SearchPolicy
+    >>> view = make_view("5D 2S", trick="4S", cards_left=(2, 1, 13, 13), rng=RandomStream(np.random.PCG64(0)))
+    >>> str(SearchPolicy(samples=4).choose(view))   # 頂大: the next seat holds one card
+    '2S'
+    """
+
+    name = "search"
+
+    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy"):
+        if rollout not in ("greedy", "heuristic"):
+            raise RulesError(f"rollout={rollout!r} is not allowed: expected 'greedy' or 'heuristic'")
+        self.samples = int(samples)
+        self.rollout = rollout
+
+    def choose(self, view: PlayerView) -> Play | None:
+        from kaptai.bigtwo.engine_reference import search_values
+
+        n = len(view.options) + int(view.can_pass)
+        if n <= 1:
+            return view.options[0] if view.options else None
+        cands, sums, _, _ = search_values(view, self.samples, self.rollout)
+        best = max(range(len(cands)), key=lambda i: (sums[i], -i))
+        return None if cands[best] is None else rules_info(view.rules).play(cast(int, cands[best]))
+
+    def swap(self, view: PlayerView) -> bool:
+        return HeuristicPolicy().swap(view)
+
+
+# --------------------------------------------------------------------------------------
 # Scripted play (tests, demos)
 # --------------------------------------------------------------------------------------
 
@@ -678,13 +744,17 @@ class ScriptedPolicy(Policy):
 # --------------------------------------------------------------------------------------
 
 
-def _builtin(name: str, stream: Any) -> Policy:
+def _builtin(name: str, stream: Any, cfg: Any = None) -> Policy:
     if name == "random":
         return RandomPolicy(stream)
     if name == "greedy":
         return GreedyPolicy()
     if name == "heuristic":
         return HeuristicPolicy()
+    if name == "search":
+        if cfg is None:
+            return SearchPolicy()
+        return SearchPolicy(cfg.search_samples, cfg.search_rollout)
     raise KaptaiError(f"unknown policy {name!r}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
 
 
@@ -698,7 +768,7 @@ def check_policies(policies: Any, players: int) -> list:
     >>> check_policies(["greedy", "best"], 2)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'greedy', 'heuristic' or a kaptai.bigtwo.policies.Policy
+    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'greedy', 'heuristic', 'search' or a kaptai.bigtwo.policies.Policy
     """
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         policies = [policies] * players
@@ -717,7 +787,7 @@ def check_policies(policies: Any, players: int) -> list:
     return policies
 
 
-def resolve_policies(policies: Any, players: int, stream: Any = None) -> list:
+def resolve_policies(policies: Any, players: int, stream: Any = None, cfg: Any = None) -> list:
     """One policy object per seat.
 
     Parameters
@@ -728,6 +798,8 @@ def resolve_policies(policies: Any, players: int, stream: Any = None) -> list:
     players : int
     stream : RandomStream, optional
         The run's stream, given to built-in ``'random'`` seats.
+    cfg : EngineConfig, optional
+        The table: the budget and rollout policy of built-in ``'search'`` seats.
 
     Returns
     -------
@@ -745,4 +817,4 @@ def resolve_policies(policies: Any, players: int, stream: Any = None) -> list:
     >>> resolve_policies("heuristic", 2)
     [<HeuristicPolicy 'heuristic'>, <HeuristicPolicy 'heuristic'>]
     """
-    return [_builtin(p, stream) if isinstance(p, str) else p for p in check_policies(policies, players)]
+    return [_builtin(p, stream, cfg) if isinstance(p, str) else p for p in check_policies(policies, players)]

@@ -1,7 +1,8 @@
 """The Big Two (鋤大D) report: odds of the deal and the fairness of the scoring, computed in one run.
 
 Sections: the rules modelled; exact deal odds (what a dealt hand holds, the best five-card
-hand, redeals at the table); who wins (by position from the leader, by policy); cards left
+hand, redeals at the table); who wins (by position from the leader, by policy); how much skill
+is worth (the search player against the greedy and the random field); cards left
 and penalties under every scoring option; 獨贏 against Place; 頂大 and 包牌; the Malaysian
 swap; the suit order; a plain-language summary; methods.
 """
@@ -179,6 +180,87 @@ def _play_section(games: int, seed: int, run: dict, progress: bool):
     return sec, {"simulations": sims}
 
 
+#: Hands per policy of the "How much skill is worth" league (the search costs ~1,000x a greedy game).
+SKILL_HANDS: int = 8_000
+
+
+def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
+    """One ``search`` seat against a field of ``field``, at each seat from the leader in turn:
+    mean net and P(win) of that seat with 95% intervals, from the league's feed
+    (:func:`kaptai.bigtwo.atlas.rows`, Hong Kong rules, 4 players)."""
+    from kaptai.bigtwo.atlas import VARIANTS, rows
+    from kaptai.core.atlas import AtlasJob
+    from kaptai.core.runner import plan_chunks
+    from kaptai.core.stats import mean_interval, wilson_interval
+
+    out = []
+    for s in range(4):
+        pols = [field] * 4
+        pols[s] = "search"
+        job = AtlasJob("big-two", VARIANTS[0], tuple(pols))
+        net = []
+        win = []
+        for chunk in plan_chunks(hands, 2048, 1000 * seed + 10 * s + (field == "random")):
+            r = rows(job, chunk)
+            net.append(np.asarray(r["net"])[:, s])
+            win.append(np.asarray(r["win"])[:, s])
+        x = np.concatenate(net)
+        w = np.concatenate(win)
+        m, lo, hi = mean_interval(x.sum(), (x * x).sum(), len(x))
+        wl, wh = wilson_interval(w.sum(), len(w))
+        out.append({"field": field, "seat from the leader": s, "EV per game": format_estimate(float(m), float(lo), float(hi)),
+                    "EV 95% CI": f"{float(lo):.2f} to {float(hi):.2f}",
+                    "P(win) %": format_estimate(float(w.mean()), float(wl), float(wh), 100),
+                    "P(win) 95% CI": f"{100 * float(wl):.1f}–{100 * float(wh):.1f}", "games": len(x),
+                    "_ev": float(m), "_lo": float(lo), "_hi": float(hi)})
+    return out
+
+
+def _skill_section(games: int, seed: int, run: dict, progress: bool):
+    """How much skill is worth: the search player against the default (greedy) field and
+    against a random field, through the league, and per seat from the leader."""
+    from kaptai.core.league import policy_league
+
+    hands = max(200, min(int(games) // 4, SKILL_HANDS))
+    leagues = []
+    for field, pols in (("greedy", ("search", "greedy", "heuristic")), ("random", ("search", "random"))):
+        _step(progress, f"league: search against a {field} field, {hands:,} hands a policy")
+        df = policy_league("big-two", 4, None, hands, seed + 50, pols, workers=run["workers"], progress=False,
+                           baseline=field, scheduler=run.get("scheduler"), checkpoint=_sub(run, f"skill-{field}"))
+        leagues.append(df)
+    lg = pd.concat(leagues, ignore_index=True)
+    keep = lg[lg.metric.isin(["ev_per_hand", "win", "vs_best_other"]) & (lg.policy != lg.opponents)]
+    table = pd.DataFrame([{
+        "policy": r.policy, "field": r.opponents, "metric": r.metric,
+        "value": format_estimate(r.value, r.ci_low, r.ci_high, 100 if r.metric == "win" else 1),
+        "95% CI": (f"{100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}%" if r.metric == "win"
+                   else f"{r.ci_low:.2f} to {r.ci_high:.2f}"),
+        "hands": int(r.hands)} for r in keep.itertuples()])
+    per_seat = []
+    for field in ("greedy", "random"):
+        _step(progress, f"search in each seat against a {field} field, {hands // 4:,} games a seat")
+        per_seat += _seat_rows(field, max(100, hands // 4), seed + 60)
+    seats = pd.DataFrame(per_seat)
+    shown = seats.drop(columns=["_ev", "_lo", "_hi"])
+    from kaptai.bigtwo.config import SEARCH_SAMPLES
+
+    sec = Section(
+        "How much skill is worth",
+        [
+            ("p", (f"The 'search' player (determinized Monte Carlo, docs/big-two-engine.md: at each decision with two "
+                   f"or more options it deals {SEARCH_SAMPLES} random layouts of the unseen cards consistent with the "
+                   "card counts, plays every option and then the rest of the game with greedy play at every seat, and "
+                   "takes the option with the best mean net under the scoring in force) against a field of three "
+                   "greedy players (the default policy) and against three random players. Hong Kong rules (count "
+                   "scoring, standard 炒, Place settlement), 4 players; EV per game in points, 95% intervals.")),
+            ("table", table, (f"The league (kaptai league, seats rotated, {hands:,} hands a policy): EV per game, "
+                              "P(win) and the difference from the best other policy of the table")),
+            ("table", shown, "One search player in each seat from the leader (0 = the ♦3 holder)"),
+        ],
+    )
+    return sec, {"skill_league": lg, "skill_seats": seats}
+
+
 def _scoring_section(games: int, seed: int, run: dict, progress: bool):
     from kaptai.bigtwo.fairness import compare_variants
     from kaptai.bigtwo.plots import plot_fairness
@@ -301,7 +383,7 @@ def build_sections(
     sec, res = _odds_section(players, progress)
     sections.append(sec)
     results.update(res)
-    for make in (_play_section, _scoring_section, _rules_effects_section):
+    for make in (_play_section, _skill_section, _scoring_section, _rules_effects_section):
         sec, res = make(games, seed, run, progress)
         sections.append(sec)
         results.update(res)
@@ -339,6 +421,15 @@ def _summary_section(results: dict[str, Any]) -> Section:
                      f"scoring is {ev.value.min():.2f} to {ev.value.max():.2f} points. It is left with 10 or more cards "
                      f"(炒 x2 or more) in {100 * h_many:.1f}% of games against {100 * g_many:.1f}% for a greedy seat: "
                      f"holding back control cards wins more games but costs dearly when it loses.")
+    lg = results.get("skill_league")
+    if lg is not None:
+        for field in ("greedy", "random"):
+            q = lg[(lg.policy == "search") & (lg.opponents == field)].set_index("metric")
+            if "ev_per_hand" in q.index:
+                ev, w = q.loc["ev_per_hand"], q.loc["win"]
+                lines.append(f"A search player among three {field} players wins {100 * w.value:.1f}% of games "
+                             f"({100 * w.ci_low:.1f}–{100 * w.ci_high:.1f}%) and gains {ev.value:.2f} points a game "
+                             f"({ev.ci_low:.2f} to {ev.ci_high:.2f}) under Hong Kong scoring.")
     sc = results["scoring"]
     for st, label in (("place", "Place"), ("winner_takes_all", "winner-takes-all")):
         v = f"count standard, {st}"

@@ -1,0 +1,295 @@
+"""The Big Two (鋤大D) advisor: every legal play of a position with its expected value.
+
+A player types the position as they see it -- their hand, the cards already played, the
+play to beat and who made it -- and :func:`advise` answers with every legal play (and PASS
+where passing is legal), each with its expected net result for the hand in the game's unit
+(points x ``stake`` under the scoring in force) and P(win the hand), each with a 95%
+interval, best first.
+
+Method
+------
+The position is evaluated by the ``search`` policy's own evaluation (``docs/big-two-engine.md``,
+"search"; compiled, nogil): ``samples`` layouts of the unseen cards are dealt to the other
+seats at random, consistent with their card counts (no other inference: passing while able is
+legal, so a pass rules nothing out); every option is played on every layout (common random
+numbers) and the rest of the hand is played out by the rollout policy at every seat
+(``greedy`` under Place, ``heuristic`` under 獨贏: the stronger against a greedy field). The value
+of an option is the mean of the seat's net over the layouts; its interval is the normal
+interval of that mean, P(win) has a Wilson interval.  So the numbers answer "against players
+who play like the rollout policy, from a random layout consistent with the counts".
+
+What is derived from the rules
+------------------------------
+* Seats are numbered from the player (0) in the direction of play: 1 is the next player
+  (下家), ``players - 1`` the previous one (上家).  ``by`` defaults to the previous player.
+* The seats between ``by`` and the player have passed since that play (it is the player's
+  turn and the play still stands); under ``pass_locks_out`` they are locked out of the trick.
+* Without ``to_beat`` the player leads; the opening lead (nothing played yet, the hand holds
+  the lowest card, ``opening_must_include_lowest``) must contain the lowest card.
+* ``cards_left`` (the other seats' counts, seats 1, 2, ...) defaults to the unseen cards
+  shared out as evenly as possible, the extra cards to the seats nearest after the player
+  (13 each at the start of a four-player hand).
+* The 頂大 (blocking) rule follows the counts: if the next player holds one card, every
+  option's liability under ``top_rule='liability'`` is in its value.  A violation on the
+  previous turn (which would make its maker liable if the player goes out now) is not typed.
+
+Examples
+--------
+The previous player led ♦3; you hold 13 cards (the others 13, 13 and 12 by default):
+
+>>> from kaptai.bigtwo.advisor import advise
+>>> df = advise("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C", to_beat="3D", samples=200, seed=1)
+>>> df[["rank", "play", "kind"]].head(2)
+   rank play    kind
+0     1   4C  single
+1     2   5H  single
+>>> len(df), df.attrs["cards_left"], bool(df.ev.is_monotonic_decreasing)
+(14, [13, 13, 13, 12], True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kaptai._version import __version__
+from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_cards
+from kaptai.bigtwo.config import make_config
+from kaptai.bigtwo.policies import rules_info
+from kaptai.bigtwo.rules import RuleSet, resolve_rules
+from kaptai.core.stats import mean_interval, wilson_interval
+from kaptai.errors import InvalidHandError, KaptaiError, RulesError
+
+__all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise", "default_cards_left"]
+
+#: Default budget of :func:`advise`: layouts of the unseen cards per position (median answer
+#: well under 200 ms on one core, ``benchmarks/bench_bigtwo.py``).
+ADVISE_SAMPLES: int = 400
+#: Columns of :func:`advise`.
+ADVICE_COLUMNS: list[str] = ["rank", "play", "kind", "ev", "ev_low", "ev_high", "p_win", "p_win_low", "p_win_high",
+                             "samples"]
+CONFIDENCE = 0.95
+
+_KINDS = {1: "single", 2: "pair", 3: "triple", 4: "four cards", 5: "five cards"}
+
+
+def _cards(text: Any, what: str) -> tuple[int, ...]:
+    if text is None:
+        return ()
+    if isinstance(text, str) and not text.strip():
+        return ()
+    try:
+        return parse_cards(text)
+    except KaptaiError as err:  # InvalidCardError, InvalidHandError: the same class, naming the argument
+        raise type(err)(f"{what}: {err}") from None
+
+
+def default_cards_left(unseen: int, players: int) -> tuple[int, ...]:
+    """The other seats' card counts when none are given: ``unseen`` shared out as evenly as
+    possible, the extra cards to the seats nearest after the player (seats 1, 2, ...).
+
+    >>> from kaptai.bigtwo.advisor import default_cards_left
+    >>> default_cards_left(39, 4), default_cards_left(20, 4)
+    ((13, 13, 13), (7, 7, 6))
+    """
+    q, r = divmod(int(unseen), players - 1)
+    return tuple(q + (1 if j < r else 0) for j in range(players - 1))
+
+
+def advise(
+    hand: str | Sequence[Any],
+    played: str | Sequence[Any] = "",
+    to_beat: str | Sequence[Any] | None = None,
+    by: int | None = None,
+    cards_left: Sequence[int] | str | None = None,
+    players: int | None = None,
+    rules: RuleSet | str | Any = None,
+    *,
+    samples: int = ADVISE_SAMPLES,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Every legal play of a position (and PASS when it is legal) with its value, best first.
+
+    Parameters
+    ----------
+    hand : str or sequence
+        The player's cards (``"3D 4C 9S"``, any notation of :func:`kaptai.bigtwo.cards.parse_cards`).
+    played : str or sequence
+        Every card played so far in the hand (the play to beat may be included or not).
+    to_beat : str or sequence, optional
+        The play on the table; None: the player leads.
+    by : int, optional
+        The seat that made it, counted from the player in the direction of play (1 = the next
+        player, ``players - 1`` = the previous one, the default).
+    cards_left : sequence of int or str, optional
+        Cards held by seats 1, 2, ... (``"10,6,9"``); default :func:`default_cards_left`.
+    players : int, optional
+        Players at the table (default the ruleset's, 4).
+    rules : RuleSet, str or mapping, optional
+        The rules (default Hong Kong); the scoring in force prices every option.
+    samples : int
+        Layouts of the unseen cards (1-100,000), the same ones for every option.
+    seed : int
+        Seed of the layouts (the same seed, the same answer).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`ADVICE_COLUMNS`, one row per option, by ``ev`` (ties in play order):
+        ``ev`` = mean net of the hand in points x ``stake``, ``p_win`` = P(the player goes out
+        first), each with its 95% interval (normal for the mean, Wilson for the
+        proportion).  ``attrs``: the position, ``rules``, ``samples``, ``seed``, ``method``.
+
+    Raises
+    ------
+    InvalidCardError, InvalidHandError
+        A card that is not a card (naming the token), a duplicate, a card both in the hand and
+        played, a play to beat that is not a legal combination.
+    RulesError
+        Impossible counts or seats (``by``, ``cards_left``, ``players``, ``samples``).
+
+    Examples
+    --------
+    Late in a hand: 44 cards are out, the next player holds one card (頂大), six are unseen.
+
+    >>> from kaptai.bigtwo.advisor import advise
+    >>> from kaptai.bigtwo.cards import format_cards, parse_cards
+    >>> unseen = parse_cards("3C KS AS 2D 2C 2H")
+    >>> out = format_cards(c for c in range(52) if c not in unseen + parse_cards("5D 2S"))
+    >>> df = advise("5D 2S", played=out, to_beat="4S", by=3, cards_left=(1, 2, 3), samples=50)
+    >>> df[["play", "ev", "p_win"]]
+       play    ev  p_win
+    0    2S  6.00   1.00
+    1    5D -4.18   0.18
+    2  PASS -5.00   0.18
+    >>> advise("3D 3X")
+    Traceback (most recent call last):
+    ...
+    kaptai.bigtwo.cards.InvalidCardError: hand: invalid card "3X" (token 2): unknown suit "X"
+    """
+    from kaptai.bigtwo import _engine
+
+    r = resolve_rules(rules) if players is None else resolve_rules(rules, players=int(players))
+    cfg = make_config(r.players, r)
+    r = cfg.rules
+    N = cfg.players
+    info = rules_info(r)
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= int(samples) <= 100_000:
+        raise RulesError(f"samples={samples!r}: expected a whole number from 1 to 100,000")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise RulesError(f"seed={seed!r}: expected a non-negative whole number")
+    h = _cards(hand, "hand")
+    if not h:
+        raise InvalidHandError("hand is empty: give the cards you hold")
+    pl = _cards(played, "played")
+    tb = _cards(to_beat, "to-beat") if to_beat is not None else ()
+    hm = sum(1 << c for c in h)
+    pm = sum(1 << c for c in pl)
+    tm = sum(1 << c for c in tb)
+    for c in h:
+        if pm >> c & 1:
+            raise InvalidHandError(f'card "{format_cards([c])}" is both in the hand and in the played cards')
+        if tm >> c & 1:
+            raise InvalidHandError(f'card "{format_cards([c])}" is both in the hand and in the play to beat')
+    maxh = cfg.hand_size + cfg.leftover
+    if len(h) > maxh:
+        raise InvalidHandError(f"hand has {len(h)} cards, expected at most {maxh} with {N} players")
+    if to_beat is not None and not tb:
+        raise InvalidHandError("to-beat is empty: give the play on the table, or leave it out to lead")
+    if tb and info.entry(tm) is None:
+        raise InvalidHandError(f'"{format_cards(tb)}" is not a legal combination')
+    pm |= tm
+    if by is not None and not tb:
+        raise RulesError("by is given without a play to beat (to_beat): when you lead, leave both out")
+    if tb:
+        b = N - 1 if by is None else int(by)
+        if not 1 <= b <= N - 1:
+            raise RulesError(f"by={by!r}: expected a seat from 1 (the next player) to {N - 1} (the previous one)")
+    else:
+        b = 0
+    unseen = N_CARDS - len(h) - pm.bit_count()
+    hidden_dead = 0
+    if cards_left is None:
+        counts = default_cards_left(unseen, N)
+    else:
+        if isinstance(cards_left, str):
+            try:
+                counts = tuple(int(x) for x in cards_left.replace(",", " ").split())
+            except ValueError:
+                raise RulesError(f"cards_left={cards_left!r}: expected card counts like '10,6,9'") from None
+        else:
+            counts = tuple(int(x) for x in cards_left)
+        if len(counts) != N - 1:
+            raise RulesError(f"cards_left has {len(counts)} counts, expected {N - 1} (seats 1 to {N - 1})")
+        for j, n in enumerate(counts, 1):
+            if not 1 <= n <= maxh:
+                raise RulesError(f"cards_left of seat {j} is {n}: expected 1-{maxh} (a seat with 0 cards has won)")
+        total = sum(counts)
+        if r.malaysian_3p and total == unseen - 1:
+            hidden_dead = 1  # the face-down card was not swapped in
+        elif total != unseen:
+            raise RulesError(
+                f"cards_left {'+'.join(map(str, counts))} = {total}, but {unseen} cards are unseen "
+                f"(52 - {len(h)} in the hand - {pm.bit_count()} played)"
+            )
+    if min(counts) < 1:
+        raise RulesError(f"{unseen} unseen cards cannot give each of {N - 1} other seats a card: the hand is over")
+    left = (len(h), *counts)
+    passes = (N - b - 1) if tb else 0
+    locked = [False] * N
+    if tb and r.pass_locks_out:
+        for s in range(b + 1, N):
+            locked[s] = True
+    must = 0
+    if not tb and pm == 0 and hm >> info.lowest & 1 and r.opening_must_include_lowest:
+        must = 1 << info.lowest
+    cands, sums, sqs, wins = _engine.search_position(
+        cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes, locked=locked, must=must,
+        bit_generator=np.random.PCG64(np.random.SeedSequence(int(seed))), samples=int(samples),
+    )
+    S = int(samples)
+    stake = float(r.stake)
+    mean, lo, hi = mean_interval(sums.astype(np.float64), sqs.astype(np.float64), S, CONFIDENCE)
+    wlo, whi = wilson_interval(wins.astype(np.float64), S, CONFIDENCE)
+    rows = []
+    for i, m in enumerate(int(x) for x in cands):
+        is_pass = m == 0 and i == len(cands) - 1
+        ent = None if is_pass else info.entry(m)
+        rows.append({
+            "rank": 0, "play": "PASS" if is_pass else info.text(m),
+            "kind": "pass" if is_pass else _KINDS[int(ent[0])] if ent is not None else "?",
+            "ev": float(mean[i]) * stake, "ev_low": float(lo[i]) * stake if S > 1 else math.nan,
+            "ev_high": float(hi[i]) * stake if S > 1 else math.nan,
+            "p_win": float(wins[i]) / S, "p_win_low": float(wlo[i]), "p_win_high": float(whi[i]), "samples": S,
+            "_order": i,
+        })
+    df = pd.DataFrame(rows, columns=[*ADVICE_COLUMNS, "_order"])
+    df = df.sort_values(["ev", "_order"], ascending=[False, True], kind="stable").drop(columns="_order")
+    df["rank"] = np.arange(1, len(df) + 1)
+    df = df.reset_index(drop=True)
+    df.attrs.update({
+        "game": "big-two",
+        "rules": r.to_dict(),
+        "players": N,
+        "hand": format_cards(sorted(h, key=info.strength.__getitem__)),
+        "played": format_cards(sorted(pl, key=info.strength.__getitem__)),
+        "to_beat": format_cards(tb) if tb else None,
+        "by": b if tb else None,
+        "cards_left": list(left),
+        "hidden_dead": hidden_dead,
+        "samples": S,
+        "seed": int(seed),
+        "confidence": CONFIDENCE,
+        "unit": "point x stake",
+        "version": __version__,
+        "method": (
+            f"determinized Monte Carlo: {S} layouts of the unseen cards consistent with the card counts, every "
+            f"option played on each (common random numbers), the rest of the hand by '{cfg.search_rollout}' at "
+            "every seat (compiled engine); ev = mean net (normal 95% interval), p_win = P(go out first) (Wilson)"
+        ),
+    })
+    return df

@@ -1,0 +1,177 @@
+"""The ``search`` policy (docs/big-two-engine.md, "search"): compiled against the reference.
+
+The compiled engine (rollouts in C, nogil) and the pure-Python reference engine
+(:func:`kaptai.bigtwo.engine_reference.search_values`, rollouts by the reference ``Game``)
+must draw the same layouts from the same stream and make the same choices: whole games of
+``search`` players are compared log row by log row (>= 200 search decisions with two or
+more options in all), and positions are compared candidate by candidate (the sums of the
+net, of its square and of the wins over the layouts).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kaptai.bigtwo import _engine
+from kaptai.bigtwo import engine_reference as reference
+from kaptai.bigtwo.cards import cards_to_mask, parse_cards
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES, make_config
+from kaptai.bigtwo.engine import run_hands
+from kaptai.bigtwo.policies import SearchPolicy
+from kaptai.core.sampling import RandomStream
+from kaptai.errors import RulesError
+
+
+class CountingSearch(SearchPolicy):
+    """The reference search, counting its decisions with two or more options."""
+
+    def __init__(self, samples, rollout, counter):
+        super().__init__(samples, rollout)
+        self.counter = counter
+
+    def choose(self, view):
+        if len(view.options) + int(view.can_pass) >= 2:
+            self.counter[0] += 1
+        return super().choose(view)
+
+
+#: (players, rule options, samples, games, seats playing search ('s') or another policy)
+GAME_CASES = [
+    (4, {}, 1, 4, "ssss"),
+    (4, {}, 2, 1, "sgsh"),
+    (3, {"malaysian_3p": True}, 1, 1, "sss"),
+    (4, {"settlement": "winner_takes_all"}, 1, 1, "ssss"),  # heuristic rollouts
+    (4, {"scoring": "points", "winner_bonus": 5, "chao": "eight"}, 1, 1, "sgsg"),
+    (4, {"pass_locks_out": True, "top_rule": "mandatory"}, 1, 1, "ssgs"),
+    (5, {"pass_only_if_unable": True, "four_card_play": "quad"}, 1, 1, "sgsgs"),
+]
+_OTHER = {"s": "search", "g": "greedy", "h": "heuristic", "r": "random"}
+
+
+def test_search_games_match_reference():
+    """Whole games: the same log and outcomes from both engines, >= 200 search decisions."""
+    counter = [0]
+    for players, options, samples, games, seats in GAME_CASES:
+        cfg = make_config(players, options, search_samples=samples)
+        names = [_OTHER[c] for c in seats]
+        objs = [CountingSearch(samples, cfg.search_rollout, counter) if n == "search" else n for n in names]
+        seed = 11 * players + len(options)
+        a, la = _engine.run_hands(cfg, [POLICY_CODES[n] for n in names], np.random.PCG64(seed), games, record=games)
+        b, lb = reference.run_hands(cfg, objs, np.random.PCG64(seed), games, record=games)
+        for i in range(min(len(la), len(lb))):
+            assert la[i].tolist() == lb[i].tolist(), (options, f"log row {i}", la[i].tolist(), lb[i].tolist())
+        assert la.shape == lb.shape
+        for key in b:
+            assert np.array_equal(a[key], b[key]), (options, key)
+    assert counter[0] >= 200, counter[0]
+
+
+def _positions(cfg, seed, count):
+    """Views of the positions met by greedy players (every ``k``-th turn), from the reference Game."""
+    stream = RandomStream(np.random.PCG64(seed))
+    out = []
+    g = reference.Game(cfg, "greedy", stream)
+    turn = 0
+    while len(out) < count:
+        if g.over:
+            g = reference.Game(cfg, "greedy", stream)
+            continue
+        v = g.view()
+        if (len(v.options) + int(v.can_pass) >= 2) and turn % 5 == 0:
+            out.append(v)
+        turn += 1
+        g.step()
+    return out
+
+
+@pytest.mark.parametrize("players,options", [
+    (4, {}),
+    (4, {"settlement": "winner_takes_all", "winner_bonus": 10}),
+    (3, {"scoring": "points", "points_chao": True}),
+    (4, {"top_rule": "liability", "chao": "8/11/13", "stake": 2.5}),
+])
+def test_search_position_matches_reference(players, options):
+    """Positions: every candidate's sums over the same layouts agree exactly."""
+    cfg = make_config(players, options)
+    for i, v in enumerate(_positions(cfg, 5 + players, 4)):
+        seed = 100 + i
+        must = 0 if v.opening_card is None else 1 << v.opening_card
+        cands, sums, sqs, wins = _engine.search_position(
+            cfg, v.seat, v.cards_left, v.hand_mask, played=v.played, dead=v.dead, trick=v.trick_mask or 0,
+            trick_seat=v.trick_seat, passes=v.passes, locked=v.locked or None, must=must, violator=v.violator,
+            turns=v.turn, bit_generator=np.random.PCG64(seed), samples=3,
+        )
+        view = reference.make_view(
+            v.hand_mask, cfg.rules, trick=v.trick_mask, seat=v.seat, cards_left=v.cards_left, played=v.played,
+            dead=v.dead, opening_card=v.opening_card, trick_seat=v.trick_seat, turn=v.turn,
+            rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked, violator=v.violator,
+        )
+        rc, rs, rq, rw = reference.search_values(view, 3, cfg.search_rollout)
+        assert [0 if c is None else c for c in rc] == cands.tolist()
+        assert rs == sums.tolist() and rq == sqs.tolist() and rw == wins.tolist()
+
+
+def test_liability_is_priced():
+    """頂大 under liability: with the next seat on one card that beats 5D, leading 5D (a
+    violation) costs the 包牌 of every loser; 2S (the top card) cannot lose."""
+    cfg = make_config(4)
+    hand = cards_to_mask(parse_cards("5D 2S"))
+    keep = {8, 51, 47, 48, 49, 50, 43, 1}  # 5D 2S + the six unseen cards
+    played = sum(1 << c for c in range(52) if c not in keep)
+    cands, sums, _, wins = _engine.search_position(cfg, 0, (2, 1, 2, 3), hand, played=played,
+                                                   bit_generator=np.random.PCG64(0), samples=40)
+    order = {int(c): i for i, c in enumerate(cands)}
+    two, five = order[1 << 51], order[1 << 8]
+    assert wins[two] == 40 and sums[two] > sums[five]
+
+
+def test_search_is_stronger_than_greedy():
+    """One search seat (default budget) against three greedy ones wins well above 1/4."""
+    cfg = make_config(4)
+    out, _ = run_hands(cfg, ["greedy", "greedy", "greedy", "search"], np.random.PCG64(3), 300)
+    assert (out["winner"] == 3).mean() > 0.33
+
+
+def test_seat_by_leader_is_the_rotated_table():
+    """seat_by_leader: each game is the game of the same deck with the codes rotated to its leader."""
+    cfg = make_config(4, {"redeal": "off"})
+    rng = np.random.default_rng(1)
+    decks = np.array([rng.permutation(52) for _ in range(12)])
+    rel = ["heuristic", "greedy", "greedy", "random"]
+    a, _ = run_hands(cfg, rel, np.random.PCG64(9), 12, decks=decks, seat_by_leader=True)
+    bg = np.random.PCG64(9)
+    for i, d in enumerate(decks):
+        L = int(a["leader"][i])
+        seated = [rel[(s - L) % 4] for s in range(4)]
+        b, _ = run_hands(cfg, seated, bg, 1, decks=d[None, :])
+        assert int(b["winner"][0]) == int(a["winner"][i]) and b["cards_left"][0].tolist() == a["cards_left"][i].tolist()
+    with pytest.raises(RulesError, match="first_lead"):
+        run_hands(make_config(4, {"first_lead": "previous_winner"}), rel, np.random.PCG64(1), 1, seat_by_leader=True)
+
+
+def test_search_reproducible_and_legal():
+    """Same stream, same games; the reference engine (which checks every move) agrees."""
+    cfg = make_config(4, search_samples=4)
+    a, la = run_hands(cfg, "search", np.random.PCG64(2), 3, record=3)
+    b, lb = run_hands(cfg, "search", np.random.PCG64(2), 3, record=3)
+    assert np.array_equal(la, lb) and all(np.array_equal(a[k], b[k]) for k in a)
+    assert "search" in POLICY_NAMES and POLICY_CODES["search"] == 3
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"search_samples": 0}, "search_samples=0"),
+    ({"search_samples": 2.5}, "search_samples=2.5"),
+    ({"search_rollout": "random"}, "search_rollout='random'"),
+])
+def test_config_errors(kwargs, match):
+    with pytest.raises(RulesError, match=match):
+        make_config(4, **kwargs)
+
+
+def test_default_rollout_follows_the_settlement():
+    assert make_config(4).search_rollout == "greedy"
+    assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "heuristic"
+    assert make_config(4, search_rollout="heuristic").fingerprint()["search"] == {"samples": SEARCH_SAMPLES,
+                                                                                  "rollout": "heuristic"}
+    assert "search" not in make_config(4).fingerprint()
