@@ -23,15 +23,16 @@ def _job(v, pols=None):
 
 
 def _capture(monkeypatch):
-    """Record the per-hand arrays play() hands to hand_moments."""
+    """Record the per-hand arrays play() turns into moments (its rows())."""
     seen = []
-    real = feed_mod.hand_moments
+    real = feed_mod.rows
 
-    def spy(net, **kw):
-        seen.append({"net": np.asarray(net), **{k: np.asarray(v) for k, v in kw.items() if v is not None}})
-        return real(net, **kw)
+    def spy(job, chunk):
+        out = real(job, chunk)
+        seen.append({k: np.asarray(v) for k, v in out.items()})
+        return out
 
-    monkeypatch.setattr(feed_mod, "hand_moments", spy)
+    monkeypatch.setattr(feed_mod, "rows", spy)
     return seen
 
 
