@@ -13,7 +13,10 @@ the wall-clock rate in ``wall_clock``.
   reference decomposer (:mod:`kaptai.nantong.reference`) and the ratio (target >= 1,000x);
 * the exact distance from ready of dealt 22-card hands;
 * the exact deal tables (:func:`kaptai.nantong.odds.deal_odds`, target < 10 s each) and the
-  engine with ``max_melds`` (target >= 10,000 complete 3-player hands/s), when present.
+  engine with ``max_melds`` (target >= 10,000 complete 3-player hands/s), when present;
+* the ``search`` policy at its default budget: decisions per second (one search seat against
+  two max_melds seats, the league's table), complete hands per second of a table of three
+  ``search`` players, and the median time of ``kaptai advise nantong`` (target <= 200 ms).
 """
 
 from __future__ import annotations
@@ -137,8 +140,8 @@ def run(quick: bool = False) -> list[dict]:
                 target="< 10000 per table")
 
     try:
-        from kaptai.nantong.engine import run_hands
         from kaptai.nantong.config import make_config
+        from kaptai.nantong.engine import run_hands
     except ImportError as exc:  # pragma: no cover
         print(f"note: engine not available ({exc})", file=sys.stderr)
     else:
@@ -152,7 +155,49 @@ def run(quick: bool = False) -> list[dict]:
             lambda: run_hands(cfg, nr, seed=next(seeds), policies="max_melds", compiled=False), nr, 1 if quick else 3)
         row("reference engine max_melds, 3 players", rrate, "hands/s", rreps)
         row("speed-up engine compiled/reference", erate / rrate, "x", rreps)
+        out += _search_rows(quick)
     return out
+
+
+def _search_rows(quick: bool) -> list[dict]:
+    """The search policy and the advisor at their default budgets (CPU time of this process)."""
+    from kaptai.nantong.advisor import DEFAULT_ADVISE_SAMPLES, advise
+    from kaptai.nantong.config import DEFAULT_SAMPLES, make_config
+    from kaptai.nantong.engine import run_hands
+
+    rows = []
+    cfg = make_config(3)
+    nh = 10 if quick else 60
+    log: list = []
+    w0, t0 = time.perf_counter(), time.process_time()
+    run_hands(cfg, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log)
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, 1 search + 2 max_melds", "value": len(log) / cpu,
+                 "unit": "decisions/s", "repeats": 1, "wall_clock": round(len(log) / wall, 1),
+                 "hands": nh, "decisions": len(log)})
+    n4 = 4 if quick else 20
+    w0, t0 = time.perf_counter(), time.process_time()
+    run_hands(cfg, n4, seed=4, policies="search")
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    rows.append({"name": "complete hands, a table of 3 search players", "value": n4 / cpu, "unit": "hands/s",
+                 "repeats": 1, "wall_clock": round(n4 / wall, 1)})
+    positions = _advice_positions(5 if quick else 21)
+    advise(positions[0], samples=DEFAULT_ADVISE_SAMPLES)  # warm-up
+    times = []
+    for i, hand in enumerate(positions):
+        t0 = time.process_time()
+        advise(hand, samples=DEFAULT_ADVISE_SAMPLES, seed=i)
+        times.append(1000 * (time.process_time() - t0))
+    rows.append({"name": f"advise median, {DEFAULT_ADVISE_SAMPLES} layouts, dealt 23-card hands",
+                 "value": statistics.median(times), "unit": "ms", "repeats": len(times), "target": "<= 200"})
+    return rows
+
+
+def _advice_positions(n: int) -> list[list[int]]:
+    """``n`` dealt 23-card hands (kinds)."""
+    rng = np.random.default_rng(7)
+    deck = np.repeat(np.arange(30), 4)
+    return [sorted(int(k) for k in deck[rng.choice(120, 23, replace=False)]) for _ in range(n)]
 
 
 def main(argv: list[str] | None = None) -> int:

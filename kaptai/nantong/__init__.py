@@ -49,6 +49,7 @@ __all__ = [
     "is_complete", "waits", "live_outs", "distance", "best_score",
     "deal_odds", "make_config", "EngineConfig", "run_hands", "CHUNK_HANDS", "Policy", "PlayerView",
     "IllegalMoveError", "simulate", "new_tallies", "tallies_frame", "fairness", "compare_variants", "VARIANT_SETS",
+    "advise",
 ]
 
 _LAZY = {
@@ -61,7 +62,7 @@ _LAZY = {
     "PlayerView": "kaptai.nantong.policies", "simulate": "kaptai.nantong.simulate",
     "new_tallies": "kaptai.nantong.simulate", "tallies_frame": "kaptai.nantong.simulate",
     "fairness": "kaptai.nantong.fairness", "compare_variants": "kaptai.nantong.fairness",
-    "VARIANT_SETS": "kaptai.nantong.fairness",
+    "VARIANT_SETS": "kaptai.nantong.fairness", "advise": "kaptai.nantong.advisor",
 }
 
 

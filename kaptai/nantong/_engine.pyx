@@ -6,7 +6,8 @@ hand analysis and scoring from the per-suit tables of :mod:`kaptai.nantong._eval
 from one numpy ``bitgen_t`` through :func:`kaptai.core._rng.bounded`, read exactly as
 :mod:`kaptai.nantong.engine_reference` reads it.
 """
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 from kaptai.core._rng cimport bitgen_of, bounded
 from kaptai.nantong._eval cimport complete_hand, wait_mask, distance_hand, best_score_c, suit_profile16
@@ -18,6 +19,8 @@ DEF NK = 30
 DEF NCARDS = 120
 DEF MAXA = 4
 DEF MAXM = 12
+DEF MAXC = 30      # candidates of one search decision
+DEF NET_SCALE = 12 # nets are scaled by 12 (exact integers for every settlement)
 
 # meld types
 DEF PONG = 0
@@ -60,6 +63,17 @@ cdef struct Hand:
     int8_t lev[NK]
     Seat s[MAXA]
     int discards
+    int pub[NK]     # cards face up: turned, exposed sets, dead discards and the discard on the table
+    # search
+    int settle      # 0 rank_only, 1 pairwise_difference, 2 winner_collects
+    int S, K, M     # samples, candidate cap, distance margin
+    double z2       # the guard: z^2 of the paired test against the first candidate
+    int rollout     # 1 in a rollout copy (no search, no log)
+    int err         # an invariant failed (EngineError)
+    int64_t* log
+    Py_ssize_t logcap
+    Py_ssize_t nlog
+    Py_ssize_t hidx
     # result
     int win_type
     int ncomp
@@ -199,6 +213,8 @@ cdef int _discard(Hand* g, int p) noexcept nogil:
             if s.c[k]:
                 return k
         return _best_discard(s.c, g.hs, &d)
+    if s.code == 4:
+        return _search_discard(g, p)
     n = 0
     for k in range(NK):
         n += s.c[k]
@@ -210,27 +226,36 @@ cdef int _discard(Hand* g, int p) noexcept nogil:
     return -1
 
 
-# claim answers: 0 pass, 1 pong, 2 kong, 3 win
-cdef int _claim(Hand* g, int j, int kind, int can_win, int can_kong, int can_pong) noexcept nogil:
+cdef int _mm_claim(Hand* g, int j, int kind, int can_kong, int can_pong) noexcept nogil:
+    """The max_melds claim (0 pass, 1 pong, 2 kong) of seat ``j`` (no win among the options)."""
     cdef Seat* s = &g.s[j]
-    cdef int before, after, n
+    cdef int before, after
+    if can_kong:
+        return 2
+    if can_pong:
+        before = s.dist if s.dist != -100 else distance_hand(s.c, g.hs)
+        s.c[kind] -= 2
+        _best_discard(s.c, g.hs, &after)
+        s.c[kind] += 2
+        return 1 if after <= before else 0
+    return 0
+
+
+# claim answers: 0 pass, 1 pong, 2 kong, 3 win
+cdef int _claim(Hand* g, int j, int kind, int can_win, int can_kong, int can_pong, int cur) noexcept nogil:
+    cdef Seat* s = &g.s[j]
+    cdef int n
     cdef int opts[3]
     if can_win:
         return 3
     if s.code == 0:
-        if can_kong:
-            return 2
-        if can_pong:
-            before = s.dist if s.dist != -100 else distance_hand(s.c, g.hs)
-            s.c[kind] -= 2
-            _best_discard(s.c, g.hs, &after)
-            s.c[kind] += 2
-            return 1 if after <= before else 0
-        return 0
+        return _mm_claim(g, j, kind, can_kong, can_pong)
     if s.code == 1:
         return 2 if can_kong else (1 if can_pong else 0)
     if s.code == 2:
         return 0
+    if s.code == 4:
+        return _search_claim(g, cur, kind, j, can_kong, can_pong)
     n = 0
     opts[n] = 0
     n += 1
@@ -289,6 +314,7 @@ cdef int _qishou(Hand* g) noexcept nogil:
                 if found < 0:
                     break
                 s.c[found] -= out
+                g.pub[found] += out
                 s.mt[s.nm] = x
                 s.mk[s.nm] = found
                 s.nm += 1
@@ -320,11 +346,7 @@ cdef int _has_mkong(Seat* s, int k) noexcept nogil:
 
 
 cdef void _play(Hand* g) noexcept nogil:
-    cdef int cur, phase, last, k, j, off, d, i, opt_t, opt_k, nwin, can_w, can_k, can_p, ans
-    cdef int answers[MAXA]
-    cdef int seats[MAXA]
-    cdef int na
-    cdef Seat* s
+    cdef int j
     g.win_type = 0
     g.ncomp = 0
     g.win_card = -1
@@ -341,9 +363,19 @@ cdef void _play(Hand* g) noexcept nogil:
             g.s[j].yaz = 1 if distance_hand(g.s[0].c, g.hs) == 0 else 0
         else:
             g.s[j].yaz = 1 if wait_mask(g.s[j].c, g.hs) != 0 else 0
-    cur = 0
-    phase = 2      # 0 draw, 1 after draw, 2 discard
-    last = -1
+    _resume(g, 0, 2, -1, -1, -1, -1)
+
+
+cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa) noexcept nogil:
+    """Play from seat ``cur`` in ``phase`` (0 draw, 1 after draw, 2 discard) to the end of the hand.
+
+    ``fd >= 0``: the first discard is kind ``fd`` (a search candidate); ``fj >= 0``: on that
+    discard seat ``fj`` answers ``fa`` (a search candidate) instead of its policy."""
+    cdef int k, j, off, d, i, opt_t, opt_k, nwin, can_w, can_k, can_p, ans
+    cdef int answers[MAXA]
+    cdef int seats[MAXA]
+    cdef int na
+    cdef Seat* s
     while True:
         s = &g.s[cur]
         if phase == 0:
@@ -380,11 +412,13 @@ cdef void _play(Hand* g) noexcept nogil:
             if opt_t >= 0:
                 if opt_t == CKONG:
                     s.c[opt_k] -= 4
+                    g.pub[opt_k] += 4
                     s.mt[s.nm] = CKONG
                     s.mk[s.nm] = opt_k
                     s.nm += 1
                 else:
                     s.c[opt_k] -= 1
+                    g.pub[opt_k] += 1
                     s.mt[_has_pong(s, opt_k)] = MKONG
                     if g.rob:
                         for off in range(1, g.A):
@@ -406,8 +440,13 @@ cdef void _play(Hand* g) noexcept nogil:
                 continue
             phase = 2
         if phase == 2:
-            d = _discard(g, cur)
+            if fd >= 0:
+                d = fd
+                fd = -1
+            else:
+                d = _discard(g, cur)
             s.c[d] -= 1
+            g.pub[d] += 1
             g.discards += 1
             na = 0
             for off in range(1, g.A):
@@ -420,8 +459,12 @@ cdef void _play(Hand* g) noexcept nogil:
                 if not (can_w or can_k or can_p):
                     continue
                 seats[na] = j
-                answers[na] = _claim(g, j, d, can_w, can_k, can_p)
+                if j == fj and not can_w:
+                    answers[na] = fa
+                else:
+                    answers[na] = _claim(g, j, d, can_w, can_k, can_p, cur)
                 na += 1
+            fj = -1
             nwin = 0
             for i in range(na):
                 if answers[i] == 3:
@@ -443,6 +486,7 @@ cdef void _play(Hand* g) noexcept nogil:
             if ans >= 0:
                 j = seats[ans]
                 g.s[j].c[d] -= 3
+                g.pub[d] += 3
                 g.s[j].mt[g.s[j].nm] = MKONG
                 g.s[j].mk[g.s[j].nm] = d
                 g.s[j].nm += 1
@@ -460,6 +504,7 @@ cdef void _play(Hand* g) noexcept nogil:
             if ans >= 0:
                 j = seats[ans]
                 g.s[j].c[d] -= 2
+                g.pub[d] += 2
                 g.s[j].mt[g.s[j].nm] = PONG
                 g.s[j].mk[g.s[j].nm] = d
                 g.s[j].nm += 1
@@ -547,14 +592,303 @@ cdef void _score(Hand* g, int32_t* total, int32_t* raw, int8_t* comp, int8_t* wi
         winner[p] = 1
 
 
-def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
-    """Play ``hands`` hands with built-in policy ``codes`` (one per seat); outcome arrays."""
-    from kaptai.nantong.config import new_outcomes
+# ----------------------------------------------------------------------------- search (docs/nantong-engine.md, "Search")
+
+
+cdef int _sample(Hand* g, int p, Hand* out, const int* sizes, int nturn) noexcept nogil:
+    """``out`` = ``g`` with the cards seat ``p`` has not seen dealt at random: the unseen pool
+    (by increasing kind) shuffled by Fisher-Yates on ``g.rng``, then ``nturn`` turned cards
+    (the advisor's unknown 將), the other seats' concealed hands (``p+1, p+2, ...``; sizes from
+    ``sizes`` or as held) and the deck from ``pos`` to the end.  Every seat plays max_melds in
+    ``out``.  Returns -1 if the pool does not match the hidden places (a bug)."""
+    cdef int pool[NCARDS]
+    cdef int n = 0, k, u, i, j, tmp, off, o, m, idx, q
+    for k in range(NK):
+        u = 4 - g.s[p].c[k] - g.pub[k]
+        if u < 0:
+            return -1
+        for i in range(u):
+            pool[n] = k
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = <int>bounded(g.rng, <uint32_t>(i + 1))
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+    memcpy(out, g, sizeof(Hand))
+    idx = 0
+    if nturn:
+        if n < nturn:
+            return -1
+        for i in range(nturn):
+            out.turned[i] = pool[idx]
+            idx += 1
+        _set_jiang(out)
+    for off in range(1, g.A):
+        o = (p + off) % g.A
+        if sizes != NULL:
+            m = sizes[o]
+        else:
+            m = 0
+            for k in range(NK):
+                m += g.s[o].c[k]
+        for k in range(NK):
+            out.s[o].c[k] = 0
+        for i in range(m):
+            if idx >= n:
+                return -1
+            out.s[o].c[pool[idx]] += 1
+            idx += 1
+    for q in range(g.pos, NCARDS):
+        if idx >= n:
+            return -1
+        out.deck[q] = pool[idx] << 2
+        idx += 1
+    if idx != n:
+        return -1
+    for o in range(g.A):
+        out.s[o].code = 0
+        out.s[o].dist = -100
+    out.rollout = 1
+    return 0
+
+
+cdef void _set_jiang(Hand* g) noexcept nogil:
+    """將 kinds, 雙將 and the scoring level of every kind from ``g.turned``."""
+    cdef int k, i, t
+    g.dbl = 1 if (g.nt == 2 and g.turned[0] == g.turned[1]) else 0
+    for k in range(NK):
+        g.isj[k] = 0
+    for i in range(g.nt):
+        g.isj[g.turned[i]] = 1
+    for k in range(NK):
+        # 將牌 (for the level): turned kinds, + same-number non-老將 suited kinds
+        t = 0
+        for i in range(g.nt):
+            if g.turned[i] == k:
+                t = 1
+            elif g.jsame and g.turned[i] < 27 and k < 27 and not g.lao[k] and g.turned[i] % 9 == k % 9:
+                t = 1
+        g.lev[k] = <int8_t>(g.lao[k] + t + (1 if (t and g.dbl) else 0))
+
+
+cdef int64_t _net12(Hand* g, int p, int32_t* total, int8_t* winner) noexcept nogil:
+    """12 x seat ``p``'s net under the settlement (an exact integer)."""
+    cdef int i, k = 0, tsum = 0, wsum = 0
+    for i in range(g.A):
+        tsum += total[i]
+        if winner[i]:
+            k += 1
+            wsum += total[i]
+    if k == 0:
+        return 0
+    if g.settle == 0:
+        return (NET_SCALE // k) if winner[p] else 0
+    if g.settle == 1:
+        return <int64_t>NET_SCALE * (g.A * total[p] - tsum)
+    if winner[p]:
+        return <int64_t>(NET_SCALE // k) * (g.A - k) * total[p]
+    return -<int64_t>(NET_SCALE // k) * wsum
+
+
+cdef int64_t _finish(Hand* r, int p, int64_t* extra) noexcept nogil:
+    """Score a finished rollout; 12 x ``p``'s net.  ``extra`` (optional): [12 x hand-win share,
+    completed, total 胡數]."""
+    cdef int32_t total[MAXA]
+    cdef int32_t raw[MAXA]
+    cdef int8_t comp[MAXA]
+    cdef int8_t winner[MAXA]
+    cdef int cat, i, k = 0
+    _score(r, total, raw, comp, winner, &cat)
+    if extra != NULL:
+        for i in range(r.A):
+            k += winner[i]
+        extra[0] = (NET_SCALE // k) if (k and winner[p]) else 0
+        extra[1] = comp[p]
+        extra[2] = total[p]
+    return _net12(r, p, total, winner)
+
+
+cdef int _discard_candidates(Hand* g, int p, int* cand, int cap, int margin) noexcept nogil:
+    """Discard candidates of seat ``p`` in canonical order: by the distance left after the
+    discard, then the highest kind; those within ``margin`` of the best, at most ``cap``."""
+    cdef int dist[NK]
+    cdef int n = 0, k, i, j, best = 1000, tmp
+    cdef uint8_t* c = g.s[p].c
+    for k in range(NK - 1, -1, -1):
+        if c[k]:
+            c[k] -= 1
+            dist[k] = distance_hand(c, g.hs)
+            c[k] += 1
+            cand[n] = k
+            n += 1
+            if dist[k] < best:
+                best = dist[k]
+    # stable insertion sort by distance (kinds already in decreasing order)
+    for i in range(1, n):
+        tmp = cand[i]
+        j = i - 1
+        while j >= 0 and dist[cand[j]] > dist[tmp]:
+            cand[j + 1] = cand[j]
+            j -= 1
+        cand[j + 1] = tmp
+    j = 0
+    for i in range(n):
+        if dist[cand[i]] <= best + margin and j < cap:
+            cand[j] = cand[i]
+            j += 1
+    return j
+
+
+cdef void _log(Hand* g, int p, int typ, int n, int choice, int64_t value) noexcept nogil:
+    cdef int64_t* row
+    if g.log != NULL and g.nlog < g.logcap:
+        row = g.log + 6 * g.nlog
+        row[0] = g.hidx
+        row[1] = p
+        row[2] = typ
+        row[3] = n
+        row[4] = choice
+        row[5] = value
+    g.nlog += 1
+
+
+cdef int _best(Hand* g, int64_t* sums, int64_t* sq, int n) noexcept nogil:
+    """The candidate of the best mean (the first on ties); the first candidate instead when
+    the best one's paired mean difference to it, ``D``, does not pass ``D > z x se(D)``:
+    with ``s1 = sum d``, ``s2 = sum d^2`` over the ``S`` samples (``d`` = its net minus the first
+    candidate's, x 12), ``s1 > 0`` and ``s1^2 (S - 1) > z^2 (S s2 - s1^2)``."""
+    cdef int i, b = 0
+    cdef double s1, s2, S = g.S
+    for i in range(1, n):
+        if sums[i] > sums[b]:
+            b = i
+    if b == 0 or g.z2 <= 0.0:
+        return b
+    s1 = <double>(sums[b] - sums[0])
+    s2 = <double>sq[b]
+    if s1 * s1 * (S - 1.0) > g.z2 * (S * s2 - s1 * s1):
+        return b
+    return 0
+
+
+cdef int _search_discard(Hand* g, int p) noexcept nogil:
+    cdef int cand[NK]
+    cdef int64_t sums[MAXC]
+    cdef int64_t sq[MAXC]
+    cdef int64_t v, v0 = 0
+    cdef int n, i, t, b
+    cdef Hand smp
+    cdef Hand r
+    n = _discard_candidates(g, p, cand, g.K, g.M)
+    if n <= 1 or g.rollout:
+        return cand[0]
+    for i in range(n):
+        sums[i] = 0
+        sq[i] = 0
+    for t in range(g.S):
+        if _sample(g, p, &smp, NULL, 0) < 0:
+            g.err = 1
+            return cand[0]
+        for i in range(n):
+            memcpy(&r, &smp, sizeof(Hand))
+            _resume(&r, p, 2, -1, cand[i], -1, -1)
+            v = _finish(&r, p, NULL)
+            if i == 0:
+                v0 = v
+            sums[i] += v
+            sq[i] += (v - v0) * (v - v0)
+    b = _best(g, sums, sq, n)
+    _log(g, p, 0, n, cand[b], sums[b])
+    return cand[b]
+
+
+cdef int _search_claim(Hand* g, int cur, int d, int j, int can_kong, int can_pong) noexcept nogil:
+    """Seat ``j``'s answer to ``cur``'s discard ``d`` (no win among the options): candidates
+    the max_melds answer first, then the others of pass, pong, kong in that order."""
+    cdef int cand[3]
+    cdef int64_t sums[3]
+    cdef int64_t sq[3]
+    cdef int64_t v, v0 = 0
+    cdef int n = 1, a, i, t, b
+    cdef Hand smp
+    cdef Hand r
+    cand[0] = _mm_claim(g, j, d, can_kong, can_pong)
+    for a in range(3):
+        if a != cand[0] and (a == 0 or (a == 1 and can_pong) or (a == 2 and can_kong)):
+            cand[n] = a
+            n += 1
+    if n <= 1 or g.rollout:
+        return cand[0]
+    for i in range(n):
+        sums[i] = 0
+        sq[i] = 0
+    for t in range(g.S):
+        if _sample(g, j, &smp, NULL, 0) < 0:
+            g.err = 1
+            return cand[0]
+        # back to the moment before the discard; it is replayed with j's answer forced
+        smp.s[cur].c[d] += 1
+        smp.pub[d] -= 1
+        smp.discards -= 1
+        for i in range(n):
+            memcpy(&r, &smp, sizeof(Hand))
+            _resume(&r, cur, 2, -1, d, j, cand[i])
+            v = _finish(&r, j, NULL)
+            if i == 0:
+                v0 = v
+            sums[i] += v
+            sq[i] += (v - v0) * (v - v0)
+    b = _best(g, sums, sq, n)
+    _log(g, j, 1, n, cand[b], sums[b])
+    return cand[b]
+
+
+cdef object _configure(Hand* g, cfg, int32_t* opts, int8_t* lao):
+    cdef int k
+    g.A = cfg.active
+    g.hs = cfg.honour_sequence
+    g.reserve = cfg.reserve
+    g.jsr = cfg.jiang_set_replacement
+    g.single = cfg.single_turn
+    g.rob = cfg.rob_kong
+    g.multi = cfg.multi_win
+    g.qmode = cfg.qishou_mode
+    g.nonwin_trip = cfg.nonwinner_triplets
+    g.nonwin_wq = cfg.nonwinner_wenqian
+    g.wq_cum = cfg.wenqian_cumulative
+    g.jsame = cfg.jiang_same_number
+    g.tie = cfg.tie
+    g.cmp_raw = cfg.compare_raw
+    g.settle = cfg.settlement
+    g.S = cfg.samples
+    g.K = min(int(cfg.candidates), MAXC)
+    g.M = cfg.margin
+    g.z2 = float(cfg.guard) * float(cfg.guard)
+    g.rollout = 0
+    g.err = 0
+    g.log = NULL
+    g.logcap = 0
+    g.nlog = 0
+    g.hidx = 0
+    g.opts = opts
+    for k in range(NK):
+        g.lao[k] = lao[k]
+
+
+def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None):
+    """Play ``hands`` hands with built-in policy ``codes`` (one per seat); outcome arrays.
+
+    ``decision_log``: an int64 array ``(rows, 6)`` that receives one row per search decision
+    (hand, seat, type 0 discard / 1 claim, candidates, choice, 12 x the sum of its nets);
+    the outcomes then carry ``search_decisions``, the number of decisions made (rows beyond
+    the array's length are counted, not written)."""
+    from kaptai.nantong.config import EngineError, new_outcomes
 
     _eval_module.build_tables()
     cdef Hand g
     cdef int A = cfg.active
-    cdef int p, k, i, j, tmp, pos, nt, t, cat
+    cdef int p, k, i, j, tmp, pos, nt, cat
     cdef Py_ssize_t h
     out = new_outcomes(hands, A)
     cdef int32_t[:, ::1] total = out["total"]
@@ -574,23 +908,13 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
     cdef const int32_t[::1] opts = opts_arr
     lao_arr = np.ascontiguousarray(cfg.laojiang, dtype=np.int8)
     cdef const int8_t[::1] lao = lao_arr
-    g.A = A
-    g.hs = cfg.honour_sequence
-    g.reserve = cfg.reserve
-    g.jsr = cfg.jiang_set_replacement
-    g.single = cfg.single_turn
-    g.rob = cfg.rob_kong
-    g.multi = cfg.multi_win
-    g.qmode = cfg.qishou_mode
-    g.nonwin_trip = cfg.nonwinner_triplets
-    g.nonwin_wq = cfg.nonwinner_wenqian
-    g.wq_cum = cfg.wenqian_cumulative
-    g.jsame = cfg.jiang_same_number
-    g.tie = cfg.tie
-    g.cmp_raw = cfg.compare_raw
-    g.opts = &opts[0]
-    for k in range(NK):
-        g.lao[k] = lao[k]
+    cdef int64_t[:, ::1] logv
+    _configure(&g, cfg, <int32_t*>&opts[0], <int8_t*>&lao[0])
+    if decision_log is not None:
+        logv = decision_log
+        g.logcap = logv.shape[0]
+        if g.logcap:
+            g.log = &logv[0, 0]
     if len(codes) != A:
         raise ValueError("one policy code per active seat")
     cdef int ccodes[MAXA]
@@ -599,6 +923,7 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
     g.rng = bitgen_of(bit_generator)
     with bit_generator.lock, nogil:
         for h in range(hands):
+            g.hidx = h
             for i in range(NCARDS):
                 g.deck[i] = i
             for i in range(NCARDS - 1, 0, -1):
@@ -607,6 +932,8 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
                 g.deck[i] = g.deck[j]
                 g.deck[j] = tmp
             pos = 0
+            for k in range(NK):
+                g.pub[k] = 0
             for p in range(A):
                 for k in range(NK):
                     g.s[p].c[k] = 0
@@ -622,22 +949,10 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
             g.nt = nt
             for i in range(nt):
                 g.turned[i] = g.deck[pos] >> 2
+                g.pub[g.turned[i]] += 1
                 pos += 1
             g.pos = pos
-            g.dbl = 1 if (nt == 2 and g.turned[0] == g.turned[1]) else 0
-            for k in range(NK):
-                g.isj[k] = 0
-            for i in range(nt):
-                g.isj[g.turned[i]] = 1
-            for k in range(NK):
-                # 將牌 (for the level): turned kinds, + same-number non-老將 suited kinds
-                t = 0
-                for i in range(nt):
-                    if g.turned[i] == k:
-                        t = 1
-                    elif g.jsame and g.turned[i] < 27 and k < 27 and not g.lao[k] and g.turned[i] % 9 == k % 9:
-                        t = 1
-                g.lev[k] = <int8_t>(g.lao[k] + t + (1 if (t and g.dbl) else 0))
+            _set_jiang(&g)
             g.discards = 0
             for p in range(A):
                 g.s[p].dq = _dealt_qishou(&g, p)
@@ -653,4 +968,99 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands):
             dblj[h] = <int8_t>g.dbl
             ndisc[h] = <int16_t>g.discards
             stock[h] = <int16_t>(NCARDS - g.reserve - g.pos)
+            if g.err:
+                break
+    if g.err:
+        raise EngineError("search: the unseen cards do not fill the hidden places (an engine bug)")
+    if decision_log is not None:
+        out["search_decisions"] = np.array([g.nlog], dtype=np.int64)
     return out
+
+
+def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_generator):
+    """Roll out every discard of ``hand`` (seat ``seat``'s concealed counts, its turn to discard)
+    over ``samples`` layouts of the unseen cards; per candidate (canonical order) the sums over
+    the layouts of 12 x net, its square, 12 x hand-win share, completions, 胡數 and its square.
+
+    ``melds``: the seat's exposed sets as (type code, kind); ``seen``: counts of every card
+    face up (the seat's sets included); ``turned``: the turned kinds, or empty (then sampled per layout).  The other
+    active seats hold 22 concealed cards each and no sets; the rest of the unseen cards is the
+    stock (``pos`` = 120 minus its size)."""
+    from kaptai.nantong.config import EngineError
+
+    _eval_module.build_tables()
+    cdef Hand g
+    cdef Hand smp
+    cdef Hand r
+    cdef int A = cfg.active
+    cdef int k, i, t, n, nturn, hidden, p
+    cdef int sizes[MAXA]
+    cdef int cand[NK]
+    cdef int64_t ex[3]
+    cdef int64_t v
+    opts_arr = np.ascontiguousarray(cfg.score_opts, dtype=np.int32)
+    cdef const int32_t[::1] opts = opts_arr
+    lao_arr = np.ascontiguousarray(cfg.laojiang, dtype=np.int8)
+    cdef const int8_t[::1] lao = lao_arr
+    _configure(&g, cfg, <int32_t*>&opts[0], <int8_t*>&lao[0])
+    g.nt = 1 if g.single else 2
+    nturn = 0 if len(turned) else g.nt
+    for k in range(NK):
+        g.pub[k] = int(seen[k])
+    for p in range(A):
+        for k in range(NK):
+            g.s[p].c[k] = 0
+        g.s[p].nm = 0
+        g.s[p].qn = 0
+        g.s[p].yaz = 0
+        g.s[p].dist = -100
+        g.s[p].code = 0
+        g.s[p].dq = 0
+        sizes[p] = 22
+    for k in range(NK):
+        g.s[seat].c[k] = int(hand[k])
+    for t, k in melds:
+        g.s[seat].mt[g.s[seat].nm] = t
+        g.s[seat].mk[g.s[seat].nm] = k
+        g.s[seat].nm += 1
+    g.turned[0] = 0
+    g.turned[1] = 0  # placeholders when the turned cards are sampled
+    for i in range(len(turned)):
+        g.turned[i] = int(turned[i])
+        g.pub[g.turned[i]] += 1
+    _set_jiang(&g)
+    hidden = 0
+    for k in range(NK):
+        hidden += 4 - g.s[seat].c[k] - g.pub[k]
+    g.pos = NCARDS - (hidden - nturn - 22 * (A - 1))
+    if g.pos > NCARDS - g.reserve:
+        raise EngineError("advise: no stock left for this position")
+    g.discards = 0
+    g.win_type = 0
+    g.ncomp = 0
+    g.win_card = -1
+    g.discarder = -1
+    for i in range(NK):
+        cand[i] = -1
+    n = _discard_candidates(&g, seat, cand, NK, 1000)
+    res = np.zeros((n, 6), dtype=np.int64)
+    cdef int64_t[:, ::1] rv = res
+    g.rng = bitgen_of(bit_generator)
+    with bit_generator.lock, nogil:
+        for t in range(samples):
+            if _sample(&g, seat, &smp, sizes, nturn) < 0:
+                g.err = 1
+                break
+            for i in range(n):
+                memcpy(&r, &smp, sizeof(Hand))
+                _resume(&r, seat, 2, -1, cand[i], -1, -1)
+                v = _finish(&r, seat, ex)
+                rv[i, 0] += v
+                rv[i, 1] += v * v
+                rv[i, 2] += ex[0]
+                rv[i, 3] += ex[1]
+                rv[i, 4] += ex[2]
+                rv[i, 5] += ex[2] * ex[2]
+    if g.err:
+        raise EngineError("advise: the unseen cards do not fill the hidden places")
+    return [cand[i] for i in range(n)], res

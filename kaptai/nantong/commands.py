@@ -20,11 +20,11 @@ import argparse
 
 from kaptai.spec import Command, GameSpec, Opt, Output
 
-__all__ = ["SPEC", "odds", "simulate", "fairness", "score", "waits", "evaluate", "league"]
+__all__ = ["SPEC", "odds", "simulate", "fairness", "score", "waits", "evaluate", "league", "advise"]
 
 
 _PRESETS = ("nantong",)
-_POLICIES = ("max_melds", "chase_qing", "chase_hun", "random")
+_POLICIES = ("max_melds", "chase_qing", "chase_hun", "random", "search")
 #: kaptai.nantong.fairness.VARIANT_SETS by name (a test checks it); 'nantong' is the rules as written
 _VARIANT_SETS = ("nantong", "qishou", "jiang_set", "discard_triplet", "wenqian", "tie", "dreamer")
 
@@ -128,6 +128,18 @@ def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:
     return Output(df, "# nantong: hand analysis", list(ANALYSIS_COLUMNS))
 
 
+def advise(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.nantong.advisor import ADVICE_COLUMNS
+    from kaptai.nantong.advisor import advise as run
+
+    rules = _rules(args, game)
+    df = run(args.hand, args.seen or "", rules, melds=args.melds or "", jiang=args.jiang or "",
+             players=_players(args, game), samples=args.samples, seed=args.seed)
+    title = (f"# nantong: every discard, {df.attrs['samples']} layouts of the {df.attrs['unseen']} unseen cards "
+             f"(seed {df.attrs['seed']}), max_melds rollouts; value = net under {rules.settlement}; 95% intervals")
+    return Output(df, title, list(ADVICE_COLUMNS))
+
+
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
 
@@ -135,6 +147,8 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.nantong.commands:"
+#: kaptai.nantong.advisor.DEFAULT_ADVISE_SAMPLES (a test checks it; the registry imports no engine)
+_ADVISE_SAMPLES = 100
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
 
 
@@ -170,6 +184,18 @@ def _commands() -> dict[str, Command]:
             Opt("hand", "str", metavar="HAND", sample=_HAND, help="a hand of cards"), *rules,
             *o.output(percent=False),
         ), example=f'kaptai evaluate {name} "{_HAND}"'),
+        "advise": Command(_M + "advise", (
+            Opt("hand", "str", metavar="HAND", sample=_HAND,
+                help="the hand after the draw, before the discard (with --melds: 23 units)"),
+            o.seen("1w 9t qz"),
+            Opt("--melds", "str", default="", empty_ok=True, metavar="MELDS", sample="pong:bh",
+                help="your exposed sets, TYPE:CARD tokens (pong, mkong, ckong, qishou, hezi); default none"),
+            Opt("--jiang", "str", default="", empty_ok=True, metavar="CARDS", sample="5w 7b",
+                help="the turned cards (翻將); default unknown: sampled with the unseen cards"),
+            players, o.samples(_ADVISE_SAMPLES),
+            Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
+            *rules, *o.output(),
+        ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"'),
         "league": Command(_M + "league", (
             o.player_counts(span, "3"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.runner(), *o.output(),

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import KaptaiError
+from kaptai.errors import KaptaiError, RulesError
 from kaptai.nantong.rules import RuleSet, resolve_rules, validate_players
 
 __all__ = [
@@ -41,15 +41,33 @@ __all__ = [
     "make_config",
     "new_outcomes",
     "seat_players",
+    "SETTLEMENT_CODES",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_MARGIN",
+    "DEFAULT_GUARD",
+    "NET_SCALE",
 ]
 
 #: Built-in policies, by code.
-POLICY_NAMES: tuple[str, ...] = ("max_melds", "chase_qing", "chase_hun", "random")
+POLICY_NAMES: tuple[str, ...] = ("max_melds", "chase_qing", "chase_hun", "random", "search")
 POLICY_CODES: Mapping[str, int] = {n: i for i, n in enumerate(POLICY_NAMES)}
 #: ``win_type`` codes.
 WIN_TYPES: tuple[str, ...] = ("huang", "self", "discard", "tiancheng")
 #: ``category`` codes (0..2; -1 = no completer).
 CATEGORIES: tuple[str, ...] = ("tahe", "hunhe", "qinghe")
+#: ``EngineConfig.settlement`` codes (the nets a search seat maximises).
+SETTLEMENT_CODES: Mapping[str, int] = {"rank_only": 0, "pairwise_difference": 1, "winner_collects": 2}
+#: The search budget: layouts of the unseen cards per decision (docs/nantong-engine.md, *Search*).
+DEFAULT_SAMPLES = 16
+#: Discard candidates of one search decision, at most, and their distance margin.
+DEFAULT_CANDIDATES = 4
+DEFAULT_MARGIN = 1
+#: The guard: the search leaves the heuristic's move only for a candidate whose paired mean
+#: difference to it exceeds this many standard errors.
+DEFAULT_GUARD = 1.0
+#: The engines add nets scaled by this factor (exact integers under every settlement).
+NET_SCALE = 12
 DEALER_CARDS = 23
 OTHER_CARDS = 22
 DECK_CARDS = 120
@@ -100,6 +118,14 @@ class EngineConfig:
         :func:`kaptai.nantong.evaluate.score_options`.
     laojiang : ndarray of int8
         1 for the 老將 kinds.
+    settlement : int
+        :data:`SETTLEMENT_CODES` of ``rules.settlement``: what a ``search`` seat maximises.
+    samples, candidates, margin : int
+        The ``search`` budget: layouts per decision, discard candidates at most, and their
+        distance margin (docs/nantong-engine.md, *Search*).
+    guard : float
+        z of the paired test a candidate must pass to replace the heuristic's move (0: the
+        plain best mean).
     """
 
     rules: RuleSet
@@ -120,12 +146,25 @@ class EngineConfig:
     compare_raw: int
     score_opts: np.ndarray
     laojiang: np.ndarray
+    settlement: int = 0
+    samples: int = DEFAULT_SAMPLES
+    candidates: int = DEFAULT_CANDIDATES
+    margin: int = DEFAULT_MARGIN
+    guard: float = DEFAULT_GUARD
 
 
-def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | None = None, **overrides: Any) -> EngineConfig:
+def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
+                samples: int = DEFAULT_SAMPLES, candidates: int = DEFAULT_CANDIDATES, margin: int = DEFAULT_MARGIN,
+                guard: float = DEFAULT_GUARD, **overrides: Any) -> EngineConfig:
     """The engine configuration of ``players`` (3 or 4) under ``rules``.
 
-    Raises RulesError for bad options and for the wild-card deck (no rules for it).
+    ``samples``, ``candidates``, ``margin`` and ``guard`` set the ``search`` policy (layouts of
+    the unseen cards per decision; discard candidates at most; the distance margin of a
+    candidate over the best discard; the z a candidate must beat the heuristic's move by).  Raises RulesError for bad options, a bad budget and for
+    the wild-card deck (no rules for it).
+
+    >>> make_config(3, samples=4).samples, make_config(3, settlement="winner_collects").settlement
+    (4, 2)
 
     >>> make_config(3, {"four_active": True}).active, make_config(4, {"four_active": True}).active
     (3, 4)
@@ -133,7 +172,15 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
     from kaptai.nantong.evaluate import score_options
     from kaptai.nantong.scoring import laojiang_kinds
 
+    from kaptai.core.options import check_count
+
     players = validate_players(players)
+    samples = check_count("samples", samples, 1)
+    candidates = check_count("candidates", candidates, 1)
+    if isinstance(margin, bool) or not isinstance(margin, (int, np.integer)) or not 0 <= margin <= 30:
+        raise RulesError(f"margin={margin!r}: expected an integer from 0 to 30")
+    if isinstance(guard, bool) or not isinstance(guard, (int, float, np.integer, np.floating)) or not 0 <= guard <= 10:
+        raise RulesError(f"guard={guard!r}: expected a number from 0 to 10")
     r = resolve_rules(rules, **overrides)
     r.check_playable()
     lao = np.zeros(30, dtype=np.int8)
@@ -158,6 +205,11 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
         compare_raw=int(r.compare == "raw"),
         score_opts=score_options(r),
         laojiang=lao,
+        settlement=SETTLEMENT_CODES[r.settlement],
+        samples=int(samples),
+        candidates=min(int(candidates), 30),
+        margin=int(margin),
+        guard=float(guard),
     )
 
 

@@ -27,7 +27,8 @@ CHUNK_HANDS: int = 20_000
 
 
 def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any = "max_melds", *,
-              bit_generator: np.random.BitGenerator | None = None, compiled: bool | None = None) -> dict[str, np.ndarray]:
+              bit_generator: np.random.BitGenerator | None = None, compiled: bool | None = None,
+              decision_log: list | None = None) -> dict[str, np.ndarray]:
     """Play ``hands`` independent hands (seat 0 deals each); the outcome arrays.
 
     Parameters
@@ -39,12 +40,17 @@ def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any 
         Seeds a fresh ``PCG64`` (ignored when ``bit_generator`` is given).
     policies : str, Policy or sequence
         One per active seat (a single one for all): ``'max_melds'``, ``'chase_qing'``,
-        ``'chase_hun'``, ``'random'`` or :class:`kaptai.nantong.policies.Policy` objects.
+        ``'chase_hun'``, ``'random'``, ``'search'`` or :class:`kaptai.nantong.policies.Policy`
+        objects (``search`` plays under the budget of ``config``: ``samples``, ``candidates``).
     bit_generator : numpy.random.PCG64, optional
         A fresh generator to read instead of seeding one.
     compiled : bool, optional
         None: compiled iff every policy is built in; True requires built-in policies; False
         plays the reference engine.
+    decision_log : list, optional
+        Receives one tuple per ``search`` decision: (hand, seat, type 0 discard / 1 claim,
+        candidates, choice (a kind, or 0 pass / 1 pong / 2 kong), 12 x the sum of the chosen
+        move's nets over the samples); the same list from both engines for the same stream.
 
     Returns
     -------
@@ -65,10 +71,20 @@ def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any 
     if builtin and compiled is not False:
         from kaptai.nantong import _engine
 
-        return _engine.run_hands(config, [POLICY_CODES[p] for p in pols], bit_generator, hands)
+        codes = [POLICY_CODES[p] for p in pols]
+        if decision_log is None:
+            return _engine.run_hands(config, codes, bit_generator, hands)
+        cap = 64 * hands
+        arr = np.zeros((cap, 6), dtype=np.int64)
+        out = _engine.run_hands(config, codes, bit_generator, hands, decision_log=arr)
+        n = int(out.pop("search_decisions")[0])
+        if n > cap:  # pragma: no cover - more than 64 decisions a hand
+            raise RulesError(f"decision_log: {n} decisions exceed the log of {cap} rows")
+        decision_log.extend(tuple(int(x) for x in row) for row in arr[:n])
+        return out
     from kaptai.nantong import engine_reference
 
-    return engine_reference.run_hands(config, pols, bit_generator, hands)
+    return engine_reference.run_hands(config, pols, bit_generator, hands, decision_log=decision_log)
 
 
 def run_matches(config: EngineConfig, matches: int, seed: Any = None, policies: Any = "max_melds", *,

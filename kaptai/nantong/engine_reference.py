@@ -25,6 +25,7 @@ from kaptai.core.sampling import RandomStream
 from kaptai.nantong.cards import Meld, ScoreRecord
 from kaptai.nantong.config import (
     DECK_CARDS,
+    NET_SCALE,
     POLICY_CODES,
     EngineConfig,
     EngineError,
@@ -54,8 +55,16 @@ class HandResult(dict):
     """One hand's outcome row (a dict of the outcome fields)."""
 
 
+_SEARCH = POLICY_CODES["search"]
+_CLAIMS = ("pass", "pong", "kong")
+
+
 class _Hand:
-    def __init__(self, cfg: EngineConfig, pols: list, stream: RandomStream):
+    def __init__(self, cfg: EngineConfig, pols: list, stream: RandomStream, log: list | None = None,
+                 hand_index: int = 0):
+        self.log = log
+        self.hand_index = hand_index
+        self.rollout = False
         self.cfg = cfg
         self.pols = pols
         self.codes = [POLICY_CODES[p] if isinstance(p, str) else -1 for p in pols]
@@ -101,6 +110,9 @@ class _Hand:
             pos += n
         nt = 1 if cfg.single_turn else 2
         self.turned = [deck[pos + i] // 4 for i in range(nt)]
+        self.pub = [0] * 30  # cards face up: turned, exposed sets, dead discards, the discard on the table
+        for k in self.turned:
+            self.pub[k] += 1
         pos += nt
         self.pos = pos
         self.jiang_turned = set(self.turned)
@@ -160,6 +172,7 @@ class _Hand:
                             declined[s].add(k)
                             continue
                     self.c[s][k] -= out
+                    self.pub[k] += out
                     self.melds[s].append((typ, k))
                     self.qishou_n[s] += 1
                     changed = True
@@ -176,7 +189,7 @@ class _Hand:
         return bool(check_move(pol, "self_win", ans, (True, False)))
 
     def _play(self, result: dict) -> None:
-        cfg, A = self.cfg, self.A
+        A = self.A
         # 3. 天成 and 壓莊
         if table_complete(self.c[0], self.hs) and self._self_win(0, None):
             result.update(win_type=3, completers=[0], win_card=None)
@@ -186,7 +199,13 @@ class _Hand:
                 self.yazhuang[s] = int(table_distance(self.c[0], self.hs) == 0)
             else:
                 self.yazhuang[s] = int(table_waits(self.c[s], self.hs) != 0)
-        cur, phase, last = 0, "discard", None
+        self._loop(result, 0, "discard", None)
+
+    def _loop(self, result: dict, cur: int, phase: str, last: int | None, fd: int = -1, fj: int = -1,
+              fa: int = -1) -> None:
+        """Play from seat ``cur`` in ``phase`` to the end; ``fd``: a forced first discard, ``fj``/``fa``:
+        the forced answer of seat ``fj`` to it (search candidates)."""
+        cfg, A = self.cfg, self.A
         while True:
             if phase == "draw":
                 last = self.draw()
@@ -203,7 +222,7 @@ class _Hand:
                     elif self.c[cur][k] >= 1 and ("pong", k) in self.melds[cur]:
                         opts.append(("mkong", k))
                 if self.codes[cur] >= 0:
-                    choice = builtin_self_kong(self.codes[cur], opts, self.stream)
+                    choice = builtin_self_kong(self.codes[cur] if self.codes[cur] != _SEARCH else 0, opts, self.stream)
                 elif opts:
                     pol = self.pols[cur]
                     choice = check_move(pol, "self_kong", pol.self_kong(self.view(cur, last), tuple(opts)),
@@ -214,9 +233,11 @@ class _Hand:
                     typ, k = choice
                     if typ == "ckong":
                         self.c[cur][k] -= 4
+                        self.pub[k] += 4
                         self.melds[cur].append(("ckong", k))
                     else:
                         self.c[cur][k] -= 1
+                        self.pub[k] += 1
                         i = self.melds[cur].index(("pong", k))
                         self.melds[cur][i] = ("mkong", k)
                         if cfg.rob_kong:
@@ -225,7 +246,7 @@ class _Hand:
                                 self.c[j][k] += 1
                                 can = table_complete(self.c[j], self.hs)
                                 self.c[j][k] -= 1
-                                if can and self._claim(j, k, ("win", "pass")) == "win":
+                                if can and self._claim(j, k, ("win", "pass"), cur) == "win":
                                     self.c[j][k] += 1
                                     self.melds[cur][i] = ("pong", k)  # the robbed card leaves the kong
                                     result.update(win_type=2, completers=[j], win_card=k, discarder=cur)
@@ -235,13 +256,18 @@ class _Hand:
                     continue
                 phase = "discard"
             if phase == "discard":
-                if self.codes[cur] >= 0:
+                if fd >= 0:
+                    d, fd = fd, -1
+                elif self.codes[cur] == _SEARCH:
+                    d = self._search_discard(cur)
+                elif self.codes[cur] >= 0:
                     d = builtin_discard(self.codes[cur], self.c[cur], self.hs, self.stream)
                 else:
                     pol = self.pols[cur]
                     held = tuple(k for k in range(30) if self.c[cur][k])
                     d = check_move(pol, "discard", pol.discard(self.view(cur, last)), held)
                 self.c[cur][d] -= 1
+                self.pub[d] += 1
                 self.discard_log.append(d)
                 self.discards += 1
                 answers = []
@@ -259,7 +285,11 @@ class _Hand:
                     if not claims:
                         continue
                     claims.append("pass")
-                    answers.append((j, self._claim(j, d, tuple(claims))))
+                    if j == fj and "win" not in claims:
+                        answers.append((j, _CLAIMS[fa]))
+                    else:
+                        answers.append((j, self._claim(j, d, tuple(claims), cur)))
+                fj = -1
                 wins = [j for j, a in answers if a == "win"]
                 if wins:
                     if not cfg.multi_win:
@@ -274,6 +304,7 @@ class _Hand:
                 if kongs:
                     j = kongs[0]
                     self.c[j][d] -= 3
+                    self.pub[d] += 3
                     self.melds[j].append(("mkong", d))
                     self.claimed += 1
                     cur = j
@@ -283,6 +314,7 @@ class _Hand:
                 elif pongs:
                     j = pongs[0]
                     self.c[j][d] -= 2
+                    self.pub[d] += 2
                     self.melds[j].append(("pong", d))
                     self.claimed += 1
                     cur = j
@@ -291,7 +323,143 @@ class _Hand:
                     cur = (cur + 1) % A
                     phase = "draw"
 
-    def _claim(self, j: int, kind: int, opts: tuple[str, ...]) -> str:
+    # -------------------------------------------------------------- search (docs/nantong-engine.md, Search)
+    def _clone(self) -> _Hand:
+        """A copy of the position in which every seat plays max_melds (a rollout)."""
+        h = object.__new__(_Hand)
+        h.__dict__.update(self.__dict__)
+        h.pols = ["max_melds"] * self.A
+        h.codes = [0] * self.A
+        h.deck = list(self.deck)
+        h.c = [list(x) for x in self.c]
+        h.melds = [list(m) for m in self.melds]
+        h.discard_log = list(self.discard_log)
+        h.pub = list(self.pub)
+        h.qishou_n = list(self.qishou_n)
+        h.rollout = True
+        return h
+
+    def _sample(self, p: int) -> _Hand:
+        """A rollout copy with the cards seat ``p`` has not seen dealt at random (the spec's order)."""
+        pool = [k for k in range(30) for _ in range(4 - self.c[p][k] - self.pub[k])]
+        for i in range(len(pool) - 1, 0, -1):
+            j = self.stream.bounded(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        h = self._clone()
+        idx = 0
+        for off in range(1, self.A):
+            o = (p + off) % self.A
+            m = sum(self.c[o])
+            h.c[o] = [0] * 30
+            for k in pool[idx:idx + m]:
+                h.c[o][k] += 1
+            idx += m
+        rest = DECK_CARDS - self.pos
+        if idx + rest != len(pool):
+            raise EngineError("search: the unseen cards do not fill the hidden places")
+        h.deck[self.pos:] = [4 * k for k in pool[idx:]]
+        return h
+
+    def _net12(self, row: dict, p: int) -> int:
+        """12 x seat ``p``'s net of a finished rollout under the settlement (exact)."""
+        t, w, A = row["total"], row["winner"], self.A
+        k = sum(w)
+        if k == 0:
+            return 0
+        st = self.cfg.settlement
+        if st == 0:
+            return NET_SCALE // k if w[p] else 0
+        if st == 1:
+            return NET_SCALE * (A * t[p] - sum(t))
+        if w[p]:
+            return (NET_SCALE // k) * (A - k) * t[p]
+        return -(NET_SCALE // k) * sum(t[i] for i in range(A) if w[i])
+
+    def _rollout(self, h: _Hand, p: int, cur: int, fd: int, fj: int = -1, fa: int = -1) -> int:
+        res = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
+        try:
+            h._loop(res, cur, "discard", None, fd, fj, fa)
+        except _Huang:
+            res = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
+        return self._net12(h._finish(res), p)
+
+    def _log(self, p: int, typ: int, n: int, choice: int, value: int) -> None:
+        if self.log is not None:
+            self.log.append((self.hand_index, p, typ, n, choice, value))
+
+    def _discard_candidates(self, p: int) -> list[int]:
+        c = self.c[p]
+        items = []
+        for k in range(29, -1, -1):
+            if c[k]:
+                c[k] -= 1
+                items.append((table_distance(c, self.hs), k))
+                c[k] += 1
+        best = min(d for d, _ in items)
+        items.sort(key=lambda x: x[0])  # stable: ties keep the highest kind first
+        return [k for d, k in items if d <= best + self.cfg.margin][: self.cfg.candidates]
+
+    def _best(self, sums: list[int], sq: list[int]) -> int:
+        """The best mean (first on ties), unless it fails the guard's paired test against the first."""
+        b = max(range(len(sums)), key=lambda i: (sums[i], -i))
+        z2 = float(self.cfg.guard) * float(self.cfg.guard)
+        if b == 0 or z2 <= 0.0:
+            return b
+        S = float(self.cfg.samples)
+        s1, s2 = float(sums[b] - sums[0]), float(sq[b])
+        return b if s1 * s1 * (S - 1.0) > z2 * (S * s2 - s1 * s1) else 0
+
+    def _values(self, make, cand: list, p: int) -> tuple[list[int], list[int]]:
+        """Sums over the samples of 12 x ``p``'s net per candidate and of the squared paired
+        differences to the first candidate; ``make()`` draws one sample, returns (copy, rollout)."""
+        sums, sq = [0] * len(cand), [0] * len(cand)
+        for _ in range(self.cfg.samples):
+            smp, roll = make()
+            v0 = 0
+            for i, x in enumerate(cand):
+                v = roll(smp._clone(), x)
+                if i == 0:
+                    v0 = v
+                sums[i] += v
+                sq[i] += (v - v0) * (v - v0)
+        return sums, sq
+
+    def _search_discard(self, p: int) -> int:
+        cand = self._discard_candidates(p)
+        if len(cand) <= 1:
+            return cand[0]
+
+        def make():
+            return self._sample(p), lambda h, k: self._rollout(h, p, p, k)
+
+        sums, sq = self._values(make, cand, p)
+        b = self._best(sums, sq)
+        self._log(p, 0, len(cand), cand[b], sums[b])
+        return cand[b]
+
+    def _search_claim(self, cur: int, d: int, j: int, options: Sequence[str]) -> str:
+        first = _CLAIMS.index(builtin_claim(0, self.c[j], d, options, self.hs, None))
+        cand = [first] + [a for a in range(3) if a != first and _CLAIMS[a] in options]
+        if len(cand) <= 1:
+            return _CLAIMS[cand[0]]
+        def make():
+            smp = self._sample(j)
+            smp.c[cur][d] += 1  # back to before the discard; it is replayed with j's answer forced
+            smp.pub[d] -= 1
+            smp.discards -= 1
+            smp.discard_log.pop()
+            return smp, lambda h, a: self._rollout(h, j, cur, d, j, a)
+
+        sums, sq = self._values(make, cand, j)
+        b = self._best(sums, sq)
+        self._log(j, 1, len(cand), cand[b], sums[b])
+        return _CLAIMS[cand[b]]
+
+    def _claim(self, j: int, kind: int, opts: tuple[str, ...], cur: int = -1) -> str:
+        if self.codes[j] == _SEARCH:
+            if "win" in opts:
+                return "win"
+            return self._search_claim(cur, kind, j, opts)
         if self.codes[j] >= 0:
             return builtin_claim(self.codes[j], self.c[j], kind, opts, self.hs, self.stream)
         pol = self.pols[j]
@@ -367,13 +535,17 @@ def play_hand(cfg: EngineConfig, policies: Any, stream: RandomStream) -> dict:
     return _Hand(cfg, pols, stream).play()
 
 
-def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGenerator, hands: int) -> dict[str, np.ndarray]:
-    """Play ``hands`` hands on one stream; the outcome arrays (:data:`~kaptai.nantong.config.OUTCOME_FIELDS`)."""
+def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGenerator, hands: int,
+              decision_log: list | None = None) -> dict[str, np.ndarray]:
+    """Play ``hands`` hands on one stream; the outcome arrays (:data:`~kaptai.nantong.config.OUTCOME_FIELDS`).
+
+    ``decision_log``: a list that receives one tuple per ``search`` decision (hand, seat, type 0
+    discard / 1 claim, candidates, choice, 12 x the sum of its nets), as the compiled engine's."""
     pols = check_policies(policies, cfg.active)
     stream = RandomStream(bit_generator)
     out = new_outcomes(hands, cfg.active)
     for i in range(hands):
-        row = _Hand(cfg, pols, stream).play()
+        row = _Hand(cfg, pols, stream, decision_log, i).play()
         for name, arr in out.items():
             arr[i] = row[name]
     return out

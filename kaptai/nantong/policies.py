@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -135,35 +136,72 @@ def table_distance(c: Sequence[int], hs: int = 0) -> int:
     >>> table_distance(hand_counts("19w 5t qz"))
     2
     """
-    t = _tables()
     codes, sizes = _codes(c)
-    n = sum(sizes)
+    return _distance_of(tuple(codes), sum(sizes), int(hs))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _distance_of(codes: tuple, n: int, hs: int) -> int:
+    """:func:`table_distance` of the hand with these suit codes and size (memoised: the search
+    player's rollouts meet the same hands again and again)."""
+    t = _tables()
     k = (n - 1) // 3 if n % 3 == 1 else (n - 2) // 3
     profs = [t["d"][codes[s]].tolist() for s in range(3)] + [t["hd", hs][codes[3]].tolist()]
     acc = profs[0]
     for q in profs[1:3]:
         acc = [min(acc[2 * m1 + p1] + q[2 * (m - m1) + (p - p1)] for m1 in range(m + 1) for p1 in range(p + 1))
-               if m <= k else 0 for m in range(8) for p in range(2)]
+               for m in range(k + 1) for p in range(2)]
     h = profs[3]
     return min(acc[2 * m1 + p1] + h[2 * (k - m1) + (1 - p1)] for m1 in range(k + 1) for p1 in range(2)) - 1
 
 
+def _minplus(a: list[int], b: list[int], k: int) -> list[int]:
+    """Min-plus product of two (melds, pair) profiles up to ``k`` melds."""
+    return [min(a[2 * m1 + p1] + b[2 * (m - m1) + (p - p1)] for m1 in range(m + 1) for p1 in range(p + 1))
+            for m in range(k + 1) for p in range(2)]
+
+
 def best_discard(c: np.ndarray | list, hs: int = 0) -> tuple[int, int]:
     """The ``max_melds`` discard: (kind, distance after it); ties go to the highest kind.
+
+    The distance after each discard is :func:`table_distance` of the hand without that card;
+    the profiles of the three suits a candidate does not touch are combined once per suit.
 
     >>> from kaptai.nantong.evaluate import hand_counts
     >>> best_discard(hand_counts("11w 23w qz"))
     (27, 0)
     """
     c = [int(x) for x in c]
+    n = sum(c)
+    if n % 3 != 2:
+        best_k, best_d = -1, 1000
+        for k in range(30):
+            if c[k]:
+                c[k] -= 1
+                d = table_distance(c, hs)
+                c[k] += 1
+                if d <= best_d:
+                    best_k, best_d = k, d
+        return best_k, best_d
+    t = _tables()
+    codes, _ = _codes(c)
+    kk = (n - 2) // 3
+
+    def prof(s: int, code: int) -> list[int]:
+        return (t["d"][code] if s < 3 else t["hd", hs][code]).tolist()
+
+    profs = [prof(s, codes[s]) for s in range(4)]
     best_k, best_d = -1, 1000
-    for k in range(30):
-        if c[k]:
-            c[k] -= 1
-            d = table_distance(c, hs)
-            c[k] += 1
+    for s in range(4):
+        others = [profs[u] for u in range(4) if u != s]
+        acc = _minplus(_minplus(others[0], others[1], kk), others[2], kk)
+        for kind in (range(9 * s, 9 * s + 9) if s < 3 else range(27, 30)):
+            if not c[kind]:
+                continue
+            q = prof(s, codes[s] - 5 ** (kind - 9 * s if s < 3 else kind - 27))
+            d = min(acc[2 * m1 + p1] + q[2 * (kk - m1) + (1 - p1)] for m1 in range(kk + 1) for p1 in range(2)) - 1
             if d <= best_d:
-                best_k, best_d = k, d
+                best_k, best_d = kind, d
     return best_k, best_d
 
 
@@ -318,7 +356,7 @@ def check_policies(policies: Any, active: int) -> list:
     >>> check_policies("greedy", 3)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'greedy': expected one of 'max_melds', 'chase_qing', 'chase_hun', 'random' or a Policy object
+    kaptai.errors.RulesError: unknown policy 'greedy': expected one of 'max_melds', 'chase_qing', 'chase_hun', 'random', 'search' or a Policy object
     """
     if isinstance(policies, (str, Policy)):
         policies = [policies] * active

@@ -19,7 +19,10 @@ from kaptai._version import __version__
 from kaptai.nantong.plots import NONCOMPLETER_METRIC
 from kaptai.nantong.rules import RuleSet
 
-__all__ = ["build_sections", "simulate_with_noncompleters"]
+__all__ = ["SKILL_HANDS", "build_sections", "simulate_with_noncompleters", "skill_section"]
+
+#: Hands per policy (at most) of the "How much skill is worth" league (a search hand costs ~400 max_melds hands).
+SKILL_HANDS: int = 3_000
 
 _TERMS = [
     ("將牌 / 翻將", "jiang", "cards identical to a turned card (2 turned after the deal)"),
@@ -260,6 +263,87 @@ def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int,
     return blocks
 
 
+def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
+    """One ``search`` seat against a field of ``field``, in each seat in turn (0 the dealer): its
+    mean net (rank_only: its share of the hand win) and P(win) with 95% intervals, from the
+    league's feed (:func:`kaptai.nantong.atlas.rows`, default rules, 3 players)."""
+    from kaptai.core.atlas import AtlasJob
+    from kaptai.core.output import format_estimate
+    from kaptai.core.runner import plan_chunks
+    from kaptai.core.stats import mean_interval, wilson_interval
+    from kaptai.nantong.atlas import VARIANTS, rows
+
+    out = []
+    for s in range(3):
+        pols = [field] * 3
+        pols[s] = "search"
+        job = AtlasJob("nantong", VARIANTS[0], tuple(pols))
+        net, win = [], []
+        for chunk in plan_chunks(hands, 1000, 1000 * seed + 10 * s + (field == "random")):
+            r = rows(job, chunk)
+            net.append(np.asarray(r["net"])[:, s])
+            win.append(np.asarray(r["win"])[:, s])
+        x, w = np.concatenate(net), np.concatenate(win)
+        m, lo, hi = mean_interval(x.sum(), (x * x).sum(), len(x))
+        wl, wh = wilson_interval(w.sum(), len(w))
+        out.append({"field": field, "seat": ("dealer", "下家 (seat 1)", "seat 2")[s],
+                    "P(win) %": format_estimate(float(w.mean()), float(wl), float(wh), 100),
+                    "P(win) 95% CI": f"{100 * float(wl):.1f}–{100 * float(wh):.1f}",
+                    "win share (1 = fair)": format_estimate(3 * float(w.mean()), 3 * float(wl), 3 * float(wh)),
+                    "hands": len(x), "_ev": float(m), "_lo": float(lo), "_hi": float(hi)})
+    return out
+
+
+def skill_section(hands: int, seed: int, run: dict, progress: bool):
+    """How much skill is worth: ``search`` against the default (max_melds) field and against a
+    random field, through the league (seats rotated), then per seat; returns (section, results)."""
+    from kaptai.core.league import policy_league
+    from kaptai.core.output import format_estimate
+    from kaptai.nantong.config import (
+        DEFAULT_CANDIDATES,
+        DEFAULT_GUARD,
+        DEFAULT_MARGIN,
+        DEFAULT_SAMPLES,
+    )
+    from kaptai.report.render import checkpoint_subdir, report_step
+
+    n = max(30, min(int(hands) // 3, SKILL_HANDS))
+    leagues = []
+    for field, pols in (("max_melds", ("search", "max_melds", "chase_qing", "chase_hun")), ("random", ("search", "random"))):
+        report_step(progress, f"league: search against a {field} field, {n:,} hands a policy")
+        leagues.append(policy_league("nantong", 3, None, n, seed + 50, pols, workers=run.get("workers", 1),
+                                     progress=False, baseline=field, scheduler=run.get("scheduler"),
+                                     checkpoint=checkpoint_subdir(run, f"skill-{field}")))
+    lg = pd.concat(leagues, ignore_index=True)
+    keep = lg[lg.metric.isin(["win", "win_share", "vs_best_other"]) & (lg.policy != lg.opponents)]
+    table = pd.DataFrame([{
+        "policy": r.policy, "field": r.opponents, "metric": r.metric,
+        "value": format_estimate(r.value, r.ci_low, r.ci_high, 100 if r.metric == "win" else 1),
+        "95% CI": (f"{100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}%" if r.metric == "win"
+                   else f"{r.ci_low:.3f} to {r.ci_high:.3f}"),
+        "hands": int(r.hands)} for r in keep.itertuples()])
+    per_seat = []
+    for field in ("max_melds", "random"):
+        report_step(progress, f"search in each seat against a {field} field, {max(30, n // 3):,} hands a seat")
+        per_seat += _seat_rows(field, max(30, n // 3), seed + 60)
+    seats = pd.DataFrame(per_seat)
+    sec = _section("How much skill is worth", [
+        ("p", f"The 'search' player (determinized Monte Carlo, docs/nantong-engine.md, Search): at each discard "
+              f"and each pong/kong claim it deals {DEFAULT_SAMPLES} random layouts of the cards it has not seen (the "
+              f"other hands and the stock, consistent with its hand, the discards, the exposed sets and the turned "
+              f"cards), plays each of at most {DEFAULT_CANDIDATES} candidate discards (within {DEFAULT_MARGIN} of the "
+              f"best distance from ready) or each claim and then the rest of the hand with max_melds at every seat, "
+              f"and takes the move of the best mean net under the settlement in force (the same layouts for every "
+              f"candidate), keeping max_melds' move unless the gain exceeds {DEFAULT_GUARD:g} paired standard "
+              f"errors. Default rules (rank_only: 1 point to the hand winner, so the net is the share of the hand "
+              f"win), 3 players; 95% intervals."),
+        ("table", table, f"The league (kaptai league, seats rotated, {n:,} hands a policy): P(win), win share and "
+                         f"the difference from the best other policy of the table"),
+        ("table", seats.drop(columns=["_ev", "_lo", "_hi"]), "One search player in each seat (0 = the dealer)"),
+    ])
+    return sec, {"skill_league": lg, "skill_seats": seats}
+
+
 def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: int = 1, *, workers: int = 1,
                    progress: bool = True, scheduler: str | None = None,
                    checkpoint: str | os.PathLike | None = None) -> tuple[str, list, str, dict[str, Any]]:
@@ -273,8 +357,13 @@ def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: i
     matplotlib.use("Agg", force=False)
     from kaptai.nantong.fairness import fairness
     from kaptai.nantong.odds import deal_odds
-    from kaptai.nantong.plots import (plot_distance, plot_match_fairness, plot_opening_hu, plot_roles,
-                                      plot_score_by_win_type)
+    from kaptai.nantong.plots import (
+        plot_distance,
+        plot_match_fairness,
+        plot_opening_hu,
+        plot_roles,
+        plot_score_by_win_type,
+    )
     from kaptai.report.render import checkpoint_subdir, report_step
 
     players = sorted({int(p) for p in players if int(p) in (3, 4)}) or [3]
@@ -349,6 +438,10 @@ def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: i
          "95% intervals"),
         ("table", _match_table(fair), "Match results per player (P0 = the first dealer), 95% intervals"),
     ]))
+    skill, skill_results = skill_section(hands, seed, {"checkpoint": checkpoint, "workers": workers,
+                                                       "scheduler": scheduler}, progress)
+    results.update(skill_results)
+    sections.append(skill)
     summary = _section("Summary", _summary(odds, sims, fairs, hands, matches))
     sections = [summary, rules_section] + sections
     sections.append(_section("Methods", [

@@ -10,7 +10,7 @@ from kaptai.report import build_report
 from kaptai.report.nantong import simulate_with_noncompleters
 
 SECTIONS = ["Summary", "Rules modelled", "Exact deal odds", "Whole hands (max_melds policy)",
-            "Fairness of the 8-round match", "Methods"]
+            "Fairness of the 8-round match", "How much skill is worth", "Methods"]
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +55,19 @@ def test_summary_numbers_come_from_the_run(report):
     fair = results["fairness"]
     sd = fair[(fair.metric == "match_sd") & (fair.settlement == "winner_collects")].value.mean()
     assert f"winner_collects" in summary and f"{sd:.1f}" in summary
+
+
+def test_skill_section_comes_from_the_league(report):
+    _, text, results = report
+    part = html.unescape(text.split("<h2>How much skill is worth</h2>")[1].split("<h2>")[0])
+    lg = results["skill_league"]
+    assert set(lg.opponents) == {"max_melds", "random"}
+    vs = lg[(lg.policy == "search") & (lg.metric == "vs_best_other") & (lg.opponents == "max_melds")].iloc[0]
+    assert f"{vs.ci_low:.3f} to {vs.ci_high:.3f}" in part
+    seats = results["skill_seats"]
+    assert len(seats) == 6 and set(seats.field) == {"max_melds", "random"}
+    for r in seats.itertuples():
+        assert r._4 in part  # the P(win) interval of every seat
 
 
 def test_markdown_has_the_figures(tmp_path):
