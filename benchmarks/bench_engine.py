@@ -7,7 +7,8 @@ Measured on one core, complete 4-player hands (deal, play to a win or an empty w
 the median of several timed runs after a warm-up:
 
 * compiled engine with ``random``, ``greedy``, ``score`` and ``lookahead`` policies
-  (traditional rules), and ``greedy`` / ``score`` / ``lookahead`` with the advanced forms
+  (traditional rules), and ``greedy`` / ``score`` / ``lookahead`` / ``lookahead_score`` with
+  the advanced forms
   (issue 17 targets: greedy >= 100,000 / 60,000 hands/s, lookahead >= 2,000);
 * the reference engine (:mod:`kaptai.kts.engine_reference`) with ``random``, ``greedy``
   and ``lookahead`` in the same run, and the compiled/reference ratios;
@@ -73,8 +74,8 @@ def run(quick: bool = False) -> list[dict]:
     for policy in ("random", "greedy", "score", "lookahead"):
         rates[policy] = _median(_compiled(trad, policy), n_look if policy == "lookahead" else n_fast, repeats)
         row(f"compiled {policy} 4p traditional", rates[policy], "hands/s")
-    for policy in ("greedy", "score", "lookahead"):
-        n = n_look // 4 if policy == "lookahead" else n_adv
+    for policy in ("greedy", "score", "lookahead", "lookahead_score"):
+        n = n_look // 4 if policy.startswith("lookahead") else n_adv
         row(f"compiled {policy} 4p advanced", _median(_compiled(adv, policy), n, repeats), "hands/s")
     for policy in ("random", "greedy", "lookahead"):
         n = n_look_ref if policy == "lookahead" else n_ref

@@ -16,6 +16,12 @@ Run ``python benchmarks/bench_lookahead.py [--quick]``.  ``run(quick)`` returns 
   model (dict memo, wins by the compiled evaluator's ``score_hands`` on single hands, no
   pruning) over that of ``lookahead``, on the same hands at k = 2 (5 hands, 2 with
   ``--quick``); both results are compared for equality.
+* ``engine lookahead 4p <preset>``: complete hands per second of the compiled engine with
+  the ``lookahead`` policy at every seat (4 players, one worker, one ``run_hands`` call per
+  repeat after a warm-up): the median over repeats of hands / CPU time, and ``wall`` the
+  wall-clock rate.  Issue 23 target: advanced >= 2,000 hands/s.  The machine is shared, so
+  ``engine lookahead advanced/traditional`` gives the ratio of the two presets measured in
+  the same run (repeats interleaved), which the load affects much less.
 """
 
 from __future__ import annotations
@@ -120,9 +126,41 @@ def python_expectimax(hand10: list[int], seen: list[int], rules: str, k: int) ->
     return out
 
 
+def engine_rates(quick: bool = False, repeats: int | None = None) -> dict[str, tuple[float, float]]:
+    """Median (CPU-time rate, wall-clock rate) in hands/s of four ``lookahead`` seats per preset."""
+    from kaptai.kts import _engine
+    from kaptai.kts.config import make_config
+    from kaptai.kts.policies import policy_codes
+
+    repeats = repeats or (3 if quick else 7)
+    sizes = {"traditional": 300 if quick else 2000, "advanced": 100 if quick else 1000}
+    cfgs = {p: make_config(4, p) for p in PRESETS}
+    codes = policy_codes(["lookahead"] * 4)
+    cpu: dict[str, list[float]] = {p: [] for p in PRESETS}
+    wall: dict[str, list[float]] = {p: [] for p in PRESETS}
+    for p in PRESETS:
+        _engine.run_hands(cfgs[p], codes, np.random.PCG64(10**6), max(1, sizes[p] // 10))
+    for r in range(repeats):
+        for p in PRESETS:
+            t0, c0 = time.perf_counter(), time.process_time()
+            _engine.run_hands(cfgs[p], codes, np.random.PCG64(r), sizes[p])
+            cpu[p].append(sizes[p] / (time.process_time() - c0))
+            wall[p].append(sizes[p] / (time.perf_counter() - t0))
+    return {p: (statistics.median(cpu[p]), statistics.median(wall[p])) for p in PRESETS}
+
+
 def run(quick: bool = False) -> list[dict]:
     """Measure and return the rows (see the module docstring)."""
     rows = Rows()
+    rates = engine_rates(quick)
+    for p in PRESETS:
+        row = {"name": f"engine lookahead 4p {p}", "value": rates[p][0], "unit": "hands/s",
+               "hands": 100 if quick else (2000 if p == "traditional" else 1000), "wall": round(rates[p][1], 1)}
+        if p == "advanced":
+            row["target"] = 2000.0
+        rows.append(row)
+    rows.append({"name": "engine lookahead advanced/traditional", "value": rates["advanced"][0] / rates["traditional"][0],
+                 "unit": "x", "hands": 0})
     for k, n in ((3, 40 if quick else 200), (4, 10 if quick else 50)):
         hands = deals(n, seed=2025 + k)
         for preset in PRESETS:
@@ -166,11 +204,23 @@ def run(quick: bool = False) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer hands")
+    parser.add_argument("--engine-only", action="store_true", help="only the engine hands/s rows")
     args = parser.parse_args(argv)
+    if args.engine_only:
+        rates = engine_rates(args.quick)
+        for p in PRESETS:
+            print(f"engine lookahead 4p {p:<12} {rates[p][0]:>10.1f} hands/s (CPU)  wall {rates[p][1]:.1f}")
+        print(f"ratio advanced/traditional {rates['advanced'][0] / rates['traditional'][0]:.3f}")
+        return 0
     rows = run(args.quick)
     for row in rows:
         target = row.get("target")
-        verdict = "" if target is None else f"  target < {target:g} ms: {'met' if row['value'] < target else 'MISSED'}"
+        if target is None:
+            verdict = ""
+        elif row["unit"] == "hands/s":
+            verdict = f"  target >= {target:g} hands/s: {'met' if row['value'] >= target else 'MISSED'}"
+        else:
+            verdict = f"  target < {target:g} ms: {'met' if row['value'] < target else 'MISSED'}"
         wall = f" wall={row['wall']}" if "wall" in row else ""
         print(f"{row['name']:<40} {row['value']:>10.2f} {row['unit']:<3} hands={row['hands']}{wall}{verdict}")
     return 0

@@ -8,7 +8,7 @@ hands, the full move list).  It is specified once, in ``docs/kap-tai-shap-engine
 the same random stream (the tests compare whole hand logs).  Users call
 :func:`kaptai.kts.simulate.simulate` or :func:`kaptai.kts.engine.run_hands`; this module
 is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 ``lookahead``,
-4 scripted (tests).
+4 scripted (tests), 5 ``lookahead_score``.
 """
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, int16_t, uint16_t, int8_t
 from libc.string cimport memset, memcpy
@@ -49,12 +49,16 @@ cdef enum:
     POL_SCORE = 2
     POL_LOOKAHEAD = 3
     POL_SCRIPT = 4
+    POL_LOOKAHEAD_SCORE = 5
     LOOK_HORIZON = 2
     MEMO_CELLS = 4851    # 231 * 21: (discard pair, drawn tile) of one decision
     FIN_CELLS = 53361    # 231 * 231: (discard pair, drawn pair) of one decision
     WMEMO_BITS = 14      # the waits memo (extra forms): 16,384 direct-mapped slots
     SMEMO_BITS = 16      # the win-score memo (extra forms): 65,536 direct-mapped slots
     VMEMO_BITS = 15      # the look-ahead's waits-and-scores memo: 32,768 slots
+    CMEMO_BITS = 14      # the look-ahead's two-tile completions memo: 16,384 slots
+    COMP_CAP = 40        # completions stored per slot (a hand with more is recomputed)
+    PAIR_CELLS = 231     # unordered pairs {x, y} of tile ids
 
     CLAIM_PREVIOUS = 0
     CLAIM_ANY = 1
@@ -103,6 +107,15 @@ for _k in range(10):
     else:
         TARGET[_k] = KEY_BASE - CDELTA[_k]
 
+# identical roles (docs/kts-lookahead.md, pruning 3): the partner of each id with the same
+# ten-value, run-value, class, pair-type and general-eye status (the lower id of the pair
+# for the higher, -1 otherwise); swapping the two ids maps the game onto itself
+cdef int PARTNER[NT]
+for _i in range(NT):
+    PARTNER[_i] = -1
+for _a, _b in ((4, 8), (5, 10), (11, 12), (13, 14), (15, 16), (17, 18)):
+    PARTNER[_b] = _a
+
 # short_class's hash: the ten masked differences TARGET[c] - KEY_BASE land in distinct
 # slots of (x * SHORT_MAGIC) >> 60 (the magic found by search; checked here at import)
 cdef uint64_t SHORT_MAGIC = 0xb2221a58008a05a7ULL
@@ -142,6 +155,15 @@ cdef struct LookSlot:     # one hand of 2n+1 tiles: its waits and the score of e
     int8_t score[NT]      # score of h + w (no self-draw point) for each wait w
 
 
+cdef struct CompSlot:     # one hand K of 2n tiles: every {a <= b} with K + a + b a win
+    uint64_t code         # HandState.code | CODE_USED
+    uint32_t av1          # the pairs are those with a, b in av1 (and a in av2 when a = b)
+    uint32_t av2
+    int32_t count         # completions; -1: more than COMP_CAP (not stored)
+    uint16_t ab[COMP_CAP]  # a | (b << 5)
+    int8_t sc[COMP_CAP]   # score of K + a + b (no self-draw point)
+
+
 cdef struct Stats:
     int64_t hands
     int64_t first_hand[MAXP]
@@ -172,6 +194,7 @@ cdef struct Game:
     EvalRules r          # every form of the ruleset
     EvalRules rx         # the forms other than basic (extra waits)
     int policy[MAXP]
+    int look_obj                   # the deciding look-ahead seat's order: 0 P(win) first, 1 score
     bitgen_t* rng
     # HandState.code is exact (every copy count <= 7): then the waits of a hand are memoised
     # (extra forms) and a seat's readiness after its discard is kept from the decision
@@ -179,6 +202,7 @@ cdef struct Game:
     WaitSlot* wmemo                # NULL: no memo (basic form alone, or code not exact)
     ScoreSlot* smemo               # the same for win_score
     LookSlot* vmemo                # the look-ahead's V_1 hands (any forms; code exact)
+    CompSlot* cmemo                # the look-ahead's 2n-tile hands and their completions
     uint64_t rdy_code[MAXP]        # hand code (| CODE_USED) that rdy[s] was found for
     int rdy[MAXP]                  # a wait of that hand has a copy outside it
     # the ruleset's win/ready key table, per-cell words (see _lookahead._class_tables: win
@@ -192,6 +216,9 @@ cdef struct Game:
     int64_t memo_s[MEMO_CELLS]
     uint32_t fin_tag[FIN_CELLS]
     int16_t fin_score[FIN_CELLS]
+    uint32_t pair_tag[PAIR_CELLS]  # acc_p / acc_s of pair {x, y} hold this decision's sums
+    int64_t acc_p[PAIR_CELLS][NT]  # V_1 numerators of G - {x, y} + t drawing from U - t
+    int64_t acc_s[PAIR_CELLS][NT]
     # scripts (tests)
     const int32_t* script[MAXP]
     int script_len[MAXP]
@@ -987,7 +1014,13 @@ cdef inline int look_horizon(Game* g) noexcept nogil:
     return own_draws(g, LOOK_HORIZON)
 
 
-cdef inline int val_cmp(int64_t ap, int64_t as_, int64_t bp, int64_t bs) noexcept nogil:
+cdef inline int val_cmp(int64_t ap, int64_t as_, int64_t bp, int64_t bs, int obj) noexcept nogil:
+    """Sign of the lexicographic comparison of two look-ahead values (p, s): P(win) first
+    (``obj`` 0, ``lookahead``), or the expected score first (``obj`` 1, ``lookahead_score``)."""
+    if obj:
+        if as_ != bs:
+            return 1 if as_ > bs else -1
+        return (ap > bp) - (ap < bp)
     if ap != bp:
         return 1 if ap > bp else -1
     return (as_ > bs) - (as_ < bs)
@@ -996,6 +1029,36 @@ cdef inline int val_cmp(int64_t ap, int64_t as_, int64_t bp, int64_t bs) noexcep
 cdef inline int tri(int a, int b) noexcept nogil:
     """Index 0..230 of the unordered pair {a, b} of tile ids."""
     return b * (b + 1) // 2 + a if a <= b else a * (a + 1) // 2 + b
+
+
+cdef inline LookSlot* wait_slot(Game* g, HandState* h, int wc) noexcept nogil:
+    """The run memo's entry of h (2n+1 tiles; needs g.vmemo): its waits (the ids w of the
+    classes ``wc`` with a copy outside h and h + w a win) and the score of each."""
+    cdef LookSlot* slot = &g.vmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - VMEMO_BITS)]
+    cdef int m, c, ids, w, sc, form, spec
+    if slot.code != (h.code | CODE_USED):
+        m = 0
+        while wc:
+            c = kt_ctz(wc)
+            wc &= wc - 1
+            ids = CLASS_MASK[c]
+            while ids:
+                w = kt_ctz(ids)
+                ids &= ids - 1
+                if h.c[w] >= g.copies[w]:
+                    continue          # no copy to draw (and h + w is no hand of the sets)
+                hs_add(h, w, &g.r)
+                if not g.has_extra:
+                    sc = score_basic(g, h)
+                else:
+                    sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+                hs_remove(h, w, &g.r)
+                if sc >= 0:
+                    m |= 1 << w
+                    slot.score[w] = <int8_t>sc
+        slot.code = h.code | CODE_USED
+        slot.mask = m
+    return slot
 
 
 cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
@@ -1017,26 +1080,7 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
     if wc and g.vmemo != NULL:
         # the waits of h and their scores do not depend on the pool: memoised on h's counts
         # for the run (h recurs across the options, decisions and turns of a seat)
-        slot = &g.vmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - VMEMO_BITS)]
-        if slot.code != (h.code | CODE_USED):
-            m = 0
-            while wc:
-                c = kt_ctz(wc)
-                wc &= wc - 1
-                ids = CLASS_MASK[c]
-                while ids:
-                    w = kt_ctz(ids)
-                    ids &= ids - 1
-                    if h.c[w] >= g.copies[w]:
-                        continue          # no copy to draw (and h + w is no hand of the sets)
-                    hs_add(h, w, &g.r)
-                    sc = win_score(g, h)
-                    hs_remove(h, w, &g.r)
-                    if sc >= 0:
-                        m |= 1 << w
-                        slot.score[w] = <int8_t>sc
-            slot.code = h.code | CODE_USED
-            slot.mask = m
+        slot = wait_slot(g, h, wc)
         m = slot.mask
         while m:
             w = kt_ctz(m)
@@ -1143,7 +1187,7 @@ cdef void v2_value(Game* g, HandState* h, int* Q, int q, int tag, int64_t* p, in
                     hs_remove(h, y, &g.r)
                     v1_value(g, h, Q, -1, t, &vp, &vs)
                     hs_add(h, y, &g.r)
-                if val_cmp(vp, vs, bp, bs) > 0:
+                if val_cmp(vp, vs, bp, bs, g.look_obj) > 0:
                     bp = vp
                     bs = vs
         Q[t] += 1
@@ -1165,6 +1209,231 @@ cdef inline void look_value(Game* g, HandState* h, int* Q, int q, int j, int tag
         v2_value(g, h, Q, q, tag, p, s)
 
 
+# ---- V_2 by the two-tile completions of the 2n-tile hands G - {x, y} (exact packed counts)
+cdef int comp_list(Game* g, HandState* k, uint32_t av1, uint32_t av2, uint16_t* ab, int8_t* sc,
+                   int cap) noexcept nogil:
+    """Every unordered pair {a <= b} of ids in ``av1`` (and a in ``av2`` when a = b) with
+    k + a + b a win (k: 2n tiles); the first ``cap`` are written to ab / sc, the count is
+    returned.
+
+    Only a with k + a of a key one class from a winning key, and b of such a class, are
+    tested (necessary conditions: every win passes them).  Identical roles (PARTNER): when
+    k holds as many of q as of its partner p < q and the two have the same av1 / av2 bits,
+    swapping them maps k and the pairs allowed to themselves, so the pairs {q, b >= q} are
+    those of {p, ...}: {q, q} with {p, p}, {q, b} with {p, b}; and for one a, when k + a
+    holds as many of b as of its partner p (a <= p < b, p tested), {a, b} wins with the
+    score of {a, p}."""
+    cdef int a, b, wc, c, ids, n = 0, idx, v, form, spec, p, i, bb
+    cdef uint32_t done
+    cdef int first[NT]
+    cdef int last[NT]
+    cdef int res[NT]
+    cdef uint16_t lab[PAIR_CELLS]
+    cdef int8_t lsc[PAIR_CELLS]
+    for a in range(NT):
+        first[a] = n
+        last[a] = n
+        if not (av1 >> a) & 1:
+            continue
+        p = PARTNER[a]
+        if (p >= 0 and k.c[p] == k.c[a] and ((av1 >> p) & 1) == ((av1 >> a) & 1)
+                and ((av2 >> p) & 1) == ((av2 >> a) & 1)):
+            for i in range(first[p], last[p]):
+                bb = lab[i] >> 5
+                if bb == p:
+                    lab[n] = <uint16_t>(a | (a << 5))
+                    lsc[n] = lsc[i]
+                    n += 1
+                elif bb > a:
+                    lab[n] = <uint16_t>(a | (bb << 5))
+                    lsc[n] = lsc[i]
+                    n += 1
+            last[a] = n
+            continue
+        idx = key_index(k.key + CDELTA[CLS[a]])
+        if idx < 0:
+            continue
+        wc = g.info[idx] & 0x3FF
+        if not wc:
+            continue
+        ids = 0
+        while wc:
+            c = kt_ctz(wc)
+            wc &= wc - 1
+            ids |= CLASS_MASK[c]
+        ids &= av1 & ~((1 << a) - 1)            # b >= a
+        if not (av2 >> a) & 1:
+            ids &= ~(1 << a)
+        if not ids:
+            continue
+        hs_add(k, a, &g.r)
+        done = 0
+        while ids:
+            b = kt_ctz(ids)
+            ids &= ids - 1
+            p = PARTNER[b]
+            if p >= a and (done >> p) & 1 and k.c[p] == k.c[b]:
+                v = res[p]
+            else:
+                hs_add(k, b, &g.r)
+                if not g.has_extra:
+                    v = score_basic(g, k)
+                else:
+                    v = hs_score(k, &g.r, &form, &spec) if hs_is_win(k, &g.r) else -1
+                hs_remove(k, b, &g.r)
+            res[b] = v
+            done |= 1u << b
+            if v >= 0:
+                lab[n] = <uint16_t>(a | (b << 5))
+                lsc[n] = <int8_t>v
+                n += 1
+        hs_remove(k, a, &g.r)
+        last[a] = n
+    for i in range(n if n < cap else cap):
+        ab[i] = lab[i]
+        sc[i] = lsc[i]
+    return n
+
+
+cdef void pair_acc(Game* g, HandState* h, int y, const int* U, int pi) noexcept nogil:
+    """Fill acc_p / acc_s[pi][t] with the V_1 numerators of (h - y) + t drawing from U - t,
+    for every t with U[t] > 0 (h = G - x: 2n+1 tiles; K = h - y; pi = tri(x, y)).
+
+    A completion {a, b} of K counts for t = a with weight (U - a)[b] and, when a != b, for
+    t = b with weight U[a], so only pairs of tiles in the pool count.  K's completions are
+    memoised on its packed counts for the run, with the pool support they were found for
+    (ids with U >= 1, ids with U >= 2): an entry serves a later pool whose support it
+    covers (pairs outside the later support weigh 0)."""
+    cdef uint16_t lab[PAIR_CELLS]
+    cdef int8_t lsc[PAIR_CELLS]
+    cdef uint16_t* ab
+    cdef int8_t* sc
+    cdef int64_t* ap = g.acc_p[pi]
+    cdef int64_t* as_ = g.acc_s[pi]
+    cdef int i, n, a, b
+    cdef uint32_t av1 = 0, av2 = 0
+    cdef int64_t w2, pb
+    cdef CompSlot* slot
+    memset(ap, 0, NT * sizeof(int64_t))
+    memset(as_, 0, NT * sizeof(int64_t))
+    for a in range(NT):
+        if U[a] >= 1:
+            av1 |= 1u << a
+            if U[a] >= 2:
+                av2 |= 1u << a
+    hs_remove(h, y, &g.r)
+    slot = &g.cmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - CMEMO_BITS)]
+    if (slot.code == (h.code | CODE_USED) and (av1 & ~slot.av1) == 0 and (av2 & ~slot.av2) == 0
+            and slot.count >= 0):
+        n = slot.count
+        ab = slot.ab
+        sc = slot.sc
+    else:
+        n = comp_list(g, h, av1, av2, slot.ab, slot.sc, COMP_CAP)
+        slot.code = h.code | CODE_USED
+        slot.av1 = av1
+        slot.av2 = av2
+        if n > COMP_CAP:
+            slot.count = -1
+            n = comp_list(g, h, av1, av2, lab, lsc, PAIR_CELLS)
+            ab = lab
+            sc = lsc
+        else:
+            slot.count = n
+            ab = slot.ab
+            sc = slot.sc
+    hs_add(h, y, &g.r)
+    for i in range(n):
+        a = ab[i] & 31
+        b = ab[i] >> 5
+        w2 = sc[i] + 1
+        pb = U[b] - (1 if a == b else 0)
+        if U[a] and pb > 0:
+            ap[a] += pb
+            as_[a] += pb * w2
+        if a != b and U[a] and U[b]:
+            ap[b] += U[a]
+            as_[b] += U[a] * w2
+    g.pair_tag[pi] = g.memo_gen
+
+
+cdef void v2_fast(Game* g, HandState* h, int x, const int* U, int q, int64_t* p, int64_t* s) noexcept nogil:
+    """V_2 of h = G - x (2n+1 tiles) drawing from U (q tiles), the same numbers as v2_value.
+
+    Drawing t and throwing y != t leaves K + t with K = G - {x, y}: its V_1 from U - t is
+    read from K's completions (pair_acc, once per pair {x, y} and decision: every option of
+    a decision has the same pool); throwing t back is keeping h, worth h's waits.  A class
+    of discards that leaves no ready key is skipped (worth (0, 0)), as in v2_value."""
+    cdef int t, y, c, ids, idx, wc, mask = 0, rc, held, pi
+    cdef uint32_t info
+    cdef int64_t pp = 0, ss = 0, bp, bs, kp = 0, ks = 0, vp, vs
+    cdef int64_t cp_[NT]
+    cdef int64_t cs_[NT]
+    cdef LookSlot* slot = NULL
+    cdef int m
+    p[0] = 0
+    s[0] = 0
+    idx = key_index(h.key)
+    if idx < 0 or not (g.info[idx] >> 20) & KEY_REACH2:
+        return
+    wc = g.info[idx] & 0x3FF
+    if wc:
+        slot = wait_slot(g, h, wc)
+        mask = slot.mask
+        m = mask
+        while m:
+            t = kt_ctz(m)
+            m &= m - 1
+            kp += U[t]
+            ks += <int64_t>U[t] * (slot.score[t] + 1)
+    held = h.at_least[1]
+    for t in range(NT):
+        if U[t] == 0:
+            continue
+        if (mask >> t) & 1:
+            cp_[t] = q - 1
+            cs_[t] = <int64_t>(q - 1) * (slot.score[t] + 1)
+            pp += U[t] * cp_[t]
+            ss += U[t] * cs_[t]
+            continue
+        c = PARTNER[t]
+        if c >= 0 and U[c] == U[t] and h.c[c] == h.c[t]:
+            # identical roles: swapping t and its partner maps h and U to themselves
+            pp += U[t] * cp_[c]
+            ss += U[t] * cs_[c]
+            cp_[t] = cp_[c]
+            cs_[t] = cs_[c]
+            continue
+        idx = key_index(h.key + CDELTA[CLS[t]])
+        info = g.info[idx] if idx >= 0 else 0
+        rc = (info >> 10) & 0x3FF
+        ids = 0
+        while rc:
+            c = kt_ctz(rc)
+            rc &= rc - 1
+            ids |= CLASS_MASK[c]
+        ids &= held & ~(1 << t)
+        bp = kp
+        bs = ks
+        while ids:
+            y = kt_ctz(ids)
+            ids &= ids - 1
+            pi = tri(x, y)
+            if g.pair_tag[pi] != g.memo_gen:
+                pair_acc(g, h, y, U, pi)
+            vp = g.acc_p[pi][t]
+            vs = g.acc_s[pi][t]
+            if val_cmp(vp, vs, bp, bs, g.look_obj) > 0:
+                bp = vp
+                bs = vs
+        cp_[t] = bp
+        cs_[t] = bs
+        pp += U[t] * bp
+        ss += U[t] * bs
+    p[0] = pp
+    s[0] = ss
+
+
 cdef inline int look_pool(Game* g, const HandState* h, int* U) noexcept nogil:
     cdef int t, q = 0
     for t in range(NT):
@@ -1178,6 +1447,7 @@ cdef inline void memo_reset(Game* g) noexcept nogil:
     if g.memo_gen == 0:                   # wrapped: clear the stamps once
         memset(g.memo_tag, 0, sizeof(g.memo_tag))
         memset(g.fin_tag, 0, sizeof(g.fin_tag))
+        memset(g.pair_tag, 0, sizeof(g.pair_tag))
         g.memo_gen = 1
 
 
@@ -1187,6 +1457,8 @@ cdef int look_discard(Game* g, int s, int legal) noexcept nogil:
     cdef int k = look_horizon(g), x, q, tied = 0, have = 0, c
     cdef int U[NT]
     cdef int64_t p, sv, bp = 0, bs = 0
+    cdef int64_t vp_[NT]
+    cdef int64_t vs_[NT]
     if k == 0:
         return smart_discard(g, s, legal, 0)
     q = look_pool(g, h, U)
@@ -1194,10 +1466,20 @@ cdef int look_discard(Game* g, int s, int legal) noexcept nogil:
     for x in range(NT):
         if not (legal >> x) & 1:
             continue
-        hs_remove(h, x, &g.r)
-        look_value(g, h, U, q, k, x, &p, &sv)
-        hs_add(h, x, &g.r)
-        c = 1 if not have else val_cmp(p, sv, bp, bs)
+        c = PARTNER[x]
+        if c >= 0 and (legal >> c) & 1 and h.c[c] == h.c[x] and U[c] == U[x]:
+            p = vp_[c]            # identical roles: G - x is G - c with the two ids swapped
+            sv = vs_[c]
+        else:
+            hs_remove(h, x, &g.r)
+            if k == 2 and g.cmemo != NULL:
+                v2_fast(g, h, x, U, q, &p, &sv)
+            else:
+                look_value(g, h, U, q, k, x, &p, &sv)
+            hs_add(h, x, &g.r)
+        vp_[x] = p
+        vs_[x] = sv
+        c = 1 if not have else val_cmp(p, sv, bp, bs, g.look_obj)
         if c > 0:
             have = 1
             bp = p
@@ -1213,7 +1495,9 @@ cdef int look_discard(Game* g, int s, int legal) noexcept nogil:
 cdef int look_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     """A winning candidate as greedy; else the best claim value if it beats declining."""
     cdef HandState* h = &g.h[s]
-    cdef int i, c, y, best_win, pre = 0
+    cdef int i, c, y, z, best_win, pre = 0, fast
+    cdef int64_t vp_[NT]
+    cdef int64_t vs_[NT]
     cdef int k = look_horizon(g), j, q, choice = -1, have = 0
     cdef int U[NT]
     cdef int64_t dp, ds, p, sv, cp = 0, cs = 0, bp = 0, bs = 0
@@ -1223,34 +1507,52 @@ cdef int look_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     if k == 0:
         return smart_claim(g, s, cands, nc, 0)
     q = look_pool(g, h, U)
-    look_value(g, h, U, q, k, -1, &dp, &ds)
+    fast = k == 2 and g.cmemo != NULL
+    if fast:
+        # V_2(H) = V_2(G - c) for G = H + c (c the first candidate): its pairs {c, y} are
+        # shared with the first candidate's options
+        memo_reset(g)
+        v2_fast(g, h, cands[0], U, q, &dp, &ds)
+    else:
+        look_value(g, h, U, q, k, -1, &dp, &ds)
     j = k if g.claim_then_draw else k - 1
     pre = held(h)
     for i in range(nc):
         c = cands[i]
         hs_add(h, c, &g.r)
-        memo_reset(g)
+        if not fast or i > 0:
+            memo_reset(g)
         cp = -1
         cs = -1
         for y in range(NT):
             if not (pre >> y) & 1:
                 continue
-            hs_remove(h, y, &g.r)
-            look_value(g, h, U, q, j, y, &p, &sv)
-            hs_add(h, y, &g.r)
-            if val_cmp(p, sv, cp, cs) > 0:
+            z = PARTNER[y]
+            if z >= 0 and (pre >> z) & 1 and h.c[z] == h.c[y] and U[z] == U[y]:
+                p = vp_[z]        # identical roles, as in look_discard
+                sv = vs_[z]
+            else:
+                hs_remove(h, y, &g.r)
+                if fast and j == 2:
+                    v2_fast(g, h, y, U, q, &p, &sv)
+                else:
+                    look_value(g, h, U, q, j, y, &p, &sv)
+                hs_add(h, y, &g.r)
+            vp_[y] = p
+            vs_[y] = sv
+            if val_cmp(p, sv, cp, cs, g.look_obj) > 0:
                 cp = p
                 cs = sv
         hs_remove(h, c, &g.r)
         if j < k:                         # one look fewer: onto the decline value's denominator
             cp *= q - j
             cs *= q - j
-        if not have or val_cmp(cp, cs, bp, bs) > 0:
+        if not have or val_cmp(cp, cs, bp, bs, g.look_obj) > 0:
             have = 1
             bp = cp
             bs = cs
             choice = c
-    if val_cmp(bp, bs, dp, ds) > 0:
+    if val_cmp(bp, bs, dp, ds, g.look_obj) > 0:
         return choice
     if dp == 0 and ds == 0:
         return smart_claim(g, s, cands, nc, 0)
@@ -1282,7 +1584,8 @@ cdef int decide_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     if pol == POL_RANDOM:
         j = bounded(g.rng, nc + 1)
         return -1 if j == 0 else cands[j - 1]
-    if pol == POL_LOOKAHEAD:
+    if pol == POL_LOOKAHEAD or pol == POL_LOOKAHEAD_SCORE:
+        g.look_obj = pol == POL_LOOKAHEAD_SCORE
         return look_claim(g, s, cands, nc)
     return smart_claim(g, s, cands, nc, pol == POL_SCORE)
 
@@ -1307,7 +1610,8 @@ cdef int decide_discard(Game* g, int s, int legal) noexcept nogil:
                 n += 1
         j = bounded(g.rng, n)
         return ids[j]
-    if pol == POL_LOOKAHEAD:
+    if pol == POL_LOOKAHEAD or pol == POL_LOOKAHEAD_SCORE:
+        g.look_obj = pol == POL_LOOKAHEAD_SCORE
         return look_discard(g, s, legal)
     return smart_discard(g, s, legal, pol == POL_SCORE)
 
@@ -1553,7 +1857,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     cfg : kaptai.kts.config.EngineConfig
         The validated table.
     policies : sequence of int
-        Policy code per seat (0 random, 1 greedy, 2 score, 3 lookahead, 4 scripted).
+        Policy code per seat (0 random, 1 greedy, 2 score, 3 lookahead, 4 scripted, 5 lookahead_score).
     bit_generator : numpy.random.BitGenerator
         A fresh generator for the chunk (``PCG64``).
     n_hands : int
@@ -1628,7 +1932,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             raise ValueError("one policy code per seat")
         for i in range(P):
             g.policy[i] = int(policies[i])
-            if not 0 <= g.policy[i] <= POL_SCRIPT:
+            if not 0 <= g.policy[i] <= POL_LOOKAHEAD_SCORE:
                 raise ValueError(f"unknown policy code {g.policy[i]}")
             if g.policy[i] == POL_SCRIPT:
                 arr = np.ascontiguousarray(scripts[i] if scripts is not None else [], dtype=np.int32)
@@ -1644,7 +1948,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         g.keys = &key_view[0]
         uses_look = False
         for i in range(P):
-            uses_look = uses_look or g.policy[i] == POL_LOOKAHEAD
+            uses_look = uses_look or g.policy[i] == POL_LOOKAHEAD or g.policy[i] == POL_LOOKAHEAD_SCORE
         # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
         # forms), and the forms other than basic (greedy's extra waits)
         if uses_look or g.has_extra:
@@ -1659,6 +1963,9 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
                 raise MemoryError()
         if uses_look and g.code_ok:
             g.vmemo = <LookSlot*> calloc(1 << VMEMO_BITS, sizeof(LookSlot))
+            g.cmemo = <CompSlot*> calloc(1 << CMEMO_BITS, sizeof(CompSlot))
+            if g.cmemo == NULL:
+                raise MemoryError()
             if g.has_extra:
                 g.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
             if g.vmemo == NULL or (g.has_extra and g.smemo == NULL):
@@ -1709,6 +2016,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         free(g.wmemo)
         free(g.smemo)
         free(g.vmemo)
+        free(g.cmemo)
         free(g)
         free(st)
 

@@ -144,12 +144,14 @@ def draw_odds(args: argparse.Namespace, game: GameSpec) -> Output:
 
 _M = "kaptai.kts.commands:"
 _PRESETS = ("traditional", "advanced")
-_POLICIES = ("greedy", "random", "score", "lookahead")
+_POLICIES = ("greedy", "random", "score", "lookahead", "lookahead_score")
 #: kaptai.kts.fairness.VARIANT_SETS and kaptai.kts.league.LEAGUE_POLICIES, by name (a test checks them), so
 #: building the command line imports no engine
 _VARIANT_SETS = ("presets", "forms_settlement", "base_combination", "drawn_hand", "claim_turn", "house_cut",
                  "players")
 _LEAGUE_POLICIES = ("random", "greedy", "score", "lookahead")
+#: every built-in a league accepts (kaptai.kts.policies.BUILTIN_POLICIES)
+_BUILTIN_POLICIES = ("random", "greedy", "score", "lookahead", "lookahead_score")
 _HAND = "16 16 16 12 33 13 15 22 66 45"
 
 
@@ -236,7 +238,7 @@ def _presets_list(text: str) -> str:
 def _policy_list(text: str) -> str:
     from kaptai.core.cli_options import names_list
 
-    return names_list(_LEAGUE_POLICIES, "policy")(text)
+    return names_list(_BUILTIN_POLICIES, "policy")(text)
 
 
 _COMMON = dict(

@@ -49,8 +49,8 @@ __all__ = [
     "new_outcomes",
 ]
 
-#: Compiled-engine policy code of a scripted seat (the built-ins are their index in
-#: ``kaptai.kts.policies.BUILTIN_POLICIES``: 0 random, 1 greedy, 2 score, 3 lookahead).
+#: Compiled-engine policy code of a scripted seat (the built-ins are their code in
+#: ``kaptai.kts.policies.POLICY_CODES``: 0 random, 1 greedy, 2 score, 3 lookahead, 5 lookahead_score).
 SCRIPT_CODE = 4
 
 #: Event names of the hand log, by code.

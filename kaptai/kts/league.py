@@ -50,7 +50,8 @@ The outcome of a hand falls in one multinomial cell (drawn, or seat ``j`` wins w
 is the delta-method normal interval ``f(p_hat) +- z * sqrt(g' (diag p - p p') g / N)``,
 ``g`` the gradient of ``f``.  For the refund and advanced settlements ``f`` is linear, so
 this is exactly the normal interval of the mean net payoff per hand.  Averages over the
-seat runs and differences (``value_of_play``) add the variances of independent runs.
+seat runs and differences (``value_of_play``, ``vs_best_other``: EV(X) minus the highest EV of
+the other policies in the table) add the variances of independent runs.
 ``win`` uses the Wilson interval of the pooled wins (conservative for the balanced
 seat rotation); ``win_share`` is ``players * win`` with the interval scaled alike.
 
@@ -60,9 +61,9 @@ Examples
 >>> df = policy_league(players=(3,), rules=("traditional",), hands=300, seed=1,
 ...                    policies=("random", "greedy"), progress=False)
 >>> df[["policy", "metric"]].drop_duplicates().shape
-(7, 2)
+(9, 2)
 >>> sorted(set(df.metric))
-['ev_per_hand', 'value_of_play', 'win', 'win_share']
+['ev_per_hand', 'value_of_play', 'vs_best_other', 'win', 'win_share']
 >>> df.groupby("policy").hands.first().to_dict()
 {'greedy': 300, 'random': 300}
 """
@@ -121,8 +122,10 @@ LEAGUE_METRICS: dict[str, str] = {
     "win_share": "players x win: 1 is the fair share 1/players",
     "ev_per_hand": "expected net gain per hand in antes (pot) or points (advanced)",
     "value_of_play": "ev_per_hand(policy) - ev_per_hand('random'), same seats and field",
+    "vs_best_other": "ev_per_hand(policy) - the highest ev_per_hand of the other policies in the table",
 }
-#: The built-in policies a league plays by default (every compiled one).
+#: The built-in policies a league plays by default (every compiled one but `lookahead_score`,
+#: which is asked for by name: `--policies ...,lookahead_score`).
 LEAGUE_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead")
 _ADVISOR = "advisor"
 _TILE_ID = {format_tile(t): t for t in range(N_TILE_TYPES)}
@@ -499,7 +502,8 @@ def policy_league(
     pandas.DataFrame
         Columns :data:`LEAGUE_COLUMNS`: ``game, rules, players, policy, opponents, metric,
         value, ci_low, ci_high, hands, method``; metrics :data:`LEAGUE_METRICS`
-        (``value_of_play`` for every policy but ``'random'``).  Values are per hand in
+        (``value_of_play`` for every policy but ``'random'``, ``vs_best_other`` when the
+        table has two policies or more).  Values are per hand in
         antes (pot settlement) or points (advanced), one seat's view.  ``attrs`` holds
         ``seed_entropy``, ``version``, ``settings`` (every argument, the rules as dicts),
         ``runs`` (every simulate run: rules, players, policy, seat (None: all seats
@@ -521,10 +525,12 @@ def policy_league(
     0  random            win  0.045   0.029    0.070
     1  random      win_share  0.180   0.115    0.280
     2  random    ev_per_hand -0.824  -0.901   -0.747
-    3  greedy            win  0.249   0.246    0.250
-    4  greedy      win_share  0.998   0.986    1.000
-    5  greedy    ev_per_hand -0.050  -0.050   -0.050
-    6  greedy  value_of_play  0.774   0.697    0.851
+    3  random  vs_best_other -0.774  -0.851   -0.697
+    4  greedy            win  0.249   0.246    0.250
+    5  greedy      win_share  0.998   0.986    1.000
+    6  greedy    ev_per_hand -0.050  -0.050   -0.050
+    7  greedy  value_of_play  0.774   0.697    0.851
+    8  greedy  vs_best_other  0.774   0.697    0.851
     >>> policy_league(players=1, hands=10)
     Traceback (most recent call last):
     ...
@@ -655,6 +661,14 @@ def policy_league(
                     sd_d = math.sqrt(res.var + ref.var)
                     out.append({**base, "metric": "value_of_play", "value": diff,
                                 "ci_low": diff - z * sd_d, "ci_high": diff + z * sd_d})
+                others = [o for o in shown if o != name]
+                if others:
+                    # the best other policy of the table (the first listed on equal EV)
+                    best = max(others, key=lambda o: (results[o].ev, -shown.index(o)))
+                    diff = res.ev - results[best].ev
+                    sd_d = math.sqrt(res.var + results[best].var)
+                    out.append({**base, "metric": "vs_best_other", "value": diff,
+                                "ci_low": diff - z * sd_d, "ci_high": diff + z * sd_d})
     finally:
         bar.close()
 
@@ -679,8 +693,8 @@ def policy_league(
         "ev_method": (
             "EV from the simulated outcome frequencies (dealer-relative seats) under the "
             "ruleset's settlement; delta-method normal intervals (exact variance of the mean "
-            "net payoff for refund and advanced settlement); seat runs and value_of_play "
-            "combine independent runs; win: Wilson interval of the pooled wins"
+            "net payoff for refund and advanced settlement); seat runs, value_of_play and "
+            "vs_best_other combine independent runs; win: Wilson interval of the pooled wins"
         ),
     })
     return df

@@ -91,6 +91,8 @@ __all__ = [
     "GreedyPolicy",
     "ScorePolicy",
     "LookaheadPolicy",
+    "LookaheadScorePolicy",
+    "POLICY_CODES",
     "ScriptedPolicy",
     "resolve_policies",
     "policy_codes",
@@ -106,8 +108,11 @@ HORIZON: int = 3
 #: Own looks looked ahead by the ``'lookahead'`` policy.
 LOOK_HORIZON: int = 2
 
-#: Names of the compiled policies, in the order of their codes in the compiled engine.
-BUILTIN_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead")
+#: Names of the compiled policies.
+BUILTIN_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead", "lookahead_score")
+
+#: Their codes in the compiled engine (4 is a scripted seat, ``kaptai.kts.config.SCRIPT_CODE``).
+POLICY_CODES: dict[str, int] = {"random": 0, "greedy": 1, "score": 2, "lookahead": 3, "lookahead_score": 5}
 
 #: Ten-value class (ten-value mod 10) of each tile id.
 CLASS: tuple[int, ...] = tuple(int(v) % 10 for v in TEN_VALUE)
@@ -258,8 +263,15 @@ def _falling(x: int, m: int) -> int:
     return out
 
 
-def _look_value(hand: tuple[int, ...], pool: tuple[int, ...], j: int, rules: Any) -> tuple[int, int]:
-    """:func:`lookahead_value` on validated tuples."""
+def _look_key(objective: int) -> Callable[[tuple[int, int]], tuple[int, int]]:
+    """The order of look-ahead values (p, s): P(win) first (0) or the expected score first (1)."""
+    return (lambda v: v) if objective == 0 else (lambda v: (v[1], v[0]))
+
+
+def _look_value(hand: tuple[int, ...], pool: tuple[int, ...], j: int, rules: Any,
+                objective: int = 0) -> tuple[int, int]:
+    """:func:`lookahead_value` on validated tuples (``objective`` 1: the best discard after
+    a draw maximises the expected score first, then P(win))."""
     if j == 0:
         return (0, 0)
     if j == 1:
@@ -287,10 +299,11 @@ def _look_value(hand: tuple[int, ...], pool: tuple[int, ...], j: int, rules: Any
         else:
             # keep the best 2n + 1 of the 2n + 2 tiles (y = t throws the drawn tile back)
             best = (0, 0)
+            key = _look_key(objective)
             for y in range(N_TILE_TYPES):
                 if grown[y]:
                     grown[y] -= 1
-                    best = max(best, _look_value(tuple(grown), rest_t, j - 1, rules))
+                    best = max(best, _look_value(tuple(grown), rest_t, j - 1, rules, objective), key=key)
                     grown[y] += 1
             vp, vs = best
         p += pool[t] * vp
@@ -649,6 +662,8 @@ class LookaheadPolicy(GreedyPolicy):
     """
 
     name = "lookahead"
+    #: 0: values ordered P(win) first, then the expected score; 1: the other way round.
+    objective = 0
 
     @staticmethod
     def look_horizon(view: PlayerView) -> int:
@@ -668,14 +683,14 @@ class LookaheadPolicy(GreedyPolicy):
         for x in legal:
             hand = list(view.hand)
             hand[x] -= 1
-            out[x] = _look_value(tuple(hand), pool, k, view.rules)
+            out[x] = _look_value(tuple(hand), pool, k, view.rules, self.objective)
         return out
 
     def discard(self, view, legal):
         if self.look_horizon(view) == 0:
             return super().discard(view, legal)
         values = self.discard_values(view, legal)
-        best = max(values.values())
+        best = max(values.values(), key=_look_key(self.objective))
         tied = tuple(x for x in legal if values[x] == best)
         if len(tied) == 1:
             return tied[0]
@@ -702,7 +717,8 @@ class LookaheadPolicy(GreedyPolicy):
         u = sum(pool)
         scale = 1 if j == k else u - j    # claim numerators to the decline's denominator
         hand = tuple(view.hand)
-        decline = _look_value(hand, pool, k, view.rules)
+        key = _look_key(self.objective)
+        decline = _look_value(hand, pool, k, view.rules, self.objective)
         best, choice = decline, None
         for c in candidates:
             grown = list(hand)
@@ -711,16 +727,38 @@ class LookaheadPolicy(GreedyPolicy):
             for y in range(N_TILE_TYPES):
                 if hand[y]:
                     grown[y] -= 1
-                    value = max(value, _look_value(tuple(grown), pool, j, view.rules))
+                    value = max(value, _look_value(tuple(grown), pool, j, view.rules, self.objective), key=key)
                     grown[y] += 1
             value = (value[0] * scale, value[1] * scale)
-            if value > best:
+            if key(value) > key(best):
                 best, choice = value, c
         if choice is not None:
             return choice
         if decline == (0, 0):
             return super().claim(view, candidates)
         return None
+
+
+class LookaheadScorePolicy(LookaheadPolicy):
+    """``'lookahead'`` with the expected score first (``'lookahead_score'``).
+
+    Every comparison of look-ahead values ``(p, s)`` -- the best discard after each look
+    inside ``V_2``, the options of a discard, a claim against declining -- orders them by
+    the expected score ``s`` first and P(win) ``p`` second (the ``objective="score"`` of
+    :func:`kaptai.kts.lookahead.lookahead`); everything else (horizon, pool, ties to
+    ``'greedy'``, winning claims, the ``(0, 0)`` fallback) is ``'lookahead'``'s.  Meant for
+    the advanced scoring, where a win's points vary from 2 to 10 and more; under the basic
+    form alone every win scores 2 or 3 and it plays almost as ``'lookahead'``.
+
+    Examples
+    --------
+    >>> from kaptai.kts.policies import LookaheadScorePolicy
+    >>> LookaheadScorePolicy().name, LookaheadScorePolicy.objective
+    ('lookahead_score', 1)
+    """
+
+    name = "lookahead_score"
+    objective = 1
 
 
 class ScriptedPolicy(Policy):
@@ -787,7 +825,7 @@ class ScriptedPolicy(Policy):
 
 _BUILTIN_CLASSES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy, "greedy": GreedyPolicy, "score": ScorePolicy,
-    "lookahead": LookaheadPolicy,
+    "lookahead": LookaheadPolicy, "lookahead_score": LookaheadScorePolicy,
 }
 
 
@@ -822,7 +860,7 @@ def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: i
     >>> resolve_policies("smart", 3)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'smart': expected one of 'random', 'greedy', 'score', 'lookahead' or a kaptai.kts.policies.Policy instance
+    kaptai.errors.RulesError: unknown policy 'smart': expected one of 'random', 'greedy', 'score', 'lookahead', 'lookahead_score' or a kaptai.kts.policies.Policy instance
     """
     if isinstance(policies, (str, Policy)):
         items = [policies] * players
@@ -865,8 +903,8 @@ def policy_codes(resolved: Sequence[str | Policy]) -> list[int] | None:
     Examples
     --------
     >>> from kaptai.kts.policies import policy_codes, GreedyPolicy
-    >>> policy_codes(["random", "greedy", "score", "lookahead"])
-    [0, 1, 2, 3]
+    >>> policy_codes(["random", "greedy", "score", "lookahead", "lookahead_score"])
+    [0, 1, 2, 3, 5]
     >>> policy_codes(["greedy", GreedyPolicy()]) is None
     True
     """
@@ -874,7 +912,7 @@ def policy_codes(resolved: Sequence[str | Policy]) -> list[int] | None:
     for p in resolved:
         if not isinstance(p, str):
             return None
-        codes.append(BUILTIN_POLICIES.index(p))
+        codes.append(POLICY_CODES[p])
     return codes
 
 

@@ -128,8 +128,9 @@ def test_advanced_evs_sum_to_zero_without_a_cut():
 def test_league_table_shape_columns_and_attrs():
     df = small_league()
     assert list(df.columns) == LEAGUE_COLUMNS
-    # 2 rulesets x 2 player counts x (3 policies x 3 metrics + 2 value_of_play rows)
-    assert len(df) == 2 * 2 * (3 * 3 + 2)
+    # 2 rulesets x 2 player counts x (3 policies x 3 metrics + 2 value_of_play rows
+    # + 3 vs_best_other rows)
+    assert len(df) == 2 * 2 * (3 * 3 + 2 + 3)
     assert set(df.metric) == set(LEAGUE_METRICS)
     assert set(df[df.metric == "value_of_play"].policy) == {"greedy", "score"}
     assert (df.game == "kap-tai-shap").all() and (df.method == "monte_carlo").all()
@@ -148,6 +149,11 @@ def test_league_table_shape_columns_and_attrs():
     ev = df[df.metric == "ev_per_hand"].set_index(["rules", "players", "policy"]).value
     for (r, p, pol), v in vop.items():
         assert v == pytest.approx(ev[(r, p, pol)] - ev[(r, p, "random")])
+    vbo = df[df.metric == "vs_best_other"].set_index(["rules", "players", "policy"]).value
+    assert len(vbo) == len(ev)
+    for (r, p, pol), v in vbo.items():
+        others = [ev[(r, p, o)] for o in ("random", "greedy", "score") if o != pol]
+        assert v == pytest.approx(ev[(r, p, pol)] - max(others))
     a = df.attrs
     assert a["seed_entropy"] == 5 and a["settings"]["baseline"] == "greedy"
     assert [r["name"] for r in a["settings"]["rules"]] == ["traditional", "advanced"]
@@ -163,10 +169,12 @@ def test_same_seed_same_table_and_rows_do_not_depend_on_the_others():
     assert a.attrs == b.attrs
     c = small_league(players=(3,), hands=200, seed=6)
     assert not a.value.equals(c.value)
-    # a policy's rows are the same whatever else is played alongside
+    # a policy's rows are the same whatever else is played alongside (but vs_best_other,
+    # which compares with the others)
     d = small_league(players=(4, 3), hands=200, policies=("score",))
+    assert "vs_best_other" not in set(d.metric)
     key = ["rules", "players", "policy", "metric"]
-    left = a[a.policy == "score"].set_index(key).value
+    left = a[(a.policy == "score") & (a.metric != "vs_best_other")].set_index(key).value
     right = d[(d.policy == "score") & (d.players == 3)].set_index(key).value
     pd.testing.assert_series_equal(left, right.loc[left.index])
 
