@@ -13,7 +13,13 @@ scoring), the median of several timed runs after a warm-up:
 * the reference engine (:mod:`kaptai.nineten.engine_reference`) with ``colour_cut`` at 5
   players and the compiled/reference ratio (target >= 100x);
 * every exact table (``deal_odds`` for 4-15 players, cold caches, CPU time of the process;
-  target < 1 s each).
+  target < 1 s each);
+* the ``search`` policy at its default budget (``config.SEARCH_SAMPLES`` layouts a decision),
+  4 players: search decisions per second (one search seat against three ``colour_cut``, the
+  decisions counted by the engine, :func:`kaptai.nineten._engine.search_stats`), complete hands
+  per second of a table of four ``search`` players, and the median time of
+  :func:`kaptai.nineten.advisor.advise` at its default budget (``ADVISE_SAMPLES`` layouts) over
+  positions taken from played hands (target <= 200 ms).
 """
 
 from __future__ import annotations
@@ -84,6 +90,49 @@ def run(quick: bool = False) -> list[dict]:
         odds.deal_odds(players)
         worst = max(worst, time.process_time() - t0)
     row("slowest deal_odds table (4-15 players, cold caches, CPU)", 1000 * worst, "ms", 1, target="< 1000")
+    out.extend(search_rows(quick))
+    return out
+
+
+def search_rows(quick: bool = False) -> list[dict]:
+    """The rows of the ``search`` policy and the advisor (see the module docstring)."""
+    import statistics
+
+    from kaptai.nineten.advisor import advise
+    from kaptai.nineten.config import SEARCH_SAMPLES
+
+    out: list[dict] = []
+    four = make_config(4)
+    hands = 20 if quick else 150
+    t0 = time.perf_counter()
+    before = _engine.search_stats()["decisions"]
+    _engine.run_hands(four, [POLICY_CODES["search"]] + [POLICY_CODES["colour_cut"]] * 3, np.random.PCG64(1), hands)
+    dt = time.perf_counter() - t0
+    n_dec = _engine.search_stats()["decisions"] - before
+    out.append({"name": f"search decisions/s 4p ({SEARCH_SAMPLES} layouts, 1 search seat)", "value": n_dec / dt,
+                "unit": "decisions/s", "repeats": 1, "decisions": n_dec})
+    n4 = 5 if quick else 40
+    t0 = time.perf_counter()
+    _engine.run_hands(four, [POLICY_CODES["search"]] * 4, np.random.PCG64(2), n4)
+    out.append({"name": "hands/s of a table of four search players", "value": n4 / (time.perf_counter() - t0),
+                "unit": "hands/s", "repeats": 1})
+    rng = np.random.default_rng(3)
+    kinds = np.repeat(np.arange(28), 4)
+    times: list[float] = []
+    cpu: list[float] = []
+    for _ in range(5 if quick else 25):
+        cards = rng.permutation(kinds)
+        hand, seen = cards[:10], cards[10:10 + int(rng.integers(0, 30))]
+        if not (np.bincount(hand, minlength=28) & 1).any():
+            continue
+        t0, c0 = time.perf_counter(), time.process_time()
+        advise(hand.tolist(), seen=seen.tolist())
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    out.append({"name": "advise median CPU (default budget, one core)", "value": 1000 * statistics.median(cpu),
+                "unit": "ms", "repeats": len(cpu), "target": "<= 200"})
+    out.append({"name": "advise median wall clock (shared machine)", "value": 1000 * statistics.median(times),
+                "unit": "ms", "repeats": len(times)})
     return out
 
 

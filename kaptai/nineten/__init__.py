@@ -28,6 +28,7 @@ from kaptai.nineten.cards import (
     parse_hand,
     parse_record,
 )
+from kaptai.nineten.advisor import advise
 from kaptai.nineten.config import CODED_OPTIONS, EngineConfig, IllegalMoveError, make_config
 from kaptai.nineten.engine import run_hands
 from kaptai.nineten.fairness import VARIANT_SETS, compare_variants, fairness
@@ -49,6 +50,7 @@ __all__ = [
     "parse_cards",
     "parse_hand",
     "parse_record",
+    "advise",
     "CODED_OPTIONS",
     "EngineConfig",
     "IllegalMoveError",

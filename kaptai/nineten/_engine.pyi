@@ -1,6 +1,7 @@
 """Type stubs of the compiled nine-ten engine (private; use kaptai.nineten.engine.run_hands)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,4 +15,15 @@ def run_hands(
     hands: int,
     record: int = ...,
     decks: npt.ArrayLike | None = ...,
+    relative: bool = ...,
 ) -> tuple[dict[str, npt.NDArray[np.generic]], npt.NDArray[np.int64]]: ...
+def search_values(
+    cfg: EngineConfig,
+    state: Mapping[str, Any],
+    seat: int,
+    options: Sequence[int],
+    samples: int,
+    bit_generator: np.random.BitGenerator,
+    offer_from: int = ...,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], int]: ...
+def search_stats() -> dict[str, int]: ...

@@ -2,7 +2,8 @@
 """Compiled nine-ten (九支十仔) engine: deal, natural, mandatory claims, dead cards, flips, scoring.
 
 Plays whole hands without the GIL with the built-in discard policies ``random`` (code 0),
-``colour_cut`` (1) and ``live_first`` (2) and returns one row of outcome arrays per hand
+``colour_cut`` (1), ``live_first`` (2) and ``search`` (3, determinized Monte Carlo over
+layouts of the unseen cards, rolled out with ``colour_cut``) and returns one row of outcome arrays per hand
 plus, for the first ``record`` hands, the full log.  It implements
 ``docs/nine-ten-engine.md`` line by line; its pure-Python twin
 :mod:`kaptai.nineten.engine_reference` follows the same page and the tests compare the two
@@ -13,7 +14,7 @@ shuffles and the policies' random choices (``bounded`` of ``kaptai.core._rng``),
 of the specification.  Every option arrives as an integer code
 (:meth:`kaptai.nineten.config.EngineConfig.code_array`).
 """
-from libc.stdint cimport int64_t, uint32_t, int8_t, int16_t, int32_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t, int8_t, int16_t, int32_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 from cpython.pycapsule cimport PyCapsule_GetPointer
@@ -54,6 +55,24 @@ cdef enum:
     ERR_STEPS = 2
     ERR_MEMORY = 3
 
+    P_SEARCH = 3
+    ROLLOUT = 1              # colour_cut plays every seat of a rollout (config.SEARCH_ROLLOUT)
+    TRIES = 20               # config.SEARCH_TRIES
+    MAXH = 16                # the most hidden cards of a seat
+    MAXS = 100000            # the most layouts per decision
+
+
+cdef uint64_t[5][5] BINOM
+cdef int _i, _j
+for _i in range(5):
+    for _j in range(5):
+        BINOM[_i][_j] = 0
+BINOM[0][0] = 1
+for _i in range(1, 5):
+    BINOM[_i][0] = 1
+    for _j in range(1, _i + 1):
+        BINOM[_i][_j] = BINOM[_i - 1][_j - 1] + BINOM[_i - 1][_j]
+
 
 cdef struct G:
     # configuration
@@ -61,6 +80,13 @@ cdef struct G:
     int natural, flip_priority, flip_payer, covers_all, fc_flip, fc_kz, kz_plus1
     int dead_order, claimable, dealt_four, next_dealer
     int policy[MAXP]
+    int rel_policy[MAXP]
+    int relative
+    int samples
+    double gate              # z of the test against the rollout policy's own choice
+    int64_t relaxed          # layouts whose parities had to be dropped for a seat
+    int64_t decisions        # search decisions (two or more options)
+    int inflight             # a kind on offer (search_values with offer_from): not in the pool
     bitgen_t* rng
     int use_decks
     const int64_t* decks
@@ -83,6 +109,7 @@ cdef struct G:
     int tcol[MAXP][4]        # cards held per colour
     int pairs[MAXP]
     int counter
+    uint32_t offered         # bit k: kind k was discarded or flipped in this hand
     int claims, flips
     # log
     int recording
@@ -175,6 +202,7 @@ cdef void deal(G* g) noexcept nogil:
     memset(g.waste, 0, sizeof(g.waste))
     memset(g.pub, 0, sizeof(g.pub))
     g.counter = 0
+    g.offered = 0
     g.claims = 0
     g.flips = 0
     for i in range(g.N):
@@ -216,6 +244,8 @@ cdef int choose(G* g, int p, int* opts, int m) noexcept nogil:
     cdef int i, k, best, nt
     if m == 1:
         return opts[0]
+    if code == P_SEARCH:
+        return search_choose(g, p, opts, m)
     if code == 0:
         return opts[bounded(g.rng, <uint32_t>m)]
     if code == 1:
@@ -264,25 +294,28 @@ cdef int discard(G* g, int p) noexcept nogil:
             bits &= bits - 1
             m += 1
     k = choose(g, p, opts, m)
+    if g.error:
+        return k
+    apply_discard(g, p, k)
+    logrow(g, p, A_DISCARD, k, forced)
+    return k
+
+
+cdef inline void apply_discard(G* g, int p, int k) noexcept nogil:
     g.held[p][k] -= 1
     g.odd[p] &= ~((<uint32_t>1) << k)
     g.tcol[p][k // 7] -= 1
+    g.offered |= (<uint32_t>1) << k
     if g.dead[p][k]:
         g.dead[p][k] = 0
         g.deadm[p] &= ~((<uint32_t>1) << k)
         g.exposed[p][k] -= 1
         g.pub[k] -= 1
-    logrow(g, p, A_DISCARD, k, forced)
-    return k
 
 
 cdef int play(G* g, int* win, int* source, int* wcard, int* kzwait) noexcept nogil:
     """Steps 3-4 of the specification; returns the winner or -1."""
-    cdef int N = g.N
-    cdef int k, origin, is_flip, j, s, c, f, nc, step, was3, was_dead
-    cdef int cands[MAXP]
-    cdef int j0, j1
-    cdef uint32_t kb
+    cdef int k
     if g.pairs[g.dealer] == 5:
         logrow(g, g.dealer, A_NATURAL, -1, 0)
         win[0] = W_NATURAL
@@ -291,8 +324,18 @@ cdef int play(G* g, int* win, int* source, int* wcard, int* kzwait) noexcept nog
         kzwait[0] = 0
         return g.dealer
     k = discard(g, g.dealer)
-    origin = g.dealer
-    is_flip = 0
+    if g.error:
+        return -1
+    return offers(g, k, g.dealer, 0, win, source, wcard, kzwait)
+
+
+cdef int offers(G* g, int k, int origin, int is_flip, int* win, int* source, int* wcard, int* kzwait) noexcept nogil:
+    """The loop of offers of step 4 from an offer of ``k`` by ``origin``; returns the winner or -1."""
+    cdef int N = g.N
+    cdef int j, s, c, f, nc, step, was3, was_dead
+    cdef int cands[MAXP]
+    cdef int j0, j1
+    cdef uint32_t kb
     for step in range(C_MAX_STEPS):
         nc = 0
         kb = (<uint32_t>1) << k
@@ -320,6 +363,7 @@ cdef int play(G* g, int* win, int* source, int* wcard, int* kzwait) noexcept nog
             k = g.deck[g.top] >> 2
             g.top += 1
             g.flips += 1
+            g.offered |= (<uint32_t>1) << k
             logrow(g, f, A_FLIP, k, NCARDS - g.top)
             origin = f
             is_flip = 1
@@ -360,18 +404,91 @@ cdef int play(G* g, int* win, int* source, int* wcard, int* kzwait) noexcept nog
             kzwait[0] = was3
             return c
         k = discard(g, c)
+        if g.error:
+            return -1
         origin = c
         is_flip = 0
     g.error = ERR_STEPS
     return -1
 
 
+cdef struct Score:
+    int colours, tou, bonus, bonus_flip, kz
+    int net[MAXP]
+
+
+cdef void settle(G* g, int winner, int win, int source, int kzwait, Score* r) noexcept nogil:
+    """Step 6: the score of a won hand and every seat's net (bonus rows logged when recording)."""
+    cdef int N = g.N
+    cdef int s, k, j, colours, kz, bonus, tou, pay, sw
+    cdef int cmask, bonus_ok, selfdraw, kz_on, kzp, kwp, colpts
+    cmask = 0
+    for k in range(NK):
+        if g.held[winner][k] >= 2:
+            cmask |= 1 << (k // 7)
+    colours = (cmask & 1) + ((cmask >> 1) & 1) + ((cmask >> 2) & 1) + ((cmask >> 3) & 1)
+    kz = g.nkz[winner] - kzwait
+    if g.dealt_four:
+        for k in range(NK):
+            if g.held[winner][k] == 4 and not g.kz4[winner][k]:
+                kz += 1
+    sw = win
+    if win == W_NATURAL and g.natural == 2:
+        sw = W_SELF          # the redeal cap was reached: scored as a self-draw
+    # bonus_reason
+    bonus_ok = 1
+    if sw == W_DISCARD:
+        bonus_ok = 0
+    elif sw == W_NATURAL and g.natural == 1:
+        bonus_ok = 0
+    elif colours == 4 and not (sw == W_FLIP and g.fc_flip == 1):
+        bonus_ok = 0
+    bonus = 0
+    r.bonus_flip = 0
+    if bonus_ok:
+        r.bonus_flip = 1
+        for j in range(5):
+            k = g.deck[g.top + j] >> 2
+            logrow(g, winner, A_BONUS, k, j + 1)
+            if g.held[winner][k] >= 2:
+                bonus += 2 if j == 4 else 1
+    # score_components
+    selfdraw = sw == W_SELF or sw == W_NATURAL
+    kz_on = colours < 4 or g.fc_kz
+    kzp = kz if kz_on else 0
+    kwp = (5 + g.kz_plus1) if (kzwait and kz_on) else 0
+    if colours == 4:
+        colpts = 1 if selfdraw else 0
+        tou = colpts + bonus + kzp + kwp
+    else:
+        colpts = 5 if colours == 1 else (3 if colours == 2 else 2)
+        tou = colpts + (1 if selfdraw else 0) + bonus + kzp + kwp
+    for s in range(N):
+        r.net[s] = 0
+    if win == W_DISCARD:
+        pay = tou * ((N - 1) if g.covers_all else 1)
+        r.net[source] -= pay
+        r.net[winner] += pay
+    elif win == W_FLIP and g.flip_payer == 1:
+        r.net[source] -= tou
+        r.net[winner] += tou
+    else:
+        for s in range(N):
+            if s != winner:
+                r.net[s] -= tou
+                r.net[winner] += tou
+    r.colours = colours
+    r.tou = tou
+    r.bonus = bonus
+    r.kz = kz
+
+
 cdef void run_loop(G* g, int64_t hands, int64_t record, Out* o) noexcept nogil:
     cdef int64_t i
     cdef int N = g.N
-    cdef int s, k, redeals, winner, win, source, wcard, kzwait, colours, kz, bonus, j, tou, pay, sw
-    cdef int cmask, bonus_ok, selfdraw, kz_on, kzp, kwp, colpts
+    cdef int s, redeals, winner, win, source, wcard, kzwait, colours, kz, bonus, tou
     cdef int prev_winner = -1
+    cdef Score sc
     g.dealer = 0
     for i in range(hands):
         g.hand_index = i
@@ -385,6 +502,9 @@ cdef void run_loop(G* g, int64_t hands, int64_t record, Out* o) noexcept nogil:
                     g.dealer = prev_winner
         if g.next_dealer == 2:
             g.dealer = <int>bounded(g.rng, <uint32_t>N)
+        if g.relative:
+            for s in range(N):
+                g.policy[(g.dealer + s) % N] = g.rel_policy[s]
         redeals = 0
         while True:
             if not new_deck(g):
@@ -419,58 +539,14 @@ cdef void run_loop(G* g, int64_t hands, int64_t record, Out* o) noexcept nogil:
         if winner < 0:
             logrow(g, -1, A_DRAWN, -1, 0)
             continue
-        cmask = 0
-        for k in range(NK):
-            if g.held[winner][k] >= 2:
-                cmask |= 1 << (k // 7)
-        colours = (cmask & 1) + ((cmask >> 1) & 1) + ((cmask >> 2) & 1) + ((cmask >> 3) & 1)
-        kz = g.nkz[winner] - kzwait
-        if g.dealt_four:
-            for k in range(NK):
-                if g.held[winner][k] == 4 and not g.kz4[winner][k]:
-                    kz += 1
-        sw = win
-        if win == W_NATURAL and g.natural == 2:
-            sw = W_SELF          # the redeal cap was reached: scored as a self-draw
-        # bonus_reason
-        bonus_ok = 1
-        if sw == W_DISCARD:
-            bonus_ok = 0
-        elif sw == W_NATURAL and g.natural == 1:
-            bonus_ok = 0
-        elif colours == 4 and not (sw == W_FLIP and g.fc_flip == 1):
-            bonus_ok = 0
-        bonus = 0
-        if bonus_ok:
-            o.bonus_flip[i] = 1
-            for j in range(5):
-                k = g.deck[g.top + j] >> 2
-                logrow(g, winner, A_BONUS, k, j + 1)
-                if g.held[winner][k] >= 2:
-                    bonus += 2 if j == 4 else 1
-        # score_components
-        selfdraw = sw == W_SELF or sw == W_NATURAL
-        kz_on = colours < 4 or g.fc_kz
-        kzp = kz if kz_on else 0
-        kwp = (5 + g.kz_plus1) if (kzwait and kz_on) else 0
-        if colours == 4:
-            colpts = 1 if selfdraw else 0
-            tou = colpts + bonus + kzp + kwp
-        else:
-            colpts = 5 if colours == 1 else (3 if colours == 2 else 2)
-            tou = colpts + (1 if selfdraw else 0) + bonus + kzp + kwp
-        if win == W_DISCARD:
-            pay = tou * ((N - 1) if g.covers_all else 1)
-            o.net[i * N + source] -= pay
-            o.net[i * N + winner] += pay
-        elif win == W_FLIP and g.flip_payer == 1:
-            o.net[i * N + source] -= tou
-            o.net[i * N + winner] += tou
-        else:
-            for s in range(N):
-                if s != winner:
-                    o.net[i * N + s] -= tou
-                    o.net[i * N + winner] += tou
+        settle(g, winner, win, source, kzwait, &sc)
+        for s in range(N):
+            o.net[i * N + s] = sc.net[s]
+        o.bonus_flip[i] = sc.bonus_flip
+        colours = sc.colours
+        tou = sc.tou
+        bonus = sc.bonus
+        kz = sc.kz
         o.colours[i] = colours
         o.tou[i] = tou
         o.bonus[i] = bonus
@@ -479,14 +555,405 @@ cdef void run_loop(G* g, int64_t hands, int64_t record, Out* o) noexcept nogil:
         logrow(g, winner, A_WIN, wcard, win)
 
 
-def run_hands(cfg, policy_codes, bit_generator, long long hands, long long record=0, decks=None):
+# --------------------------------------------------------------------------------------
+# search (policy code 3): determinized Monte Carlo, docs/nine-ten-engine.md "search"
+# --------------------------------------------------------------------------------------
+
+cdef struct SplitMix:
+    uint64_t state
+
+
+cdef uint64_t sm_next64(void* st) noexcept nogil:
+    cdef SplitMix* sm = <SplitMix*> st
+    cdef uint64_t z
+    sm.state += <uint64_t>0x9E3779B97F4A7C15ULL
+    z = sm.state
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef uint32_t sm_next32(void* st) noexcept nogil:
+    return <uint32_t>(sm_next64(st) >> 32)
+
+
+cdef double sm_double(void* st) noexcept nogil:
+    return (sm_next64(st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline uint64_t bounded64(bitgen_t* rng, uint64_t s) noexcept nogil:
+    """Uniform integer in [0, s): 64 bits from two next_uint32 (high first), rejection."""
+    cdef uint64_t rem = (<uint64_t>0 - s) % s
+    cdef uint64_t x
+    while True:
+        x = (<uint64_t>rng.next_uint32(rng.state)) << 32
+        x |= <uint64_t>rng.next_uint32(rng.state)
+        if x <= <uint64_t>0xFFFFFFFFFFFFFFFFULL - rem:
+            return x % s
+
+
+cdef uint64_t count_table(int* U, uint32_t offered, int parity, int n, uint64_t W[NK + 1][MAXH + 1]) noexcept nogil:
+    """W[i][r]: consistent choices of r physical cards from kinds i..27 of the pool U."""
+    cdef int i, r, c, top
+    for r in range(n + 1):
+        W[NK][r] = 0
+    W[NK][0] = 1
+    for i in range(NK - 1, -1, -1):
+        for r in range(n + 1):
+            W[i][r] = 0
+            top = U[i] if U[i] < r else r
+            for c in range(top + 1):
+                if parity and (offered >> i) & 1 and c & 1:
+                    continue
+                W[i][r] += BINOM[U[i]][c] * W[i + 1][r - c]
+    return W[0][n]
+
+
+cdef void unrank(int* U, uint32_t offered, int parity, int n, uint64_t x, uint64_t W[NK + 1][MAXH + 1],
+                 int* hid) noexcept nogil:
+    cdef int i, c, r = n, top
+    cdef uint64_t b
+    for i in range(NK):
+        hid[i] = 0
+        top = U[i] if U[i] < r else r
+        for c in range(top + 1):
+            if parity and (offered >> i) & 1 and c & 1:
+                continue
+            b = BINOM[U[i]][c] * W[i + 1][r - c]
+            if x < b:
+                hid[i] = c
+                x = x % W[i + 1][r - c]
+                r -= c
+                break
+            x -= b
+
+
+cdef int64_t STATS[2]      # search decisions and relaxed layouts of every run_hands call so far
+STATS[0] = 0
+STATS[1] = 0
+
+
+def search_stats():
+    """Totals over the process's ``run_hands`` calls: ``decisions`` (search decisions, two or
+    more options) and ``relaxed`` (layouts whose parities had to be dropped; 0 expected)."""
+    return {"decisions": int(STATS[0]), "relaxed": int(STATS[1])}
+
+cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
+    """Draw one layout of what p has not seen into gs (a copy of g); returns the rollout seed."""
+    cdef int N = g.N
+    cdef int U0[NK]
+    cdef int U[NK]
+    cdef int hid[MAXP][NK]
+    cdef int nt[MAXP]
+    cdef int stock[NCARDS]
+    cdef uint64_t W[NK + 1][MAXH + 1]
+    cdef uint64_t total, x, a, b
+    cdef int t, j, k, attempt, ok, n, parity, ns, i, r, tmp
+    for k in range(NK):
+        U0[k] = 4 - g.held[p][k] - (g.pub[k] - g.exposed[p][k])
+    if g.inflight >= 0:
+        U0[g.inflight] -= 1
+    for t in range(N):
+        nt[t] = 0
+        if t != p:
+            for k in range(NK):
+                nt[t] += g.held[t][k] - g.exposed[t][k]
+    for attempt in range(TRIES):
+        for k in range(NK):
+            U[k] = U0[k]
+        ok = 1
+        for j in range(1, N):
+            t = (p + j) % N
+            n = nt[t]
+            parity = 1
+            total = count_table(U, g.offered, 1, n, W)
+            if total == 0:
+                if attempt < TRIES - 1:
+                    ok = 0
+                    break
+                parity = 0
+                g.relaxed += 1
+                total = count_table(U, g.offered, 0, n, W)
+            x = bounded64(g.rng, total)
+            unrank(U, g.offered, parity, n, x, W, hid[t])
+            for k in range(NK):
+                U[k] -= hid[t][k]
+        if ok:
+            break
+    ns = 0
+    for k in range(NK):
+        for i in range(U[k]):
+            stock[ns] = k
+            ns += 1
+    for i in range(ns - 1, 0, -1):
+        r = <int>bounded(g.rng, <uint32_t>(i + 1))
+        tmp = stock[i]
+        stock[i] = stock[r]
+        stock[r] = tmp
+    a = g.rng.next_uint32(g.rng.state)
+    b = g.rng.next_uint32(g.rng.state)
+    memcpy(gs, g, sizeof(G))
+    gs.recording = 0
+    for i in range(ns):
+        gs.deck[g.top + i] = 4 * stock[i]
+    for t in range(N):
+        gs.policy[t] = ROLLOUT
+        if t == p:
+            continue
+        gs.pairs[t] = 0
+        gs.odd[t] = 0
+        gs.nkz[t] = 0
+        gs.tcol[t][0] = 0
+        gs.tcol[t][1] = 0
+        gs.tcol[t][2] = 0
+        gs.tcol[t][3] = 0
+        for k in range(NK):
+            n = g.exposed[t][k] + hid[t][k]
+            gs.held[t][k] = n
+            gs.pairs[t] += n >> 1
+            if n & 1:
+                gs.odd[t] |= (<uint32_t>1) << k
+            gs.tcol[t][k // 7] += n
+            gs.kz4[t][k] = 1 if (g.exposed[t][k] >= 2 and n == 4) else 0
+            gs.nkz[t] += gs.kz4[t][k]
+    return (a << 32) | b
+
+
+cdef int rollout(G* gs, G* gr, int p, int mode, int k, int origin, uint64_t seed, int* won) noexcept nogil:
+    """Play a sampled state to the end: mode 0 = p discards k, mode 1 = k is offered by origin
+    as a discard.  Returns net[p] (頭); ``won`` = p won."""
+    cdef SplitMix sm
+    cdef bitgen_t bg
+    cdef int winner, win, source, wcard, kzwait
+    cdef Score sc
+    memcpy(gr, gs, sizeof(G))
+    sm.state = seed
+    bg.state = &sm
+    bg.next_uint64 = sm_next64
+    bg.next_uint32 = sm_next32
+    bg.next_double = sm_double
+    bg.next_raw = sm_next64
+    gr.rng = &bg
+    if mode == 0:
+        apply_discard(gr, p, k)
+        origin = p
+    winner = offers(gr, k, origin, 0, &win, &source, &wcard, &kzwait)
+    won[0] = 0
+    if gr.error:
+        return 0
+    if winner < 0:
+        return 0
+    settle(gr, winner, win, source, kzwait, &sc)
+    won[0] = winner == p
+    return sc.net[p]
+
+
+cdef int search_core(G* g, int p, int* opts, int m, int S, int mode, int origin, int64_t* sums,
+                     int64_t* vals, int8_t* wins, int ref, int64_t* q) noexcept nogil:
+    """S layouts, every option rolled out on each: sums[i] of the values (vals[i*S + j], wins[i*S + j]
+    if given); with ref >= 0, q[i] = sum of (v_i - v_ref)^2.  mode 0: options are discards;
+    mode 1: one option, the offer of opts[0] by origin."""
+    cdef G* gs = <G*> malloc(sizeof(G))
+    cdef G* gr = <G*> malloc(sizeof(G))
+    cdef int i, j, v, won
+    cdef int64_t d
+    cdef int vj[NK]
+    cdef uint64_t seed
+    if gs == NULL or gr == NULL:
+        free(gs)
+        free(gr)
+        g.error = ERR_MEMORY
+        return 0
+    for i in range(m):
+        sums[i] = 0
+        if ref >= 0:
+            q[i] = 0
+    for j in range(S):
+        seed = layout(g, p, gs)
+        for i in range(m):
+            v = rollout(gs, gr, p, mode, opts[i], origin, seed, &won)
+            if gr.error:
+                g.error = gr.error
+                free(gs)
+                free(gr)
+                return 0
+            sums[i] += v
+            vj[i] = v
+            if vals != NULL:
+                vals[i * S + j] = v
+                wins[i * S + j] = won
+        if ref >= 0:
+            for i in range(m):
+                d = vj[i] - vj[ref]
+                q[i] += d * d
+    free(gs)
+    free(gr)
+    return 1
+
+
+cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
+    cdef int64_t sums[NK]
+    cdef int64_t q[NK]
+    cdef int i, ref = 0, best, key, bestkey = 1 << 30
+    cdef double S = g.samples, D, lhs, rhs
+    g.decisions += 1
+    for i in range(m):       # the rollout policy's own choice, first on ties (no draw)
+        key = g.tcol[p][opts[i] // 7] * 8 + unseen(g, p, opts[i])
+        if key < bestkey:
+            bestkey = key
+            ref = i
+    if not search_core(g, p, opts, m, g.samples, 0, -1, sums, NULL, NULL, ref, q):
+        return opts[ref]
+    best = ref
+    for i in range(m):
+        if i == ref or sums[i] <= sums[ref]:
+            continue
+        D = <double>(sums[i] - sums[ref])
+        lhs = D * D * (S - 1.0)
+        rhs = g.gate * g.gate * (S * <double>q[i] - D * D)
+        if lhs > rhs and (best == ref or sums[i] > sums[best]):
+            best = i
+    return opts[best]
+
+
+cdef int configure(G* g, cfg) except -1:
+    """The table and option codes of ``cfg`` into ``g``."""
+    codes = cfg.codes()
+    g.N = int(cfg.players)
+    g.hd = int(cfg.dealer_cards)
+    g.ho = int(cfg.other_cards)
+    g.reserve = int(cfg.reserve)
+    g.natural = codes["natural"]
+    g.flip_priority = codes["flip_priority"]
+    g.flip_payer = codes["flip_win_payer"]
+    g.covers_all = codes["discard_payer_covers_all"]
+    g.fc_flip = codes["four_colour_flip_win"]
+    g.fc_kz = codes["four_colour_kaizhao_counts"]
+    g.kz_plus1 = codes["kaizhao_wait_also_plus1"]
+    g.dead_order = codes["dead_card_order"]
+    g.claimable = codes["dead_cards_claimable"]
+    g.dealt_four = codes["dealt_four_is_kaizhao"]
+    g.next_dealer = codes["next_dealer"]
+    g.samples = int(cfg.samples)
+    g.gate = float(cfg.search_z)
+    if not 1 <= g.samples <= MAXS:
+        raise ValueError(f"samples={g.samples}: expected 1 to {MAXS}")
+    return 0
+
+
+def search_values(cfg, state, int seat, options, long long samples, bit_generator, int offer_from=-1):
+    """Per-option, per-layout values of the search at one decision (the advisor's entry).
+
+    Parameters
+    ----------
+    cfg : kaptai.nineten.config.EngineConfig
+    state : mapping
+        The position, as :func:`kaptai.nineten.engine_reference.search_values` takes it:
+        ``held``, ``exposed``, ``dead``, ``dead_seq`` ((N, 28) ints), ``kz4`` ((28,), the
+        seat's kinds whose 4th copy it claimed), ``waste`` ((28,)), ``offered`` (kinds offered so
+        far), ``top``, ``dealer``, ``counter``.
+    seat : int
+        The deciding seat ``p``.
+    options : sequence of int
+        Kinds ``p`` may discard; or, with ``offer_from >= 0``, one kind offered by that seat as
+        a discard (the rollouts start with the offer).
+    samples : int
+        Layouts.
+    bit_generator : numpy.random.PCG64
+        Read for the layouts as in the specification.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, int)
+        ``values`` (int64, (m, samples), net 頭 of ``seat``), ``wins`` (int8, same shape, 1 if
+        ``seat`` won the rollout) and the number of layouts whose parities were dropped.
+    """
+    cdef G* g = <G*> malloc(sizeof(G))
+    if g == NULL:
+        raise MemoryError()
+    memset(g, 0, sizeof(G))
+    cdef int N = int(cfg.players)
+    cdef int t, k, m, ok
+    cdef int opts[NK]
+    cdef int64_t sums[NK]
+    cdef int64_t[:, ::1] vv
+    cdef int8_t[:, ::1] wv
+    try:
+        configure(g, cfg)
+        if samples < 1 or samples > MAXS:
+            raise ValueError(f"samples={samples}: expected 1 to {MAXS}")
+        if not 0 <= seat < N:
+            raise ValueError(f"seat={seat}: expected 0 to {N - 1}")
+        held = np.asarray(state["held"], dtype=np.int64)
+        exposed = np.asarray(state["exposed"], dtype=np.int64)
+        dead = np.asarray(state["dead"], dtype=np.int64)
+        dseq = np.asarray(state["dead_seq"], dtype=np.int64)
+        kz4 = np.asarray(state["kz4"], dtype=np.int64)
+        waste = np.asarray(state["waste"], dtype=np.int64)
+        for t in range(N):
+            if t != seat and int(held[t].sum() - exposed[t].sum()) > MAXH:
+                raise ValueError(f"seat {t} hides more than {MAXH} cards")
+        g.top = int(state["top"])
+        g.dealer = int(state["dealer"])
+        g.counter = int(state["counter"])
+        if not 0 <= g.top <= NCARDS - 5:
+            raise ValueError(f"top={g.top}: the stock must keep at least 5 cards")
+        for k in state["offered"]:
+            g.offered |= (<uint32_t>1) << int(k)
+        for k in range(NK):
+            g.waste[k] = int(waste[k])
+            g.pub[k] = int(waste[k])
+        for t in range(N):
+            for k in range(NK):
+                g.held[t][k] = int(held[t, k])
+                g.exposed[t][k] = int(exposed[t, k])
+                g.dead[t][k] = int(dead[t, k])
+                g.dead_seq[t][k] = int(dseq[t, k])
+                g.pub[k] += g.exposed[t][k]
+                g.pairs[t] += g.held[t][k] >> 1
+                if g.held[t][k] & 1:
+                    g.odd[t] |= (<uint32_t>1) << k
+                if g.dead[t][k]:
+                    g.deadm[t] |= (<uint32_t>1) << k
+                g.tcol[t][k // 7] += g.held[t][k]
+            g.policy[t] = ROLLOUT
+        for k in range(NK):
+            g.kz4[seat][k] = int(kz4[k])
+            g.nkz[seat] += g.kz4[seat][k]
+        opt_list = [int(x) for x in options]
+        m = len(opt_list)
+        if m < 1 or m > NK or (offer_from >= 0 and m != 1):
+            raise ValueError("options: give 1 to 28 kinds (exactly one with offer_from)")
+        for t in range(m):
+            opts[t] = opt_list[t]
+        g.inflight = opts[0] if offer_from >= 0 else -1
+        vals = np.zeros((m, samples), dtype=np.int64)
+        wins = np.zeros((m, samples), dtype=np.int8)
+        vv = vals
+        wv = wins
+        g.rng = <bitgen_t*> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+        with bit_generator.lock, nogil:
+            ok = search_core(g, seat, opts, m, <int>samples, 1 if offer_from >= 0 else 0, offer_from, sums,
+                             &vv[0, 0], &wv[0, 0], -1, NULL)
+        if g.error == ERR_MEMORY:
+            raise MemoryError("search")
+        if g.error == ERR_STEPS:
+            raise RuntimeError(f"engine error: a rollout still running after {C_MAX_STEPS} offers")
+        return vals, wins, int(g.relaxed)
+    finally:
+        free(g)
+
+
+def run_hands(cfg, policy_codes, bit_generator, long long hands, long long record=0, decks=None,
+              bint relative=False):
     """Play ``hands`` hands of nine-ten on one bit generator (see the specification).
 
     Parameters
     ----------
     cfg : kaptai.nineten.config.EngineConfig
     policy_codes : sequence of int
-        0 ``random``, 1 ``colour_cut``, 2 ``live_first`` per seat.
+        0 ``random``, 1 ``colour_cut``, 2 ``live_first``, 3 ``search`` per seat (with
+        ``relative``: per seat counted from the dealer of each hand).
     bit_generator : numpy.random.PCG64 or None
     hands, record : int
     decks : array_like, optional
@@ -507,6 +974,7 @@ def run_hands(cfg, policy_codes, bit_generator, long long hands, long long recor
     memset(g, 0, sizeof(G))
     cdef int N = int(cfg.players)
     cdef Out o
+    cdef int s
     cdef int64_t[:, ::1] dv
     cdef int8_t[::1] a_dealer, a_winner, a_wt, a_source, a_col, a_bonus, a_bf, a_kz, a_kw
     cdef int16_t[::1] a_tou, a_claims, a_flips, a_stock, a_redeals
@@ -515,29 +983,17 @@ def run_hands(cfg, policy_codes, bit_generator, long long hands, long long recor
     try:
         if N < 2 or N > 15:
             raise ValueError(f"players={N}: the compiled engine seats 2-15")
-        codes = cfg.codes()
-        g.N = N
-        g.hd = int(cfg.dealer_cards)
-        g.ho = int(cfg.other_cards)
-        g.reserve = int(cfg.reserve)
-        g.natural = codes["natural"]
-        g.flip_priority = codes["flip_priority"]
-        g.flip_payer = codes["flip_win_payer"]
-        g.covers_all = codes["discard_payer_covers_all"]
-        g.fc_flip = codes["four_colour_flip_win"]
-        g.fc_kz = codes["four_colour_kaizhao_counts"]
-        g.kz_plus1 = codes["kaizhao_wait_also_plus1"]
-        g.dead_order = codes["dead_card_order"]
-        g.claimable = codes["dead_cards_claimable"]
-        g.dealt_four = codes["dealt_four_is_kaizhao"]
-        g.next_dealer = codes["next_dealer"]
+        configure(g, cfg)
+        g.inflight = -1
         pc = [int(c) for c in policy_codes]
         if len(pc) != N:
             raise ValueError(f"got {len(pc)} policy codes for {N} players")
         for s in range(N):
-            if pc[s] not in (0, 1, 2):
+            if pc[s] not in (0, 1, 2, 3):
                 raise ValueError(f"unknown policy code {pc[s]} for seat {s}")
             g.policy[s] = pc[s]
+            g.rel_policy[s] = pc[s]
+        g.relative = relative
         if decks is not None:
             darr = np.ascontiguousarray(np.asarray(decks), dtype=np.int64)
             if darr.ndim != 2 or darr.shape[1] != NCARDS:
@@ -569,6 +1025,8 @@ def run_hands(cfg, policy_codes, bit_generator, long long hands, long long recor
             g.rng = <bitgen_t*> PyCapsule_GetPointer(capsule, "BitGenerator")
             with bit_generator.lock, nogil:
                 run_loop(g, hands, record, &o)
+        STATS[0] += g.decisions
+        STATS[1] += g.relaxed
         if g.error == ERR_MEMORY:
             raise MemoryError("hand log")
         if g.error == ERR_DECKS:

@@ -22,6 +22,8 @@ seat) is played as ``N`` runs of the chunk's size on the chunk's one stream, run
 the policies turned so that dealer ``d`` sees ``job.policies`` in dealer order, keeping the
 hands dealt by ``d`` (``i % N == d``): exactly ``chunk.size`` hands, at ``N`` times the cost
 (under another ``next_dealer`` reading, further runs top the kept hands up to that number).
+A mixed table with ``search`` is played in one run with dealer-relative policies
+(``run_hands(relative=True)``), at the cost of its hands.
 
 Examples
 --------
@@ -116,6 +118,10 @@ def _play_out(cfg, pols: list[str], size: int, bg) -> dict[str, np.ndarray]:
     if len(set(pols)) == 1:
         out, _ = run_hands(cfg, size, bg, pols[0], engine="compiled")
         return out
+    if "search" in pols:
+        # the search is slow: one run with the policies read from each hand's dealer, not N runs
+        return run_hands(cfg, size, bg, pols, engine="compiled", relative=True)[0]
+
     def run(phys: list, m: int) -> dict[str, np.ndarray]:
         return run_hands(cfg, m, bg, phys, engine="compiled")[0]
 

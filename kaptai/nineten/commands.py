@@ -15,7 +15,7 @@ __all__ = ["SPEC"]
 
 
 _PRESETS = ("taiwan",)
-_POLICIES = ("colour_cut", "live_first", "random")
+_POLICIES = ("colour_cut", "live_first", "random", "search")
 #: kaptai.nineten.fairness.VARIANT_SETS by name (a test checks it)
 _VARIANT_SETS = ("options", "payer", "policies", "players")
 
@@ -80,6 +80,20 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
                   ["variant", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
 
 
+def advise(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.nineten.advisor import advise as run
+
+    rules = _rules(args, game)
+    df = run(args.hand, seen=args.seen or "", offered=args.offered, players=args.players, rules=rules,
+             samples=args.samples, seed=args.seed)
+    claim = df.attrs.get("claim")
+    title = (f"nine-ten: {df.attrs['samples']} layouts of the unseen cards, every option rolled out by colour_cut "
+             f"to the end of the hand; EV = mean net 頭 of your seat, P(win), 95% intervals"
+             + (f"; the claim of {df.attrs['offered']}: {claim}" if claim else ""))
+    return Output(df, title, ["rank", "action", "discard", "ev", "ev_low", "ev_high", "p_win", "p_win_low",
+                              "p_win_high", "forced"])
+
+
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
 
@@ -118,6 +132,17 @@ def _commands() -> dict[str, Command]:
             players, o.hands(100_000, "hands per variant"), o.seed(), o.variants(_VARIANT_SETS, "options", multi=_VARIANT_SETS), cut,
             o.plot(), *o.runner(), *o.output(),
         ), example=f"kaptai fairness {name} --variants payer --hands 100000", monte_carlo=True),
+        "advise": Command(_M + "advise", (
+            o.hand("your 10 cards (a turn to discard), or 9 with --offered", "RKx2 RA YAx2 GE WC WP GK GA"),
+            o.seen("RE YE"),
+            Opt("--offered", "str", default=None, metavar="CARD", sample="RA",
+                help="the card the previous player just discarded: claim it (if you can) or let it pass?"),
+            Opt("--players", "int", default=4, lo=4, hi=7, unit="players", help="player count (the 10/9 deal)",
+                sample="4"),
+            o.samples(1000), Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED,
+                                 help="seed of the layouts (the same seed gives the same advice)"),
+            *rules, *o.output(),
+        ), example=f'kaptai advise {name} "RKx2 RA YAx2 GE WC WP GK GA" --seen "RE YE" --format json'),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.runner(), *o.output(),

@@ -34,6 +34,10 @@ __all__ = [
     "WIN_CODES",
     "MAX_REDEALS",
     "MAX_STEPS",
+    "SEARCH_SAMPLES",
+    "SEARCH_ROLLOUT",
+    "SEARCH_Z",
+    "SEARCH_TRIES",
     "CODED_OPTIONS",
     "OUTCOME_DTYPES",
     "IllegalMoveError",
@@ -48,8 +52,9 @@ ACTIONS: tuple[str, ...] = ("deal", "redeal", "natural", "discard", "flip", "cla
                             "win", "drawn")
 #: Columns of a log row (all int64).
 LOG_COLUMNS: tuple[str, ...] = ("hand", "step", "seat", "action", "card", "value")
-#: Built-in policies, by code.
-POLICY_NAMES: tuple[str, ...] = ("random", "colour_cut", "live_first")
+#: Built-in policies, by code (``search`` is the determinized Monte Carlo player of
+#: ``docs/nine-ten-engine.md``; new policies are appended so that codes never change).
+POLICY_NAMES: tuple[str, ...] = ("random", "colour_cut", "live_first", "search")
 POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
 #: ``win_type`` outcome codes.
 WIN_CODES: Mapping[str, int] = {"drawn": 0, "self": 1, "flip": 2, "discard": 3, "natural": 4}
@@ -58,6 +63,15 @@ MAX_REDEALS: int = 100
 #: A hand still running after this many offers is an engine error (never happens: every
 #: claim removes two singles from play).
 MAX_STEPS: int = 10_000
+#: Default search budget: layouts of the unseen cards sampled per decision of ``search``.
+SEARCH_SAMPLES: int = 300
+#: The search keeps the rollout policy's own choice unless another option's mean is higher by
+#: more than this many standard errors of the paired difference (0: the best mean).
+SEARCH_Z: float = 1.0
+#: The heuristic every seat plays in the rollouts of ``search`` (the strongest of the league).
+SEARCH_ROLLOUT: str = "colour_cut"
+#: Attempts at a consistent layout before the parities are dropped for a seat that cannot meet them.
+SEARCH_TRIES: int = 20
 #: The options handed to the compiled engine as integer codes (index in OPTION_VALUES, or 0/1).
 CODED_OPTIONS: tuple[str, ...] = (
     "natural", "flip_priority", "flip_win_payer", "discard_payer_covers_all", "four_colour_flip_win",
@@ -104,6 +118,10 @@ class EngineConfig:
         Stock after the deal.
     reserve : int
         Stock cards never flipped in play.
+    samples : int
+        Layouts per decision of the ``search`` policy (its budget).
+    search_z : float
+        The search's test against the rollout policy's own choice (``docs/nine-ten-engine.md``).
     """
 
     rules: RuleSet
@@ -112,6 +130,8 @@ class EngineConfig:
     other_cards: int
     stock: int
     reserve: int
+    samples: int = SEARCH_SAMPLES
+    search_z: float = SEARCH_Z
 
     def codes(self) -> dict[str, int]:
         """Integer code of every option in :data:`CODED_OPTIONS`."""
@@ -131,8 +151,20 @@ class EngineConfig:
         return {"rules": self.rules.to_dict(), "players": self.players}
 
 
-def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None) -> EngineConfig:
+def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
+                samples: int | None = None, search_z: float | None = None) -> EngineConfig:
     """Validate a table for play.
+
+    Parameters
+    ----------
+    players : int
+    rules : RuleSet, preset name or mapping of options
+    samples : int, optional
+        Budget of the ``search`` policy: layouts sampled per decision (default
+        :data:`SEARCH_SAMPLES`), 1 to 100,000.
+    search_z : float, optional
+        How many standard errors an option must gain over the rollout policy's own choice
+        (default :data:`SEARCH_Z`; 0 takes the best mean), 0 to 10.
 
     Raises
     ------
@@ -150,7 +182,16 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     rules = resolve_rules(rules)
     n = validate_players(players, rules, play=True)
     hd, ho, stock = deal_sizes(n, rules)
-    return EngineConfig(rules, n, hd, ho, stock, rules.reserve)
+    if samples is None:
+        samples = SEARCH_SAMPLES
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= 100_000:
+        raise RulesError(f"samples={samples!r}: expected a whole number of layouts from 1 to 100,000")
+    if search_z is None:
+        search_z = SEARCH_Z
+    if isinstance(search_z, bool) or not isinstance(search_z, (int, float, np.integer, np.floating)) or \
+            not 0.0 <= float(search_z) <= 10.0:
+        raise RulesError(f"search_z={search_z!r}: expected a number from 0 to 10")
+    return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z))
 
 
 def new_outcomes(hands: int, players: int) -> dict[str, np.ndarray]:
@@ -171,7 +212,7 @@ def check_policies(policies: Any, players: int) -> list:
     >>> check_policies(["random", "best"], 2)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'colour_cut', 'live_first' or a kaptai.nineten.policies.Policy
+    kaptai.errors.RulesError: unknown policy 'best' for seat 1: expected one of 'random', 'colour_cut', 'live_first', 'search' or a kaptai.nineten.policies.Policy
     """
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         policies = [policies] * players

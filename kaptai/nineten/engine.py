@@ -48,6 +48,7 @@ def run_hands(
     record: int = 0,
     decks: Any = None,
     engine: str = "auto",
+    relative: bool = False,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``hands`` hands on one random stream: the outcome arrays and the log.
 
@@ -60,14 +61,18 @@ def run_hands(
         A fresh generator (shuffles, redraws and the built-in policies' random choices read
         it); None only with ``decks`` and user policies.
     policies : str, Policy or sequence
-        Built-in names (``'colour_cut'``, ``'live_first'``, ``'random'``) or
+        Built-in names (``'colour_cut'``, ``'live_first'``, ``'random'``, ``'search'``) or
         :class:`kaptai.nineten.policies.Policy` objects, one per seat or one for all.
+        ``'search'`` samples ``cfg.samples`` layouts per decision (``docs/nine-ten-engine.md``).
     record : int
         Keep the log rows of the first ``record`` hands.
     decks : array_like, optional
         ``(m, 112)`` permutations of the physical cards 0-111 dealt in order instead of
         shuffling.
     engine : {'auto', 'compiled', 'reference'}
+    relative : bool
+        ``policies[s]`` plays the seat ``s`` places after each hand's dealer (default: physical
+        seat ``s``).
 
     Returns
     -------
@@ -93,7 +98,9 @@ def run_hands(
     if use_compiled:
         from kaptai.nineten import _engine
 
-        return _engine.run_hands(cfg, [POLICY_CODES[p] for p in pols], bit_generator, int(hands), int(record), decks)
+        return _engine.run_hands(cfg, [POLICY_CODES[p] for p in pols], bit_generator, int(hands), int(record), decks,
+                                 bool(relative))
     from kaptai.nineten import engine_reference
 
-    return engine_reference.run_hands(cfg, pols, bit_generator, int(hands), record=int(record), decks=decks)
+    return engine_reference.run_hands(cfg, pols, bit_generator, int(hands), record=int(record), decks=decks,
+                                      relative=bool(relative))

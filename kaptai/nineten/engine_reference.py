@@ -7,19 +7,30 @@ rows, same outcomes) and is the only engine that runs user
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import copy
+from collections.abc import Mapping, Sequence
+from math import comb
+from typing import Any
 
 import numpy as np
 
 from kaptai.core.sampling import RandomStream
 from kaptai.nineten.cards import N_KINDS, format_card, parse_card
 from kaptai.nineten.config import (
-    MAX_REDEALS, MAX_STEPS, POLICY_CODES, WIN_CODES, EngineConfig, IllegalMoveError, new_outcomes,
+    MAX_REDEALS,
+    MAX_STEPS,
+    POLICY_CODES,
+    SEARCH_ROLLOUT,
+    SEARCH_TRIES,
+    WIN_CODES,
+    EngineConfig,
+    IllegalMoveError,
+    new_outcomes,
 )
 from kaptai.nineten.policies import PlayerView
 from kaptai.nineten.scoring import bonus_reason, score_components
 
-__all__ = ["run_hands", "Hand"]
+__all__ = ["Hand", "SplitMixStream", "run_hands", "search_values"]
 
 A_DEAL, A_REDEAL, A_NATURAL, A_DISCARD, A_FLIP, A_CLAIM, A_DEAD, A_WASTE, A_BONUS, A_WIN, A_DRAWN = range(11)
 _COLOUR = [k // 7 for k in range(N_KINDS)]
@@ -41,6 +52,9 @@ class Hand:
         self.pairs = [0] * N
         self.kz: list[list[int]] = [[] for _ in range(N)]
         self.counter = 0
+        self.offered = 0  # bit k: kind k was discarded or flipped
+        self.claims = 0
+        self.flips = 0
         pos = 0
         for i in range(N):
             s = (dealer + i) % N
@@ -51,6 +65,16 @@ class Hand:
         self.top = pos
         for s in range(N):
             self.pairs[s] = sum(x // 2 for x in self.held[s])
+
+    def clone(self) -> Hand:
+        """A copy sharing only the configuration."""
+        h = copy.copy(self)
+        h.deck = list(self.deck)
+        for name in ("held", "dead", "dead_seq", "exposed", "kz"):
+            setattr(h, name, [list(row) for row in getattr(self, name)])
+        h.waste = list(self.waste)
+        h.pairs = list(self.pairs)
+        return h
 
     def stock_left(self) -> int:
         return len(self.deck) - self.top
@@ -80,6 +104,8 @@ def _builtin_choice(code: int, h: Hand, p: int, options: list[int], rng: RandomS
     if len(options) == 1:
         return options[0]
     keys: list
+    if code == _SEARCH:
+        return _search_choice(h, p, options, rng)
     if code == 0:
         return options[rng.bounded(len(options))]
     if code == 1:
@@ -121,18 +147,43 @@ def _user_choice(policy: Any, h: Hand, p: int, options: list[int], forced: bool)
     raise IllegalMoveError(f"seat {p} cannot discard {name}: {why}")
 
 
+class SplitMixStream(RandomStream):
+    """SplitMix64 read as 32-bit draws (``z >> 32``): the stream of a search rollout.
+
+    >>> st = SplitMixStream(0)
+    >>> st.next_uint32(), st.bounded(10)
+    (3793791033, 4)
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int):  # no bit generator: the state is the seed
+        self._state = seed & _M64
+
+    def next_uint32(self) -> int:
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _M64
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return (z ^ (z >> 31)) >> 32
+
+
+_M64 = (1 << 64) - 1
+_SEARCH = POLICY_CODES["search"]
+_ROLLOUT = POLICY_CODES[SEARCH_ROLLOUT]
+
+
 def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGenerator | None, hands: int, *,
-              record: int = 0, decks: Any = None) -> tuple[dict[str, np.ndarray], np.ndarray]:
+              record: int = 0, decks: Any = None, relative: bool = False) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``hands`` hands (see :func:`kaptai.nineten.engine.run_hands`)."""
     N = cfg.players
-    rules = cfg.rules
     codes = cfg.codes()
     rng = RandomStream(bit_generator) if bit_generator is not None else None
     out = new_outcomes(hands, N)
     log: list[list[int]] = []
     deck_i = 0
     dealer = 0
-    pcodes = [POLICY_CODES[p] if isinstance(p, str) else -1 for p in policies]
+    given = list(policies)
 
     def new_deck() -> list[int]:
         nonlocal deck_i
@@ -168,6 +219,8 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
         if codes["next_dealer"] == 2:
             assert rng is not None
             dealer = rng.bounded(N)
+        policies = [given[(s - dealer) % N] for s in range(N)] if relative else given
+        pcodes = [POLICY_CODES[p] if isinstance(p, str) else -1 for p in policies]
         redeals = 0
         while True:
             deck = new_deck()
@@ -185,7 +238,8 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
         out["redeals"][i] = redeals
         for s in range(N):
             out["pairs_dealt"][i, s] = h.pairs[s]
-        winner, win, source, wcard, kzwait = _play(cfg, codes, h, policies, pcodes, rng, L, out, i)
+        winner, win, source, wcard, kzwait = _play(cfg, codes, h, policies, pcodes, rng, L, i)
+        out["claims"][i], out["flips"][i] = h.claims, h.flips
         out["winner"][i] = winner
         out["win_type"][i] = WIN_CODES[win]
         out["source"][i] = source
@@ -193,35 +247,8 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
         if winner < 0:
             L(-1, A_DRAWN, -1, 0)
             continue
-        held = h.held[winner]
-        colours = len({_COLOUR[k] for k in range(N_KINDS) if held[k] >= 2})
-        kz = len(h.kz[winner]) - (1 if kzwait else 0)
-        if rules.dealt_four_is_kaizhao:
-            kz += sum(1 for k in range(N_KINDS) if held[k] == 4 and k not in h.kz[winner])
-        bonus = 0
-        win_name = "self" if win == "natural" and codes["natural"] == 2 else win  # redeal cap reached
-        if bonus_reason(rules, win_name, colours) is None:
-            out["bonus_flip"][i] = 1
-            for j in range(5):
-                k = h.deck[h.top + j] // 4
-                L(winner, A_BONUS, k, j + 1)
-                if held[k] >= 2:
-                    bonus += 2 if j == 4 else 1
-        comp = score_components(rules, colours, win_name, bonus, kz, bool(kzwait))
-        tou = sum(comp.values())
-        net = [0] * N
-        if win == "discard":
-            pay = tou * ((N - 1) if rules.discard_payer_covers_all else 1)
-            net[source] -= pay
-            net[winner] += pay
-        elif win == "flip" and rules.flip_win_payer == "flipper":
-            net[source] -= tou
-            net[winner] += tou
-        else:
-            for s in range(N):
-                if s != winner:
-                    net[s] -= tou
-                    net[winner] += tou
+        net, colours, tou, bonus, kz, bonus_flip = _settle(cfg, codes, h, winner, win, source, kzwait, L)
+        out["bonus_flip"][i] = bonus_flip
         out["colours"][i] = colours
         out["tou"][i] = tou
         out["bonus"][i] = bonus
@@ -232,32 +259,76 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
     return out, np.array(log, dtype=np.int64).reshape(-1, 6)
 
 
-def _play(cfg, codes, h: Hand, policies, pcodes, rng, L, out, i):
-    """The play of steps 3-4: (winner, win type, source, winning card, kaizhao_wait)."""
+def _settle(cfg, codes, h: Hand, winner: int, win: str, source: int, kzwait: bool, L):
+    """Step 6: (net per seat, colours, tou, bonus, kaizhao, bonus_flip)."""
     N = cfg.players
+    rules = cfg.rules
+    held = h.held[winner]
+    colours = len({_COLOUR[k] for k in range(N_KINDS) if held[k] >= 2})
+    kz = len(h.kz[winner]) - (1 if kzwait else 0)
+    if rules.dealt_four_is_kaizhao:
+        kz += sum(1 for k in range(N_KINDS) if held[k] == 4 and k not in h.kz[winner])
+    bonus = 0
+    bonus_flip = 0
+    win_name = "self" if win == "natural" and codes["natural"] == 2 else win  # redeal cap reached
+    if bonus_reason(rules, win_name, colours) is None:
+        bonus_flip = 1
+        for j in range(5):
+            k = h.deck[h.top + j] // 4
+            L(winner, A_BONUS, k, j + 1)
+            if held[k] >= 2:
+                bonus += 2 if j == 4 else 1
+    comp = score_components(rules, colours, win_name, bonus, kz, bool(kzwait))
+    tou = sum(comp.values())
+    net = [0] * N
+    if win == "discard":
+        pay = tou * ((N - 1) if rules.discard_payer_covers_all else 1)
+        net[source] -= pay
+        net[winner] += pay
+    elif win == "flip" and rules.flip_win_payer == "flipper":
+        net[source] -= tou
+        net[winner] += tou
+    else:
+        for s in range(N):
+            if s != winner:
+                net[s] -= tou
+                net[winner] += tou
+    return net, colours, tou, bonus, kz, bonus_flip
+
+
+def _apply_discard(h: Hand, p: int, k: int) -> None:
+    h.held[p][k] -= 1
+    h.offered |= 1 << k
+    if h.dead[p][k]:
+        h.dead[p][k] = 0
+        h.exposed[p][k] -= 1
+
+
+def _play(cfg, codes, h: Hand, policies, pcodes, rng, L, i):
+    """The play of steps 3-4: (winner, win type, source, winning card, kaizhao_wait)."""
     dealer = h.dealer
     if h.pairs[dealer] == 5:
         L(dealer, A_NATURAL, -1, 0)
         return dealer, "natural", -1, -1, False
-    claims = flips = 0
-    dead_order = codes["dead_card_order"]
+    k = _discard(codes, h, dealer, policies, pcodes, rng, L)
+    return _offers(cfg, codes, h, k, dealer, False, policies, pcodes, rng, L, i)
+
+
+def _discard(codes, h: Hand, p: int, policies, pcodes, rng, L) -> int:
+    options, forced = h.options(p, codes["dead_card_order"])
+    if pcodes[p] >= 0:
+        k = _builtin_choice(pcodes[p], h, p, options, rng)
+    else:
+        k = _user_choice(policies[p], h, p, options, forced)
+    _apply_discard(h, p, k)
+    L(p, A_DISCARD, k, 1 if forced else 0)
+    return k
+
+
+def _offers(cfg, codes, h: Hand, k: int, origin: int, is_flip: bool, policies, pcodes, rng, L, i):
+    """The loop of offers of step 4 from the offer of ``k`` by ``origin``."""
+    N = cfg.players
     claimable = codes["dead_cards_claimable"]
-
-    def discard(p: int) -> int:
-        options, forced = h.options(p, dead_order)
-        if pcodes[p] >= 0:
-            k = _builtin_choice(pcodes[p], h, p, options, rng)
-        else:
-            k = _user_choice(policies[p], h, p, options, forced)
-        h.held[p][k] -= 1
-        if h.dead[p][k]:
-            h.dead[p][k] = 0
-            h.exposed[p][k] -= 1
-        L(p, A_DISCARD, k, 1 if forced else 0)
-        return k
-
-    k = discard(dealer)
-    origin, is_flip = dealer, False
     for _ in range(MAX_STEPS):
         if is_flip:
             order = [(origin + j) % N for j in range(N)] if codes["flip_priority"] == 0 else \
@@ -270,11 +341,11 @@ def _play(cfg, codes, h: Hand, policies, pcodes, rng, L, out, i):
             L(origin, A_WASTE, k, 0)
             f = (origin + 1) % N
             if h.stock_left() <= cfg.reserve:
-                out["claims"][i], out["flips"][i] = claims, flips
                 return -1, "drawn", -1, -1, False
             k = h.deck[h.top] // 4
             h.top += 1
-            flips += 1
+            h.flips += 1
+            h.offered |= 1 << k
             L(f, A_FLIP, k, h.stock_left())
             origin, is_flip = f, True
             continue
@@ -292,7 +363,7 @@ def _play(cfg, codes, h: Hand, policies, pcodes, rng, L, out, i):
         h.exposed[c][k] += 1 if was_dead else 2
         h.dead[c][k] = 0
         h.pairs[c] += 1
-        claims += 1
+        h.claims += 1
         L(c, A_CLAIM, k, h.held[c][k])
         if was3:
             h.kz[c].append(k)
@@ -304,12 +375,188 @@ def _play(cfg, codes, h: Hand, policies, pcodes, rng, L, out, i):
                 h.exposed[s][k] += 1
                 L(s, A_DEAD, k, 0)
         if h.pairs[c] == 5:
-            out["claims"][i], out["flips"][i] = claims, flips
             if is_flip:
                 win = "self" if c == origin else "flip"
             else:
                 win = "discard"
             return c, win, (-1 if win == "self" else origin), k, was3
-        k = discard(c)
+        k = _discard(codes, h, c, policies, pcodes, rng, L)
         origin, is_flip = c, False
     raise RuntimeError(f"engine error: hand {i} still running after {MAX_STEPS} offers")
+
+
+# --------------------------------------------------------------------------------------
+# search (docs/nine-ten-engine.md, "search"): layouts of the unseen cards and rollouts
+# --------------------------------------------------------------------------------------
+#: Layouts whose parities had to be dropped for a seat (the safety net; the tests read it).
+RELAXED = [0]
+
+
+def _bounded64(rng: RandomStream, s: int) -> int:
+    rem = (1 << 64) % s
+    while True:
+        x = (rng.next_uint32() << 32) | rng.next_uint32()
+        if x <= _M64 - rem:
+            return x % s
+
+
+def _count_table(U: list[int], offered: int, parity: bool, n: int) -> list[list[int]]:
+    W = [[0] * (n + 1) for _ in range(N_KINDS + 1)]
+    W[N_KINDS][0] = 1
+    for i in range(N_KINDS - 1, -1, -1):
+        even = parity and (offered >> i) & 1
+        for r in range(n + 1):
+            W[i][r] = sum(comb(U[i], c) * W[i + 1][r - c] for c in range(min(U[i], r) + 1)
+                          if not (even and c & 1))
+    return W
+
+
+def _unrank(U: list[int], offered: int, parity: bool, n: int, x: int, W: list[list[int]]) -> list[int]:
+    hid = [0] * N_KINDS
+    r = n
+    for i in range(N_KINDS):
+        even = parity and (offered >> i) & 1
+        for c in range(min(U[i], r) + 1):
+            if even and c & 1:
+                continue
+            b = comb(U[i], c) * W[i + 1][r - c]
+            if x < b:
+                hid[i] = c
+                x %= W[i + 1][r - c]
+                r -= c
+                break
+            x -= b
+    return hid
+
+
+def _layout(h: Hand, p: int, rng: RandomStream, inflight: int = -1) -> tuple[Hand, int]:
+    """One layout of what ``p`` has not seen: the sampled hand state and the rollout seed."""
+    N = h.N
+    U0 = [4 - h.held[p][k] - (h.waste[k] + sum(h.exposed[t][k] for t in range(N) if t != p))
+          for k in range(N_KINDS)]
+    if inflight >= 0:
+        U0[inflight] -= 1
+    nt = [sum(h.held[t]) - sum(h.exposed[t]) for t in range(N)]
+    hid: dict[int, list[int]] = {}
+    for attempt in range(SEARCH_TRIES):
+        U = list(U0)
+        ok = True
+        for j in range(1, N):
+            t = (p + j) % N
+            parity = True
+            W = _count_table(U, h.offered, True, nt[t])
+            if W[0][nt[t]] == 0:
+                if attempt < SEARCH_TRIES - 1:
+                    ok = False
+                    break
+                parity = False
+                RELAXED[0] += 1
+                W = _count_table(U, h.offered, False, nt[t])
+            x = _bounded64(rng, W[0][nt[t]])
+            hid[t] = _unrank(U, h.offered, parity, nt[t], x, W)
+            U = [u - c for u, c in zip(U, hid[t])]
+        if ok:
+            break
+    stock = [k for k in range(N_KINDS) for _ in range(U[k])]
+    for i in range(len(stock) - 1, 0, -1):
+        r = rng.bounded(i + 1)
+        stock[i], stock[r] = stock[r], stock[i]
+    a = rng.next_uint32()
+    b = rng.next_uint32()
+    gs = h.clone()
+    for i, kind in enumerate(stock):
+        gs.deck[h.top + i] = 4 * kind
+    for t in range(N):
+        if t == p:
+            continue
+        gs.held[t] = [h.exposed[t][k] + hid[t][k] for k in range(N_KINDS)]
+        gs.pairs[t] = sum(x // 2 for x in gs.held[t])
+        gs.kz[t] = [k for k in range(N_KINDS) if h.exposed[t][k] >= 2 and gs.held[t][k] == 4]
+    return gs, (a << 32) | b
+
+
+def _rollout(gs: Hand, p: int, k: int, offer_from: int, seed: int) -> tuple[int, bool]:
+    """Play a sampled state to its end with the rollout policy everywhere: (net of p, p won)."""
+    cfg = gs.cfg
+    codes = cfg.codes()
+    h = gs.clone()
+    rng = SplitMixStream(seed)
+    pcodes = [_ROLLOUT] * cfg.players
+    pols = [SEARCH_ROLLOUT] * cfg.players
+
+    def nolog(seat: int, action: int, card: int, value: int) -> None:
+        return None
+
+    if offer_from < 0:
+        _apply_discard(h, p, k)
+        origin = p
+    else:
+        origin = offer_from
+    winner, win, source, _, kzwait = _offers(cfg, codes, h, k, origin, False, pols, pcodes, rng, nolog, -1)
+    if winner < 0:
+        return 0, False
+    net = _settle(cfg, codes, h, winner, win, source, kzwait, nolog)[0]
+    return net[p], winner == p
+
+
+def _search(h: Hand, p: int, options: Sequence[int], samples: int, rng: RandomStream,
+            offer_from: int = -1) -> tuple[list[list[int]], list[list[int]]]:
+    vals = [[0] * samples for _ in options]
+    wins = [[0] * samples for _ in options]
+    for j in range(samples):
+        gs, seed = _layout(h, p, rng, options[0] if offer_from >= 0 else -1)
+        for i, k in enumerate(options):
+            vals[i][j], won = _rollout(gs, p, k, offer_from, seed)
+            wins[i][j] = int(won)
+    return vals, wins
+
+
+def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> int:
+    T = [0, 0, 0, 0]
+    for k in range(N_KINDS):
+        T[_COLOUR[k]] += h.held[p][k]
+    keys = [T[_COLOUR[k]] * 8 + h.unseen(p, k) for k in options]
+    ref = keys.index(min(keys))  # the rollout policy's own choice, first on ties (no draw)
+    S = h.cfg.samples
+    vals, _ = _search(h, p, options, S, rng)
+    sums = [sum(v) for v in vals]
+    z = h.cfg.search_z
+    best = ref
+    for i in range(len(options)):
+        if i == ref or sums[i] <= sums[ref]:
+            continue
+        q = sum((a - b) ** 2 for a, b in zip(vals[i], vals[ref]))
+        D = float(sums[i] - sums[ref])
+        lhs = D * D * (float(S) - 1.0)
+        rhs = z * z * (float(S) * float(q) - D * D)
+        if lhs > rhs and (best == ref or sums[i] > sums[best]):
+            best = i
+    return options[best]
+
+
+def search_values(cfg: EngineConfig, state: Mapping[str, Any], seat: int, options: Sequence[int], samples: int,
+                  bit_generator: np.random.BitGenerator, offer_from: int = -1) -> tuple[np.ndarray, np.ndarray, int]:
+    """The pure-Python twin of :func:`kaptai.nineten._engine.search_values` (same layouts, same values).
+
+    ``state`` holds ``held``, ``exposed``, ``dead``, ``dead_seq`` ((N, 28)), ``kz4`` ((28,), the
+    seat's claimed 4th copies), ``waste``, ``offered`` (kinds), ``top``, ``dealer``, ``counter``.
+    Returns ``(values, wins, relaxed)`` as the compiled one.
+    """
+    N = cfg.players
+    h = Hand(cfg, list(range(112)), int(state["dealer"]))
+    h.held = [[int(x) for x in row] for row in np.asarray(state["held"])]
+    h.exposed = [[int(x) for x in row] for row in np.asarray(state["exposed"])]
+    h.dead = [[int(x) for x in row] for row in np.asarray(state["dead"])]
+    h.dead_seq = [[int(x) for x in row] for row in np.asarray(state["dead_seq"])]
+    h.waste = [int(x) for x in np.asarray(state["waste"])]
+    h.pairs = [sum(x // 2 for x in h.held[t]) for t in range(N)]
+    h.kz = [[] for _ in range(N)]
+    h.kz[seat] = [k for k in range(N_KINDS) if int(np.asarray(state["kz4"])[k])]
+    h.top = int(state["top"])
+    h.counter = int(state["counter"])
+    h.offered = 0
+    for k in state["offered"]:
+        h.offered |= 1 << int(k)
+    before = RELAXED[0]
+    vals, wins = _search(h, seat, [int(k) for k in options], int(samples), RandomStream(bit_generator), offer_from)
+    return np.array(vals, dtype=np.int64), np.array(wins, dtype=np.int8), RELAXED[0] - before

@@ -76,7 +76,8 @@ def tables(draw):
         n = draw(st.integers(8, 11))
     else:
         n = draw(st.integers(4, 7))
-    pols = draw(st.lists(st.sampled_from(POLICY_NAMES), min_size=n, max_size=n))
+    # the search (slow in the reference engine) has its own equivalence tests: tests/nineten/test_search.py
+    pols = draw(st.lists(st.sampled_from([p for p in POLICY_NAMES if p != "search"]), min_size=n, max_size=n))
     return make_config(n, opts), pols, draw(st.integers(0, 2**32 - 1))
 
 

@@ -8,7 +8,16 @@ from kaptai.report import build_report
 SECTIONS = ["Summary", "Rules modelled", "Opening hands (exact)", "The bonus flip (exact)",
             "Who wins, how, and who pays (Monte Carlo, colour_cut everywhere)",
             "Cutting colours (斷色) against other discard habits", "Which option readings change the money",
-            "Methods"]
+            "How much skill is worth", "Methods"]
+
+
+def test_skill_section_rows(html_report):
+    _, text, results = html_report
+    skill = results["skill"]
+    assert set(skill.field) == {"colour_cut", "random"}
+    assert list(skill.seat[:5]) == ["dealer", "dealer + 1", "dealer + 2", "dealer + 3", "all seats"]
+    assert ((skill.ci_low <= skill.value) & (skill.value <= skill.ci_high)).all()
+    assert (skill.hands[skill.seat != "all seats"] == 20).all()
 
 
 @pytest.fixture(scope="module")
