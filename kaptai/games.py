@@ -13,7 +13,7 @@ Examples
 >>> game("kap-shap").players, game("kap-shap").default_players
 ((2, 2), 2)
 >>> sorted(game("big-two").commands)[:3]
-['fairness', 'league', 'odds']
+['advise', 'fairness', 'league']
 >>> game("chess")
 Traceback (most recent call last):
 ...

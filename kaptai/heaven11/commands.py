@@ -209,7 +209,7 @@ def _commands() -> dict[str, Command]:
                      "200 for the calls)"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(percent=False),
-        ), help="the expected final of every call (both scorings) or of every legal play, 95% intervals",
+        ), help="the expected final of every call (both scorings) or of every legal play, 95%% intervals",
             example=f'kaptai advise {name} "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C" --auction "PASS"'),
         "report": Command("kaptai.report:report_command", (
             o.player_counts((4, 4), "4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
