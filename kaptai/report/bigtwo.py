@@ -20,7 +20,7 @@ from kaptai._version import __version__
 from kaptai.core.output import format_estimate
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.plotting import with_cjk_font
-from kaptai.report.render import Section
+from kaptai.report.render import Section, league_skill_table
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
 
@@ -229,13 +229,7 @@ def _skill_section(games: int, seed: int, run: dict, progress: bool):
                            baseline=field, scheduler=run.get("scheduler"), checkpoint=_sub(run, f"skill-{field}"))
         leagues.append(df)
     lg = pd.concat(leagues, ignore_index=True)
-    keep = lg[lg.metric.isin(["ev_per_hand", "win", "vs_best_other"]) & (lg.policy != lg.opponents)]
-    table = pd.DataFrame([{
-        "policy": r.policy, "field": r.opponents, "metric": r.metric,
-        "value": format_estimate(r.value, r.ci_low, r.ci_high, 100 if r.metric == "win" else 1),
-        "95% CI": (f"{100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}%" if r.metric == "win"
-                   else f"{r.ci_low:.2f} to {r.ci_high:.2f}"),
-        "hands": int(r.hands)} for r in keep.itertuples()])
+    table = league_skill_table(lg, ("ev_per_hand", "win", "vs_best_other"), 2)
     per_seat = []
     for field in ("greedy", "random"):
         _step(progress, f"search in each seat against a {field} field, {hands // 4:,} games a seat")

@@ -298,14 +298,13 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
     """How much skill is worth: ``search`` against the default (max_melds) field and against a
     random field, through the league (seats rotated), then per seat; returns (section, results)."""
     from kaptai.core.league import policy_league
-    from kaptai.core.output import format_estimate
     from kaptai.nantong.config import (
         DEFAULT_CANDIDATES,
         DEFAULT_GUARD,
         DEFAULT_MARGIN,
         DEFAULT_SAMPLES,
     )
-    from kaptai.report.render import checkpoint_subdir, report_step
+    from kaptai.report.render import checkpoint_subdir, league_skill_table, report_step
 
     n = max(30, min(int(hands) // 3, SKILL_HANDS))
     leagues = []
@@ -315,13 +314,7 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
                                      progress=False, baseline=field, scheduler=run.get("scheduler"),
                                      checkpoint=checkpoint_subdir(run, f"skill-{field}")))
     lg = pd.concat(leagues, ignore_index=True)
-    keep = lg[lg.metric.isin(["win", "win_share", "vs_best_other"]) & (lg.policy != lg.opponents)]
-    table = pd.DataFrame([{
-        "policy": r.policy, "field": r.opponents, "metric": r.metric,
-        "value": format_estimate(r.value, r.ci_low, r.ci_high, 100 if r.metric == "win" else 1),
-        "95% CI": (f"{100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}%" if r.metric == "win"
-                   else f"{r.ci_low:.3f} to {r.ci_high:.3f}"),
-        "hands": int(r.hands)} for r in keep.itertuples()])
+    table = league_skill_table(lg, ("win", "win_share", "vs_best_other"), 3)
     per_seat = []
     for field in ("max_melds", "random"):
         report_step(progress, f"search in each seat against a {field} field, {max(30, n // 3):,} hands a seat")

@@ -66,6 +66,21 @@ def checkpoint_subdir(run: dict, name: str):
     return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
 
 
+def league_skill_table(lg: pd.DataFrame, metrics: tuple[str, ...], digits: int) -> pd.DataFrame:
+    """The rows of a league (:func:`kaptai.core.league.policy_league`) a report shows: each
+    policy other than its field, for ``metrics``, its estimate and 95% interval as text (``win``
+    in percent, the others to ``digits`` places) and the hands behind it."""
+    from kaptai.core.output import format_estimate
+
+    keep = lg[lg.metric.isin(list(metrics)) & (lg.policy != lg.opponents)]
+    return pd.DataFrame([{
+        "policy": r.policy, "field": r.opponents, "metric": r.metric,
+        "value": format_estimate(r.value, r.ci_low, r.ci_high, 100 if r.metric == "win" else 1),
+        "95% CI": (f"{100 * r.ci_low:.1f}–{100 * r.ci_high:.1f}%" if r.metric == "win"
+                   else f"{r.ci_low:.{digits}f} to {r.ci_high:.{digits}f}"),
+        "hands": int(r.hands)} for r in keep.itertuples()])
+
+
 @dataclass
 class Section:
     """A titled part of a report."""
