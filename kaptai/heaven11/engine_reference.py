@@ -430,14 +430,7 @@ class _Engine:
         for m in opts:
             total = 0
             for h in samples:
-                U = T.copy()
-                U.hands = list(h)
-                if leading:
-                    self._start_trick(U, m)
-                else:
-                    self._apply_follow(U, seat, m)
-                self._greedy_rest(U)
-                total += finals_for(U.tricks, U.declarer, U.level, self.cfg)[seat]
+                total += self._play_value(T, seat, m, h, leading)
             if best_total is None or total > best_total:
                 best, best_total = m, total
         return best
