@@ -32,7 +32,7 @@ from kaptai.spec import Opt
 __all__ = [
     "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "per_seat", "policy", "rules", "option",
     "output", "report_output", "runner", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
-    "samples", "budget_ms",
+    "samples",
 ]
 
 #: The most hands (games) one run may ask for: a trillion, months of one core's work.
@@ -242,8 +242,3 @@ def samples(default: int, hi: int = 100_000, what: str = "decision") -> Opt:
     return Opt("--samples", "int", default=default, lo=1, hi=hi, unit="layouts",
                help=f"layouts of the unseen cards sampled per {what} (the search budget)")
 
-
-def budget_ms() -> Opt:
-    """``--budget-ms``: an optional time cap per decision on top of ``--samples``."""
-    return Opt("--budget-ms", "float", default=None, lo=0.001, hi=3_600_000.0, unit="ms",
-               help="stop sampling a decision after this many milliseconds (default: no time cap)")
