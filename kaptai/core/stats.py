@@ -23,7 +23,7 @@ from statistics import NormalDist
 import numpy as np
 
 __all__ = ["z_value", "wilson_interval", "clopper_pearson_interval", "mean_interval", "sd_interval", "spread_interval",
-           "rank_with_ties", "ahead_probability", "hands_until_ahead"]
+           "seat_spread_of", "rank_with_ties", "ahead_probability", "hands_until_ahead"]
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -201,6 +201,26 @@ def clopper_pearson_interval(successes, n, confidence: float = 0.95):
         hi = np.where(k >= n, 1.0, betaincinv(k + 1.0, np.maximum(n - k, 1e-300), 1.0 - a))
     bad = n <= 0
     return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
+
+
+def seat_spread_of(value, ci_low, ci_high, confidence: float = 0.95) -> tuple[float, float, float]:
+    """The atlas's ``seat_spread`` from the seats' EVs and their normal intervals at ``confidence``.
+
+    ``max - min`` of the ``P`` EVs; its interval is :func:`kaptai.core.stats.spread_interval` of
+    the EVs' simultaneous intervals, each at ``1 - (1 - confidence) / P`` (their standard errors
+    read back from the given intervals): the definition of :func:`kaptai.core.atlas.table_measures`
+    (docs/atlas.md), so the same hands give the same figure.
+
+    >>> from kaptai.core.stats import seat_spread_of
+    >>> v, lo, hi = seat_spread_of([1.0, 0.0], [0.804, -0.196], [1.196, 0.196])
+    >>> round(v, 6), round(lo, 4), round(hi, 4)
+    (1.0, 0.5517, 1.4483)
+    """
+    v = np.asarray(value, dtype=np.float64)
+    se = (np.asarray(ci_high, dtype=np.float64) - np.asarray(ci_low, dtype=np.float64)) / (2 * z_value(confidence))
+    z = z_value(1.0 - (1.0 - confidence) / v.size)
+    lo, hi = spread_interval(v - z * se, v + z * se)
+    return float(v.max() - v.min()), lo, hi
 
 
 def rank_with_ties(value, lo, hi, lower_is_better: bool = True) -> np.ndarray:

@@ -255,12 +255,21 @@ def _skill_section(games: int, seed: int, run: dict, progress: bool):
     return sec, {"skill_league": lg, "skill_seats": seats}
 
 
+def _default_policy() -> str:
+    """The game's default policy: the one every seat of the atlas's default table plays
+    (:data:`kaptai.bigtwo.atlas.FEED`), so the report's seat-fairness figures are the atlas's."""
+    from kaptai.bigtwo.atlas import FEED
+
+    return FEED.default_policy
+
+
 def _scoring_section(games: int, seed: int, run: dict, progress: bool):
     from kaptai.bigtwo.fairness import compare_variants
     from kaptai.bigtwo.plots import plot_fairness
 
-    _step(progress, f"fairness: scoring x settlement, {games} games")
-    sc = compare_variants({**{k: v for k, v in _scoring_variants().items()}}, 4, games, seed + 100, "heuristic",
+    policy = _default_policy()
+    _step(progress, f"fairness: scoring x settlement, {policy}, {games} games")
+    sc = compare_variants({**{k: v for k, v in _scoring_variants().items()}}, 4, games, seed + 100, policy,
                           progress=False, workers=run["workers"], scheduler=run.get("scheduler"),
                           checkpoint=_sub(run, "scoring"))
     rows = []
@@ -271,11 +280,14 @@ def _scoring_section(games: int, seed: int, run: dict, progress: bool):
         sd = format_estimate(sds.value.mean(), sds.ci_low.mean(), sds.ci_high.mean())
         nw = q[q.metric == "nonwinner_positive"].iloc[0]
         lead = q[(q.metric == "leader_advantage")].iloc[0]
+        spread = q[(q.metric == "ev_spread") & (q.relative_to == "leader")].iloc[0]
         rows.append({
             "variant": v,
             **{f"EV finish {int(r.seat) + 1}": format_estimate(r.value, r.ci_low, r.ci_high) for r in fin.itertuples()},
             "SD of a seat's net": sd,
             "P(a non-winner ends ahead) %": format_estimate(nw.value, nw.ci_low, nw.ci_high, 100),
+            "seat spread": format_estimate(spread.value, spread.ci_low, spread.ci_high),
+            "seat spread 95% CI": f"{spread.ci_low:.2f} to {spread.ci_high:.2f}",
             "leader advantage": format_estimate(lead.value, lead.ci_low, lead.ci_high),
             "leader adv. 95% CI": f"{lead.ci_low:.2f} to {lead.ci_high:.2f}",
         })
@@ -283,10 +295,14 @@ def _scoring_section(games: int, seed: int, run: dict, progress: bool):
     sec = Section(
         "Scoring: 獨贏 against Place, count against points",
         [
-            ("p", f"The same {games:,} games (four heuristic players) scored every way: money per game in points "
+            ("p", f"The same {games:,} games, four {policy} players (the game's default policy, as at the atlas's "
+                  "default table), scored every way: money per game in points "
                   "(stake 1). 'finish k' is the k-th seat to finish: the winner, then by fewest cards left. Place "
-                  "(四人互算) lets the second-best seat win money; winner-takes-all (獨贏) never does. The leader "
-                  "advantage is the leader's EV minus the mean EV of the others (nets sum to 0)."),
+                  "(四人互算) lets the second-best seat win money; winner-takes-all (獨贏) never does. The seat "
+                  "spread is max - min of the four seats' EVs counted from the leader (the ♦3 holder), with its "
+                  "simultaneous 95% interval (each seat's EV at 1 - 0.05/4): the atlas's seat_spread "
+                  "(docs/atlas.md). The leader advantage is the leader's EV minus the mean EV of the others "
+                  "(nets sum to 0)."),
             ("table", table, "EV per game by finish position, spread and fairness, per scoring variant"),
             ("figure", plot_fairness(sc, relative_to="finish"),
              "EV per game by finish position under each scoring variant (95% intervals)"),
@@ -310,10 +326,11 @@ def _rules_effects_section(games: int, seed: int, run: dict, progress: bool):
     from kaptai.bigtwo.fairness import compare_variants
 
     parts = {}
+    default = _default_policy()
     # the heuristic and greedy players always comply with 頂大, so 包牌 is measured with random players
-    for name, players, policy in (("top_rule", 4, "random"), ("suit_order", 4, "heuristic"),
-                                  ("first_lead", 4, "heuristic"), ("malaysian", 3, "heuristic"),
-                                  ("passing", 4, "heuristic")):
+    for name, players, policy in (("top_rule", 4, "random"), ("suit_order", 4, default),
+                                  ("first_lead", 4, default), ("malaysian", 3, default),
+                                  ("passing", 4, default)):
         _step(progress, f"fairness: {name}, {policy}, {games} games")
         parts[name] = compare_variants(name, players, games, seed + 200, policy, progress=False,
                                        workers=run["workers"], scheduler=run.get("scheduler"),
@@ -342,7 +359,8 @@ def _rules_effects_section(games: int, seed: int, run: dict, progress: bool):
         "Rule options: 頂大, suit order, first lead, passing, the Malaysian swap",
         [
             ("p", f"Four players (three for the Malaysian rows), {games:,} games per variant, Hong Kong scoring "
-                  "(count, standard 炒, Place). The heuristic and greedy policies always comply with 頂大, so the "
+                  f"(count, standard 炒, Place), {default} players (the game's default policy) except in the top_rule "
+                  "rows: the heuristic and greedy policies always comply with 頂大, so the "
                   "top_rule rows are played by random players, who violate it whenever a random choice does. The "
                   "leader is the seat that leads the game (the ♦3 holder, or the previous winner). 包牌 cost: the "
                   "extra amount the liable seat pays because of the liability. Malaysian rows: the ♦3 holder always "
@@ -425,13 +443,18 @@ def _summary_section(results: dict[str, Any]) -> Section:
                              f"({100 * w.ci_low:.1f}–{100 * w.ci_high:.1f}%) and gains {ev.value:.2f} points a game "
                              f"({ev.ci_low:.2f} to {ev.ci_high:.2f}) under Hong Kong scoring.")
     sc = results["scoring"]
+    pol = sc.attrs["policies"][0]
     for st, label in (("place", "Place"), ("winner_takes_all", "winner-takes-all")):
         v = f"count standard, {st}"
         q = sc[sc.variant == v]
         nw = q[q.metric == "nonwinner_positive"].iloc[0]
         sd = q[(q.metric == "sd_per_hand") & (q.relative_to == "seat")].value.mean()
-        lines.append(f"Under {label} scoring (count, standard 炒) a player other than the winner ends a game ahead "
-                     f"{format_estimate(nw.value, nw.ci_low, nw.ci_high, 100)}% of the time; a seat's net per game has a standard deviation of {sd:.1f} points.")
+        sp = q[(q.metric == "ev_spread") & (q.relative_to == "leader")].iloc[0]
+        lines.append(f"Under {label} scoring (count, standard 炒; {pol} players) a player other than the winner ends "
+                     f"a game ahead {format_estimate(nw.value, nw.ci_low, nw.ci_high, 100)}% of the time; a seat's "
+                     f"net per game has a standard deviation of {sd:.1f} points, and the seats' EVs counted from the "
+                     f"leader spread by {format_estimate(sp.value, sp.ci_low, sp.ci_high)} points a game (95% "
+                     f"interval {sp.ci_low:.2f} to {sp.ci_high:.2f}).")
     eff = results.get("rules_effects", {})
     if "top_rule" in eff:
         q = eff["top_rule"]
@@ -453,7 +476,7 @@ def _summary_section(results: dict[str, Any]) -> Section:
         q = eff["first_lead"]
         w = q[(q.metric == "win") & (q.relative_to == "leader") & (q.seat == 0)].set_index("variant")
         lines.append(f"The seat that leads wins {100 * w.value.iloc[0]:.1f}% of games when the ♦3 holder leads and "
-                     f"{100 * w.value.iloc[1]:.1f}% when the previous winner leads (heuristic players).")
+                     f"{100 * w.value.iloc[1]:.1f}% when the previous winner leads ({q.attrs['policies'][0]} players).")
     return Section("Summary for players", [("p", line) for line in lines])
 
 

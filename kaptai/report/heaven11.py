@@ -25,6 +25,7 @@ from kaptai.core.plotting import with_cjk_font
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
+from kaptai.core.stats import seat_spread_of
 
 __all__ = ["build_sections"]
 
@@ -286,14 +287,18 @@ def _simulation_section(hands: int, seed: int, run: dict, progress: bool) -> tup
                        for who, k in (("the declarer (the rules)", "declarer_leads"),
                                       ("the next seat", "next_leads"), ("difference (paired)", "gain"))])
     seats = []
+    fms = [_one(sim, metric="final_mean", seat=i, relative_to="declarer") for i in range(4)]
+    spread = seat_spread_of([r.value for r in fms], [r.ci_low for r in fms], [r.ci_high for r in fms])
     for i in range(4):
-        fm = _one(sim, metric="final_mean", seat=i, relative_to="declarer")
+        fm = fms[i]
         fp = _one(sim, metric="final_positive", seat=i, relative_to="declarer")
         bal = sim[(sim.metric == "balance") & (sim.seat == i)]
         seats.append({"seat": "declarer" if i == 0 else f"defender {i}", "mean score": fm.value, "95% CI": _ci(fm),
                       "P(score > 0) %": 100 * fp.value,
                       "P(balance) %": 100 * float(bal.value.iloc[0]) if len(bal) else float("nan"),
                       "balance 95% CI": _ci(bal.iloc[0], 100, 1) if len(bal) else ""})
+    seats.append({"seat": "seat spread (max - min)", "mean score": spread[0],
+                  "95% CI": f"{spread[1]:.2f} to {spread[2]:.2f}"})
     seats = pd.DataFrame(seats)
     d0 = sim[sim.metric == "draw_rate_b0"]
     dr = _one(sim, metric="draw_rate")
@@ -326,10 +331,17 @@ def _simulation_section(hands: int, seed: int, run: dict, progress: bool) -> tup
         ("table", _tidy(status), "P(short / match / over / draw) of the contract, overall and by bid level"),
         ("table", _tidy(lt), "The value of leading first: the same deals and auctions, the first play led by the declarer "
                       "or by the next seat"),
-        ("table", _tidy(seats), "Mean final score by seat and the defenders' P(balance: at least 3 tricks)"),
+        ("p", f"Mean final score by seat counted from the declarer (seat 0), {sim.attrs['policies'][0]} play and "
+              f"'{sim.attrs['bidding'][0]}' bidding at every seat (the game's default policies, as at the atlas's "
+              f"default table). The last row is the seat "
+              f"spread, max - min of the four seats' EVs, {spread[0]:.2f} points a hand with its simultaneous 95% "
+              f"interval {spread[1]:.2f} to {spread[2]:.2f} (each seat's EV at 1 - 0.05/4): the atlas's "
+              f"seat_spread (docs/atlas.md)."),
+        ("table", _tidy(seats), "Mean final score by seat, the seat spread and the defenders' P(balance: at least 3 "
+                                "tricks)"),
         ("p", draw_text),
     ])
-    return sec, {"simulation": sim, "leading": lead}
+    return sec, {"simulation": sim, "leading": lead, "seat_spread": spread}
 
 
 # ----------------------------------------------------------------------------- sensitivity
@@ -550,8 +562,10 @@ def _bidding_section(hands: int, seed: int, progress: bool) -> tuple[Section, di
             g = {m: _one(b, rules=r, table=tb, metric=m, **({"seat": 0} if m in ("declarer_ev", "mean_level", "p_short",
                                                                                   "p_over") else {}))
                  for m in ("declarer_ev", "seat_spread", "mean_level", "p_short", "p_over", "redeals_per_hand")}
+            evs = b[(b.rules == r) & (b.table == tb) & (b.metric == "seat_ev")].sort_values("seat")
+            sp = seat_spread_of(evs.value, evs.ci_low, evs.ci_high)
             row = {"rules": r, "bidders": tb, "declarer EV": g["declarer_ev"].value, "95% CI": _ci(g["declarer_ev"]),
-                   "seat spread": g["seat_spread"].value, "95% CI ": _ci(g["seat_spread"]),
+                   "seat spread": sp[0], "95% CI ": f"{sp[1]:.2f} to {sp[2]:.2f}",
                    "mean level": g["mean_level"].value, "P(short) %": 100 * g["p_short"].value,
                    "P(over) %": 100 * g["p_over"].value, "redeals a hand": g["redeals_per_hand"].value}
             if tb == "search at seat 0":
@@ -579,13 +593,14 @@ def _bidding_section(hands: int, seed: int, progress: bool) -> tuple[Section, di
               f"the rest of the auction (the others by the table, itself passing) and the hand (greedy at every seat), "
               f"scoring it under the rules in force; it makes the call with the best mean. {n:,} hands a table, greedy "
               f"play, seat 0 of the spread = the declarer. The fixed table bids the same whatever the scoring; the "
-              f"search bidder adapts to it, which is what the symmetric variant's seat spread (about 3 points with "
-              f"the table) was measuring."),
-        ("table", _tidy(t), "Declarer's EV and the seat spread (max - min of the four declarer-relative seat EVs) by "
-                            "bidders and scoring, 95% intervals"),
+              f"search bidder adapts to it, which is what the symmetric variant's seat spread with the table "
+              f"({v('symmetric', 'expected x4', 'seat spread'):.2f} points in this run) was measuring."),
+        ("table", _tidy(t), "Declarer's EV and the seat spread (max - min of the four declarer-relative seat EVs, "
+                            "its interval simultaneous over the seats as in the atlas) by bidders and scoring, 95% "
+                            "intervals"),
         ("p", " ".join(text)),
     ])
-    return sec, {"bidding": b}
+    return sec, {"bidding": b, "bidding_table": t}
 
 
 def _summary_section(results: dict[str, Any]) -> Section:

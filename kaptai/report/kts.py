@@ -112,17 +112,26 @@ def _odds_section(players: Sequence[int], progress: bool) -> tuple[Section, pd.D
 
 
 
+def _default_policy() -> str:
+    """The game's default policy: the one every seat of the atlas's default table plays
+    (:data:`kaptai.kts.atlas.FEED`), so the report's seat figures are the atlas's."""
+    from kaptai.kts.atlas import FEED
+
+    return FEED.default_policy
+
+
 @with_cjk_font
 def _seat_section(players: Sequence[int], hands: int, seed: int, run: dict, progress: bool):
     import matplotlib.pyplot as plt
 
     from kaptai.kts.simulate import simulate
 
+    policy = _default_policy()
     frames = []
     for i, p in enumerate(players):
         for j, r in enumerate(("traditional", "advanced")):
             _step(progress, f"simulate: {p} players, {r}, {hands} hands")
-            df = simulate(p, r, hands, seed + 1000 * i + j, policies="greedy", workers=run["workers"],
+            df = simulate(p, r, hands, seed + 1000 * i + j, policies=policy, workers=run["workers"],
                           progress=False, scheduler=run.get("scheduler"), checkpoint=_sub(run, f"seats-{p}-{r}"))
             frames.append(df)
     sims = pd.concat(frames, ignore_index=True)
@@ -146,7 +155,8 @@ def _seat_section(players: Sequence[int], hands: int, seed: int, run: dict, prog
     sec = Section(
         "Simulated win rates by seat",
         [
-            ("p", f"Monte Carlo: {hands:,} hands per configuration, greedy policy at every seat, 95% intervals "
+            ("p", f"Monte Carlo: {hands:,} hands per configuration, the {policy} policy (the game's default, as at "
+                  "the atlas's default table) at every seat, 95% intervals "
                   "(Wilson). Seats are counted from the first hand; relative to the dealer the dice spread the "
                   "first hand round the table."),
             ("table", table, f"P(win) by seat, {int(four.players.iloc[0])} players"),
@@ -212,6 +222,75 @@ def _league_section(players, hands, seed, run, progress):
     return sec, {"league": league}
 
 
+#: The measure the scoring variants are ranked by, and the one shown beside it (never averaged in).
+RANK_BY = "first_hand"
+SHOWN_BESIDE = "dealer"
+
+
+def fairness_ranking(comp: pd.DataFrame) -> pd.DataFrame:
+    """The scoring variants of ``comp`` ranked by the seat spread counted from the first hand.
+
+    The seat spread is the atlas's ``seat_spread`` (docs/atlas.md): ``max - min`` of the
+    seats' EVs per hand, with the simultaneous interval of
+    :func:`kaptai.core.stats.spread_interval` (each seat's EV at ``1 - alpha / P``).  The
+    dice choose the first hand (先手) afresh every hand, so the spread from the first hand is
+    the luck of the seat a player carries; the spread counted from the dealer is shown in its
+    own columns and never averaged with it.
+
+    Parameters
+    ----------
+    comp : pandas.DataFrame
+        A :func:`kaptai.kts.fairness.compare_variants` table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant, ranked within its unit (antes for the pot settlement, points under
+        advanced scoring: a spread in antes is not comparable with one in points), fairest
+        first: ``fairness rank``, ``variant``, ``unit``,
+        ``spread from the first hand`` with ``first-hand low`` / ``first-hand high`` (its 95%
+        interval), ``spread from the dealer`` with ``dealer low`` / ``dealer high``,
+        ``first_hand_advantage``, ``sd_hand_result``, ``drawn_hand_rate``, ``hand_length_mean``.
+
+    Examples
+    --------
+    >>> from kaptai.kts.fairness import compare_variants
+    >>> from kaptai.report.kts import fairness_ranking
+    >>> comp = compare_variants(["traditional", "advanced"], players=4, hands=500, seed=1, progress=False)
+    >>> r = fairness_ranking(comp)
+    >>> list(r.columns[:4])
+    ['fairness rank', 'variant', 'unit', 'spread from the first hand']
+    >>> fh = comp[(comp.metric == "ev_spread") & (comp.relative_to == "first_hand")].set_index("variant").value
+    >>> bool((r.set_index("variant")["spread from the first hand"] == fh).all())
+    True
+    """
+    spread = comp[comp.metric == "ev_spread"]
+    rows = []
+    for v in dict.fromkeys(comp.variant):
+        q = comp[comp.variant == v]
+        row: dict[str, Any] = {"variant": v,
+                               "unit": "ante" if q.settlement.iloc[0] == "pot" else "point"}
+        for rel, name, short in ((RANK_BY, "spread from the first hand", "first-hand"),
+                                 (SHOWN_BESIDE, "spread from the dealer", "dealer")):
+            e = spread[(spread.variant == v) & (spread.relative_to == rel)]
+            if len(e) != 1:
+                raise ValueError(f"variant {v!r}: expected one ev_spread row relative to {rel!r}, found {len(e)}")
+            e = e.iloc[0]
+            row[name] = float(e.value)
+            row[f"{short} low"] = float(e.ci_low)
+            row[f"{short} high"] = float(e.ci_high)
+        for metric in ("first_hand_advantage", "sd_hand_result", "drawn_hand_rate", "hand_length_mean"):
+            m = q[q.metric == metric]
+            row[metric] = float(m.value.iloc[0]) if len(m) else float("nan")
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    units = list(dict.fromkeys(table.unit))
+    table = table.assign(_u=table.unit.map(units.index)).sort_values(
+        ["_u", "spread from the first hand"], kind="stable").drop(columns="_u").reset_index(drop=True)
+    table.insert(0, "fairness rank", table.groupby("unit", sort=False).cumcount() + 1)
+    return table
+
+
 @with_cjk_font
 def _fairness_section(players, hands, seed, run, progress):
     import matplotlib.pyplot as plt
@@ -220,8 +299,9 @@ def _fairness_section(players, hands, seed, run, progress):
     from kaptai.kts.plots import plot_cut_curve, plot_seat_ev
 
     p4 = 4 if 4 in players else players[0]
+    policy = _default_policy()
     _step(progress, f"fairness: presets, {p4} players, {hands} hands")
-    opts = {"workers": run["workers"], "scheduler": run.get("scheduler")}
+    opts = {"workers": run["workers"], "scheduler": run.get("scheduler"), "policies": policy}
     presets = compare_variants(["traditional", "advanced"], players=p4, hands=hands, seed=seed, progress=False,
                                checkpoint=_sub(run, "presets"), **opts)
     ev = presets[(presets.metric == "ev_per_hand")]
@@ -246,15 +326,12 @@ def _fairness_section(players, hands, seed, run, progress):
     variants = {**VARIANT_SETS["forms_settlement"], **VARIANT_SETS["base_combination"]}
     comp = compare_variants(variants, players=p4, hands=hands, seed=seed, progress=False,
                             checkpoint=_sub(run, "variants"), **opts)
-    rank = comp[comp.metric.isin(["ev_spread", "sd_hand_result", "drawn_hand_rate", "hand_length_mean",
-                                  "first_hand_advantage"])]
-    rank = rank.pivot_table(index="variant", columns="metric", values="value", sort=False).reset_index()
-    rank = rank.sort_values("ev_spread").reset_index(drop=True)
-    rank.insert(0, "fairness rank", range(1, len(rank) + 1))
+    rank = fairness_ranking(comp)
     sec = Section(
         "Expected value, house cut and fairness",
         [
-            ("p", f"Expected result of each seat per hand, {p4} players, greedy policy, {hands:,} hands: pot game "
+            ("p", f"Expected result of each seat per hand, {p4} players, the {policy} policy at every seat (the "
+                  f"game's default, as at the atlas's default table), {hands:,} hands: pot game "
                   "(everyone antes 1, the house takes the cut, the winner the rest) for the traditional preset, "
                   "per-score payments for the advanced preset (no cut). Seats relative to the dealer and relative "
                   "to the first hand."),
@@ -264,10 +341,16 @@ def _fairness_section(players, hands, seed, run, progress):
                   f"seat loses on average, is {100 * be:.2f}%{be_ci} in the traditional pot game with {p4} players."),
             ("table", take, "House take per hand against the cut (traditional, pot)"),
             ("figure", fig_cut, "EV per seat and house take against the house cut"),
-            ("p", "Scoring variants ranked by fairness: the spread between the best and worst seat's EV (smaller is "
-                  "fairer); the standard deviation of a hand's result and the drawn-hand rate say how decisive the "
-                  "game is."),
-            ("table", rank, "Fairness ranking of the scoring variants"),
+            ("p", "Scoring variants ranked by fairness: the seat spread counted from the first hand (先手, the seat "
+                  "the dice choose afresh every hand, so the luck of the seat a player carries), max - min of the "
+                  "seats' EVs per hand with its simultaneous 95% interval (each seat's EV at 1 - 0.05/P), the "
+                  "atlas's seat_spread definition (docs/atlas.md). Smaller is fairer. The spread counted from the "
+                  "dealer is shown in its own columns and is not averaged in. Spreads are in antes for the pot "
+                  "variants and in points under advanced scoring (the unit column), so compare within one "
+                  "settlement; the standard deviation of a hand's result and the drawn-hand rate say how decisive "
+                  "the game is."),
+            ("table", rank, "Fairness ranking of the scoring variants by the seat spread from the first hand, "
+                            "95% intervals"),
         ],
     )
     trad = presets[presets.variant == "traditional"]
@@ -280,10 +363,30 @@ def _fairness_section(players, hands, seed, run, progress):
         f"House cut: at the traditional {100 * cut_now:.0f}% cut the house takes "
         f"{float(trad[trad.metric == 'house_take_per_hand'].value.iloc[0]):.3f} antes per hand with {p4} players and "
         f"{verdict} (seats from the dealer); the estimated break-even cut is {100 * be:.2f}%{be_ci}.",
-        f"Fairest scoring variant by seat-EV spread: {rank.variant.iloc[0]} (spread {rank.ev_spread.iloc[0]:.3f}); "
-        f"least fair: {rank.variant.iloc[-1]} (spread {rank.ev_spread.iloc[-1]:.3f}).",
+        _ranking_line(rank),
     ]
-    return sec, {"fairness": presets, "cut_curve": cuts, "variants": comp, "summary_lines": lines}
+    return sec, {"fairness": presets, "cut_curve": cuts, "variants": comp, "ranking": rank, "summary_lines": lines}
+
+
+def _ranking_line(rank: pd.DataFrame) -> str:
+    """The fairest and the least fair variant of each unit of :func:`fairness_ranking`, with intervals."""
+    def spread(r, name: str = "spread from the first hand", short: str = "first-hand") -> str:
+        return f"{r[name]:.3f} {r.unit}s, 95% interval {r[short + ' low']:.3f}–{r[short + ' high']:.3f}"
+
+    parts = []
+    for unit, g in rank.groupby("unit", sort=False):
+        label = "pot settlement" if unit == "ante" else "advanced scoring"
+        best, worst = g.iloc[0], g.iloc[-1]
+        if len(g) == 1:
+            parts.append(f"under {label} only {best.variant} ({spread(best)})")
+            continue
+        apart = best["first-hand high"] < worst["first-hand low"]
+        parts.append(f"under {label} the fairest is {best.variant} ({spread(best)}; from the dealer "
+                     f"{spread(best, 'spread from the dealer', 'dealer')}) and the least fair {worst.variant} "
+                     f"({spread(worst)}; from the dealer {spread(worst, 'spread from the dealer', 'dealer')})"
+                     + ("" if apart else ", their first-hand intervals overlapping: this run does not tell them "
+                                         "apart"))
+    return "Seat spread from the first hand (先手), scoring variants: " + "; ".join(parts) + "."
 
 
 EXTRA_SECTIONS = (_league_section, _fairness_section)

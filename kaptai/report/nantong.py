@@ -19,7 +19,11 @@ from kaptai._version import __version__
 from kaptai.nantong.plots import NONCOMPLETER_METRIC
 from kaptai.nantong.rules import RuleSet
 
-__all__ = ["SKILL_HANDS", "build_sections", "simulate_with_noncompleters", "skill_section"]
+__all__ = ["SKILL_HANDS", "WIN_SHARE_METRIC", "build_sections", "simulate_with_noncompleters", "skill_section",
+           "win_shares"]
+
+#: The report's hand-win metric: the seat's share of the hand win, a tie split equally (the atlas's rule).
+WIN_SHARE_METRIC: str = "hand_win_share"
 
 #: Hands per policy (at most) of the "How much skill is worth" league (a search hand costs ~400 max_melds hands).
 SKILL_HANDS: int = 3_000
@@ -48,10 +52,26 @@ def _section(title, blocks):
     return Section(title, blocks)
 
 
+def win_shares(out: dict[str, np.ndarray]) -> np.ndarray:
+    """Each active seat's share of the hand win: 1 for the sole hand winner (此局勝利者), ``1/k``
+    for each of ``k`` tied winners -- the atlas's rule (:func:`kaptai.nantong.atlas.hand_rows`,
+    ``win``; under ``rank_only`` it is the seat's point), so a hand's shares sum to 1.
+
+    >>> import numpy as np
+    >>> win_shares({"winner": np.array([[1, 0, 0], [1, 1, 0]])}).tolist()
+    [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0]]
+    """
+    w = np.asarray(out["winner"], dtype=np.float64)
+    return w / np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+
+
 def _report_chunk(task) -> dict[str, np.ndarray]:
     """One chunk of hands: the tallies of :func:`kaptai.nantong.simulate.tally_outcomes` plus
     the totals of the hand winners who did not complete (all hands, 荒牌 hands, hands someone
-    completed): count, sum, sum of squares."""
+    completed): count, sum, sum of squares; and the hand-win shares with ties split
+    (:func:`win_shares`): per seat their sum and sum of squares (``share_sum``, ``share_sq``),
+    and the share won by non-completers (all hands, hands someone completed: count, sum, sum
+    of squares)."""
     from kaptai.core.sampling import bit_generator
     from kaptai.nantong.engine import run_hands
     from kaptai.nantong.simulate import tally_outcomes
@@ -65,21 +85,44 @@ def _report_chunk(task) -> dict[str, np.ndarray]:
     for name, mask in (("all", nc), ("huang", nc & huang), ("completed", nc & ~huang)):
         v = tot[mask]
         t[f"ncw_{name}"] = np.array([float(mask.sum()), float(v.sum()), float((v * v).sum())])
+    share = win_shares(out)
+    t["share_sum"] = share.sum(axis=0)
+    t["share_sq"] = (share * share).sum(axis=0)
+    # pooled over the non-dealer seats hand by hand (one value per hand: their mean share)
+    other = share[:, 1:].mean(axis=1)
+    t["share_other"] = np.array([float(other.sum()), float((other * other).sum())])
+    ncs = (share * (out["completer"] == 0)).sum(axis=1)
+    done = out["win_type"] != 0
+    for name, v in (("all", ncs), ("completed", ncs[done])):
+        t[f"ncs_{name}"] = np.array([float(v.size), float(v.sum()), float((v * v).sum())])
     return t
 
 
 def simulate_with_noncompleters(players: int, hands: int, seed: int, *, workers: int = 1, progress: bool = True,
                                 scheduler: str | None = None, checkpoint: Any = None) -> pd.DataFrame:
     """:func:`kaptai.nantong.simulate.simulate` (default rules, ``max_melds``) of the same hands
-    (same chunks and streams, so the same table), with extra rows ``noncompleter_winner_hu``:
-    the mean total of a hand winner who did not complete (level None: every such winner;
-    ``'huang'``: in 荒牌 hands; ``'completed'``: in hands someone completed), 95% intervals.
+    (same chunks and streams), with the hand win counted by the atlas's rule and extra rows.
+
+    The hand win is a *share*, a tie split equally between the tied hand winners
+    (:func:`win_shares`, the atlas feed's ``win``): simulate's ``hand_win`` and
+    ``noncompleter_wins`` rows, which count a tie as a win for every tied player, are replaced
+    by ``hand_win_share`` (per seat, ``relative_to='seat'``, and per role: the dealer, the other
+    active players pooled, the sitter) and ``noncompleter_win_share`` (the share of the hand
+    win taken by players who did not complete; level ``'given_completion'``: in hands someone
+    completed), with normal 95% intervals (the atlas's intervals for a mean).  Extra rows
+    ``noncompleter_winner_hu``: the mean total of a hand winner who did not complete (level
+    None: every such winner; ``'huang'``: in 荒牌 hands; ``'completed'``: in hands someone
+    completed), 95% intervals.  Every other row is simulate's.
 
     >>> df = simulate_with_noncompleters(3, 300, 1, progress=False)
     >>> from kaptai.nantong.simulate import simulate
     >>> base = simulate(3, hands=300, seed=1, progress=False)
-    >>> bool(df.iloc[:len(base)].reset_index(drop=True).equals(base))
+    >>> kept = base[~base.metric.isin(["hand_win", "noncompleter_wins"])].reset_index(drop=True)
+    >>> bool(df.iloc[:len(kept)].reset_index(drop=True).equals(kept))
     True
+    >>> share = df[(df.metric == "hand_win_share") & (df.relative_to == "seat")].value
+    >>> round(float(share.sum()), 12)                  # a hand's shares sum to 1
+    1.0
     >>> sorted(df[df.metric == "noncompleter_winner_hu"].level.fillna("all"))
     ['all', 'completed', 'huang']
     """
@@ -97,23 +140,36 @@ def simulate_with_noncompleters(players: int, hands: int, seed: int, *, workers:
     entropy = check_seed(seed)
     plan = plan_chunks(hands, CHUNK_HANDS, entropy)
     tasks = [(cfg, pols, c.seed, c.size) for c in plan]
-    fingerprint = {"game": "nantong", "kind": "report-simulate", "players": cfg.players, "rules": cfg.rules.to_dict(),
-                   "hands": hands, "seed_entropy": entropy, "policies": ["max_melds"] * cfg.active,
+    fingerprint = {"game": "nantong", "kind": "report-simulate", "win": "share (ties split)", "players": cfg.players,
+                   "rules": cfg.rules.to_dict(), "hands": hands, "seed_entropy": entropy, "policies": ["max_melds"] * cfg.active,
                    "chunk_hands": CHUNK_HANDS, "version": __version__}
     t = run_chunks(_report_chunk, tasks, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
                    fingerprint=fingerprint, progress=progress, desc="nantong", sizes=plan)
     df = tallies_frame(t, cfg)
+    df = df[~df.metric.isin(["hand_win", "noncompleter_wins"])]
+    H = int(t["hands"][0])
     rows = []
-    for name, level in (("all", None), ("huang", "huang"), ("completed", "completed")):
-        n, s1, s2 = (float(x) for x in t[f"ncw_{name}"])
+
+    def add(metric, seat, rel, level, n, s1, s2):
         if n:
-            m, lo, hi = mean_interval(s1, s2, n, CONFIDENCE)
+            m, lo, hi = mean_interval(float(s1), float(s2), float(n), CONFIDENCE)
         else:
             m = lo = hi = float("nan")
         rows.append({"game": "nantong", "rules": cfg.rules.name, "players": cfg.players,
-                     "metric": NONCOMPLETER_METRIC, "seat": pd.NA, "relative_to": None, "level": level,
+                     "metric": metric, "seat": pd.NA if seat is None else seat, "relative_to": rel, "level": level,
                      "value": float(m), "ci_low": float(lo), "ci_high": float(hi), "samples": int(n),
                      "method": "monte_carlo"})
+
+    for s in range(cfg.active):
+        add(WIN_SHARE_METRIC, s, "seat", None, H, t["share_sum"][s], t["share_sq"][s])
+    add(WIN_SHARE_METRIC, 0, "role", "dealer", H, t["share_sum"][0], t["share_sq"][0])
+    add(WIN_SHARE_METRIC, 1, "role", "other", H, *t["share_other"])
+    if cfg.players > cfg.active:
+        add(WIN_SHARE_METRIC, 2, "role", "sitter", H, 0.0, 0.0)
+    for name, level in (("all", None), ("completed", "given_completion")):
+        add("noncompleter_win_share", None, None, level, *t[f"ncs_{name}"])
+    for name, level in (("all", None), ("huang", "huang"), ("completed", "completed")):
+        add(NONCOMPLETER_METRIC, None, None, level, *t[f"ncw_{name}"])
     dtypes = df.dtypes
     df = pd.concat([df, pd.DataFrame(rows, columns=df.columns)], ignore_index=True)
     for col in ("relative_to", "level"):
@@ -168,7 +224,7 @@ def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int,
         return q.iloc[0] if len(q) else None
 
     cd, co = role("complete", "dealer"), role("complete", "other")
-    wd, wo = role("hand_win", "dealer"), role("hand_win", "other")
+    wd, wo = role(WIN_SHARE_METRIC, "dealer"), role(WIN_SHARE_METRIC, "other")
     hd, ho = role("hu_mean", "dealer"), role("hu_mean", "other")
     if wd.ci_low > wo.ci_high:
         lead = "The dealer (莊家) has an edge in each hand."
@@ -180,15 +236,16 @@ def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int,
         lead = "The dealer (莊家) and the others are close in each hand."
         tail = " (the intervals overlap)"
     blocks.append(("p", f"{lead} With {p0} players ({hands:,} simulated hands, every seat playing max_melds) the "
-                        f"dealer, who is dealt 23 cards and discards first, wins the hand (highest 胡數 after 破頭, "
-                        f"此局勝利者) {_pct(wd.value)} of the time [95% interval {_pct(wd.ci_low)}-{_pct(wd.ci_high)}] "
-                        f"against {_pct(wo.value)} [{_pct(wo.ci_low)}-{_pct(wo.ci_high)}] for each other player"
+                        f"dealer, who is dealt 23 cards and discards first, takes {_pct(wd.value)} of the hand wins "
+                        f"(此局勝利者, highest 胡數 after 破頭; a tie split equally between the tied players, the "
+                        f"atlas's rule) [95% interval {_pct(wd.ci_low)}-{_pct(wd.ci_high)}] against "
+                        f"{_pct(wo.value)} [{_pct(wo.ci_low)}-{_pct(wo.ci_high)}] for each other player"
                         f"{tail}; the dealer completes {_pct(cd.value)} of hands, each other player "
                         f"{_pct(co.value)}; mean 胡數 per hand: dealer {hd.value:.1f}, other {ho.value:.1f}."))
     for p, df in sims.items():
         if p == p0:
             continue
-        w4d, w4o = role("hand_win", "dealer", df), role("hand_win", "other", df)
+        w4d, w4o = role(WIN_SHARE_METRIC, "dealer", df), role(WIN_SHARE_METRIC, "other", df)
         cols = ["metric", "relative_to", "level", "value"]
         act = df[df.relative_to.ne("role") | df.level.ne("sitter")]
         same = (len(act) == len(s)) and bool(np.allclose(act.value.to_numpy(), s.value.to_numpy(), equal_nan=True)) \
@@ -196,16 +253,16 @@ def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int,
         note = (f" (with the same seed these are the very hands of the {p0}-player run: the sitter holds no cards, "
                 f"so the hand-level numbers coincide)" if same else "")
         blocks.append(("p", f"With {p} players one player sits out each hand (夢家, no cards, scores 0); among the "
-                            f"three active players the dealer wins {_pct(w4d.value)} of hands, each other "
+                            f"three active players the dealer takes {_pct(w4d.value)} of the hand wins, each other "
                             f"{_pct(w4o.value)}{note}."))
     huang = one("huang_rate")
-    ncw = one("noncompleter_wins")
-    ncg = one("noncompleter_wins", "given_completion")
+    ncw = one("noncompleter_win_share")
+    ncg = one("noncompleter_win_share", "given_completion")
     nch = one(NONCOMPLETER_METRIC)
-    text = (f"{_pct(huang.value)} of hands end with the stock exhausted (荒牌). Because every hand is scored, a "
-            f"player who did not complete still wins {_pct(ncw.value)} of all hands on 底胡 alone")
+    text = (f"{_pct(huang.value)} of hands end with the stock exhausted (荒牌). Because every hand is scored, "
+            f"players who did not complete still take {_pct(ncw.value)} of the hand wins on 底胡 alone (ties split)")
     if ncg is not None:
-        text += f" ({_pct(ncg.value)} of the hands in which somebody completed)"
+        text += f" ({_pct(ncg.value)} in the hands in which somebody completed)"
     if nch is not None and nch.samples:
         text += f"; such a winner scores {nch.value:.1f} on average"
     blocks.append(("p", text + "."))
@@ -401,10 +458,13 @@ def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: i
     results["simulations"] = sim
     cols = ["players", "metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"]
     sections.append(_section("Whole hands (max_melds policy)", [
-        ("p", "Monte Carlo of whole hands with every seat playing max_melds; 95% intervals. Role 0 is the dealer "
-              "(23 cards, discards first), 1 the other active players, 2 the 4-player sitter (夢家, no cards, "
-              "scores 0)."),
-        ("figure", plot_roles(sim), "Hand-win rate, completion rate and mean 胡數 by role, 95% intervals"),
+        ("p", "Monte Carlo of whole hands with every seat playing max_melds (the game's default policy, as at the "
+              "atlas's default table); 95% intervals. Role 0 is the dealer (23 cards, discards first), 1 the other "
+              "active players, 2 the 4-player sitter (夢家, no cards, scores 0). The hand win (此局勝利者) is "
+              "counted as a share: 1 to a sole winner, 1/k to each of k tied winners (hand_win_share), the rule of "
+              "the atlas and of the rank_only settlement, so the shares of a hand sum to 1."),
+        ("figure", plot_roles(sim.assign(metric=sim.metric.replace({WIN_SHARE_METRIC: "hand_win"}))),
+         "Hand-win share (ties split), completion rate and mean 胡數 by role, 95% intervals"),
         ("table", sim[sim.relative_to == "role"][cols].reset_index(drop=True), "By role"),
         ("figure", plot_score_by_win_type(sim),
          "Mean total by win type (completer) and of a hand winner who did not complete, 95% intervals"),

@@ -12,12 +12,14 @@ import datetime as _dt
 import os
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.stats import seat_spread_of
 from kaptai.nineten.rules import RuleSet
 
-__all__ = ["build_sections"]
+__all__ = ["build_sections", "seat_figures"]
 
 _TERMS = [
     ("九支十仔", "nine-ten", "the game: the dealer holds 10 cards, the others 9"),
@@ -90,6 +92,33 @@ def _row(df, **where):
     return q.iloc[0]
 
 
+def seat_figures(sims: dict[int, pd.DataFrame], stake: float, confidence: float = 0.95) -> pd.DataFrame:
+    """Each seat's mean net per hand counted from the dealer, in money and in 頭 (the atlas's unit),
+    and the seat spread in 頭 (:func:`kaptai.core.stats.seat_spread_of`, the atlas's ``seat_spread``; in money x ``stake``,
+    the money per 頭 of the run's rules), per player count.
+
+    Rows ``players, seat`` (``'spread'`` for the spread row), ``net money`` with ``money low`` /
+    ``money high``, ``net 頭`` with ``頭 low`` / ``頭 high`` (95% intervals; the spread's is
+    simultaneous over the seats).
+
+    >>> from kaptai.nineten.simulate import simulate
+    >>> t = seat_figures({4: simulate(4, hands=300, seed=1, progress=False)}, stake=10.0)
+    >>> list(t.seat)
+    [0, 1, 2, 3, 'spread']
+    """
+    rows: list[dict[str, Any]] = []
+    for p, df in sims.items():
+        money = df[(df.metric == "net_mean") & (df.relative_to == "dealer")].sort_values("seat")
+        tou = df[(df.metric == "net_tou_mean") & (df.relative_to == "dealer")].sort_values("seat")
+        for m, t in zip(money.itertuples(), tou.itertuples()):
+            rows.append({"players": p, "seat": int(t.seat), "net money": m.value, "money low": m.ci_low,
+                         "money high": m.ci_high, "net 頭": t.value, "頭 low": t.ci_low, "頭 high": t.ci_high})
+        v, lo, hi = seat_spread_of(tou.value, tou.ci_low, tou.ci_high, confidence)
+        rows.append({"players": p, "seat": "spread", "net money": v * stake, "money low": lo * stake,
+                     "money high": hi * stake, "net 頭": v, "頭 low": lo, "頭 high": hi})
+    return pd.DataFrame(rows)
+
+
 def _summary(players: list[int], hands: int, stake: float, results: dict[str, Any], effects) -> list[str]:
     """Plain-language lines; every number is read from the run's tables."""
     odds, sims, pol, opt = results["odds"], results["simulate"], results["policies"], results["options"]
@@ -129,6 +158,15 @@ def _summary(players: list[int], hands: int, stake: float, results: dict[str, An
                      + _verdict(a.ci_low, a.ci_high, "the dealer gains on average", "the dealer loses on average",
                                 "no advantage measurable at this size") + ")")
     lines.append(f"Money: the dealer's mean net per hand (stake {stake:g} per 頭) is " + "; ".join(parts) + ".")
+    seats = results.get("seats")
+    if seats is not None:
+        bits = []
+        for p in players:
+            d0 = seats[(seats.players == p) & (seats.seat == 0)].iloc[0]
+            sp = seats[(seats.players == p) & (seats.seat == "spread")].iloc[0]
+            bits.append(f"with {p} players the dealer nets {d0['net 頭']:+.3f} 頭 a hand and the seats' EVs spread by "
+                        f"{sp['net 頭']:.3f} 頭 (95% interval {sp['頭 low']:.3f} to {sp['頭 high']:.3f})")
+        lines.append("In 頭, the atlas's unit: " + "; ".join(bits) + ".")
     tm = _row(df, metric="tou_mean")
     dr = _row(df, metric="drawn_rate")
     mt = _row(opt, metric="mean_transfer", variant="defaults")
@@ -320,8 +358,9 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
     half = float(((kinds.ci_high - kinds.ci_low) / 2).max())
     any_win = wins[wins.win == "any"].drop(columns="win").rename(
         columns={"P": "P(win)", "ci_low": "95% low", "ci_high": "95% high"})
-    nets = pd.concat([df[(df.metric == "net_mean") & (df.relative_to == "dealer")].assign(players=p)
-                      for p, df in sims.items()])[["players", "seat", "value", "ci_low", "ci_high"]]
+    nets = seat_figures(sims, stake)
+    results["seats"] = nets
+    spreads = nets[nets.seat == "spread"]
     misc = pd.concat([df[df.metric.isin(["drawn_rate", "tou_mean", "bonus_flip_rate", "bonus_mean",
                                          "dealer_advantage", "kaizhao_rate", "claims_mean", "flips_mean"])]
                       .assign(players=p) for p, df in sims.items()])[["players", "metric", "value", "ci_low", "ci_high"]]
@@ -335,7 +374,14 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
         ("table", by_type, f"P(win) by type and seat (self-draw, flip win, discard win 放槍, dealer natural); "
                            f"every 95% interval is within ±{half:.4f}"),
         ("table", cols, "Colours k of the winning hand"),
-        ("table", nets, f"Mean net money per hand by seat from the dealer (stake {stake:g} per 頭)"),
+        ("p", "Each seat's mean net per hand counted from the dealer (seat 0), in money (stake "
+              f"{stake:g} per 頭) and in 頭, the atlas's unit; the last row of each player count is the seat "
+              "spread, max - min of the seats' EVs, with its simultaneous 95% interval (each seat's EV at "
+              "1 - 0.05/P): the atlas's seat_spread (docs/atlas.md). Seat spread in 頭 a hand: "
+              + "; ".join(f"{r['net 頭']:.3f} with {r['players']} players (95% interval {r['頭 low']:.3f} to "
+                          f"{r['頭 high']:.3f})" for r in spreads.to_dict("records")) + "."),
+        ("table", nets, f"Mean net per hand by seat from the dealer, money (stake {stake:g} per 頭) and 頭, "
+                        "and the seat spread, 95% intervals"),
         ("table", misc, "Other figures"),
     ]))
     step(progress, "policies")

@@ -42,7 +42,8 @@ def test_summary_numbers_come_from_the_run(report):
     summary = html.unescape(text.split("<h2>Summary</h2>")[1].split("<h2>")[0])
     sim = results["simulations"]
     role = sim[(sim.relative_to == "role") & (sim.players == 3)].set_index(["metric", "level"]).value
-    assert f"{100 * role['hand_win', 'dealer']:.1f}%" in summary
+    assert f"takes {100 * role['hand_win_share', 'dealer']:.1f}% of the hand wins" in summary  # ties split
+    assert "a tie split equally" in summary
     assert f"{100 * role['complete', 'other']:.1f}%" in summary
     huang = sim[(sim.metric == "huang_rate") & (sim.players == 3)].value.iloc[0]
     assert f"{100 * huang:.1f}% of hands end with the stock exhausted" in summary
@@ -80,14 +81,27 @@ def test_markdown_has_the_figures(tmp_path):
     assert "## Summary" in text and "夢家" in text
 
 
-def test_report_simulation_is_simulate_plus_noncompleter_rows():
+def test_report_simulation_is_simulate_with_split_wins_plus_noncompleter_rows():
     from kaptai.nantong.simulate import simulate
 
     df = simulate_with_noncompleters(4, 250, 5, progress=False)
     base = simulate(4, hands=250, seed=5, progress=False)
-    assert df.iloc[:len(base)].reset_index(drop=True).equals(base)
-    extra = df.iloc[len(base):].set_index(df.iloc[len(base):].level.fillna("all"))
-    assert set(extra.metric) == {"noncompleter_winner_hu"}
+    kept = base[~base.metric.isin(["hand_win", "noncompleter_wins"])].reset_index(drop=True)
+    assert df.iloc[:len(kept)].reset_index(drop=True).equals(kept)
+    added = df.iloc[len(kept):]
+    assert set(added.metric) == {"hand_win_share", "noncompleter_win_share", "noncompleter_winner_hu"}
+    # a hand's shares sum to 1; the dealer's role row is seat 0; the sitter gets nothing
+    share = added[added.metric == "hand_win_share"]
+    assert share[share.relative_to == "seat"].value.sum() == pytest.approx(1.0)
+    roles = share[share.relative_to == "role"].set_index("level").value
+    assert roles["dealer"] == share[(share.relative_to == "seat") & (share.seat == 0)].value.iloc[0]
+    assert roles["sitter"] == 0.0
+    # counting a tie for every tied player can only give more: the split shares are at most simulate's rates
+    hw = base[(base.metric == "hand_win") & (base.relative_to == "seat")].set_index("seat").value
+    for r in share[share.relative_to == "seat"].itertuples():
+        assert r.value <= hw[r.seat] + 1e-12
+    extra = df[df.metric == "noncompleter_winner_hu"]
+    extra = extra.set_index(extra.level.fillna("all"))
     # the all-hands count is the sum of the 荒牌 and completed-hand counts; its mean is their weighted mean
     n_all, n_h, n_c = (int(extra.loc[k, "samples"]) for k in ("all", "huang", "completed"))
     assert n_all == n_h + n_c and n_all > 0
@@ -117,3 +131,27 @@ def test_noncompleter_totals_match_the_engine():
         totals.extend(out["total"][mask].tolist())
     row = df[(df.metric == "noncompleter_winner_hu") & df.level.isna()].iloc[0]
     assert row.samples == len(totals) and np.isclose(row.value, np.mean(totals))
+
+
+def test_win_shares_match_the_engine_with_ties_split():
+    """hand_win_share = the mean over hands of each seat's share: 1 / (number of tied hand winners)."""
+    from kaptai.core.options import check_seed
+    from kaptai.core.runner import plan_chunks
+    from kaptai.core.sampling import bit_generator
+    from kaptai.nantong.config import make_config
+    from kaptai.nantong.engine import CHUNK_HANDS, run_hands
+
+    df = simulate_with_noncompleters(3, 400, 11, progress=False)
+    cfg = make_config(3, None)
+    shares, nc = [], []
+    for c in plan_chunks(400, CHUNK_HANDS, check_seed(11)):
+        out = run_hands(cfg, c.size, policies="max_melds", bit_generator=bit_generator(c.seed))
+        w = out["winner"].astype(float)
+        k = w.sum(axis=1, keepdims=True)
+        shares.append(w / k)
+        nc.append(((w / k) * (out["completer"] == 0)).sum(axis=1))
+    shares = np.concatenate(shares)
+    got = df[(df.metric == "hand_win_share") & (df.relative_to == "seat")].sort_values("seat").value.to_numpy()
+    np.testing.assert_allclose(got, shares.mean(axis=0), rtol=1e-12)
+    ncs = df[(df.metric == "noncompleter_win_share") & df.level.isna()].value.iloc[0]
+    assert ncs == pytest.approx(np.concatenate(nc).mean())
