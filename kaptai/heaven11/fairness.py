@@ -24,7 +24,7 @@ import pandas as pd
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import plan_chunks, resume_seed, run_chunks, run_jobs
 from kaptai.core.sampling import bit_generator
-from kaptai.core.stats import mean_interval, wilson_interval
+from kaptai.core.stats import mean_interval, seat_spread_of, wilson_interval
 from kaptai.heaven11.config import make_config
 from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.scoring import finals_array
@@ -266,8 +266,8 @@ def search_bidding(hands: int = 4000, seed: int | None = 0, *, play: str = "gree
     ``seed``, the same streams for every table).  Rows ``(rules, table, metric, seat, value, ci_low,
     ci_high, hands)``; seats are declarer-relative (0 = the declarer, then the defenders in play
     order) except ``search_seat_ev`` / ``search_seat_declares`` (the physical seat 0 of the mixed
-    table).  ``seat_spread`` = max - min of the four seat EVs, its interval from the per-hand
-    difference of those two seats.
+    table).  ``seat_spread`` = max - min of the four seat EVs, with the atlas's simultaneous interval
+    (:func:`kaptai.core.stats.seat_spread_of`).
 
     Examples
     --------
@@ -299,12 +299,10 @@ def search_bidding(hands: int = 4000, seed: int | None = 0, *, play: str = "gree
             def add(metric, seat, v, lo=math.nan, hi=math.nan, key=(label, table, n)):
                 rows.append((key[0], key[1], metric, seat, float(v), float(lo), float(hi), key[2]))
 
-            evs = [net[:, s].mean() for s in range(4)]
+            cis = [_mean_ci(net[:, s]) for s in range(4)]
             for s in range(4):
-                add("seat_ev", s, *_mean_ci(net[:, s]))
-            hi_s, lo_s = int(np.argmax(evs)), int(np.argmin(evs))
-            _, lo, hi = _mean_ci(net[:, hi_s] - net[:, lo_s])
-            add("seat_spread", None, evs[hi_s] - evs[lo_s], lo, hi)
+                add("seat_ev", s, *cis[s])
+            add("seat_spread", None, *seat_spread_of(*zip(*cis)))
             add("declarer_ev", 0, *_mean_ci(net[:, 0]))
             add("mean_level", 0, *_mean_ci(level.astype(np.float64)))
             add("redeals_per_hand", None, *_mean_ci(out["redeals"].astype(np.float64)))
