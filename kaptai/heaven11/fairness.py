@@ -302,7 +302,7 @@ def search_bidding(hands: int = 4000, seed: int | None = 0, *, play: str = "gree
             cis = [_mean_ci(net[:, s]) for s in range(4)]
             for s in range(4):
                 add("seat_ev", s, *cis[s])
-            add("seat_spread", None, *seat_spread_of(*zip(*cis)))
+            add("seat_spread", None, *seat_spread_of([c[0] for c in cis], [c[1] for c in cis], [c[2] for c in cis]))
             add("declarer_ev", 0, *_mean_ci(net[:, 0]))
             add("mean_level", 0, *_mean_ci(level.astype(np.float64)))
             add("redeals_per_hand", None, *_mean_ci(out["redeals"].astype(np.float64)))
