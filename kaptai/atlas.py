@@ -12,9 +12,12 @@ and each of its main variants, the atlas plays
 
 and turns every hand into the feature row of :mod:`kaptai.core.atlas`, where each measure
 is defined once for every game (house edge under the game's own cut and under a common 5%
-rake, seat advantage with simultaneous intervals, value of skill and the hands until it
+rake, seat advantage with simultaneous intervals, the luck of the seat from each role the
+game assigns and how much of it a rotation cancels, value of skill and the hands until it
 shows, swing, drawn-hand rate, mean length, instant wins, and the exact probability that
-the deal is already decisive).  Nothing here knows a game: the feeds do.
+the deal is already decisive).  Nothing here knows a game: the feeds do.  :func:`ranking`
+ranks every game and variant by each unit-free measure, with ties where the intervals
+overlap, and :func:`verdict` reads that ranking in one paragraph.
 
 Every table is one job of the shared runner (:mod:`kaptai.core.runner`): the whole atlas
 is one run, so ``workers``, ``scheduler`` (Dask) and ``checkpoint`` work as in every Monte
@@ -46,15 +49,16 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.atlas import PAIRS, AtlasFeed, AtlasJob, AtlasVariant, pair_measures, table_measures
+from kaptai.core.atlas import (PAIRS, ROLE_KEY, AtlasFeed, AtlasJob, AtlasVariant, pair_measures, principal_role,
+                               table_measures)
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
-from kaptai.core.stats import z_value
+from kaptai.core.stats import rank_with_ties, z_value
 from kaptai.errors import RulesError
 from kaptai.games import GAMES, game as game_spec, load_entry
 
-__all__ = ["ATLAS_COLUMNS", "MEASURES", "atlas", "atlas_games", "feed_of", "plan", "strong_of", "plot_measure",
-           "plot_map", "atlas_figures"]
+__all__ = ["ATLAS_COLUMNS", "MEASURES", "RANKED", "RANKING_COLUMNS", "atlas", "atlas_games", "feed_of", "plan",
+           "strong_of", "ranking", "verdict", "plot_measure", "plot_map", "atlas_figures"]
 
 #: Columns of :func:`atlas`.
 ATLAS_COLUMNS: list[str] = [
@@ -78,12 +82,37 @@ MEASURES: dict[str, str] = {
     "value_of_skill_swing_share": "value_of_skill / swing of the default table (unit-free)",
     "value_of_skill_exchange_share": "value_of_skill / money that changes hands per hand (unit-free)",
     "skill_effect_size": "value_of_skill / SD of the per-hand difference of the two players",
-    "hands_until_skill_shows": "(1.645 SD / value_of_skill)^2: hands after which the stronger is ahead with 95%",
+    "hands_until_skill_shows": "smallest N with P(the stronger ahead after N hands) >= 95%, by exact convolution",
     "drawn_rate": "P(the hand is drawn: no winner)",
     "natural_rate": "P(the hand is won on the deal: a natural, a dragon, an instant win)",
     "mean_length": "mean hand length (the game's turns)",
     "decisive_deal": "exact P(the deal is already decisive)",
+    "role_ev": "expected result per hand of the seat k places after the role's holder (relative_to = the role)",
+    "role_spread": "max - min of the role EVs over the offsets that play (simultaneous interval)",
+    "role_spread_swing_share": "role_spread / swing (unit-free)",
+    "role_luck_share": "SD of the role EVs over the offsets / swing: the luck of seat a player carries per hand",
+    "role_luck_after_rotation": "SD of a player's expected total over a rotation of P hands (over the role's "
+                                "chance) / SD of the total: 0 exactly for a role that rotates",
 }
+
+#: The measures of :func:`ranking` (unit-free, one figure per game and variant, or per skill pair)
+#: and whether lower is better.
+RANKED: dict[str, bool] = {
+    "role_luck_share": True,
+    "role_luck_after_rotation": True,
+    "role_spread_swing_share": True,
+    "seat_spread_swing_share": True,
+    "seat_spread_exchange_share": True,
+    "house_edge": True,
+    "natural_rate": True,
+    "value_of_skill_swing_share": False,
+    "value_of_skill_exchange_share": False,
+    "skill_effect_size": False,
+    "hands_until_skill_shows": True,
+}
+#: Columns of :func:`ranking`.
+RANKING_COLUMNS: list[str] = ["game", "variant", "measure", "level", "value", "ci_low", "ci_high", "better",
+                              "rank", "tied_with"]
 _PROB = {"house_edge", "house_edge_common", "drawn_rate", "natural_rate", "decisive_deal"}
 
 
@@ -287,12 +316,16 @@ def atlas(
     pandas.DataFrame
         Columns :data:`ATLAS_COLUMNS`, one row per (game, variant, measure, seat): ``value``
         with its interval ``ci_low``/``ci_high``, ``method`` ``'monte_carlo'`` or ``'exact'``
-        (the decisive deal, with ``exact`` as ``'p/q'``), ``unit``, ``hands`` behind the row,
-        ``relative_to`` the game's reference seat, ``level`` the decisive event's name.
+        (the decisive deal, with ``exact`` as ``'p/q'``; a rotating role's luck after a
+        rotation), ``unit``, ``hands`` behind the row, ``relative_to`` the game's reference
+        seat, or for the role measures (``role_*``) the role they are measured from, ``level``
+        the decisive event's name or the skill pair.
         ``attrs``: standard provenance (``game`` is ``'atlas of ...'``, ``samples`` the hands of
         a default table), plus ``games``, ``variant_descriptions``, ``atlas_policies``
-        (default / strong / random per game), ``units``, ``reference_seats`` and ``notes``
-        (each game's definitions of staked money, cut and length).
+        (default / strong / random per game), ``units``, ``reference_seats``, ``roles`` (name,
+        assigned, description per game), ``principal_roles`` (each game's role that varies,
+        :func:`kaptai.core.atlas.principal_role`) and ``notes`` (each game's definitions of
+        staked money, cut and length).  :func:`ranking` and :func:`verdict` read the table.
 
     Raises
     ------
@@ -329,7 +362,10 @@ def _chunk_hands(feed: AtlasFeed, heavy: bool) -> int:
 
 
 def _moments(counts: Mapping[str, np.ndarray], j: _Job) -> dict[str, np.ndarray]:
-    return {k: counts[f"j{j.index}_{k}"] for k in ("n", "z1", "z2")}
+    pre = f"j{j.index}_"
+    out = {k: counts[pre + k] for k in ("n", "z1", "z2")}
+    out.update({k[len(pre):]: v for k, v in counts.items() if k.startswith(pre + ROLE_KEY)})
+    return out
 
 
 def _unit(measure: str, feed: AtlasFeed) -> str:
@@ -337,7 +373,7 @@ def _unit(measure: str, feed: AtlasFeed) -> str:
         return "probability"
     if measure in ("swing_normalised", "skill_effect_size"):
         return "ratio"
-    if measure.endswith("_swing_share"):
+    if measure.endswith("_swing_share") or measure in ("role_luck_share", "role_luck_after_rotation"):
         return "share of swing"
     if measure.endswith("_exchange_share"):
         return "share of money exchanged"
@@ -376,10 +412,13 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         mom = _moments(counts, d)
         n = int(mom["n"][0])
         sitting = tuple(feed.sitting_out(v)) if feed.sitting_out is not None else ()
-        base_rows = table_measures(mom, confidence, sitting_out=sitting)
+        base_rows = table_measures(mom, confidence, sitting_out=sitting, roles=feed.roles)
         for r in base_rows:
             add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"],
                 method=r.get("method", "monte_carlo"))
+            if "relative_to" in r:
+                rows[-1]["relative_to"] = r["relative_to"]
+        base_rows = [r for r in base_rows if "relative_to" not in r]
         scale = {r["measure"]: (r["value"], r["ci_low"], r["ci_high"]) for r in base_rows if r["seat"] is None}
         for label, pjobs in g["pairs"].items():
             diffs = [counts[f"j{j.index}_diff"] for j in pjobs]
@@ -410,9 +449,212 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         "variant_descriptions": descriptions, "notes": {name: f.notes for name, f in feeds.items()},
         "units": {name: f.unit for name, f in feeds.items()},
         "reference_seats": {name: f.reference_seat for name, f in feeds.items()},
+        "roles": {name: [{"name": r.name, "assigned": r.assigned, "description": r.description} for r in f.roles]
+                  for name, f in feeds.items()},
+        "principal_roles": {name: principal_role(f.roles).name for name, f in feeds.items() if f.roles},
         "measures": MEASURES,
     })
     return df
+
+
+# --------------------------------------------------------------------------------------
+# The verdict: a ranking with ties, and its reading
+# --------------------------------------------------------------------------------------
+
+
+def _principal(df: pd.DataFrame) -> dict[str, str]:
+    """Each game's principal role (:func:`kaptai.core.atlas.principal_role`): from ``attrs``, else
+    read from the table (the first role whose luck after a rotation is not exact, else the first)."""
+    got = dict(df.attrs.get("principal_roles") or {})
+    after = df[df.measure == "role_luck_after_rotation"]
+    for game, part in after.groupby("game", sort=False):
+        if game not in got:
+            chance = part[part.method != "exact"]
+            got[str(game)] = str((chance if len(chance) else part).relative_to.iloc[0])
+    return got
+
+
+def _item(r: Any) -> str:
+    return f"{r.game}/{r.variant}"
+
+
+def ranking(df: pd.DataFrame) -> pd.DataFrame:
+    """Every game and variant ranked by each unit-free measure, with ties where intervals overlap.
+
+    For each measure of :data:`RANKED` (and each ``level``: the skill pair, or for the role
+    measures the game's principal role, the role that varies:
+    :func:`kaptai.core.atlas.principal_role`), the items are ranked by
+    :func:`kaptai.core.stats.rank_with_ties`: the rank is 1 + the number of items *clearly*
+    better (intervals apart), so items whose intervals overlap the best all rank 1.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A table of :func:`atlas`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`RANKING_COLUMNS`: ``better`` ``'lower'`` or ``'higher'``; ``rank`` (NaN
+        without an interval); ``tied_with`` the items (``game/variant``) whose intervals overlap
+        this one's, comma-separated.  Sorted by measure, level and rank; ``attrs`` those of
+        ``df``.
+
+    Examples
+    --------
+    >>> from kaptai.atlas import atlas, ranking
+    >>> df = atlas(games=["nine-ten"], hands=2_000, seed=1, skill=False, progress=False)
+    >>> r = ranking(df)
+    >>> after = r[r.measure == "role_luck_after_rotation"]
+    >>> sorted(set(after.level)), after["rank"].tolist(), set(after.value)    # the dealer rotates: 0, tied
+    (['dealer'], [1.0, 1.0, 1.0, 1.0], {0.0})
+    """
+    principal = _principal(df)
+    out: list[dict[str, Any]] = []
+    for measure, lower in RANKED.items():
+        sub = df[(df.measure == measure) & df.seat.isna()]
+        if measure.startswith("role_"):          # one group: each game's role that varies, its name the level
+            sub = sub[sub.relative_to == sub.game.map(principal)]
+            groups = pd.Series("", index=sub.index)
+            names = sub.relative_to
+        else:                                    # one group per skill pair
+            groups = names = sub.level.astype(object).where(sub.level.notna(), "")
+        for lev in dict.fromkeys(groups):
+            part = sub[groups == lev]
+            v, lo, hi = (part[c].to_numpy(np.float64) for c in ("value", "ci_low", "ci_high"))
+            ranks = rank_with_ties(v, lo, hi, lower_is_better=lower)
+            labels = [_item(r) for r in part.itertuples()]
+            for i, r in enumerate(part.itertuples()):
+                tied = [labels[j] for j in range(len(labels)) if j != i and not np.isnan(ranks[i])
+                        and not np.isnan(ranks[j]) and not (hi[i] < lo[j] or hi[j] < lo[i])]
+                out.append({"game": r.game, "variant": r.variant, "measure": measure, "level": names[r.Index] or None,
+                            "value": float(v[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
+                            "better": "lower" if lower else "higher", "rank": float(ranks[i]),
+                            "tied_with": ", ".join(tied)})
+    res = pd.DataFrame(out, columns=RANKING_COLUMNS)
+    if len(res):
+        order = {m: i for i, m in enumerate(RANKED)}
+        key = res.value.where(res.better == "lower", -res.value)
+        group = res.level.where(~res.measure.str.startswith("role_"), "").fillna("")
+        res = (res.assign(_m=res.measure.map(order), _g=group, _k=key, _r=res["rank"].fillna(np.inf))
+               .sort_values(["_m", "_g", "_r", "_k"], kind="stable")
+               .drop(columns=["_m", "_g", "_k", "_r"]).reset_index(drop=True))
+    res["level"] = res["level"].astype(object).where(res["level"].notna(), None)
+    res.attrs.update(df.attrs)
+    return res
+
+
+def _fmt(v: float, measure: str) -> str:
+    if not np.isfinite(v):
+        return "∞" if v > 0 else "n/a"
+    if measure in ("house_edge", "natural_rate"):
+        return f"{100 * v:.2g}%" if v != 0 and abs(v) < 1e-4 else f"{100 * v:.2f}%"
+    if measure == "hands_until_skill_shows":
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+def _est(r: Any, unit: str = "") -> str:
+    m = r.measure
+    if r.ci_low == r.value == r.ci_high:
+        return _fmt(r.value, m) + unit
+    return f"{_fmt(r.value, m)}{unit} [{_fmt(r.ci_low, m)}, {_fmt(r.ci_high, m)}]"
+
+
+def _names(part: pd.DataFrame, values: bool = True, unit: str = "") -> str:
+    items = [f"{_item(r)} ({_est(r, unit)})" if values else _item(r) for r in part.itertuples()]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _top(part: pd.DataFrame, unit: str = "") -> str:
+    """The best item with its figure, and those that share its rank 1."""
+    best = part[part["rank"] == 1]
+    first = best.iloc[:1]
+    text = _names(first, unit=unit)
+    rest = best.iloc[1:]
+    if len(rest):
+        text += (f" ({len(rest)} more rank first with it, no interval lying wholly on the better side of theirs: "
+                 f"{_names(rest, values=False)})")
+    return text
+
+
+def verdict(table: pd.DataFrame) -> str:
+    """A one-paragraph reading of :func:`ranking` (or of an atlas table, ranked first).
+
+    Which game and variant carries the least luck of the seat per hand and after a full
+    rotation, where skill is worth most and shows soonest, and the house edge; every name
+    and number is read from the ranking (items tied at the top are named together).
+
+    Examples
+    --------
+    >>> from kaptai.atlas import atlas, verdict
+    >>> df = atlas(games=["nine-ten"], hands=2_000, seed=1, skill=False, progress=False)
+    >>> "cancels it exactly" in verdict(df)
+    True
+    """
+    r = table if "rank" in table.columns else ranking(table)
+    if r.empty:
+        return ""
+    out: list[str] = []
+
+    def part(measure: str, level: str | None = None) -> pd.DataFrame:
+        sub = r[r.measure == measure]
+        if level is not None:
+            sub = sub[sub.level == level]
+        return sub[sub["rank"].notna()]
+
+    luck = part("role_luck_share")
+    if len(luck):
+        worst = luck.loc[[luck.value.idxmax()]]
+        roles = ", ".join(f"{g}: the {role.replace('_', ' ')}" for g, role in
+                          dict(zip(luck.game, luck.level)).items())
+        text = (f"Per hand, the luck of the seat — the SD of a player's expected result over the offsets from "
+                f"the role that varies ({roles}), in SDs of one hand — is least in {_top(luck)}")
+        if worst.index[0] != luck.index[0]:
+            text += f"; most in {_names(worst)}"
+        out.append(text + ".")
+    after = part("role_luck_after_rotation")
+    if len(after):
+        zero = after[(after.value == 0) & (after.ci_high == 0)]
+        left = after.drop(zero.index).sort_values("value", ascending=False)
+        bits: list[str] = []
+        if len(zero):
+            bits.append(f"a full rotation of the deal cancels it exactly in {_names(zero, values=False)}, "
+                        "where the role rotates")
+        if len(left):
+            bits.append(f"where chance assigns the role it stays, in the same share of the result's SD over any "
+                        f"number of rotations: most in {_names(left.iloc[:1])}, least in {_names(left.iloc[-1:])}"
+                        if len(left) > 1 else f"where chance assigns the role it stays: {_names(left)}")
+        joined = "; ".join(bits)
+        out.append(joined[:1].upper() + joined[1:] + ".")
+    for level, who in (("default - random", "the default policy over a random player"),
+                       ("strong - default", "the strongest policy over the default")):
+        worth, soon = part("value_of_skill_swing_share", level), part("hands_until_skill_shows", level)
+        if not len(worth):
+            continue
+        text = f"Skill ({who}) is worth most, in SDs of one hand, in {_top(worth)}"
+        if len(soon):
+            text += f"; it shows soonest (95% sure to be ahead at one table) in {_top(soon, ' hands')}"
+        unclear = worth[~(worth.ci_low > 0)]
+        if len(unclear):
+            text += f"; not measurably ahead in {_names(unclear, values=False)}"
+        out.append(text + ".")
+    edge = part("house_edge")
+    if len(edge):
+        free = edge[(edge.value == 0) & (edge.ci_high == 0)]
+        top = edge.loc[[edge.value.idxmax()]]
+        house: list[str] = []
+        taking = edge.drop(free.index)
+        if len(free) and len(taking) and len(free) > len(taking):
+            house.append(f"a house takes a share only in {_names(taking, values=False)}")
+        elif len(free):
+            house.append(f"no house takes anything in {_names(free, values=False)}")
+        if top.value.iloc[0] > 0:
+            house.append(f"the house keeps most of the money that changes hands in {_names(top)}")
+        if house:
+            joined = "; ".join(house)
+            out.append(joined[:1].upper() + joined[1:] + ".")
+    return " ".join(out)
 
 
 # --------------------------------------------------------------------------------------
@@ -421,7 +663,8 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
 
 
 def _label(row) -> str:
-    return f"{row['game']} · {row['variant']}"
+    role = f" ({row['relative_to']})" if str(row["measure"]).startswith("role_") else ""
+    return f"{row['game']} · {row['variant']}{role}"
 
 
 def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = None):
@@ -448,6 +691,7 @@ def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = Non
         seats = sorted({int(s) for s in sub.seat.dropna()}) if sub.seat.notna().any() else [None]
         for k, s in enumerate(seats):
             part = sub if s is None else sub[sub.seat == s]
+            part = part[np.isfinite(part.value.to_numpy(float))]     # an infinite value has no point to draw
             off = 0.0 if len(seats) == 1 else (k - (len(seats) - 1) / 2) * 0.8 / max(len(seats), 1)
             y = [ypos[_label(r)] + off for _, r in part.iterrows()]
             v = part.value.to_numpy(float)
@@ -458,7 +702,7 @@ def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = Non
         ax.set_yticks(range(len(labels)))
         ax.set_yticklabels(labels)
         ax.invert_yaxis()
-        if measure in ("seat_advantage", "seat_ev", "value_of_skill") or (sub.value < 0).any():
+        if measure in ("seat_advantage", "seat_ev", "role_ev", "value_of_skill") or (sub.value < 0).any():
             ax.axvline(0.0, color="grey", lw=0.8)
         unit = sub.unit.iloc[0] if sub.unit.nunique() == 1 else "each game's stake unit"
         ax.set_xlabel(f"{measure} ({unit})")
@@ -522,13 +766,23 @@ def plot_map(df: pd.DataFrame, ax=None):
     return draw(ax).axes[0] if ax is None else (draw(ax), ax)[1]
 
 
+_NO_FIGURE = ("seat_ev", "role_ev", "decisive_deal", "house_edge_common", "role_spread")
+
+
 def atlas_figures(df: pd.DataFrame) -> dict[str, Any]:
-    """Every figure of the atlas: ``{name: matplotlib Figure}`` (the map first)."""
+    """Every figure of the atlas: ``{name: matplotlib Figure}`` (the map first).
+
+    One per measure but the per-seat and per-offset EVs, the exact decisive deal, the common
+    rake (5% in every game by construction) and the role spread in the games' own units (its
+    unit-free share has a figure)."""
+    import matplotlib.pyplot as plt
+
     figs: dict[str, Any] = {}
-    if (df.measure == "skill_effect_size").any():
-        figs["map"] = plot_map(df).figure
-    for m in MEASURES:
-        if m in ("seat_ev", "decisive_deal") or not (df.measure == m).any():
-            continue
-        figs[m] = plot_measure(df, m).figure
+    with plt.rc_context({"figure.max_open_warning": 0}):     # every figure is returned open, by design
+        if (df.measure == "skill_effect_size").any():
+            figs["map"] = plot_map(df).figure
+        for m in MEASURES:
+            if m in _NO_FIGURE or not (df.measure == m).any():
+                continue
+            figs[m] = plot_measure(df, m).figure
     return figs

@@ -27,8 +27,8 @@ def games_command(args: argparse.Namespace, game: object = None) -> Output:
 
 
 def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
-    """``kaptai atlas``: every game on one scale."""
-    from kaptai.atlas import atlas, atlas_figures
+    """``kaptai atlas``: every game on one scale (``--ranking``: the ranking with ties and the verdict)."""
+    from kaptai.atlas import RANKING_COLUMNS, atlas, atlas_figures, ranking, verdict
 
     df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
                variants=args.variants, progress=args.progress, scheduler=args.scheduler,
@@ -47,9 +47,15 @@ def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
             names.append(path)
         text = f"wrote {len(names)} figures to {args.plot_dir}"
         print(text, file=sys.stderr)
+    if args.ranking:
+        import textwrap
+
+        return Output(ranking(df), "fairness atlas ranking: every game and variant by each unit-free measure, "
+                                   "95% intervals, equal ranks where the intervals overlap", RANKING_COLUMNS,
+                      legend=textwrap.fill(verdict(df), 100, break_on_hyphens=False))
     return Output(df, "fairness atlas: every game on one scale, 95% intervals",
-                  ["game", "variant", "players", "measure", "seat", "level", "value", "ci_low", "ci_high", "unit",
-                   "method"])
+                  ["game", "variant", "players", "measure", "seat", "relative_to", "level", "value", "ci_low",
+                   "ci_high", "unit", "method"])
 
 
 def atlas_report_command(args: argparse.Namespace, game: object = None) -> Output:
@@ -97,6 +103,9 @@ def _tools() -> dict[str, Command]:
             Opt("--no-skill", "flag", help="skip the value-of-skill tables (a third of the time)"),
             Opt("--plot-dir", "str", default=None, metavar="DIR", check=o._path("--plot-dir"),
                 help="save every atlas figure to DIR (created)"),
+            Opt("--ranking", "flag",
+                help="print the ranking of every game and variant by each unit-free measure (ties where the "
+                     "intervals overlap) and the verdict, instead of the full table"),
             *o.runner(), *o.output(),
         ), help="the fairness atlas: every game on one scale (house edge, seats, skill, swing)",
             example="kaptai atlas --hands 100000 --plot-dir figures", monte_carlo=True),

@@ -1,12 +1,16 @@
 """The fairness atlas (kaptai.atlas, kaptai atlas, kaptai report atlas) at small size."""
 
 import json
+import math
+
+import numpy as np
 import pandas as pd
 import pytest
 
-from kaptai.atlas import ATLAS_COLUMNS, MEASURES, _chunk_hands, atlas, atlas_games, feed_of, plan, strong_of
+from kaptai.atlas import (ATLAS_COLUMNS, MEASURES, RANKED, RANKING_COLUMNS, _chunk_hands, atlas, atlas_games, feed_of,
+                          plan, ranking, strong_of, verdict)
 from kaptai.cli import main
-from kaptai.core.atlas import AtlasFeed, AtlasJob, pair_measures
+from kaptai.core.atlas import AtlasFeed, AtlasJob, RoleMoments, pair_measures, principal_role
 from kaptai.core.runner import CheckpointError, plan_chunks
 from kaptai.errors import KaptaiError
 from kaptai.games import GAMES
@@ -149,6 +153,8 @@ def test_report_atlas_small(tmp_path, monkeypatch):
                                       progress=False)
     assert (tmp_path / "a.md").read_text(encoding="utf-8") == text
     assert "## Reading" in text and "## The games at a glance" in text and "data:image/png;base64" in text
+    assert "## The verdict, with its uncertainty" in text and verdict(df) in text
+    assert "seat luck left after a rotation" in text and "role_luck_after_rotation" in text
     # every number of the reading comes from the table
     for paragraph in rep.reading(df):
         assert paragraph
@@ -159,3 +165,168 @@ def test_dask_gives_the_same_table():
     pytest.importorskip("distributed")
     kw = dict(games=[FAST], hands=600, seed=7, progress=False, variants="default")
     pd.testing.assert_frame_equal(atlas(**kw), atlas(**kw, scheduler="local", workers=2))
+
+
+# --------------------------------------------------------------------------------------
+# Roles: the luck of the seat from the role that varies
+# --------------------------------------------------------------------------------------
+
+#: What assigns each game's roles (the reference first): the rules pages.
+ROLES = {"kap-tai-shap": ("rotation", "dice"), "big-two": ("cards",), "nine-ten": ("rotation",),
+         "nantong": ("rotation",), "heaven-eleven": ("auction", "rotation")}
+
+
+@pytest.mark.parametrize("name", sorted(ROLES))
+def test_every_feed_declares_its_roles_and_its_rows_carry_them(name):
+    feed = feed_of(name)
+    assert tuple(r.assigned for r in feed.roles) == ROLES[name]
+    assert feed.roles[0].name == feed.reference_seat and all(r.description for r in feed.roles)
+    v = feed.variants[0]
+    rows = feed.rows(AtlasJob(name, v, (feed.default_policy,) * v.players), plan_chunks(60, 60, 2)[0])
+    for role in feed.roles[1:]:
+        seats = np.asarray(rows[f"role_{role.name}"])
+        assert seats.shape == (60,) and seats.min() >= 0 and seats.max() < v.players
+    mom = feed.play(AtlasJob(name, v, (feed.default_policy,) * v.players), plan_chunks(60, 60, 2)[0])
+    assert {f"role_{r.name}_z1" for r in feed.roles[1:]} <= set(mom)
+
+
+def test_kts_first_hand_role_is_the_dice_and_agrees_with_the_fairness_module():
+    """The first hand's EVs from the atlas's role block equal kaptai.kts.fairness's first-hand
+    relative EVs on the same hands, and the role's seat counts are the engine's dice tallies."""
+    from kaptai.kts.atlas import VARIANTS, variant_rules
+    from kaptai.kts.fairness import hand_ev
+    from kaptai.kts.simulate import CHUNK_HANDS, run_tallies
+
+    feed = feed_of("kap-tai-shap")
+    v = VARIANTS[1]
+    total = None
+    for c in plan_chunks(2 * CHUNK_HANDS, CHUNK_HANDS, 11):
+        m = feed.play(AtlasJob("kap-tai-shap", v, ("greedy",) * 4), c)
+        total = m if total is None else {k: total[k] + m[k] for k in m}
+    stats, _, _ = run_tallies(4, variant_rules(v), 2 * CHUNK_HANDS, 11, policies=["greedy"] * 4, progress=False)
+    r = hand_ev(stats, 4, variant_rules(v), "first_hand")
+    role = RoleMoments(total, "first_hand")
+    assert [role.ev(k)[0] for k in range(4)] == pytest.approx(list(r.ev.mean), abs=1e-12)
+    assert (role.holder() * 2 * CHUNK_HANDS).tolist() == pytest.approx(stats["first_hand"].tolist())
+
+
+def test_heaven_eleven_dealer_seat_is_the_engine_dealer():
+    from kaptai.heaven11.atlas import VARIANTS, hand_rows, variant_config
+    from kaptai.heaven11.engine import run_hands
+
+    cfg = variant_config(VARIANTS[0])
+    out, _ = run_hands(cfg, "greedy", np.random.PCG64(5), 200)
+    r = hand_rows(out, cfg)
+    assert np.array_equal((out["declarer"] + r["role_dealer"] * cfg.play_step) % 4, out["dealer"])
+
+
+def test_role_rows_of_the_atlas(small):
+    df = small
+    roles = df[df.measure.str.startswith("role_")]
+    assert set(roles.relative_to) == {"dealer"} and df.attrs["principal_roles"] == {FAST: "dealer"}
+    after = roles[roles.measure == "role_luck_after_rotation"]
+    assert (after.value == 0).all() and (after.method == "exact").all() and len(after) == 4
+    for (_, v), part in df.groupby(["game", "variant"]):
+        seat = part[part.measure == "seat_spread"].iloc[0]
+        role = part[part.measure == "role_spread"].iloc[0]
+        assert (seat.value, seat.ci_low, seat.ci_high) == pytest.approx((role.value, role.ci_low, role.ci_high))
+        assert (part[part.measure.isin(["role_luck_share", "role_luck_after_rotation"])].unit
+                == "share of swing").all()
+
+
+def test_kts_rows_have_both_roles():
+    df = atlas(games=["kap-tai-shap"], hands=1_000, seed=2, skill=False, variants="default", progress=False)
+    roles = df[df.measure == "role_luck_after_rotation"].set_index("relative_to")
+    assert roles.loc["dealer", "method"] == "exact" and roles.loc["dealer", "value"] == 0
+    assert roles.loc["first_hand", "method"] == "monte_carlo" and roles.loc["first_hand", "ci_high"] > 0
+    assert df.attrs["principal_roles"]["kap-tai-shap"] == "first_hand"
+    assert principal_role(feed_of("kap-tai-shap").roles).name == "first_hand"
+    assert sorted(df[(df.measure == "role_ev") & (df.relative_to == "first_hand")].seat) == [0, 1, 2, 3]
+
+
+# --------------------------------------------------------------------------------------
+# The verdict: a ranking with ties, and its reading
+# --------------------------------------------------------------------------------------
+
+
+def _synthetic():
+    """Three games: intervals that overlap (a, b) and one clear of them (c); two roles in g1."""
+    rows = []
+
+    def add(game, measure, value, lo, hi, level=None, relative_to="dealer", method="monte_carlo"):
+        rows.append({"game": game, "variant": "v", "players": 4, "measure": measure, "seat": None,
+                     "relative_to": relative_to, "level": level, "value": value, "ci_low": lo, "ci_high": hi,
+                     "exact": None, "unit": "", "hands": 100, "method": method})
+
+    for g, (v, lo, hi) in {"a": (0.10, 0.05, 0.15), "b": (0.12, 0.08, 0.16), "c": (0.50, 0.40, 0.60)}.items():
+        add(g, "seat_spread_swing_share", v, lo, hi)
+        add(g, "value_of_skill_swing_share", v, lo, hi, level="default - random")
+        add(g, "hands_until_skill_shows", 10 / v, 10 / hi, 10 / lo, level="default - random")
+        add(g, "role_luck_share", v, lo, hi)
+        add(g, "role_luck_after_rotation", 0.0, 0.0, 0.0, method="exact")
+        add(g, "house_edge", 0.0 if g != "c" else 0.05, 0.0 if g != "c" else 0.05, 0.0 if g != "c" else 0.05)
+    add("a", "role_luck_share", 0.9, 0.8, 1.0, relative_to="first_hand")            # a's role that varies
+    add("a", "role_luck_after_rotation", 0.9, 0.8, 1.0, relative_to="first_hand")
+    df = pd.DataFrame(rows, columns=ATLAS_COLUMNS)
+    df.attrs["principal_roles"] = {"a": "first_hand", "b": "dealer", "c": "dealer"}
+    return df
+
+
+def test_ranking_ties_where_the_intervals_overlap():
+    r = ranking(_synthetic())
+    assert list(r.columns) == RANKING_COLUMNS and set(r.measure) <= set(RANKED)
+    spread = r[r.measure == "seat_spread_swing_share"].set_index("game")
+    assert spread["rank"].to_dict() == {"a": 1.0, "b": 1.0, "c": 3.0}          # two clearly ahead of c
+    assert spread.tied_with.to_dict() == {"a": "b/v", "b": "a/v", "c": ""}
+    assert (spread.better == "lower").all() and list(spread.index) == ["a", "b", "c"]
+    skill = r[r.measure == "value_of_skill_swing_share"].set_index("game")
+    assert skill["rank"].to_dict() == {"c": 1.0, "a": 2.0, "b": 2.0} and list(skill.index) == ["c", "b", "a"]
+    assert (skill.level == "default - random").all() and (skill.better == "higher").all()
+    # the role measures rank each game's role that varies: a's first hand (0.9), not its dealer
+    luck = r[r.measure == "role_luck_share"].set_index("game")
+    assert luck.level.to_dict() == {"b": "dealer", "c": "dealer", "a": "first_hand"}
+    assert luck["rank"].to_dict() == {"b": 1.0, "c": 2.0, "a": 3.0} and list(luck.index) == ["b", "c", "a"]
+    after = r[r.measure == "role_luck_after_rotation"].set_index("game")
+    assert after["rank"].to_dict() == {"b": 1.0, "c": 1.0, "a": 3.0}           # exact zeros tie
+    edge = r[r.measure == "house_edge"].set_index("game")
+    assert edge["rank"].to_dict() == {"a": 1.0, "b": 1.0, "c": 3.0}
+
+
+def test_the_verdict_names_the_computed_winners():
+    df = _synthetic()
+    text = verdict(df)
+    assert text == verdict(ranking(df))
+    assert "least in b/v (0.12 [0.08, 0.16])" in text and "most in a/v (0.9 [0.8, 1])" in text
+    assert "cancels it exactly in b/v and c/v" in text
+    assert "worth most, in SDs of one hand, in c/v (0.5 [0.4, 0.6])" in text
+    assert "soonest (95% sure to be ahead at one table) in c/v (20 hands [17, 25])" in text
+    assert "A house takes a share only in c/v" in text and "most of the money that changes hands in c/v (5.00%)" in text
+    # a different table, a different verdict: nothing is typed in
+    df.loc[(df.game == "b") & (df.measure == "role_luck_share"), ["value", "ci_low", "ci_high"]] = [0.7, 0.65, 0.75]
+    assert "least in c/v (0.5 [0.4, 0.6])" in verdict(df)
+
+
+def test_ranking_and_verdict_of_a_real_atlas(small):
+    r = ranking(small)
+    assert set(r.game) == {FAST} and r["rank"].min() == 1
+    skill = r[(r.measure == "value_of_skill_swing_share") & (r.level == "default - random")]
+    best = skill[skill["rank"] == 1].iloc[0]
+    text = verdict(r)
+    assert f"{best.game}/{best.variant} ({best.value:.3g}" in text
+    for m, lower in RANKED.items():
+        part = r[(r.measure == m)]
+        for lev in set(part.level):
+            ranks = part[part.level == lev]["rank"]
+            assert ranks.min() == 1 or ranks.isna().all()
+
+
+def test_cli_ranking(capsys):
+    argv = ["atlas", "--games", FAST, "--hands", "400", "--seed", "1", "--variants", "default", "--no-skill",
+            "--ranking", "--no-progress"]
+    assert main(argv + ["--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and set(rows[0]) == set(RANKING_COLUMNS)
+    assert {r["measure"] for r in rows} >= {"role_luck_share", "role_luck_after_rotation", "house_edge"}
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# fairness atlas ranking") and "# Per hand, the luck of the seat" in out

@@ -57,7 +57,7 @@ from kaptai.bigtwo.config import EngineConfig, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.policies import check_policies
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand_moments
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 
@@ -233,6 +233,9 @@ FEED = AtlasFeed(
     game=_GAME,
     variants=VARIANTS,
     reference_seat="leader",
+    roles=(AtlasRole("leader", "cards",
+                     "the holder of ♦3 leads (first_lead='lowest_card'): a uniformly random seat, independent "
+                     "from game to game (the deal is uniform)"),),
     unit="point x stake",
     default_policy="greedy",
     # measured (rotated over the seats, field 'greedy', 25,000 games a seat): 'heuristic' is weaker

@@ -64,6 +64,40 @@ Measures (:func:`table_measures`, :func:`pair_measures`)
   (:func:`kaptai.core.stats.hands_until_ahead`), not the normal approximation.
 * Seats that sit out (:attr:`AtlasFeed.sitting_out`) are in no seat measure, swing or pair.
 
+Luck of the seat, from the roles (:func:`role_measures`)
+--------------------------------------------------------
+A feed declares the roles its game assigns (:class:`AtlasRole`, :attr:`AtlasFeed.roles`): the
+first is the reference role (seat 0 of every row); each other role's holder is given per hand
+as ``role_<name>``, the holder's seat in the row's numbering, and becomes a *role block* of the
+moments: ``h_d = 1[holder at seat d]`` and ``y_{c,d} = net_c h_d`` (``P + P**2`` columns, their
+own ``z1``/``z2``).  Offset ``k`` of a role is the seat ``k`` places after its holder; ``e_k``
+its EV (for the reference role ``E[net_k]``, else ``sum_d E[y_{(d+k) % P, d}]``); ``K`` the
+offsets that play (a seat that sits out is in none); ``A = |K|``; ``swing`` the table's swing.
+
+* ``role_ev`` = ``e_k``; ``role_spread`` = ``max_k e_k - min_k e_k`` (simultaneous interval, as
+  ``seat_spread``); ``role_spread_swing_share`` = role_spread / swing.
+* ``role_luck_share`` = ``sigma / swing``, ``sigma = sqrt(mean_k (e_k - mean_k e_k)**2)``: the SD
+  of a player's expected result over the role's offsets, in SDs of one hand.  Interval: the
+  least and greatest SD over the box of the simultaneous (``1 - alpha/A``) intervals of the
+  ``e_k`` (:func:`variance_range`), divided by the swing's interval (:func:`share_of`).
+* ``role_luck_after_rotation`` = ``SD(T) / (sqrt(P) swing)``, ``T`` a player's expected total
+  over one rotation of ``P`` hands given where the roles fell, the SD over the role's chance:
+    - a role that rotates (``assigned='rotation'``): every player holds every offset once,
+      ``T = sum_k e_k`` for all: exactly 0 (``method='exact'``);
+    - a role assigned by chance in a game with a rotating role ``B``: in the rotation the
+      player sits at each offset ``c`` of ``B`` once, and the chance role's holder is at
+      seat ``d ~ q`` (``q_d = E[h_d]``, independent hands), so
+      ``SD(T)**2 = sum_c Var_{d~q} g(c, d)``, ``g(c, d)`` = E[result of the seat ``c`` places
+      after ``B``'s holder | the other role's holder at row seat ``d``] (``E[y_{a,d}] / q_d``,
+      ``a = c`` when ``B`` is the reference, ``a = (c + d) % P`` when it is the block's role);
+    - a role assigned by chance in a game without a rotating role: the player's offset is
+      uniform and independent from hand to hand (multinomial counts), ``SD(T)**2 = P sigma**2``:
+      the same as ``role_luck_share``.
+  Interval: the least and greatest ``SD(T)`` over the box of simultaneous intervals of the
+  ``g`` (or ``e``) values, ``q`` taken as known.  The ratio is the same for any whole number of
+  rotations (both SDs grow as the square root of the hands): a session of the game's usual
+  length cancels the luck of a rotating role and none of a chance role's.
+
 Examples
 --------
 >>> import numpy as np
@@ -85,9 +119,16 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.stats import clopper_pearson_interval, spread_interval, z_value
+from kaptai.errors import RulesError
 
 __all__ = [
     "COMMON_RAKE",
+    "ROLE_ASSIGNMENTS",
+    "AtlasRole",
+    "RoleMoments",
+    "principal_role",
+    "role_measures",
+    "variance_range",
     "feature_names",
     "hand_moments",
     "Moments",
@@ -107,6 +148,10 @@ PAIRS: tuple[tuple[str, str, str], ...] = (("default - random", "default", "rand
 
 #: The common rake for comparison: 5% of winnings.
 COMMON_RAKE = 0.05
+#: How a game assigns a role: passed on to the next seat each hand, or by chance.
+ROLE_ASSIGNMENTS: tuple[str, ...] = ("rotation", "dice", "cards", "auction")
+#: Prefix of a role holder's per-hand seats in a feed's rows and of its moments.
+ROLE_KEY = "role_"
 _TAIL = ("sq", "abs", "house", "staked", "rake5", "drawn", "natural", "length", "exchanged")
 
 
@@ -128,6 +173,7 @@ def hand_moments(
     drawn: np.ndarray,
     natural: np.ndarray,
     weight: np.ndarray | None = None,
+    **roles: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """Moments (``n``, ``z1``, ``z2``) of hands given as rows, optionally weighted.
 
@@ -140,11 +186,27 @@ def hand_moments(
     weight : array (N,) of int, optional
         How many hands each row stands for (a feed that tallies outcome cells passes one
         row per cell and its count).
+    role_<name> : array (N,) of int, optional
+        The seat (in the row's numbering, 0..P-1) of the holder of the role ``name`` in each
+        hand, for every role but the reference one (:class:`AtlasRole`): its role block.
 
     Returns
     -------
     dict
-        ``{"n": (1,) int64, "z1": (d,), "z2": (d, d)}`` -- they add across chunks.
+        ``{"n": (1,) int64, "z1": (d,), "z2": (d, d)}`` and ``role_<name>_z1`` /
+        ``role_<name>_z2`` of each role block (``h_d``, then ``y_{c,d}`` at ``P + c P + d``)
+        -- they add across chunks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.atlas import RoleMoments, hand_moments
+    >>> net = np.array([[2.0, -2.0], [-2.0, 2.0], [2.0, -2.0]])
+    >>> one = np.ones(3)
+    >>> m = hand_moments(net, gross=net, staked=2 * one, length=one, drawn=0 * one, natural=0 * one,
+    ...                  role_first=np.array([0, 1, 1]))
+    >>> sorted(m), RoleMoments(m, "first").holder().tolist()
+    (['n', 'role_first_z1', 'role_first_z2', 'z1', 'z2'], [0.3333333333333333, 0.6666666666666666])
     """
     net = np.asarray(net, dtype=np.float64)
     gross = np.asarray(gross, dtype=np.float64)
@@ -172,7 +234,20 @@ def hand_moments(
         w = np.asarray(weight, dtype=np.float64).reshape(N)
         n = int(np.asarray(weight, dtype=np.int64).sum())
     zw = z * w[:, None]
-    return {"n": np.array([n], dtype=np.int64), "z1": zw.sum(axis=0), "z2": zw.T @ z}
+    out = {"n": np.array([n], dtype=np.int64), "z1": zw.sum(axis=0), "z2": zw.T @ z}
+    P = net.shape[1]
+    for key, seats in roles.items():
+        if not key.startswith(ROLE_KEY) or len(key) == len(ROLE_KEY):
+            raise RulesError(f"hand_moments: unknown argument {key!r} (a role holder is given as role_<name>)")
+        h = np.asarray(seats).reshape(-1)
+        if h.size != N or not np.issubdtype(h.dtype, np.integer) or (N and (h.min() < 0 or h.max() >= P)):
+            raise RulesError(f"{key}: expected {N} seats of 0..{P - 1} (the role holder's seat in each hand)")
+        onehot = (h[:, None] == np.arange(P)[None, :]).astype(np.float64)
+        block = np.concatenate([onehot, (net[:, :, None] * onehot[:, None, :]).reshape(N, P * P)], axis=1)
+        bw = block * w[:, None]
+        out[f"{key}_z1"] = bw.sum(axis=0)
+        out[f"{key}_z2"] = bw.T @ block
+    return out
 
 
 class Estimate(tuple):
@@ -186,6 +261,23 @@ class Estimate(tuple):
     @property
     def value(self) -> float:
         return self[0]
+
+
+def _delta(n: int, m: np.ndarray, cov: np.ndarray, f: Callable[[np.ndarray], float], grad: np.ndarray,
+           confidence: float) -> Estimate:
+    v = float(f(m))
+    if n < 2 or not math.isfinite(v):
+        return Estimate(v, math.nan, math.nan)
+    var = float(grad @ cov @ grad) / n
+    half = z_value(confidence) * math.sqrt(max(var, 0.0))
+    return Estimate(v, v - half, v + half)
+
+
+def _mean_cov(n: int, z1: np.ndarray, z2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m = z1 / n if n else np.full(z1.size, np.nan)
+    if n > 1:
+        return m, (z2 - n * np.outer(m, m)) / (n - 1)
+    return m, np.full_like(z2, np.nan)
 
 
 class Moments:
@@ -206,11 +298,7 @@ class Moments:
             raise ValueError("moments: z1 and z2 do not describe one feature row")
         self.names = feature_names(self.players)
         self._idx = {k: i for i, k in enumerate(self.names)}
-        self.m = z1 / self.n if self.n else np.full(z1.size, np.nan)
-        if self.n > 1:
-            self.cov = (z2 - self.n * np.outer(self.m, self.m)) / (self.n - 1)
-        else:  # no spread can be measured from one hand
-            self.cov = np.full_like(z2, np.nan)
+        self.m, self.cov = _mean_cov(self.n, z1, z2)   # no spread can be measured from one hand: NaN
 
     def index(self, name: str) -> int:
         return self._idx[name]
@@ -220,12 +308,7 @@ class Moments:
 
     def delta(self, f: Callable[[np.ndarray], float], grad: np.ndarray, confidence: float = 0.95) -> Estimate:
         """``f(m)`` with the delta-method interval for gradient ``grad`` (a vector over features)."""
-        v = float(f(self.m))
-        if self.n < 2 or not math.isfinite(v):
-            return Estimate(v, math.nan, math.nan)
-        var = float(grad @ self.cov @ grad) / self.n
-        half = z_value(confidence) * math.sqrt(max(var, 0.0))
-        return Estimate(v, v - half, v + half)
+        return _delta(self.n, self.m, self.cov, f, grad, confidence)
 
     def linear(self, coef: Mapping[str, float], confidence: float = 0.95) -> Estimate:
         """A linear combination of means, with its (exact normal) interval."""
@@ -297,11 +380,13 @@ def _clip(e: Estimate, lo: float | None = None, hi: float | None = None) -> Esti
 
 
 def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
-                   sitting_out: Sequence[int] = ()) -> list[dict[str, Any]]:
+                   sitting_out: Sequence[int] = (), roles: Sequence[AtlasRole] = ()) -> list[dict[str, Any]]:
     """Every measure of one all-default table (rows ``measure, seat, value, ci_low, ci_high``).
 
     Seats in ``sitting_out`` (a seat that sits the hand out, e.g. Nantong's fourth player)
-    get no rows and count in no seat measure nor in the swing.
+    get no rows and count in no seat measure nor in the swing.  With ``roles`` (the game's,
+    the reference role first) the rows of :func:`role_measures` follow, each with its
+    ``relative_to``.
 
     Examples
     --------
@@ -370,6 +455,9 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
         else:
             add(f"{name}_rate", _clip(m.linear({name: 1.0}, confidence), 0.0, 1.0))
     add("mean_length", m.linear({"length": 1.0}, confidence))
+    if roles:
+        rows += role_measures(moments, roles, swing=_clip(sd, lo=0.0), confidence=confidence,
+                              sitting_out=sitting_out)
     return rows
 
 
@@ -393,6 +481,294 @@ def share_of(num: Estimate | tuple, den: Estimate | tuple) -> Estimate:
     if not (dlo > 0 and math.isfinite(dhi)):
         return Estimate(v / d, math.nan, math.nan)
     return Estimate(v / d, min(lo / dlo, lo / dhi), max(hi / dlo, hi / dhi))
+
+
+def variance_range(lo: Sequence[float] | np.ndarray, hi: Sequence[float] | np.ndarray,
+                   weights: Sequence[float] | np.ndarray | None = None) -> tuple[float, float]:
+    """Least and greatest weighted variance ``sum_i w_i (x_i - sum_j w_j x_j)**2`` over the box
+    ``lo_i <= x_i <= hi_i`` (weights normalised to sum 1; default equal).
+
+    The greatest is at a corner of the box (the variance is convex), so every corner is tried
+    (at most 16 coordinates); the least is ``min_c sum_i w_i dist(c, [lo_i, hi_i])**2`` (the
+    variance is the least mean square about any centre), a convex piecewise quadratic in ``c``
+    minimised exactly segment by segment.  NaN bounds give ``(nan, nan)``.
+
+    Examples
+    --------
+    >>> from kaptai.core.atlas import variance_range
+    >>> variance_range([0.0, 1.0], [0.5, 2.0])          # x = (0.5, 1) at least, (0, 2) at most
+    (0.0625, 1.0)
+    >>> variance_range([0.0, 0.2], [0.5, 1.0])          # the boxes overlap: equal values fit
+    (0.0, 0.25)
+    """
+    a = np.asarray(lo, dtype=np.float64).reshape(-1)
+    b = np.asarray(hi, dtype=np.float64).reshape(-1)
+    w = np.ones(a.size) if weights is None else np.asarray(weights, dtype=np.float64).reshape(-1)
+    if a.size != b.size or w.size != a.size or a.size == 0:
+        raise RulesError(f"variance_range: {a.size} lower, {b.size} upper bounds and {w.size} weights")
+    if np.isnan(a).any() or np.isnan(b).any():
+        return math.nan, math.nan
+    if (w < 0).any() or not w.sum() > 0 or (a > b).any():
+        raise RulesError("variance_range: expected weights >= 0 with a positive sum and lo <= hi")
+    keep = w > 0
+    a, b, w = a[keep], b[keep], w[keep] / w[keep].sum()
+    k = a.size
+    if k > 16:
+        raise RulesError(f"variance_range: {k} coordinates (at most 16: every corner of the box is tried)")
+    corners = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1
+    x = np.where(corners == 1, b[None, :], a[None, :])
+    mu = x @ w
+    top = float(np.max(((x - mu[:, None]) ** 2) @ w))
+
+    def phi(c: float) -> float:
+        return float(w @ (np.maximum(a - c, 0.0) ** 2 + np.maximum(c - b, 0.0) ** 2))
+
+    pts = np.unique(np.concatenate([a, b]))
+    cand = list(pts)
+    for left, right in zip(pts[:-1], pts[1:]):
+        below, above = a >= right, b <= left          # c < lo_i, c > hi_i on the whole segment
+        den = float(w[below].sum() + w[above].sum())
+        if den > 0:
+            c = float((w[below] @ a[below] + w[above] @ b[above]) / den)
+            cand.append(min(max(c, float(left)), float(right)))
+    return max(min(phi(c) for c in cand), 0.0), top
+
+
+@dataclass(frozen=True)
+class AtlasRole:
+    """A role a game assigns to a seat: its name and what assigns it.
+
+    Attributes
+    ----------
+    name : str
+        ``'dealer'``, ``'first_hand'``, ``'leader'``, ``'declarer'``: the ``relative_to`` of its
+        rows, and (for every role but the feed's first, the reference role of seat 0) the key
+        ``role_<name>`` of its holder's seat in the feed's rows.
+    assigned : {'rotation', 'dice', 'cards', 'auction'}
+        ``'rotation'``: passed to the next seat after every hand (each player holds every
+        offset once in ``P`` hands); otherwise by chance: the dice, the deal, the auction.
+    description : str
+        One line: how the rules assign it.
+
+    Examples
+    --------
+    >>> from kaptai.core.atlas import AtlasRole
+    >>> AtlasRole("dealer", "rotation").chance
+    False
+    >>> AtlasRole("dealer", "coin")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: role 'dealer': assigned='coin', expected one of rotation, dice, cards, auction
+    """
+
+    name: str
+    assigned: str
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.name, str) and self.name.isidentifier() and self.name == self.name.lower()):
+            raise RulesError(f"role name {self.name!r}: expected a lower-case identifier ('first_hand')")
+        if self.assigned not in ROLE_ASSIGNMENTS:
+            raise RulesError(f"role {self.name!r}: assigned={self.assigned!r}, expected one of "
+                             + ", ".join(ROLE_ASSIGNMENTS))
+
+    @property
+    def chance(self) -> bool:
+        """Whether chance assigns the role (every assignment but ``'rotation'``)."""
+        return self.assigned != "rotation"
+
+
+def principal_role(roles: Sequence[AtlasRole]) -> AtlasRole:
+    """The role that varies: the first role assigned by chance, else the first role.
+
+    The atlas ranks the games by this role's luck (a chance role carries the luck a rotation
+    leaves).
+
+    >>> from kaptai.core.atlas import AtlasRole, principal_role
+    >>> principal_role([AtlasRole("dealer", "rotation"), AtlasRole("first_hand", "dice")]).name
+    'first_hand'
+    """
+    if not roles:
+        raise RulesError("principal_role: no roles")
+    return next((r for r in roles if r.chance), roles[0])
+
+
+class RoleMoments:
+    """The role block of one role (:func:`hand_moments`'s ``role_<name>``): where its holder sat.
+
+    Parameters
+    ----------
+    moments : mapping
+        With ``n`` and ``role_<name>_z1``/``_z2``.
+    name : str
+        The role.
+    """
+
+    def __init__(self, moments: Mapping[str, np.ndarray], name: str):
+        key = f"{ROLE_KEY}{name}"
+        if f"{key}_z1" not in moments:
+            raise RulesError(f"role {name!r}: the moments have no {key}_z1 (the feed's rows give no {key})")
+        self.n = int(np.asarray(moments["n"]).reshape(-1)[0])
+        z1 = np.asarray(moments[f"{key}_z1"], dtype=np.float64)
+        z2 = np.asarray(moments[f"{key}_z2"], dtype=np.float64)
+        P = int(round((math.sqrt(1 + 4 * z1.size) - 1) / 2))
+        if P < 1 or P * (P + 1) != z1.size or z2.shape != (z1.size, z1.size):
+            raise RulesError(f"role {name!r}: {z1.size} block columns are not P + P**2")
+        self.players = P
+        self.m, self.cov = _mean_cov(self.n, z1, z2)
+
+    def _y(self, a: int, d: int) -> int:
+        return self.players + a * self.players + d
+
+    def holder(self) -> np.ndarray:
+        """``q_d``: the share of hands whose holder sat at row seat ``d``."""
+        return self.m[: self.players].copy()
+
+    def ev(self, k: int, confidence: float = 0.95) -> Estimate:
+        """E[result of the seat ``k`` places after the holder] = ``sum_d E[y_{(d+k) % P, d}]``."""
+        P = self.players
+        g = np.zeros(self.m.size)
+        for d in range(P):
+            g[self._y((d + k) % P, d)] = 1.0
+        return _delta(self.n, self.m, self.cov, lambda m: float(g @ m), g, confidence)
+
+    def given(self, a: int, d: int, confidence: float = 0.95) -> Estimate:
+        """E[result of row seat ``a`` | the holder at row seat ``d``] = ``E[y_{a,d}] / q_d``."""
+        i, j = self._y(a, d), d
+        b = self.m[j]
+        if not b > 0:
+            return Estimate(math.nan, math.nan, math.nan)
+        g = np.zeros(self.m.size)
+        g[i] = 1.0 / b
+        g[j] = -self.m[i] / (b * b)
+        return _delta(self.n, self.m, self.cov, lambda m: float(m[i] / m[j]), g, confidence)
+
+
+def role_measures(
+    moments: Mapping[str, np.ndarray],
+    roles: Sequence[AtlasRole],
+    *,
+    swing: Estimate | tuple,
+    confidence: float = 0.95,
+    sitting_out: Sequence[int] = (),
+) -> list[dict[str, Any]]:
+    """The luck of the seat from each role (definitions in the module docstring).
+
+    Parameters
+    ----------
+    moments : mapping
+        A table's moments with the role block of every role but ``roles[0]``.
+    roles : sequence of AtlasRole
+        The game's roles, the reference role (seat 0 of the rows) first.
+    swing : (value, ci_low, ci_high)
+        The table's swing (the unit of the shares).
+    sitting_out : sequence of int
+        Seats (of the reference numbering) that sit every hand out: in no role measure.
+
+    Returns
+    -------
+    list of dict
+        Rows ``measure, seat, relative_to, value, ci_low, ci_high, method``: ``role_ev`` per
+        offset (``seat`` = the offset), ``role_spread``, ``role_spread_swing_share``,
+        ``role_luck_share`` and ``role_luck_after_rotation`` per role.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.atlas import AtlasRole, hand_moments, role_measures
+    >>> rng = np.random.default_rng(1)
+    >>> win = rng.integers(0, 2, 4000)                   # two seats, a fair coin, the role by a coin too
+    >>> net = np.stack([2.0 * win - 1, 1 - 2.0 * win], axis=1)
+    >>> one = np.ones(win.size)
+    >>> mom = hand_moments(net, gross=net, staked=one, length=one, drawn=0 * one, natural=0 * one,
+    ...                    role_caller=rng.integers(0, 2, win.size))
+    >>> rows = role_measures(mom, [AtlasRole("dealer", "rotation"), AtlasRole("caller", "dice")],
+    ...                      swing=(1.0, 1.0, 1.0))
+    >>> [(r["measure"], r["relative_to"], r["method"]) for r in rows if r["measure"] == "role_luck_after_rotation"]
+    [('role_luck_after_rotation', 'dealer', 'exact'), ('role_luck_after_rotation', 'caller', 'monte_carlo')]
+    """
+    if not roles:
+        return []
+    m = Moments(moments)
+    P = m.players
+    alpha = 1.0 - confidence
+    sitting = sorted(set(int(s) for s in sitting_out))
+    if sitting and len(roles) > 1:
+        raise RulesError(f"role measures: seats that sit out ({sitting}) are seats of the reference role; "
+                         "a game with them can declare no other role")
+    ref = roles[0]
+    blocks: dict[str, RoleMoments] = {}
+    for r in roles[1:]:
+        blocks[r.name] = RoleMoments(moments, r.name)
+        if blocks[r.name].players != P:
+            raise RulesError(f"role {r.name!r}: a block of {blocks[r.name].players} seats at a {P}-seat table")
+    rows: list[dict[str, Any]] = []
+    sw = _clip(Estimate(*swing), lo=0.0)
+
+    def add(measure: str, role: AtlasRole, est: Estimate, seat: int | None = None,
+            method: str = "monte_carlo") -> None:
+        rows.append({"measure": measure, "seat": seat, "relative_to": role.name, "value": est[0],
+                     "ci_low": est[1], "ci_high": est[2], "method": method})
+
+    def ev(role: AtlasRole, k: int, conf: float) -> Estimate:
+        if role is ref:
+            return m.linear({f"net_{k}": 1.0}, conf)
+        return blocks[role.name].ev(k, conf)
+
+    def sd_box(values: Sequence[float], lo: Sequence[float], hi: Sequence[float],
+               weights: Sequence[float] | np.ndarray | None = None) -> Estimate:
+        w = np.ones(len(values)) if weights is None else np.asarray(weights, dtype=np.float64)
+        w = w / w.sum()
+        x = np.asarray(values, dtype=np.float64)
+        v = float(w @ (x - w @ x) ** 2)
+        vlo, vhi = variance_range(lo, hi, w)
+        return Estimate(math.sqrt(max(v, 0.0)), math.sqrt(vlo), math.sqrt(vhi))
+
+    base = next((r for r in roles if not r.chance), None)
+    for role in roles:
+        offsets = [k for k in range(P) if not (role is ref and k in sitting)]
+        A = len(offsets)
+        for k in offsets:
+            add("role_ev", role, ev(role, k, confidence), seat=k)
+        if A < 2:
+            continue
+        box = [ev(role, k, 1.0 - alpha / A) for k in offsets]
+        vals = [e[0] for e in box]
+        if any(math.isnan(e[1]) or math.isnan(e[2]) for e in box):
+            lo = hi = math.nan
+        else:
+            lo, hi = spread_interval([e[1] for e in box], [e[2] for e in box])
+        spread = Estimate(max(vals) - min(vals), lo, hi)
+        add("role_spread", role, spread)
+        add("role_spread_swing_share", role, share_of(spread, sw))
+        sigma = sd_box(vals, [e[1] for e in box], [e[2] for e in box])
+        add("role_luck_share", role, share_of(sigma, sw))
+        if not role.chance:
+            add("role_luck_after_rotation", role, Estimate(0.0, 0.0, 0.0), method="exact")
+            continue
+        if base is None:                     # offsets uniform and independent: SD(T) = sqrt(P) sigma
+            add("role_luck_after_rotation", role, share_of(sigma, sw))
+            continue
+        if role is ref:                      # the rotating role's block: a = (c + d) % P
+            blk, at = blocks[base.name], (lambda c, d: (c + d) % P)
+        elif base is ref:                    # the chance role's block: a = c
+            blk, at = blocks[role.name], (lambda c, d: c)
+        else:
+            raise RulesError(f"role {role.name!r}: its luck after a rotation of {base.name!r} needs one of the "
+                             "two to be the reference role")
+        q = blk.holder()
+        ds = [d for d in range(P) if q[d] > 0]
+        conf_cell = 1.0 - alpha / (P * len(ds))
+        v_sum = lo_sum = hi_sum = 0.0
+        for c in range(P):
+            cells = [blk.given(at(c, d), d, conf_cell) for d in ds]
+            est = sd_box([e[0] for e in cells], [e[1] for e in cells], [e[2] for e in cells], q[ds])
+            v_sum += est[0] ** 2
+            lo_sum += est[1] ** 2
+            hi_sum += est[2] ** 2
+        luck = Estimate(math.sqrt(v_sum / P), math.sqrt(lo_sum / P), math.sqrt(hi_sum / P))
+        add("role_luck_after_rotation", role, share_of(luck, sw))
+    return rows
 
 
 def pair_measures(
@@ -589,6 +965,10 @@ class AtlasFeed:
     sitting_out : callable, optional
         ``sitting_out(variant) -> seats`` that sit every hand out (result always 0): left
         out of the seat measures, the swing and the skill pairs' seats.
+    roles : tuple of AtlasRole
+        The roles the game assigns, the reference role (``reference_seat``, seat 0 of the
+        rows) first; the feed's rows and moments carry ``role_<name>`` (the holder's seat) of
+        every other role.  The luck of the seat is measured from each (:func:`role_measures`).
     """
 
     game: str
@@ -608,12 +988,22 @@ class AtlasFeed:
     rows: Callable[[AtlasJob, Any], dict[str, np.ndarray]] | None = None
     win: str = ""
     sitting_out: Callable[[AtlasVariant], Sequence[int]] | None = None
+    roles: tuple[AtlasRole, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.roles and self.roles[0].name != self.reference_seat:
+            raise RulesError(f"{self.game}: the first role {self.roles[0].name!r} is not the reference seat "
+                             f"{self.reference_seat!r}")
+        if len({r.name for r in self.roles}) != len(self.roles):
+            raise RulesError(f"{self.game}: two roles of one name")
 
 
 def moments_of_rows(rows: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """:func:`hand_moments` of a feed's per-hand rows (:attr:`AtlasFeed.rows`; ``win`` is not a feature)."""
+    """:func:`hand_moments` of a feed's per-hand rows (:attr:`AtlasFeed.rows`; ``win`` is not a
+    feature; ``role_<name>`` are the role holders' seats)."""
+    roles = {k: v for k, v in rows.items() if k.startswith(ROLE_KEY)}
     return hand_moments(rows["net"], gross=rows["gross"], staked=rows["staked"], length=rows["length"],
-                        drawn=rows["drawn"], natural=rows["natural"])
+                        drawn=rows["drawn"], natural=rows["natural"], **roles)
 
 
 def hands_by_reference_seat(

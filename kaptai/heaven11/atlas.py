@@ -11,7 +11,9 @@ Each hand (a deal that was bid out, passed-out redeals inside it, as in
 * ``staked`` = what the losers pay (``sum max(-final, 0)``), 0 on a draw;
 * ``drawn`` = a draw (和局: level 0 and 4/3/3/3 tricks; the rules replay it, the atlas counts
   it as one hand with every net 0); ``natural`` = 0 (the game has no instant win);
-* ``length`` = plays (leads, 5-13).
+* ``length`` = plays (leads, 5-13);
+* ``role_dealer`` = the dealer's seat in that order: the deal rotates, the auction (which the
+  dealer opens) makes the declarer a role assigned by chance over the dealer's rotation.
 
 Which seat declares is decided by the auction, so ``job.policies[s]`` (play policies; every
 seat bids with the default ``'expected'`` policy, which ignores the play policy) cannot be
@@ -39,7 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments, hands_by_reference_seat
+from kaptai.core.atlas import (AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hands_by_reference_seat,
+                               moments_of_rows)
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 from kaptai.heaven11.config import check_policies, make_config
@@ -85,8 +88,10 @@ def _order(out: dict[str, np.ndarray], cfg) -> np.ndarray:
 
 def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
     """Feature columns of engine outcomes: finals in declarer-relative play order, staked, flags, length,
-    and ``win``: 1 where a seat's final is positive (the declarer made its contract, or the
-    defenders set it: simulate's ``final_positive``).
+    ``win``: 1 where a seat's final is positive (the declarer made its contract, or the
+    defenders set it: simulate's ``final_positive``), and ``role_dealer``: the dealer's seat in
+    the declarer-relative play order (the seat ``s`` with ``(declarer + s * play_step) % 4 ==
+    dealer``).
 
     >>> cfg = variant_config(VARIANTS[0])
     >>> out, _ = run_hands(cfg, "greedy", np.random.PCG64(2), 30)
@@ -96,8 +101,10 @@ def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
     """
     n = len(out["declarer"])
     net = out["finals"].astype(np.float64)[np.arange(n)[:, None], _order(out, cfg)]
+    dealer = ((out["dealer"].astype(np.int64) - out["declarer"].astype(np.int64)) * cfg.play_step) % 4
     return {"net": net, "staked": np.maximum(-net, 0.0).sum(axis=1), "drawn": out["draw"].astype(np.float64),
-            "natural": np.zeros(n), "length": out["plays"].astype(np.float64), "win": (net > 0).astype(np.float64)}
+            "natural": np.zeros(n), "length": out["plays"].astype(np.float64), "win": (net > 0).astype(np.float64),
+            "role_dealer": dealer}
 
 
 def play_out(cfg, pols: list[str], size: int, bg, *, split: bool = False) -> dict[str, np.ndarray]:
@@ -138,15 +145,18 @@ def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     >>> int(play(job, plan_chunks(40, 40, 5)[0])["n"][0])
     40
     """
-    r = rows(job, chunk)
-    return hand_moments(r["net"], gross=r["gross"], staked=r["staked"], length=r["length"], drawn=r["drawn"],
-                        natural=r["natural"])
+    return moments_of_rows(rows(job, chunk))
 
 
 FEED = AtlasFeed(
     game="heaven-eleven",
     variants=VARIANTS,
     reference_seat="declarer",
+    roles=(AtlasRole("declarer", "auction",
+                     "the highest bidder of the auction, which the dealer opens: chance (the deal) decides it"),
+           AtlasRole("dealer", "rotation",
+                     "the first dealer is random, then the deal passes to the next seat in the bidding "
+                     "direction after each hand")),
     unit="point",
     default_policy="greedy",
     # measured with this feed (rotated over the 4 seats, field 'greedy', 400 hands a seat, points a

@@ -3,7 +3,8 @@
 :data:`FEED` tells :mod:`kaptai.core.atlas` how to play a table of this game and turn each
 hand into the atlas's feature row.  Seat 0 of a row is the dealer (莊家), seats numbered in
 the direction of play (the engine's absolute seats; the first hand, 先手, is thrown by the
-dice and varies from hand to hand).
+dice and varies from hand to hand: each row gives its seat as ``role_first_hand``, so the
+atlas measures the luck of the seat from the first hand too, :data:`ROLES`).
 
 How a chunk is played
 ---------------------
@@ -51,12 +52,13 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, moments_of_rows
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, moments_of_rows
 from kaptai.core.sampling import bit_generator
 from kaptai.core.settlement import settle_outcomes
 from kaptai.errors import RulesError
 from kaptai.kts.config import (
     CLAIM_WIN,
+    DICE,
     DRAWN_HAND,
     NATURAL,
     SCORE_LEVELS,
@@ -69,7 +71,7 @@ from kaptai.kts.engine import run_hands
 from kaptai.kts.policies import policy_codes, resolve_policies
 from kaptai.kts.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_rules", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "ROLES", "play", "rows", "decisive", "variant_rules", "hand_rows"]
 
 _GAME = "kap-tai-shap"
 _END_ACTIONS = (NATURAL, CLAIM_WIN, SELF_DRAWN_WIN, DRAWN_HAND, TURN_LIMIT)
@@ -124,10 +126,15 @@ def hand_rows(cfg: EngineConfig, stats: dict[str, np.ndarray], log: np.ndarray, 
     """One record per hand from the engine log of every hand of a chunk.
 
     Returns ``winner`` (absolute seat, -1 drawn), ``score`` (0 if drawn), ``length`` (turn
-    the hand ended in), ``natural`` and ``drawn`` (0/1), each of length ``hands``; checked
-    against the chunk's tallies ``stats``.
+    the hand ended in), ``natural`` and ``drawn`` (0/1) and ``first`` (the first hand's seat,
+    thrown by the dice: the seat of the hand's ``dice`` event), each of length ``hands``;
+    checked against the chunk's tallies ``stats``.
     """
     log = np.asarray(log)
+    dice = log[log[:, 4] == DICE]
+    if dice.shape[0] != hands or not np.array_equal(dice[:, 0], np.arange(hands)):
+        raise AssertionError("the hand log does not throw the dice once in every hand")
+    first = dice[:, 3].astype(np.int64)
     end = log[np.isin(log[:, 4], _END_ACTIONS)]
     if end.shape[0] != hands or not np.array_equal(end[:, 0], np.arange(hands)):
         raise AssertionError("the hand log does not end every hand exactly once")
@@ -141,6 +148,7 @@ def hand_rows(cfg: EngineConfig, stats: dict[str, np.ndarray], log: np.ndarray, 
         "length": end[:, 2].astype(np.int64),
         "natural": (action == NATURAL).astype(np.int64),
         "drawn": (~won).astype(np.int64),
+        "first": first,
     }
     # the same hands as the engine's own tallies
     P = cfg.players
@@ -152,6 +160,7 @@ def hand_rows(cfg: EngineConfig, stats: dict[str, np.ndarray], log: np.ndarray, 
         or int(rows["drawn"].sum()) != int(stats["ends"][0])
         or int(rows["natural"].sum()) != int(stats["wins_dealer"][0].sum())
         or not np.array_equal(length, stats["length"])
+        or not np.array_equal(np.bincount(first, minlength=P), stats["first_hand"])
     ):
         raise AssertionError("hand log and tallies disagree")
     return rows
@@ -163,8 +172,9 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     ``job.policies[s]`` is the policy of dealer-relative seat ``s`` (0 = the dealer), the
     engine's own seat numbering.  Rows: ``net``/``gross`` per seat in antes (pot) or points
     (advanced), ``staked`` (see :data:`FEED` notes), ``length`` in turns, ``natural``
-    (the first hand's dealt tiles win), ``drawn`` (流局), and ``win`` (1 for the hand's
-    winner, 0 for everyone on a drawn hand).
+    (the first hand's dealt tiles win), ``drawn`` (流局), ``win`` (1 for the hand's
+    winner, 0 for everyone on a drawn hand) and ``role_first_hand``, the seat of the first hand
+    (先手, thrown by the dice) in each hand.
     """
     cfg = _config(job.variant)
     P = cfg.players
@@ -188,7 +198,7 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     won = h["winner"] >= 0
     win[np.flatnonzero(won), h["winner"][won]] = 1.0
     return {"net": net, "gross": gross, "staked": staked, "length": h["length"], "drawn": h["drawn"],
-            "natural": h["natural"], "win": win}
+            "natural": h["natural"], "win": win, "role_first_hand": h["first"]}
 
 
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
@@ -220,10 +230,21 @@ def decisive(variant: AtlasVariant) -> tuple[str, Fraction]:
     return "natural (dealt first hand complete)", _natural(int(variant.players), rules)
 
 
+#: The roles of the game: the dealer (seat 0 of the rows) and the first hand (先手).
+ROLES: tuple[AtlasRole, ...] = (
+    AtlasRole("dealer", "rotation",
+              "the deal passes to seat 1 after each hand (the advanced preset's 連莊, the dealer keeping the "
+              "deal on a win, spans hands and is not modelled: every hand is independent)"),
+    AtlasRole("first_hand", "dice",
+              "先手: the dealer's dice total, counted from seat 1 (seat total mod P): not uniform about the "
+              "dealer"),
+)
+
 FEED = AtlasFeed(
     game=_GAME,
     variants=VARIANTS,
     reference_seat="dealer",
+    roles=ROLES,
     unit="ante (pot) / point (advanced)",
     strong_chunk_hands=2048,
     default_policy="greedy",
@@ -241,7 +262,7 @@ FEED = AtlasFeed(
     decisive=decisive,
     length_unit="turns (turn 1 = the first hand's opening turn; the turn the hand ended in)",
     notes=(
-        "Seat 0 is the dealer; every hand is independent and settled on its own (drawn hands refunded, "
+        "Seat 0 is the dealer; the first hand (先手, by the dice) is the second role; every hand is independent and settled on its own (drawn hands refunded, "
         "no dealer streak). Staked = the antes paid into the pot, one per player every hand, drawn "
         "hands included (so the pot's 5% cut is a house edge of 5% x P(decided)); under advanced "
         "scoring staked = what the losers pay the winner, (players - 1) x score. Length = the turn "

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand_moments
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 from kaptai.nantong.config import WIN_TYPES, make_config
@@ -166,6 +166,9 @@ FEED = AtlasFeed(
     game="nantong",
     variants=VARIANTS,
     reference_seat="dealer",
+    roles=(AtlasRole("dealer", "rotation",
+                     "the first dealer is random [D21], then the 下家 deals after every hand (no 連莊); with 4 "
+                     "players the outgoing dealer sits out the next hand (the sitter, the dealer's 上家)"),),
     unit="point (胡數 under a money settlement; 1 per hand win under rank_only)",
     default_policy="max_melds",
     # measured with this feed (rank_only, rotated over the 3 seats, field 'max_melds', 5,000 hands a

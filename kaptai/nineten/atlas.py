@@ -44,7 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant, hand_moments, hands_by_reference_seat
+from kaptai.core.atlas import (AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand_moments,
+                               hands_by_reference_seat)
 from kaptai.core.sampling import bit_generator
 from kaptai.nineten.config import WIN_CODES, check_policies, make_config
 from kaptai.nineten.engine import run_hands
@@ -179,6 +180,9 @@ FEED = AtlasFeed(
     game="nine-ten",
     variants=VARIANTS,
     reference_seat="dealer",
+    roles=(AtlasRole("dealer", "rotation",
+                     "the first dealer is drawn, then the deal passes counter-clockwise after each hand [D15] "
+                     "(next_dealer='rotate')"),),
     unit="tou",
     default_policy="colour_cut",
     # measured with this feed (rotated over the 4 seats, field 'colour_cut', 50,000 hands a seat, 頭 a

@@ -19,11 +19,13 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.report.render import Section, report_step, report_format, to_html, to_markdown, write_atomic
 
-__all__ = ["build_atlas_report", "summary_table", "reading"]
+__all__ = ["build_atlas_report", "summary_table", "reading", "rank_table"]
 
 _SUMMARY = [
     ("house_edge", "house edge"),
     ("house_edge_common", "5% rake edge"),
+    ("role_luck_share", "seat luck / swing (role that varies)"),
+    ("role_luck_after_rotation", "seat luck left after a rotation"),
     ("seat_spread", "seat spread"),
     ("value_of_skill", "value of skill"),
     ("hands_until_skill_shows", "hands until skill shows"),
@@ -56,18 +58,52 @@ def _cell(r: pd.Series) -> str:
     return f"{_num(r.value, m)} [{_num(r.ci_low, m)}, {_num(r.ci_high, m)}]"
 
 
+def _principal_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` without the role rows of roles other than each game's principal role (the role that varies)."""
+    from kaptai.atlas import _principal
+
+    principal = _principal(df)
+    role = df.measure.str.startswith("role_")
+    return df[~role | (df.relative_to == df.game.map(principal))]
+
+
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per game and variant, one column per headline measure (value [95% interval])."""
+    """One row per game and variant, one column per headline measure (value [95% interval]); the
+    seat luck is that of the game's role that varies (named in the ``role`` column)."""
     rows = []
+    df = _principal_rows(df)
     for (g, v), part in df.groupby(["game", "variant"], sort=False):
         row: dict[str, Any] = {"game": g, "variant": v, "players": int(part.players.iloc[0])}
         by = {r.measure: r for _, r in part[part.seat.isna()].iterrows()}
+        luck = part[part.measure == "role_luck_share"]
+        row["role"] = str(luck.relative_to.iloc[0]) if len(luck) else ""
         for m, label in _SUMMARY:
             row[label] = _cell(by[m]) if m in by else ""
         unit = df.attrs.get("units", {}).get(g, "")
         row["unit"] = unit
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+#: The measures of the compact ranking table (every ranked measure is in the long one).
+_RANKED_SHOWN = ("role_luck_share", "role_luck_after_rotation", "role_spread_swing_share", "house_edge",
+                 "value_of_skill_swing_share", "hands_until_skill_shows")
+
+
+def rank_table(ranked: pd.DataFrame, measures: tuple[str, ...] = _RANKED_SHOWN) -> pd.DataFrame:
+    """:func:`kaptai.atlas.ranking` as one row per game and variant, one column per measure (and
+    skill pair) of ``measures``: ``rank · value`` (rank 1 = best; equal ranks where the
+    intervals overlap)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in ranked[ranked.measure.isin(measures)].itertuples():
+        col = r.measure if r.level is None or r.measure.startswith("role_") else f"{r.measure} ({r.level})"
+        row = rows.setdefault((r.game, r.variant), {"game": r.game, "variant": r.variant})
+        row[col] = "" if math.isnan(r.rank) else f"{int(r.rank)} · {_num(r.value, r.measure)}"
+    # in the atlas's order of games and variants (attrs), else as they come
+    order = [(g, v) for g in ranked.attrs.get("games", []) for v in ranked.attrs.get("variant_descriptions", {})
+             .get(g, {})]
+    keys = [k for k in order if k in rows] + [k for k in rows if k not in order]
+    return pd.DataFrame([rows[k] for k in keys]).fillna("")
 
 
 def _row(df: pd.DataFrame, game: str, variant: str, measure: str, level: str | None = None) -> pd.Series | None:
@@ -133,24 +169,29 @@ def reading(df: pd.DataFrame) -> list[str]:
             text.append("In " + ", ".join(s[0] for s in unclear) + f" the run could not show that {what.split(' is ')[0]} "
                         "is ahead at all (the interval of its edge reaches 0).")
         out.append(" ".join(text))
-    # seats
+    # seats: from the roles, which nobody chooses; what a rotation of the deal cancels
     seat_text = []
+    roles = df.attrs.get("roles", {})
     for g, v in pairs:
-        adv = df[(df.game == g) & (df.variant == v) & (df.measure == "seat_ev")]
-        spread = r(g, v, "seat_spread")
-        if adv.empty or spread is None:
-            continue
-        best = adv.loc[adv.value.idxmax()]
-        worst = adv.loc[adv.value.idxmin()]
-        ref = df[df.game == g].relative_to.iloc[0]
-        if spread.ci_low > 0:
-            seat_text.append(f"{g}: want seat {int(best.seat)} (0 = the {ref}; EV {_num(best.value, 'x')} against "
-                             f"{_num(worst.value, 'x')} at seat {int(worst.seat)}, spread {_cell(spread)}).")
-        else:
-            seat_text.append(f"{g}: no seat is measurably better (spread {_cell(spread)} includes 0).")
+        game_rows = df[(df.game == g) & (df.variant == v) & df.seat.isna()]
+        parts = []
+        for role in dict.fromkeys(game_rows[game_rows.measure == "role_luck_share"].relative_to):
+            share = game_rows[(game_rows.measure == "role_luck_share") & (game_rows.relative_to == role)]
+            after = game_rows[(game_rows.measure == "role_luck_after_rotation") & (game_rows.relative_to == role)]
+            spread = game_rows[(game_rows.measure == "role_spread") & (game_rows.relative_to == role)]
+            if share.empty or after.empty or spread.empty:
+                continue
+            how = next((x["assigned"] for x in roles.get(g, []) if x["name"] == role), "")
+            a = after.iloc[0]
+            left = ("a rotation cancels it exactly" if a.method == "exact"
+                    else f"after a full rotation {_cell(a)} is left")
+            parts.append(f"from the {role.replace('_', ' ')} ({how}): spread {_cell(spread.iloc[0])} a hand, "
+                         f"{_cell(share.iloc[0])} of a hand's SD; {left}")
+        if parts:
+            seat_text.append(f"{g}: " + "; ".join(parts) + ".")
     if seat_text:
-        out.append("Which seat to want at each table (EV per hand in each game's unit, default rules): "
-                   + " ".join(seat_text))
+        out.append("The luck of the seat, measured from the roles the rules assign (no player chooses them; "
+                   "default rules, spreads in each game's unit): " + " ".join(seat_text))
     # swing and length
     sw = [(g, v, r(g, v, "swing_normalised")) for g, v in pairs]
     sw = [s for s in sw if s[2] is not None and not math.isnan(s[2].value)]
@@ -181,7 +222,7 @@ def build_atlas_report(
     checkpoint: str | os.PathLike | None = None,
 ) -> tuple[str, pd.DataFrame]:
     """Run the atlas and write its report; returns (document text, atlas table)."""
-    from kaptai.atlas import MEASURES, atlas, atlas_figures
+    from kaptai.atlas import MEASURES, atlas, atlas_figures, ranking, verdict
 
     fmt = report_format(out, fmt)
     report_step(progress, f"atlas: {hands:,} hands per default table, seed {seed}")
@@ -216,6 +257,17 @@ def build_atlas_report(
         ]),
         Section("Reading", [("p", t) for t in reading(df)]),
     ]
+    ranked = ranking(df)
+    sections.append(Section("The verdict, with its uncertainty", [
+        ("p", verdict(ranked)),
+        ("p", "Every game and variant is ranked by each unit-free measure (kaptai.atlas.ranking): the rank is 1 + "
+              "the number of items whose 95% interval lies wholly on the better side of this one's, so items "
+              "whose intervals overlap share a rank. The seat-luck measures are those of each game's role that "
+              "varies (the role chance assigns, else the rotating dealer)."),
+        ("table", rank_table(ranked), "Rank · value of every game and variant by the headline unit-free "
+                                      "measures (1 = best)"),
+        ("table", ranked, "The ranking with its intervals and ties (tied_with: the items whose intervals overlap)"),
+    ]))
     figs = atlas_figures(df)
     fig_blocks = []
     for name, fig in figs.items():
@@ -227,12 +279,13 @@ def build_atlas_report(
     for g in a["games"]:
         vs = a["variant_descriptions"].get(g, {})
         pol = a["atlas_policies"][g]
+        roles = "; ".join(f"{x['name']} ({x['assigned']}): {x['description']}" for x in a.get("roles", {}).get(g, []))
         notes.append(("p", f"{g} (seat 0 = the {a['reference_seats'][g]}, unit: {a['units'][g]}; the field plays "
-                           f"{pol['default']}): {a['notes'].get(g, '')} Variants: "
+                           f"{pol['default']}): {a['notes'].get(g, '')} Roles: {roles}. Variants: "
                            + "; ".join(f"{k} — {d} (strong policy {pol['strong'].get(k, '')})"
                                        for k, d in vs.items())))
     sections.append(Section("How each game is put on the scale", notes))
-    full = df.drop(columns=["relative_to"]).copy()
+    full = df.copy()
     full["seat"] = full["seat"].astype(object).where(full["seat"].notna(), None)
     sections.append(Section("The full table", [("table", full, "Every row of the atlas")]))
     title = "The fairness atlas — five traditional games on one scale"

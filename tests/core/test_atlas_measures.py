@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from kaptai.core.atlas import (COMMON_RAKE, Moments, feature_names, hand_moments, pair_measures, rotated_ev,
-                               table_measures)
-from kaptai.core.stats import ahead_probability, hands_until_ahead
+from kaptai.core.atlas import (COMMON_RAKE, AtlasFeed, AtlasRole, Moments, RoleMoments, feature_names, hand_moments,
+                               pair_measures, principal_role, role_measures, rotated_ev, table_measures,
+                               variance_range)
+from kaptai.core.stats import ahead_probability, hands_until_ahead, spread_interval, z_value
+from kaptai.errors import KaptaiError
 
 
 def _rows(rows, measure, seat=None):
@@ -212,3 +214,224 @@ def test_one_hand_measures_no_spread():
     assert math.isnan(_rows(rows, "seat_spread")["ci_low"])
     with pytest.raises(ValueError):
         pair_measures([], swing=(1, 1, 1), exchanged=(1, 1, 1))
+
+
+# --------------------------------------------------------------------------------------
+# The luck of the seat from the roles (role_measures)
+# --------------------------------------------------------------------------------------
+
+DEALER = AtlasRole("dealer", "rotation")
+FIRST = AtlasRole("first", "dice")
+
+
+def _role_rows(rows, measure, role, seat=None):
+    got = [r for r in rows if r["measure"] == measure and r["relative_to"] == role and r["seat"] == seat]
+    assert len(got) == 1, (measure, role, seat)
+    return got[0]
+
+
+def _table(net, **roles):
+    one = np.ones(net.shape[0])
+    return hand_moments(net, gross=net, staked=np.abs(net).sum(axis=1) / 2, length=one, drawn=0 * one,
+                        natural=0 * one, **roles)
+
+
+def _brute_variance_range(lo, hi, w, steps=41):
+    grids = np.meshgrid(*[np.linspace(a, b, steps) for a, b in zip(lo, hi)], indexing="ij")
+    x = np.stack([g.reshape(-1) for g in grids], axis=1)
+    w = np.asarray(w) / np.sum(w)
+    v = ((x - (x @ w)[:, None]) ** 2) @ w
+    return v.min(), v.max()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_variance_range_is_the_least_and_greatest_variance_over_the_box(seed):
+    rng = np.random.default_rng(seed)
+    k = 3
+    lo = rng.normal(size=k)
+    hi = lo + rng.uniform(0, 1.5, k)
+    w = rng.uniform(0.1, 1, k)
+    got = variance_range(lo, hi, w)
+    brute = _brute_variance_range(lo, hi, w)
+    assert got[1] == pytest.approx(brute[1], rel=1e-12)         # a corner: on the grid
+    assert got[0] <= brute[0] + 1e-12 and got[0] == pytest.approx(brute[0], abs=2e-3)
+    assert variance_range([1.0, 1.0], [1.0, 1.0]) == (0.0, 0.0)
+    with pytest.raises(KaptaiError):
+        variance_range([1.0], [0.0])
+
+
+def test_role_measures_by_hand():
+    """Two seats, four hands; the first hand (by the dice) at seat 0 in hands 1-2, seat 1 in 3-4.
+
+    Dealer: e = (3 + 1 - 1 + 1) / 4 = 1 and -1.  First hand: the result of the first hand's seat
+    is 3, 1, 1, -1 (mean 1), of the other -1.  So both roles have spread 2 and sigma 1, in
+    swings of 2: 1 and 0.5.  After a rotation of the dealer: q = (1/2, 1/2); the dealer's
+    expected result given the first hand at 0 is (3 + 1) / 2 = 2, given it at 1 (-1 + 1) / 2 =
+    0: variance 1; seat 1's: -2 and 0, variance 1; sqrt((1 + 1) / 2) / 2 = 0.5.
+    """
+    net = np.array([[3.0, -3], [1, -1], [-1, 1], [1, -1]])
+    mom = _table(net, role_first=np.array([0, 0, 1, 1]))
+    rows = role_measures(mom, [DEALER, FIRST], swing=(2.0, 2.0, 2.0))
+    for role in ("dealer", "first"):
+        assert _role_rows(rows, "role_ev", role, 0)["value"] == pytest.approx(1.0)
+        assert _role_rows(rows, "role_ev", role, 1)["value"] == pytest.approx(-1.0)
+        assert _role_rows(rows, "role_spread", role)["value"] == pytest.approx(2.0)
+        assert _role_rows(rows, "role_spread_swing_share", role)["value"] == pytest.approx(1.0)
+        assert _role_rows(rows, "role_luck_share", role)["value"] == pytest.approx(0.5)
+    dealer_after = _role_rows(rows, "role_luck_after_rotation", "dealer")
+    assert (dealer_after["value"], dealer_after["ci_low"], dealer_after["ci_high"], dealer_after["method"]) == (
+        0.0, 0.0, 0.0, "exact")
+    after = _role_rows(rows, "role_luck_after_rotation", "first")
+    assert after["value"] == pytest.approx(0.5) and after["method"] == "monte_carlo"
+    assert after["ci_low"] <= 0.5 <= after["ci_high"]
+
+
+def test_a_chance_role_that_always_falls_on_one_seat_rotates_with_the_dealer():
+    """The dice put the first hand at the dealer's seat every hand: the first hand's luck per hand
+    is the dealer's, and a rotation of the dealer cancels it (nothing is left to chance)."""
+    net = np.array([[3.0, -3], [1, -1], [-1, 1], [1, -1]])
+    rows = role_measures(_table(net, role_first=np.zeros(4, dtype=int)), [DEALER, FIRST], swing=(2.0, 2.0, 2.0))
+    assert _role_rows(rows, "role_luck_share", "first")["value"] == pytest.approx(0.5)
+    after = _role_rows(rows, "role_luck_after_rotation", "first")
+    assert (after["value"], after["ci_low"], after["ci_high"]) == (0.0, 0.0, 0.0)
+
+
+def _direct(net, holder, reference_rotates):
+    """The definitions straight from the rows: role EVs of the chance role and SD(T)^2 / P."""
+    N, P = net.shape
+    rel = net[np.arange(N)[:, None], (holder[:, None] + np.arange(P)[None, :]) % P]
+    q = np.bincount(holder, minlength=P) / N
+    var = 0.0
+    for c in range(P):
+        g = []
+        for d in range(P):
+            a = c if reference_rotates else (c + d) % P
+            g.append(net[holder == d, a].mean())
+        g = np.array(g)
+        var += q @ (g - q @ g) ** 2
+    return rel.mean(axis=0), var / P
+
+
+@pytest.mark.parametrize("reference_rotates", [True, False], ids=["dice-over-dealer", "auction-then-dealer"])
+def test_role_measures_against_their_definition_on_a_random_table(reference_rotates):
+    rng = np.random.default_rng(11)
+    N, P = 3_000, 3
+    holder = rng.choice(P, size=N, p=[0.5, 0.3, 0.2])
+    win = (holder + rng.choice(P, size=N, p=[0.5, 0.3, 0.2])) % P
+    net = np.where(np.eye(P)[win] == 1, P - 1.0, -1.0) + rng.normal(0, 0.5, (N, P))
+    if reference_rotates:                       # seat 0 the rotating dealer, the block the dice's role
+        roles, name = [DEALER, FIRST], "first"
+        chance_ev, var = _direct(net, holder, True)
+    else:                                       # seat 0 the chance role, the block the rotating dealer
+        roles, name = [AtlasRole("declarer", "auction"), AtlasRole("dealer", "rotation")], "dealer"
+        _, var = _direct(net, holder, False)
+        chance_ev = net.mean(axis=0)
+    mom = _table(net, **{f"role_{name}": holder})
+    swing = (1.5, 1.4, 1.6)
+    rows = role_measures(mom, roles, swing=swing)
+    chance = next(r for r in roles if r.chance).name
+    for k in range(P):
+        assert _role_rows(rows, "role_ev", chance, k)["value"] == pytest.approx(chance_ev[k], abs=1e-12)
+    sigma = math.sqrt(np.mean((chance_ev - chance_ev.mean()) ** 2))
+    share = _role_rows(rows, "role_luck_share", chance)
+    assert share["value"] == pytest.approx(sigma / 1.5, rel=1e-12)
+    spread = _role_rows(rows, "role_spread", chance)
+    assert spread["value"] == pytest.approx(chance_ev.max() - chance_ev.min(), abs=1e-12)
+    # the spread's interval: the seats' simultaneous intervals (1 - 0.05 / P each)
+    m = Moments(mom) if not reference_rotates else None
+    if m is not None:
+        z = z_value(1 - 0.05 / P)
+        se = np.sqrt(np.diag(m.cov)[:P] / N)
+        assert (spread["ci_low"], spread["ci_high"]) == pytest.approx(spread_interval(chance_ev - z * se,
+                                                                                       chance_ev + z * se))
+    after = _role_rows(rows, "role_luck_after_rotation", chance)
+    assert after["value"] == pytest.approx(math.sqrt(var) / 1.5, rel=1e-9)
+    assert after["ci_low"] <= after["value"] <= after["ci_high"]
+    assert share["ci_low"] <= share["value"] <= share["ci_high"]
+    rotating = _role_rows(rows, "role_luck_after_rotation", "dealer")
+    assert rotating["value"] == 0.0 and rotating["method"] == "exact"
+
+
+def test_a_chance_role_without_a_rotation_keeps_its_luck_per_hand():
+    """Big Two's leader: the offset is uniform and independent hand by hand (multinomial counts),
+    so the luck left after P hands, in SDs of their total, is the luck of one hand."""
+    rng = np.random.default_rng(3)
+    rows = role_measures(_pot(rng, 20_000, 3, 0.0, p_win=[0.4, 0.3, 0.3]), [AtlasRole("leader", "cards")],
+                         swing=(1.4, 1.3, 1.5))
+    share, after = (_role_rows(rows, m, "leader") for m in ("role_luck_share", "role_luck_after_rotation"))
+    assert (after["value"], after["ci_low"], after["ci_high"]) == (share["value"], share["ci_low"], share["ci_high"])
+    ev = [_role_rows(rows, "role_ev", "leader", k)["value"] for k in range(3)]
+    assert share["value"] == pytest.approx(float(np.std(ev)) / 1.4)
+    assert share["ci_low"] > 0                      # seat 0 wins 40% of 20,000 hands: measurable
+
+
+def test_a_fair_table_has_no_measurable_luck_of_the_seat():
+    rows = role_measures(_pot(np.random.default_rng(4), 20_000, 4, 0.0), [AtlasRole("leader", "cards")],
+                         swing=(1.7, 1.6, 1.8))
+    for m in ("role_spread", "role_luck_share", "role_luck_after_rotation"):
+        r = _role_rows(rows, m, "leader")
+        assert r["ci_low"] == 0.0 < r["value"] < r["ci_high"]
+
+
+def test_the_reference_role_is_the_seat_table():
+    rows = table_measures(_pot(np.random.default_rng(3), 10_000, 3, 0.0, p_win=[0.4, 0.3, 0.3]),
+                          roles=[AtlasRole("leader", "cards")])
+    seat = [r for r in rows if "relative_to" not in r]
+    for s in range(3):
+        a, b = _rows(seat, "seat_ev", s), _role_rows(rows, "role_ev", "leader", s)
+        assert (a["value"], a["ci_low"], a["ci_high"]) == (b["value"], b["ci_low"], b["ci_high"])
+    for x, y in (("seat_spread", "role_spread"), ("seat_spread_swing_share", "role_spread_swing_share")):
+        a, b = _rows(seat, x), _role_rows(rows, y, "leader")
+        assert (a["value"], a["ci_low"], a["ci_high"]) == pytest.approx((b["value"], b["ci_low"], b["ci_high"]))
+
+
+def test_a_sitter_is_in_no_role_measure():
+    """Nantong's four-player table: seat 3 sits out (result 0), three offsets of the dealer play."""
+    rng = np.random.default_rng(6)
+    win = rng.integers(0, 3, 6_000)
+    net = np.zeros((win.size, 4))
+    net[np.arange(win.size), win] = 1.0
+    one = np.ones(win.size)
+    mom = hand_moments(net, gross=net, staked=one, length=one, drawn=0 * one, natural=0 * one)
+    rows = table_measures(mom, sitting_out=(3,), roles=[DEALER])
+    assert sorted(r["seat"] for r in rows if r["measure"] == "role_ev") == [0, 1, 2]
+    evs = [_role_rows(rows, "role_ev", "dealer", k)["value"] for k in range(3)]
+    sw = _rows([r for r in rows if "relative_to" not in r], "swing")["value"]
+    assert _role_rows(rows, "role_luck_share", "dealer")["value"] == pytest.approx(float(np.std(evs)) / sw)
+    with pytest.raises(KaptaiError, match="sit out"):
+        role_measures(_table(net, role_first=np.zeros(win.size, dtype=int)), [DEALER, FIRST], swing=(1, 1, 1),
+                      sitting_out=(3,))
+
+
+def test_role_blocks_add_across_chunks_and_with_weights():
+    rng = np.random.default_rng(8)
+    net = rng.normal(size=(40, 3))
+    h = rng.integers(0, 3, 40)
+    a, b = _table(net[:25], role_first=h[:25]), _table(net[25:], role_first=h[25:])
+    both = _table(net, role_first=h)
+    for k in ("role_first_z1", "role_first_z2"):
+        np.testing.assert_allclose(a[k] + b[k], both[k], rtol=1e-12, atol=1e-12)
+    w = rng.integers(1, 4, 40)
+    one = np.ones(40)
+    kw = dict(gross=net, staked=one, length=one, drawn=0 * one, natural=0 * one)
+    weighted = hand_moments(net, weight=w, role_first=h, **kw)
+    rep = np.repeat(np.arange(40), w)
+    repeated = hand_moments(net[rep], role_first=h[rep], **{k: v[rep] for k, v in kw.items()})
+    np.testing.assert_allclose(weighted["role_first_z2"], repeated["role_first_z2"], rtol=1e-12, atol=1e-12)
+    r = RoleMoments(both, "first")
+    assert r.players == 3 and r.holder().tolist() == pytest.approx((np.bincount(h, minlength=3) / 40).tolist())
+    assert r.given(1, 2)[0] == pytest.approx(net[h == 2, 1].mean())
+
+
+def test_bad_roles_are_refused():
+    with pytest.raises(KaptaiError, match="assigned"):
+        AtlasRole("dealer", "coin")
+    with pytest.raises(KaptaiError, match="role_"):
+        _table(np.zeros((2, 2)), first=np.zeros(2, dtype=int))
+    with pytest.raises(KaptaiError, match="role_first"):
+        _table(np.zeros((2, 2)), role_first=np.array([0, 2]))
+    with pytest.raises(KaptaiError, match="no role_first"):
+        role_measures(_table(np.zeros((3, 2))), [DEALER, FIRST], swing=(1, 1, 1))
+    with pytest.raises(KaptaiError, match="reference seat"):
+        AtlasFeed("g", (), "dealer", "ante", "a", "a", 1, play=lambda j, c: {}, roles=(FIRST,))
+    assert principal_role([DEALER, FIRST]) is FIRST and principal_role([DEALER]) is DEALER
