@@ -233,9 +233,10 @@ def _variants(feed: AtlasFeed, variants: str) -> tuple[AtlasVariant, ...]:
 
 
 def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variants: str = "main",
-         seed: int = 0) -> list[_Job]:
+         seed: int = 0, strong_hands: int | None = None) -> list[_Job]:
     """The jobs of an atlas run, in run order (what :func:`atlas` would play)."""
     entropy = check_seed(seed)
+    cap = None if strong_hands is None else check_count("strong_hands", strong_hands, 1)
     jobs: list[_Job] = []
     for name in _games(games):
         spec = game_spec(name)
@@ -259,7 +260,9 @@ def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variant
                     if x == y:            # the game's strongest policy is its default: nothing to measure
                         continue
                     heavy = "strong" in (rx, ry)
-                    n = hands if not heavy or feed.strong_hands is None else min(hands, feed.strong_hands)
+                    n = hands
+                    if heavy:
+                        n = min([n] + [c for c in (feed.strong_hands, cap) if c is not None])
                     per = -(-n // len(arrangements))
                     for a, b in arrangements:
                         pol = list(default)
@@ -283,6 +286,7 @@ def atlas(
     executor: Executor | None = None,
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
+    strong_hands: int | None = None,
 ) -> pd.DataFrame:
     """Measure every game (and its main variants) on the atlas's common scale.
 
@@ -310,6 +314,9 @@ def atlas(
     executor, scheduler, checkpoint
         As :func:`kaptai.core.runner.run_chunks`: any executor, a Dask scheduler address or
         ``'local'``, a folder of finished chunks (rerunning the same atlas resumes).
+    strong_hands : int, optional
+        A cap on the hands of every pair with the strong policy (``strong - default``), on top
+        of each feed's own cap (the search players play 10-100 hands a second).
 
     Returns
     -------
@@ -337,7 +344,7 @@ def atlas(
         raise RulesError(f"confidence={confidence!r}: expected a float strictly between 0 and 1")
     z_value(confidence)
     entropy = check_seed(seed)
-    jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy)
+    jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy, strong_hands=strong_hands)
     feeds = {j.job.game: feed_of(j.job.game) for j in jobs}
     tasks = _Tasks(jobs, [_chunk_hands(feeds[j.job.game], j.heavy) for j in jobs])
     fingerprint = {

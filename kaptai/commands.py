@@ -32,7 +32,7 @@ def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
 
     df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
                variants=args.variants, progress=args.progress, scheduler=args.scheduler,
-               checkpoint=args.checkpoint)
+               checkpoint=args.checkpoint, strong_hands=args.strong_hands)
     text = None
     if args.plot_dir:
         import os
@@ -66,7 +66,8 @@ def atlas_report_command(args: argparse.Namespace, game: object = None) -> Outpu
     out = args.out if args.out is not None else "reports/atlas.html"
     fmt = report_format(out, args.format)
     build_atlas_report(hands=args.hands, seed=args.seed, out=out, fmt=fmt, workers=args.workers,
-                       progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
+                       progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
+                       strong_hands=args.strong_hands)
     return Output(None, text=f"wrote {out}")
 
 
@@ -101,6 +102,7 @@ def _tools() -> dict[str, Command]:
             Opt("--variants", "choice", default="main", choices=("main", "default"),
                 help="every main variant of each game, or only its default rules"),
             Opt("--no-skill", "flag", help="skip the value-of-skill tables (a third of the time)"),
+            _strong_hands(),
             Opt("--plot-dir", "str", default=None, metavar="DIR", check=o._path("--plot-dir"),
                 help="save every atlas figure to DIR (created)"),
             Opt("--ranking", "flag",
@@ -112,11 +114,20 @@ def _tools() -> dict[str, Command]:
     }
 
 
+def _strong_hands() -> Opt:
+    from kaptai.core import cli_options as o
+
+    return Opt("--strong-hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
+               help="cap the hands of every strong - default pair (the search players are slow; each game's "
+                    "feed has its own cap too)")
+
+
 def _extra_targets() -> dict[str, dict[str, Command]]:
     from kaptai.core import cli_options as o
 
     return {"report": {"atlas": Command("kaptai.commands:atlas_report_command", (
-        o.hands(100_000, "hands of each default table of the atlas"), o.seed(), *o.report_output(), *o.runner(),
+        o.hands(100_000, "hands of each default table of the atlas"), o.seed(), _strong_hands(), *o.report_output(),
+        *o.runner(),
     ), help="the atlas report: every game on one scale", example="kaptai report atlas --hands 100000",
         monte_carlo=True)}}
 

@@ -20,7 +20,7 @@ FAST = "nine-ten"
 
 @pytest.fixture(scope="module")
 def small():
-    return atlas(games=[FAST], hands=1_500, seed=3, progress=False)
+    return atlas(games=[FAST], hands=1_500, seed=3, progress=False, strong_hands=120)
 
 
 def test_every_game_with_an_engine_has_a_feed():
@@ -61,20 +61,20 @@ def test_seat_ev_adds_up_to_minus_the_house_take(small):
 
 
 def test_rows_do_not_depend_on_the_other_games():
-    a = atlas(games=[FAST], hands=600, seed=4, progress=False, variants="default")
-    b = atlas(games=["big-two", FAST], hands=600, seed=4, progress=False, variants="default")
+    a = atlas(games=[FAST], hands=600, seed=4, progress=False, variants="default", strong_hands=60)
+    b = atlas(games=["big-two", FAST], hands=600, seed=4, progress=False, variants="default", strong_hands=60)
     pd.testing.assert_frame_equal(a.reset_index(drop=True),
                                   b[b.game == FAST].reset_index(drop=True), check_dtype=False)
 
 
 def test_workers_and_checkpoint_give_the_same_table(tmp_path):
-    kw = dict(games=[FAST], hands=800, seed=5, progress=False, variants="default")
+    kw = dict(games=[FAST], hands=800, seed=5, progress=False, variants="default", strong_hands=60)
     one = atlas(**kw)
     two = atlas(**kw, workers=2)
     pd.testing.assert_frame_equal(one, two)
     ck = tmp_path / "ck"
     first = atlas(**kw, checkpoint=ck)
-    jobs = plan([FAST], 800, seed=5, variants="default")
+    jobs = plan([FAST], 800, seed=5, variants="default", strong_hands=60)
     assert len(list(ck.glob("chunk-*.npz"))) == sum(
         len(plan_chunks(j.hands, _chunk_hands(feed_of(FAST), j.heavy), j.entropy)) for j in jobs)
     again = atlas(**kw, checkpoint=ck)
@@ -150,7 +150,7 @@ def test_report_atlas_small(tmp_path, monkeypatch):
     from kaptai.report import atlas as rep
 
     text, df = rep.build_atlas_report(games=[FAST, "big-two"], hands=400, seed=2, out=tmp_path / "a.md",
-                                      progress=False)
+                                      progress=False, strong_hands=60)
     assert (tmp_path / "a.md").read_text(encoding="utf-8") == text
     assert "## Reading" in text and "## The games at a glance" in text and "data:image/png;base64" in text
     assert "## The verdict, with its uncertainty" in text and verdict(df) in text
@@ -163,7 +163,7 @@ def test_report_atlas_small(tmp_path, monkeypatch):
 
 def test_dask_gives_the_same_table():
     pytest.importorskip("distributed")
-    kw = dict(games=[FAST], hands=600, seed=7, progress=False, variants="default")
+    kw = dict(games=[FAST], hands=600, seed=7, progress=False, variants="default", strong_hands=60)
     pd.testing.assert_frame_equal(atlas(**kw), atlas(**kw, scheduler="local", workers=2))
 
 
@@ -330,3 +330,14 @@ def test_cli_ranking(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("# fairness atlas ranking") and "# Per hand, the luck of the seat" in out
+
+
+def test_strong_hands_caps_the_strong_pairs_only():
+    full = plan([FAST], 900, seed=1, variants="default")
+    capped = plan([FAST], 900, seed=1, variants="default", strong_hands=48)
+    heavy = [j for j in capped if j.heavy]
+    assert heavy and sum(j.hands for j in heavy) == 48          # 12 arrangements of 4 hands
+    assert [j.hands for j in capped if not j.heavy] == [j.hands for j in full if not j.heavy]
+    assert sum(j.hands for j in full if j.heavy) == min(900, feed_of(FAST).strong_hands or 900)
+    with pytest.raises(KaptaiError, match="strong_hands"):
+        plan([FAST], 900, strong_hands=0)

@@ -159,14 +159,14 @@ FEED = AtlasFeed(
                      "direction after each hand")),
     unit="point",
     default_policy="greedy",
-    # measured with this feed (rotated over the 4 seats, field 'greedy', 400 hands a seat, points a
-    # hand): rollout +1.89 +- 0.26, greedy +0.22 +- 0.21 (0 by symmetry), random -2.63 +- 0.16; a
-    # fixed-seat check (1,500 hands, simulate's engine) gave rollout +2.03 +- 0.26 against greedy
-    strong_policy="rollout",
+    # the strongest play policy is the search player (kaptai league heaven-eleven, field 'greedy',
+    # 10,000 hands a policy: search +0.34 points a hand over the best other, rollout, 0.20-0.48);
+    # rollout beats greedy by about +1.9 (400 hands a seat, this feed).  The search plays about 10-15
+    # atlas hands a second, so its tables are capped (the rows give the hands behind them)
+    strong_policy="search",
     chunk_hands=16_384,
-    # rollout plays ~150 atlas hands/s: cap its tables (the rows give the hands behind them)
-    strong_hands=8_000,
-    strong_chunk_hands=256,
+    strong_hands=4_000,
+    strong_chunk_hands=100,
     play=play,
     rows=rows,
     win="a positive final: the declarer made its contract, or a defender set it",
@@ -174,6 +174,6 @@ FEED = AtlasFeed(
     length_unit="plays (leads)",
     notes=("Seat 0 is the declarer (who leads first); results are the §5 finals (zero-sum, no house cut, so "
            "house = 0). Staked = what the losers pay; a draw (和局) is one hand with every result 0; the game has no "
-           "natural; length = plays. A mixed table costs about four engine hands per atlas hand (rollout, "
-           "the strong policy, about 150 atlas hands/s)."),
+           "natural; length = plays. A mixed table costs about four engine hands per atlas hand (search, "
+           "the strong play policy, about 10-15 atlas hands/s)."),
 )

@@ -171,10 +171,13 @@ FEED = AtlasFeed(
                      "players the outgoing dealer sits out the next hand (the sitter, the dealer's 上家)"),),
     unit="point (胡數 under a money settlement; 1 per hand win under rank_only)",
     default_policy="max_melds",
-    # measured with this feed (rank_only, rotated over the 3 seats, field 'max_melds', 5,000 hands a
-    # seat, share of the hand win): max_melds 0.336 +- 0.007, chase_qing 0.250 +- 0.007, chase_hun
-    # 0.221 +- 0.006, random 0.043 +- 0.003: max_melds is the strongest built-in policy
-    strong_policy="max_melds",
+    # the strongest policy is the search player (kaptai league nantong, field 'max_melds': search's
+    # share of the hand win +0.032 over max_melds (0.022-0.042) under rank_only, 9,000 hands; +8.3 胡數
+    # under winner_collects, 6,000); max_melds beats chase_qing, chase_hun and random (5,000 hands a
+    # seat).  The search plays about 15-20 hands a second at one seat, so its tables are capped
+    strong_policy="search",
+    strong_hands=4_000,
+    strong_chunk_hands=100,
     chunk_hands=10_000,
     play=play,
     rows=rows,

@@ -220,6 +220,7 @@ def build_atlas_report(
     progress: bool = True,
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
+    strong_hands: int | None = None,
 ) -> tuple[str, pd.DataFrame]:
     """Run the atlas and write its report; returns (document text, atlas table)."""
     from kaptai.atlas import MEASURES, atlas, atlas_figures, ranking, verdict
@@ -228,7 +229,7 @@ def build_atlas_report(
     report_step(progress, f"atlas: {hands:,} hands per default table, seed {seed}")
     t0 = time.perf_counter()
     df = atlas(games=games, hands=hands, seed=seed, workers=workers, progress=progress, scheduler=scheduler,
-               checkpoint=checkpoint)
+               checkpoint=checkpoint, strong_hands=strong_hands)
     elapsed = time.perf_counter() - t0
     report_step(progress, f"atlas done in {elapsed:.0f} s; rendering")
     a = df.attrs
