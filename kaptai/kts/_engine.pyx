@@ -8,7 +8,9 @@ hands, the full move list).  It is specified once, in ``docs/kap-tai-shap-engine
 the same random stream (the tests compare whole hand logs).  Users call
 :func:`kaptai.kts.simulate.simulate` or :func:`kaptai.kts.engine.run_hands`; this module
 is private.  Policy codes: 0 ``random``, 1 ``greedy``, 2 ``score``, 3 ``lookahead``,
-4 scripted (tests), 5 ``lookahead_score``.
+4 scripted (tests), 5 ``lookahead_score``, 6 ``search`` (determinized Monte Carlo over the
+look-ahead's choice: every option rolled out on sampled layouts of the unseen tiles, on a
+second Game that continues the hand from the phase the option leads to).
 """
 from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, int16_t, uint16_t, int8_t
 from libc.string cimport memset, memcpy
@@ -50,6 +52,7 @@ cdef enum:
     POL_LOOKAHEAD = 3
     POL_SCRIPT = 4
     POL_LOOKAHEAD_SCORE = 5
+    POL_SEARCH = 6
     LOOK_HORIZON = 2
     MEMO_CELLS = 4851    # 231 * 21: (discard pair, drawn tile) of one decision
     FIN_CELLS = 53361    # 231 * 231: (discard pair, drawn pair) of one decision
@@ -59,6 +62,21 @@ cdef enum:
     CMEMO_BITS = 14      # the look-ahead's two-tile completions memo: 16,384 slots
     COMP_CAP = 40        # completions stored per slot (a hand with more is recomputed)
     PAIR_CELLS = 231     # unordered pairs {x, y} of tile ids
+
+    # the phases of a hand (docs/kap-tai-shap-engine.md, "The hand as phases")
+    PH_TURN = 0
+    PH_AFTER_EXCHANGE = 1
+    PH_DRAW = 2
+    PH_END_TURN = 3
+
+    # the kind of decision a seat is asked (the search applies its options by it)
+    CTX_DISCARD = 0       # the discard after a draw, or the first hand's at turn 1
+    CTX_EXCHANGE = 1      # the exchange discard after a claim (legal: pre)
+    CTX_CLAIM = 2         # the claim step of the seat's own turn
+    CTX_EARLY = 3         # the early window on the first discard of seat ctx_d
+
+    SETTLE_POT = 0
+    SETTLE_ADVANCED = 1
 
     CLAIM_PREVIOUS = 0
     CLAIM_ANY = 1
@@ -85,6 +103,7 @@ cdef enum:
     ERR_SCRIPT_CLAIM = 1
     ERR_SCRIPT_DISCARD = 2
     ERR_MEMORY = 3
+    ERR_LAYOUT = 4
 
 ACTIONS = ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
            "self_drawn_win", "discard", "drawn_hand", "turn_limit")
@@ -179,6 +198,16 @@ cdef struct Stats:
     int64_t alive_dealer[MAXP][READY_LEVELS]
 
 
+cdef struct Snap:         # the hand state a search rollout starts from (one layout)
+    HandState h[MAXP]
+    int table[NT]
+    int table_total, pos, turn, last, pre
+    int own_turns[MAXP]
+    int committed[MAXP]
+    int known[MAXP][NT]
+    int wall[MAXWALL]
+
+
 cdef struct Game:
     # table
     int P, n, n_first, n_other, n_tiles, n_dice
@@ -234,6 +263,23 @@ cdef struct Game:
     int first, dice_total, turn, step
     int own_turns[MAXP]
     int committed[MAXP]
+    int known[MAXP][NT]            # copies of each id a seat is known to hold (it claimed them)
+    int last                       # the most recent discard of the hand
+    int pre                        # ids held by the seat to move before its claim (bit set)
+    int ctx                        # the kind of decision being asked (CTX_*)
+    int ctx_d                      # CTX_EARLY: the seat whose first discard is offered
+    int res_winner                 # how the hand ended (finish): winner (-1 none), logged score
+    int res_score
+    # the search policy
+    int rollout                    # this Game plays search rollouts (no readiness notes)
+    int search_S                   # layouts per decision
+    double search_z                # standard errors an option must beat the reference by
+    int settle                     # SETTLE_POT / SETTLE_ADVANCED
+    double cut                     # the house cut
+    int roll_pol                   # the rollout policy R (greedy under pot, score under advanced)
+    Game* sub                      # the rollout Game (its table config copied once a run)
+    Snap* snap                     # one layout
+    int64_t search_decisions, search_layouts, search_rollouts
     # log
     int recording
     int64_t hand_index
@@ -784,6 +830,8 @@ cdef inline void put_down(Game* g, int s, int t) noexcept nogil:
     hs_remove(&g.h[s], t, &g.r)
     g.table[t] += 1
     g.table_total += 1
+    if g.known[s][t] > 0:
+        g.known[s][t] -= 1
     ev(g, s, EV_DISCARD, t, -1)
 
 
@@ -1559,6 +1607,218 @@ cdef int look_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     return -1
 
 
+# ------------------------------------------------------------------ the search policy
+# docs/kap-tai-shap-engine.md, "`search` (code 6)": the reference option is the look-ahead's
+# (lookahead under pot, lookahead_score under advanced); every option is rolled out on each
+# of S layouts of the tiles the seat has not seen (drawn from the engine's stream), with the
+# rollout policy R at every seat, on g.sub; another option replaces the reference only when
+# its paired mean beats it by more than z standard errors.
+cdef int64_t SEARCH_STATS[3]      # search decisions, layouts and rollouts of the process
+SEARCH_STATS[0] = 0
+SEARCH_STATS[1] = 0
+SEARCH_STATS[2] = 0
+
+
+def search_stats():
+    """Totals over the process's ``run_hands`` calls of the ``search`` policy (code 6):
+    ``decisions`` (decisions with two or more options), ``layouts`` and ``rollouts``.
+
+    Examples
+    --------
+    >>> from kaptai.kts._engine import search_stats
+    >>> sorted(search_stats())
+    ['decisions', 'layouts', 'rollouts']
+    """
+    return {"decisions": int(SEARCH_STATS[0]), "layouts": int(SEARCH_STATS[1]),
+            "rollouts": int(SEARCH_STATS[2])}
+
+
+cdef void make_layout(Game* g, int p, Snap* L) noexcept nogil:
+    """One layout of what seat p has not seen, into L (draws m - 1 bounded integers).
+
+    The pool (copies less p's hand, the table, the others' known tiles and the committed
+    claims), ids ascending, is shuffled by Fisher-Yates; the seats after p take their unknown
+    tiles from it in turn, the rest becomes the wall from pos on.  The rest of the state is
+    the real one."""
+    cdef int P = g.P, t, i, j, k, x, need, tmp, m = 0, want = g.n_tiles - g.pos
+    cdef int U[NT]
+    cdef int items[MAXWALL]
+    for t in range(NT):
+        U[t] = g.copies[t] - g.h[p].c[t] - g.table[t]
+    for x in range(P):
+        if x != p:
+            for t in range(NT):
+                U[t] -= g.known[x][t]
+            want += g.h[x].size
+            for t in range(NT):
+                want -= g.known[x][t]
+        if g.committed[x] >= 0:
+            U[g.committed[x]] -= 1
+    for t in range(NT):
+        if U[t] < 0:
+            g.error = ERR_LAYOUT
+            return
+        for i in range(U[t]):
+            items[m] = t
+            m += 1
+    if m != want:
+        g.error = ERR_LAYOUT
+        return
+    for i in range(m - 1, 0, -1):
+        j = bounded(g.rng, i + 1)
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+    memcpy(L.table, g.table, sizeof(L.table))
+    L.table_total = g.table_total
+    L.pos = g.pos
+    L.turn = g.turn
+    L.last = g.last
+    L.pre = g.pre
+    memcpy(L.own_turns, g.own_turns, P * sizeof(int))
+    memcpy(L.committed, g.committed, P * sizeof(int))
+    memcpy(L.known, g.known, P * NT * sizeof(int))
+    memcpy(&L.h[p], &g.h[p], sizeof(HandState))
+    k = 0
+    for j in range(1, P):
+        x = (p + j) % P
+        hs_clear(&L.h[x])
+        need = g.h[x].size
+        for t in range(NT):
+            need -= g.known[x][t]
+            for i in range(g.known[x][t]):
+                hs_add(&L.h[x], t, &g.r)
+        for i in range(need):
+            hs_add(&L.h[x], items[k], &g.r)
+            k += 1
+    for i in range(g.pos, g.n_tiles):
+        L.wall[i] = items[k]
+        k += 1
+
+
+cdef double search_rollout(Game* g, int p, int ctx, int d, int opt) noexcept nogil:
+    """Seat p's net result of option ``opt`` (a decision of kind ``ctx``; ``d`` the discarder
+    in the early window) played to the end on a copy of the layout g.snap, R at every seat."""
+    cdef Game* b = g.sub
+    cdef Snap* L = g.snap
+    cdef int P = g.P, w, sc
+    memcpy(b.h, L.h, P * sizeof(HandState))
+    memcpy(b.table, L.table, sizeof(b.table))
+    b.table_total = L.table_total
+    b.pos = L.pos
+    b.turn = L.turn
+    b.last = L.last
+    b.pre = L.pre
+    memcpy(b.own_turns, L.own_turns, P * sizeof(int))
+    memcpy(b.committed, L.committed, P * sizeof(int))
+    memcpy(b.known, L.known, P * NT * sizeof(int))
+    memcpy(&b.wall[L.pos], &L.wall[L.pos], (g.n_tiles - L.pos) * sizeof(int))
+    b.first = g.first
+    b.error = 0
+    b.res_winner = -1
+    b.res_score = -1
+    if ctx == CTX_DISCARD:               # the discard after a draw, or at turn 1
+        put_down(b, p, opt)
+        b.last = opt
+        run_from(b, p, PH_END_TURN)
+    elif ctx == CTX_EXCHANGE:
+        put_down(b, p, opt)
+        b.last = opt
+        run_from(b, p, PH_AFTER_EXCHANGE)
+    elif ctx == CTX_CLAIM:
+        if opt < 0:
+            run_from(b, p, PH_DRAW)
+        elif not take_claim(b, p, opt):
+            exchange(b, p, opt)
+            run_from(b, p, PH_AFTER_EXCHANGE)
+    else:                                # the early window on d's first discard
+        if opt < 0:
+            run_from(b, d, PH_DRAW)
+        elif not take_claim(b, p, opt):
+            b.committed[p] = opt
+            run_from(b, d, PH_DRAW)
+    w = b.res_winner
+    sc = b.res_score
+    if w == p:
+        if g.settle == SETTLE_POT:
+            return P * (1.0 - g.cut) - 1.0
+        return <double>((P - 1) * sc) * (1.0 - g.cut)
+    if w >= 0:
+        if g.settle == SETTLE_POT:
+            return -1.0
+        return -<double>sc
+    return 0.0
+
+
+cdef int search_choose(Game* g, int p, const int* opts, int m, int ref) noexcept nogil:
+    """Index of the option chosen among opts[0..m) (ref: the reference option's index)."""
+    cdef int S = g.search_S, i, j, best = -1, ctx = g.ctx, d = g.ctx_d
+    cdef double v[NT + 1]
+    cdef double D[NT + 1]
+    cdef double Q[NT + 1]
+    cdef double M[NT + 1]
+    cdef double dd, lhs, rhs, z = g.search_z
+    for i in range(m):
+        D[i] = 0.0
+        Q[i] = 0.0
+        M[i] = 0.0
+    g.search_decisions += 1
+    for j in range(S):
+        make_layout(g, p, g.snap)
+        if g.error:
+            return ref
+        g.search_layouts += 1
+        for i in range(m):
+            v[i] = search_rollout(g, p, ctx, d, opts[i])
+        g.search_rollouts += m
+        for i in range(m):
+            dd = v[i] - v[ref]
+            D[i] += dd
+            Q[i] += dd * dd
+            M[i] += v[i]
+    for i in range(m):
+        if i == ref or not D[i] > 0.0:
+            continue
+        lhs = D[i] * D[i] * <double>(S - 1)
+        rhs = z * z * (<double>S * Q[i] - D[i] * D[i])
+        if lhs > rhs and (best < 0 or M[i] > M[best]):
+            best = i
+    return ref if best < 0 else best
+
+
+cdef int search_discard(Game* g, int s, int legal) noexcept nogil:
+    """The search's discard from the legal ids (one legal id: thrown at once)."""
+    cdef int opts[NT]
+    cdef int m = 0, t, i, r, ref = 0
+    for t in range(NT):
+        if (legal >> t) & 1:
+            opts[m] = t
+            m += 1
+    if m == 1:
+        return opts[0]
+    g.look_obj = g.settle
+    r = look_discard(g, s, legal)
+    for i in range(m):
+        if opts[i] == r:
+            ref = i
+    return opts[search_choose(g, s, opts, m, ref)]
+
+
+cdef int search_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
+    """The search's claim: decline (-1) or a candidate."""
+    cdef int opts[NT + 1]
+    cdef int i, r, ref = 0
+    opts[0] = -1
+    for i in range(nc):
+        opts[i + 1] = cands[i]
+    g.look_obj = g.settle
+    r = look_claim(g, s, cands, nc)
+    for i in range(nc):
+        if cands[i] == r:
+            ref = i + 1
+    return opts[search_choose(g, s, opts, nc + 1, ref)]
+
+
 cdef int script_next(Game* g, int s, int* value) noexcept nogil:
     if g.script_pos[s] >= g.script_len[s]:
         return 0
@@ -1587,6 +1847,8 @@ cdef int decide_claim(Game* g, int s, const int* cands, int nc) noexcept nogil:
     if pol == POL_LOOKAHEAD or pol == POL_LOOKAHEAD_SCORE:
         g.look_obj = pol == POL_LOOKAHEAD_SCORE
         return look_claim(g, s, cands, nc)
+    if pol == POL_SEARCH:
+        return search_claim(g, s, cands, nc)
     return smart_claim(g, s, cands, nc, pol == POL_SCORE)
 
 
@@ -1613,6 +1875,8 @@ cdef int decide_discard(Game* g, int s, int legal) noexcept nogil:
     if pol == POL_LOOKAHEAD or pol == POL_LOOKAHEAD_SCORE:
         g.look_obj = pol == POL_LOOKAHEAD_SCORE
         return look_discard(g, s, legal)
+    if pol == POL_SEARCH:
+        return search_discard(g, s, legal)
     return smart_discard(g, s, legal, pol == POL_SCORE)
 
 
@@ -1639,11 +1903,16 @@ cdef void note_ready(Game* g, int s, int t) noexcept nogil:
 
 cdef inline void end_turn(Game* g, int s) noexcept nogil:
     g.own_turns[s] += 1
-    note_ready(g, s, g.own_turns[s])
+    if not g.rollout:
+        note_ready(g, s, g.own_turns[s])
 
 
 cdef void finish(Game* g, int winner, int kind, int score) noexcept nogil:
     cdef int rel, sc
+    g.res_winner = winner
+    g.res_score = score
+    if g.rollout:
+        return
     g.st.length[g.turn] += 1
     if winner >= 0:
         rel = (winner - g.first + g.P) % g.P
@@ -1681,11 +1950,113 @@ cdef void stall(Game* g, int s) noexcept nogil:
     finish(g, -1, K_LIMIT, -1)
 
 
-cdef void play_hand(Game* g) noexcept nogil:
-    """Play one hand from g.wall / g.first (already set)."""
-    cdef int P = g.P, F = g.first, i, j, s, t, seat, pre, took, last, e, x, nxt, sc, form, spec
-    cdef int nc, choice
+cdef inline void exchange(Game* g, int s, int took) noexcept nogil:
+    """Steps 3a-b after a non-winning claim: ``took`` joins s's hand (known to the others),
+    then s's exchange discard from ``pre``; ``last`` = it."""
+    cdef int e
+    hs_add(&g.h[s], took, &g.r)
+    g.known[s][took] += 1
+    g.ctx = CTX_EXCHANGE
+    e = decide_discard(g, s, g.pre)
+    put_down(g, s, e)
+    g.last = e
+
+
+cdef void run_from(Game* g, int s, int phase) noexcept nogil:
+    """Continue the hand from ``phase`` of seat s to its end (docs/kap-tai-shap-engine.md,
+    "The hand as phases"): TURN(s), AFTER_EXCHANGE(s), DRAW(s) or END_TURN(s)."""
+    cdef int P = g.P, t, took, x, nxt, sc, form, spec, nc, choice
     cdef int cands[NT]
+    cdef HandState* h
+    while True:
+        if phase == PH_TURN:
+            if g.error:
+                return
+            g.turn += 1
+            h = &g.h[s]
+            g.pre = held(h)
+            took = -1
+            # -- claim step
+            if g.committed[s] >= 0:
+                took = g.committed[s]
+                g.committed[s] = -1
+            elif g.claim_mode != CLAIM_NONE:
+                nc = 0
+                if g.claim_mode == CLAIM_PREVIOUS:
+                    if g.last >= 0:
+                        cands[0] = g.last
+                        nc = 1
+                else:
+                    for t in range(NT):
+                        if g.table[t] > 0:
+                            cands[nc] = t
+                            nc += 1
+                if nc > 0:
+                    g.ctx = CTX_CLAIM
+                    choice = decide_claim(g, s, cands, nc)
+                    if choice < 0:
+                        ev(g, s, EV_DECLINE, cands[0] if nc == 1 else -1, -1)
+                    else:
+                        if take_claim(g, s, choice):
+                            return
+                        took = choice
+            if took >= 0:
+                exchange(g, s, took)
+                phase = PH_AFTER_EXCHANGE
+            else:
+                phase = PH_DRAW
+        elif phase == PH_AFTER_EXCHANGE:
+            if not g.claim_then_draw:
+                phase = PH_END_TURN
+                continue
+            if g.claim_mode == CLAIM_PREVIOUS:
+                # -- early window: the next seat decides on s's first discard before s draws
+                nxt = (s + 1) % P
+                cands[0] = g.last
+                g.ctx = CTX_EARLY
+                g.ctx_d = s
+                if decide_claim(g, nxt, cands, 1) < 0:
+                    ev(g, nxt, EV_DECLINE, cands[0], -1)
+                else:
+                    if take_claim(g, nxt, cands[0]):
+                        return
+                    g.committed[nxt] = cands[0]
+            phase = PH_DRAW
+        elif phase == PH_DRAW:
+            h = &g.h[s]
+            if g.pos >= g.n_tiles:
+                ev(g, s, EV_DRAWN_HAND, -1, -1)
+                finish(g, -1, K_DRAWN, -1)
+                return
+            x = g.wall[g.pos]
+            g.pos += 1
+            hs_add(h, x, &g.r)
+            ev(g, s, EV_DRAW, x, -1)
+            if hs_is_win(h, &g.r):
+                sc = hs_score(h, &g.r, &form, &spec) + 1
+                ev(g, s, EV_SELF_DRAWN_WIN, x, sc)
+                finish(g, s, K_SELF_DRAWN, sc)
+                return
+            if g.keep_drawn:
+                g.ctx = CTX_DISCARD
+                g.last = decide_discard(g, s, held(h))
+            else:
+                g.last = x
+            put_down(g, s, g.last)
+            phase = PH_END_TURN
+        else:
+            end_turn(g, s)
+            if g.turn >= MAX_TURNS:
+                stall(g, s)
+                return
+            s = (s + 1) % P
+            phase = PH_TURN
+
+
+cdef void play_hand(Game* g) noexcept nogil:
+    """Play one hand from g.wall / g.first (already set): the deal and turn 1, then the
+    phases from END_TURN(F)."""
+    cdef int P = g.P, F = g.first, i, j, t, seat, sc, form, spec
     cdef HandState* h
     g.st.hands += 1
     g.st.first_hand[F] += 1
@@ -1693,7 +2064,12 @@ cdef void play_hand(Game* g) noexcept nogil:
     g.step = 0
     g.pos = 0
     g.table_total = 0
+    g.last = -1
+    g.pre = 0
+    g.res_winner = -1
+    g.res_score = -1
     memset(g.table, 0, sizeof(g.table))
+    memset(g.known, 0, P * sizeof(g.known[0]))
     for i in range(P):
         hs_clear(&g.h[i])
         g.own_turns[i] = 0
@@ -1716,86 +2092,10 @@ cdef void play_hand(Game* g) noexcept nogil:
         ev(g, F, EV_NATURAL, -1, sc)
         finish(g, F, K_NATURAL, sc)
         return
-    last = decide_discard(g, F, held(h))
-    put_down(g, F, last)
-    end_turn(g, F)
-
-    s = (F + 1) % P
-    while True:
-        if g.error:
-            return
-        g.turn += 1
-        h = &g.h[s]
-        pre = held(h)
-        took = -1
-        # -- claim step
-        if g.committed[s] >= 0:
-            took = g.committed[s]
-            g.committed[s] = -1
-        elif g.claim_mode != CLAIM_NONE:
-            nc = 0
-            if g.claim_mode == CLAIM_PREVIOUS:
-                if last >= 0:
-                    cands[0] = last
-                    nc = 1
-            else:
-                for t in range(NT):
-                    if g.table[t] > 0:
-                        cands[nc] = t
-                        nc += 1
-            if nc > 0:
-                choice = decide_claim(g, s, cands, nc)
-                if choice < 0:
-                    ev(g, s, EV_DECLINE, cands[0] if nc == 1 else -1, -1)
-                else:
-                    if take_claim(g, s, choice):
-                        return
-                    took = choice
-        if took >= 0:
-            hs_add(h, took, &g.r)
-            e = decide_discard(g, s, pre)
-            put_down(g, s, e)
-            last = e
-            if not g.claim_then_draw:
-                end_turn(g, s)
-                if g.turn >= MAX_TURNS:
-                    stall(g, s)
-                    return
-                s = (s + 1) % P
-                continue
-            if g.claim_mode == CLAIM_PREVIOUS:
-                nxt = (s + 1) % P
-                cands[0] = e
-                if decide_claim(g, nxt, cands, 1) < 0:
-                    ev(g, nxt, EV_DECLINE, e, -1)
-                else:
-                    if take_claim(g, nxt, e):
-                        return
-                    g.committed[nxt] = e
-        # -- draw step
-        if g.pos >= g.n_tiles:
-            ev(g, s, EV_DRAWN_HAND, -1, -1)
-            finish(g, -1, K_DRAWN, -1)
-            return
-        x = g.wall[g.pos]
-        g.pos += 1
-        hs_add(h, x, &g.r)
-        ev(g, s, EV_DRAW, x, -1)
-        if hs_is_win(h, &g.r):
-            sc = hs_score(h, &g.r, &form, &spec) + 1
-            ev(g, s, EV_SELF_DRAWN_WIN, x, sc)
-            finish(g, s, K_SELF_DRAWN, sc)
-            return
-        if g.keep_drawn:
-            last = decide_discard(g, s, held(h))
-        else:
-            last = x
-        put_down(g, s, last)
-        end_turn(g, s)
-        if g.turn >= MAX_TURNS:
-            stall(g, s)
-            return
-        s = (s + 1) % P
+    g.ctx = CTX_DISCARD
+    g.last = decide_discard(g, F, held(h))
+    put_down(g, F, g.last)
+    run_from(g, F, PH_END_TURN)
 
 
 cdef void deal_random(Game* g, int* sorted_tiles) noexcept nogil:
@@ -1855,9 +2155,11 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     Parameters
     ----------
     cfg : kaptai.kts.config.EngineConfig
-        The validated table.
+        The validated table (a ``search`` seat reads ``search_samples``, ``search_z``,
+        ``settlement_code`` and ``house_cut``).
     policies : sequence of int
-        Policy code per seat (0 random, 1 greedy, 2 score, 3 lookahead, 4 scripted, 5 lookahead_score).
+        Policy code per seat (0 random, 1 greedy, 2 score, 3 lookahead, 4 scripted,
+        5 lookahead_score, 6 search).
     bit_generator : numpy.random.BitGenerator
         A fresh generator for the chunk (``PCG64``).
     n_hands : int
@@ -1882,6 +2184,8 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     """
     cdef Game* g = <Game*> malloc(sizeof(Game))
     cdef Stats* st = <Stats*> malloc(sizeof(Stats))
+    cdef Game* sub = NULL
+    cdef Stats* sub_st = NULL
     cdef int sorted_tiles[MAXWALL]
     cdef int i, t, k, P = cfg.players
     cdef long long hand
@@ -1932,7 +2236,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             raise ValueError("one policy code per seat")
         for i in range(P):
             g.policy[i] = int(policies[i])
-            if not 0 <= g.policy[i] <= POL_LOOKAHEAD_SCORE:
+            if not 0 <= g.policy[i] <= POL_SEARCH:
                 raise ValueError(f"unknown policy code {g.policy[i]}")
             if g.policy[i] == POL_SCRIPT:
                 arr = np.ascontiguousarray(scripts[i] if scripts is not None else [], dtype=np.int32)
@@ -1947,8 +2251,18 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         key_view = key_arr
         g.keys = &key_view[0]
         uses_look = False
+        uses_search = False
         for i in range(P):
-            uses_look = uses_look or g.policy[i] == POL_LOOKAHEAD or g.policy[i] == POL_LOOKAHEAD_SCORE
+            uses_look = uses_look or g.policy[i] in (POL_LOOKAHEAD, POL_LOOKAHEAD_SCORE, POL_SEARCH)
+            uses_search = uses_search or g.policy[i] == POL_SEARCH
+        g.search_S = int(cfg.search_samples)
+        g.search_z = float(cfg.search_z)
+        g.settle = int(cfg.settlement_code)
+        g.cut = float(cfg.house_cut)
+        if not 1 <= g.search_S <= 100_000 or not 0.0 <= g.search_z <= 10.0 or not 0 <= g.settle <= 1:
+            raise ValueError(f"search_samples={g.search_S}, search_z={g.search_z} or settlement code "
+                             f"{g.settle}: out of range (1-100,000, 0-10, 0 or 1)")
+        g.roll_pol = POL_GREEDY if g.settle == SETTLE_POT else POL_SCORE
         # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
         # forms), and the forms other than basic (greedy's extra waits)
         if uses_look or g.has_extra:
@@ -1985,6 +2299,25 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         if log_init(&g.log, LOG_COLS * sizeof(int32_t), 1024):
             raise MemoryError()
         g.rng = bitgen_of(bit_generator)
+        if uses_search:
+            # the rollout Game: the table config (and the pure-cache memo pointers) copied
+            # once; each rollout copies only the hand state in (search_rollout)
+            sub = <Game*> malloc(sizeof(Game))
+            sub_st = <Stats*> calloc(1, sizeof(Stats))
+            g.snap = <Snap*> malloc(sizeof(Snap))
+            if sub == NULL or sub_st == NULL or g.snap == NULL:
+                raise MemoryError()
+            memcpy(sub, g, sizeof(Game))
+            memset(&sub.log, 0, sizeof(LogBuffer))
+            sub.recording = 0
+            sub.rollout = 1
+            sub.st = sub_st
+            sub.sub = NULL
+            sub.snap = NULL
+            for i in range(P):
+                sub.policy[i] = g.roll_pol
+                sub.script_len[i] = 0
+            g.sub = sub
         if wall is not None:
             for i in range(g.n_tiles):
                 g.wall[i] = w[i]
@@ -2003,8 +2336,13 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
                     play_hand(g)
                     if g.error:
                         break
+        SEARCH_STATS[0] += g.search_decisions
+        SEARCH_STATS[1] += g.search_layouts
+        SEARCH_STATS[2] += g.search_rollouts
         if g.error == ERR_MEMORY:
             raise MemoryError("hand log")
+        if g.error == ERR_LAYOUT:
+            raise RuntimeError("internal error: the search's pool of unseen tiles is inconsistent")
         if g.error:
             what = "claim" if g.error == ERR_SCRIPT_CLAIM else "discard"
             raise ValueError(
@@ -2017,6 +2355,9 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         free(g.smemo)
         free(g.vmemo)
         free(g.cmemo)
+        free(g.snap)
+        free(sub)
+        free(sub_st)
         free(g)
         free(st)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from kaptai.errors import RulesError
 from kaptai.kts.rules import (
     CLAIMS,
     TURNS,
@@ -47,11 +48,23 @@ __all__ = [
     "EngineConfig",
     "make_config",
     "new_outcomes",
+    "SEARCH_SAMPLES",
+    "SEARCH_Z",
+    "SETTLEMENT_CODES",
 ]
 
 #: Compiled-engine policy code of a scripted seat (the built-ins are their code in
 #: ``kaptai.kts.policies.POLICY_CODES``: 0 random, 1 greedy, 2 score, 3 lookahead, 5 lookahead_score).
 SCRIPT_CODE = 4
+
+#: Layouts of the unseen tiles the ``'search'`` policy samples per decision
+#: (``make_config(search_samples=...)``; ``docs/kap-tai-shap-engine.md``, "search").
+SEARCH_SAMPLES: int = 32
+#: Standard errors of the paired difference by which an option must beat the look-ahead's
+#: choice before ``'search'`` plays it (``make_config(search_z=...)``; 0: the best mean).
+SEARCH_Z: float = 1.0
+#: Settlement codes handed to the compiled engine (index = code).
+SETTLEMENT_CODES: tuple[str, ...] = ("pot", "advanced")
 
 #: Event names of the hand log, by code.
 
@@ -100,6 +113,18 @@ class EngineConfig:
     forms_mask: int
     base_sum: int
     gee_joon_run_value: int
+    search_samples: int = SEARCH_SAMPLES
+    search_z: float = SEARCH_Z
+
+    @property
+    def settlement_code(self) -> int:
+        """0 pot, 1 advanced (the ``'search'`` policy's values)."""
+        return SETTLEMENT_CODES.index(self.rules.settlement)
+
+    @property
+    def house_cut(self) -> float:
+        """The rules' house cut (the ``'search'`` policy's values)."""
+        return float(self.rules.house_cut)
 
     @property
     def claim_code(self) -> int:
@@ -112,7 +137,8 @@ class EngineConfig:
         return TURN_CODES.index(self.turn)
 
 
-def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None) -> EngineConfig:
+def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
+                search_samples: int | None = None, search_z: float | None = None) -> EngineConfig:
     """Validate a table (player count and rules) for the engines.
 
     Parameters
@@ -121,6 +147,12 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
         2-22 (2 is Kap Shap).
     rules : RuleSet, str, mapping or None
         See :func:`kaptai.kts.rules.resolve_rules`.
+    search_samples : int, optional
+        Layouts per decision of the ``'search'`` policy (default :data:`SEARCH_SAMPLES`),
+        1 to 100,000.
+    search_z : float, optional
+        Paired standard errors by which ``'search'`` must find an option better than the
+        look-ahead's choice (default :data:`SEARCH_Z`; 0 takes the best mean), 0 to 10.
 
     Returns
     -------
@@ -137,7 +169,23 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
     >>> c = make_config(2)
     >>> c.n, c.n_first, c.n_other, c.n_tiles, c.n_dice
     (3, 8, 7, 32, 2)
+    >>> make_config(4, "advanced", search_samples=8).search_samples
+    8
+    >>> make_config(4, search_z=-1)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: search_z=-1: expected a number from 0 to 10
     """
+    if search_samples is None:
+        search_samples = SEARCH_SAMPLES
+    if isinstance(search_samples, bool) or not isinstance(search_samples, (int, np.integer)) or \
+            not 1 <= int(search_samples) <= 100_000:
+        raise RulesError(f"search_samples={search_samples!r}: expected a whole number from 1 to 100,000")
+    if search_z is None:
+        search_z = SEARCH_Z
+    if isinstance(search_z, bool) or not isinstance(search_z, (int, float, np.integer, np.floating)) or \
+            not 0.0 <= float(search_z) <= 10.0:
+        raise RulesError(f"search_z={search_z!r}: expected a number from 0 to 10")
     p = validate_players(players)
     r = resolve_rules(rules)
     check_deal(p, r)
@@ -160,6 +208,8 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
         forms_mask=forms_mask(r.forms),
         base_sum=int(r.base_combination == "sum"),
         gee_joon_run_value=r.gee_joon_run_value,
+        search_samples=int(search_samples),
+        search_z=float(search_z),
     )
 
 

@@ -94,6 +94,7 @@ __all__ = [
     "LookaheadScorePolicy",
     "POLICY_CODES",
     "ScriptedPolicy",
+    "SearchPolicy",
     "resolve_policies",
     "policy_codes",
     "distance_proxy",
@@ -109,10 +110,11 @@ HORIZON: int = 3
 LOOK_HORIZON: int = 2
 
 #: Names of the compiled policies.
-BUILTIN_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead", "lookahead_score")
+BUILTIN_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
 
 #: Their codes in the compiled engine (4 is a scripted seat, ``kaptai.kts.config.SCRIPT_CODE``).
-POLICY_CODES: dict[str, int] = {"random": 0, "greedy": 1, "score": 2, "lookahead": 3, "lookahead_score": 5}
+POLICY_CODES: dict[str, int] = {"random": 0, "greedy": 1, "score": 2, "lookahead": 3, "lookahead_score": 5,
+                                "search": 6}
 
 #: Ten-value class (ten-value mod 10) of each tile id.
 CLASS: tuple[int, ...] = tuple(int(v) % 10 for v in TEN_VALUE)
@@ -823,9 +825,40 @@ class ScriptedPolicy(Policy):
         return v
 
 
+class SearchPolicy(Policy):
+    """Marker of a ``'search'`` seat: the engines play it themselves (``'search'``).
+
+    The search samples layouts of the tiles the seat has not seen and plays each option
+    forward on copies of the hand, so it needs the engine's hidden state (the wall, the
+    other hands, who claimed what); :mod:`kaptai.kts.engine_reference` and the compiled
+    engine run it (``docs/kap-tai-shap-engine.md``, "search") and never call these methods.
+
+    Examples
+    --------
+    >>> from kaptai.kts.policies import SearchPolicy, policy_objects
+    >>> isinstance(policy_objects(["search"])[0], SearchPolicy)
+    True
+    """
+
+    name = "search"
+
+    def _outside(self) -> RulesError:
+        return RulesError(
+            "the 'search' policy needs the engine's hidden state: it plays only inside "
+            "kaptai.kts.engine_reference or the compiled engine, not from a PlayerView"
+        )
+
+    def claim(self, view, candidates):
+        raise self._outside()
+
+    def discard(self, view, legal):
+        raise self._outside()
+
+
 _BUILTIN_CLASSES: dict[str, Callable[[], Policy]] = {
     "random": RandomPolicy, "greedy": GreedyPolicy, "score": ScorePolicy,
     "lookahead": LookaheadPolicy, "lookahead_score": LookaheadScorePolicy,
+    "search": SearchPolicy,
 }
 
 
@@ -860,7 +893,7 @@ def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: i
     >>> resolve_policies("smart", 3)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown policy 'smart': expected one of 'random', 'greedy', 'score', 'lookahead', 'lookahead_score' or a kaptai.kts.policies.Policy instance
+    kaptai.errors.RulesError: unknown policy 'smart': expected one of 'random', 'greedy', 'score', 'lookahead', 'lookahead_score', 'search' or a kaptai.kts.policies.Policy instance
     """
     if isinstance(policies, (str, Policy)):
         items = [policies] * players

@@ -55,7 +55,7 @@ def view_of(hand, table, rules, *, copies=TWO_SETS, players=4, wall_remaining=40
 
 
 def test_registered_as_code_3():
-    assert BUILTIN_POLICIES == ("random", "greedy", "score", "lookahead", "lookahead_score")
+    assert BUILTIN_POLICIES == ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
     assert LOOK_HORIZON == 2
     assert policy_codes(resolve_policies("lookahead", 4)) == [3, 3, 3, 3]
     (obj,) = policy_objects(["lookahead"])
