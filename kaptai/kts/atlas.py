@@ -81,7 +81,6 @@ VARIANTS: tuple[AtlasVariant, ...] = (
     AtlasVariant(
         "traditional", "traditional", 4,
         "pot game: 1 ante each, the house takes 5% of the pot, basic form only, 4 players",
-        strong_policy="lookahead",
     ),
     AtlasVariant(
         "advanced", "advanced", 4,
@@ -90,7 +89,6 @@ VARIANTS: tuple[AtlasVariant, ...] = (
     AtlasVariant(
         "kap_shap", "traditional", 2,
         "Kap Shap (夾十): the two-player game, one set, traditional pot with the 5% cut",
-        strong_policy="lookahead",
     ),
 )
 
@@ -246,15 +244,18 @@ FEED = AtlasFeed(
     reference_seat="dealer",
     roles=ROLES,
     unit="ante (pot) / point (advanced)",
-    strong_chunk_hands=2048,
+    strong_chunk_hands=500,
+    strong_hands=6_000,
     default_policy="greedy",
     # measured (rotated over the seats, field 'greedy', 50,000 hands a seat): 'score' ties 'greedy'
     # in the traditional game (-0.0501 +- 0.0072 vs -0.0498 antes a hand), beats it under advanced
     # scoring (+0.051 +- 0.031 points) and trails it in Kap Shap (-0.055 +- 0.006 vs -0.049);
     # 'lookahead' (20,000 hands a seat) is stronger still in the traditional game (+0.138 +- 0.012)
     # and in Kap Shap (+0.087 +- 0.009), ties 'score' under advanced scoring (+0.056 +- 0.048): so
-    # the pot variants name 'lookahead' (about 7,000 hands/s at such a table), advanced keeps 'score'
-    strong_policy="score",
+    # 'lookahead_score' beats both under advanced scoring (+0.100 points, 0.064-0.136, 300,000 hands).
+    # The strong policy is the search player, which plays the look-ahead's choice unless its rollouts
+    # find better (about 150 hands/s at one seat: its tables are capped; kaptai league kap-tai-shap)
+    strong_policy="search",
     chunk_hands=8192,
     play=play,
     rows=rows,

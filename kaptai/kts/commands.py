@@ -144,14 +144,14 @@ def draw_odds(args: argparse.Namespace, game: GameSpec) -> Output:
 
 _M = "kaptai.kts.commands:"
 _PRESETS = ("traditional", "advanced")
-_POLICIES = ("greedy", "random", "score", "lookahead", "lookahead_score")
+_POLICIES = ("greedy", "random", "score", "lookahead", "lookahead_score", "search")
 #: kaptai.kts.fairness.VARIANT_SETS and kaptai.kts.league.LEAGUE_POLICIES, by name (a test checks them), so
 #: building the command line imports no engine
 _VARIANT_SETS = ("presets", "forms_settlement", "base_combination", "drawn_hand", "claim_turn", "house_cut",
                  "players")
 _LEAGUE_POLICIES = ("random", "greedy", "score", "lookahead")
 #: every built-in a league accepts (kaptai.kts.policies.BUILTIN_POLICIES)
-_BUILTIN_POLICIES = ("random", "greedy", "score", "lookahead", "lookahead_score")
+_BUILTIN_POLICIES = ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
 _HAND = "16 16 16 12 33 13 15 22 66 45"
 
 
