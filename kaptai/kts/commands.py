@@ -149,7 +149,7 @@ _POLICIES = ("greedy", "random", "score", "lookahead", "lookahead_score", "searc
 #: building the command line imports no engine
 _VARIANT_SETS = ("presets", "forms_settlement", "base_combination", "drawn_hand", "claim_turn", "house_cut",
                  "players")
-_LEAGUE_POLICIES = ("random", "greedy", "score", "lookahead")
+_LEAGUE_POLICIES = ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
 #: every built-in a league accepts (kaptai.kts.policies.BUILTIN_POLICIES)
 _BUILTIN_POLICIES = ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
 _HAND = "16 16 16 12 33 13 15 22 66 45"

@@ -126,7 +126,7 @@ LEAGUE_METRICS: dict[str, str] = {
 }
 #: The built-in policies a league plays by default (every compiled one but `lookahead_score`,
 #: which is asked for by name: `--policies ...,lookahead_score`).
-LEAGUE_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead")
+LEAGUE_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
 _ADVISOR = "advisor"
 _TILE_ID = {format_tile(t): t for t in range(N_TILE_TYPES)}
 

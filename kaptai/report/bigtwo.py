@@ -20,7 +20,7 @@ from kaptai._version import __version__
 from kaptai.core.output import format_estimate
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.plotting import with_cjk_font
-from kaptai.report.render import Section, league_skill_table
+from kaptai.report.render import Section, league_skill_table, seat_skill_rows
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
 
@@ -189,30 +189,15 @@ def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
     mean net and P(win) of that seat with 95% intervals, from the league's feed
     (:func:`kaptai.bigtwo.atlas.rows`, Hong Kong rules, 4 players)."""
     from kaptai.bigtwo.atlas import VARIANTS, rows
-    from kaptai.core.atlas import AtlasJob
-    from kaptai.core.runner import plan_chunks
-    from kaptai.core.stats import mean_interval, wilson_interval
 
     out = []
-    for s in range(4):
-        pols = [field] * 4
-        pols[s] = "search"
-        job = AtlasJob("big-two", VARIANTS[0], tuple(pols))
-        net = []
-        win = []
-        for chunk in plan_chunks(hands, 2048, 1000 * seed + 10 * s + (field == "random")):
-            r = rows(job, chunk)
-            net.append(np.asarray(r["net"])[:, s])
-            win.append(np.asarray(r["win"])[:, s])
-        x = np.concatenate(net)
-        w = np.concatenate(win)
-        m, lo, hi = mean_interval(x.sum(), (x * x).sum(), len(x))
-        wl, wh = wilson_interval(w.sum(), len(w))
-        out.append({"field": field, "seat from the leader": s, "EV per game": format_estimate(float(m), float(lo), float(hi)),
-                    "EV 95% CI": f"{float(lo):.2f} to {float(hi):.2f}",
-                    "P(win) %": format_estimate(float(w.mean()), float(wl), float(wh), 100),
-                    "P(win) 95% CI": f"{100 * float(wl):.1f}–{100 * float(wh):.1f}", "games": len(x),
-                    "_ev": float(m), "_lo": float(lo), "_hi": float(hi)})
+    for r in seat_skill_rows("big-two", VARIANTS[0], rows, field, hands, seed):
+        out.append({"field": field, "seat from the leader": r["seat"],
+                    "EV per game": format_estimate(r["ev"], r["ev_low"], r["ev_high"]),
+                    "EV 95% CI": f"{r['ev_low']:.2f} to {r['ev_high']:.2f}",
+                    "P(win) %": format_estimate(r["win"], r["win_low"], r["win_high"], 100),
+                    "P(win) 95% CI": f"{100 * r['win_low']:.1f}–{100 * r['win_high']:.1f}", "games": r["hands"],
+                    "_ev": r["ev"], "_lo": r["ev_low"], "_hi": r["ev_high"]})
     return out
 
 

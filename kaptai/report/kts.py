@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
+from kaptai.core.output import format_estimate
 from kaptai.core.plotting import with_cjk_font
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
@@ -199,6 +200,7 @@ def _league_section(players, hands, seed, run, progress):
 
     _step(progress, f"policy league: players {list(players)}, {hands} hands per policy")
     league = policy_league(players=tuple(players), rules=("traditional", "advanced"), hands=hands, seed=seed,
+                           policies=("random", "greedy", "score", "lookahead"),   # search: its own section
                            workers=run["workers"], progress=False, scheduler=run.get("scheduler"),
                            checkpoint=_sub(run, "league"))
     p4 = 4 if 4 in players else players[0]
@@ -220,6 +222,70 @@ def _league_section(players, hands, seed, run, progress):
         ],
     )
     return sec, {"league": league}
+
+
+#: Most hands per policy of the "How much skill is worth" leagues (a fifth of --hands; search plays
+#: ~150 hands a second).
+SKILL_HANDS: int = 8_000
+
+
+def _skill_seat_rows(preset: str, field: str, hands: int, seed: int) -> list[dict[str, Any]]:
+    """One ``search`` seat against a field of ``field`` at each seat from the dealer in turn (4
+    players): its mean result and P(win) with 95% intervals, from the atlas feed's rows (the same
+    hands the atlas reads)."""
+    from kaptai.kts.atlas import VARIANTS, rows
+    from kaptai.report.render import seat_skill_rows
+
+    variant = next(v for v in VARIANTS if v.name == preset)
+    return [{"rules": preset, "field": field, "seat from the dealer": r["seat"],
+             "EV per hand": format_estimate(r["ev"], r["ev_low"], r["ev_high"]),
+             "EV 95% CI": f"{r['ev_low']:.3f} to {r['ev_high']:.3f}",
+             "P(win) %": format_estimate(r["win"], r["win_low"], r["win_high"], 100),
+             "P(win) 95% CI": f"{100 * r['win_low']:.1f}–{100 * r['win_high']:.1f}", "hands": r["hands"]}
+            for r in seat_skill_rows("kap-tai-shap", variant, rows, field, hands, seed, chunk_hands=1024)]
+
+
+def _skill_section(players, hands, seed, run, progress):
+    """How much skill is worth: the search player against the default (greedy) field and against
+    a random field, through the league, and per seat from the dealer."""
+    from kaptai.kts.config import SEARCH_SAMPLES, SEARCH_Z
+    from kaptai.kts.league import policy_league
+    from kaptai.report.render import league_skill_table
+
+    n = max(200, min(int(hands) // 5, SKILL_HANDS))
+    leagues = []
+    for field, pols in (("greedy", ("search", "lookahead", "lookahead_score", "greedy")), ("random", ("search", "random"))):
+        _step(progress, f"league: search against a {field} field, {n:,} hands a policy")
+        leagues.append(policy_league(players=4, rules=("traditional", "advanced"), hands=n, seed=seed + 70,
+                                     policies=pols, baseline=field, workers=run["workers"], progress=False,
+                                     scheduler=run.get("scheduler"), checkpoint=_sub(run, f"skill-{field}")))
+    lg = pd.concat(leagues, ignore_index=True)
+    table = league_skill_table(lg, ("ev_per_hand", "win", "vs_best_other"), 3)
+    table.insert(0, "rules", [r for r in lg[lg.metric.isin(["ev_per_hand", "win", "vs_best_other"])
+                                            & (lg.policy != lg.opponents)].rules])
+    per_seat = []
+    for preset in ("traditional", "advanced"):
+        for field in ("greedy", "random"):
+            _step(progress, f"search in each seat, {preset}, against a {field} field, {n // 4:,} hands a seat")
+            per_seat += _skill_seat_rows(preset, field, max(100, n // 4), seed + 80)
+    sec = Section(
+        "How much skill is worth",
+        [
+            ("p", (f"The 'search' player (determinized Monte Carlo, docs/kap-tai-shap-engine.md): at every claim and "
+                   f"discard with two or more options it deals {SEARCH_SAMPLES} layouts of the tiles it has not seen "
+                   "(the other hands and the wall, keeping the tiles others are known to hold from their claims), plays "
+                   "every option out with greedy play (pot) or score play (advanced) at every seat, and compares the "
+                   "mean result under the settlement in force. It keeps the exact look-ahead's choice (lookahead in "
+                   f"the pot game, lookahead_score under advanced scoring) unless an option beats it by more than "
+                   f"{SEARCH_Z:g} standard errors of the paired difference. Against a field of three greedy players "
+                   "(the default policy) and against three random players, 4 players, EV per hand in antes (pot) or "
+                   "points (advanced), 95% intervals.")),
+            ("table", table, (f"The league (kaptai league, seats rotated, {n:,} hands a policy): EV per hand, P(win) and "
+                              "the difference from the best other policy of the table")),
+            ("table", pd.DataFrame(per_seat), "One search player in each seat from the dealer (0 = the dealer)"),
+        ],
+    )
+    return sec, {"skill_league": lg, "skill_seats": pd.DataFrame(per_seat)}
 
 
 #: The measure the scoring variants are ranked by, and the one shown beside it (never averaged in).
@@ -389,7 +455,7 @@ def _ranking_line(rank: pd.DataFrame) -> str:
     return "Seat spread from the first hand (先手), scoring variants: " + "; ".join(parts) + "."
 
 
-EXTRA_SECTIONS = (_league_section, _fairness_section)
+EXTRA_SECTIONS = (_league_section, _skill_section, _fairness_section)
 
 
 def build_sections(
