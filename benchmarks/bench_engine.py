@@ -12,6 +12,11 @@ the median of several timed runs after a warm-up:
   (issue 17 targets: greedy >= 100,000 / 60,000 hands/s, lookahead >= 2,000);
 * the reference engine (:mod:`kaptai.kts.engine_reference`) with ``random``, ``greedy``
   and ``lookahead`` in the same run, and the compiled/reference ratios;
+* the ``search`` policy at its default budget (``EngineConfig.search_samples`` layouts per
+  decision): decisions per second and hands per second of one search seat among three
+  ``lookahead`` players (both presets; ``_engine.search_stats()`` counts the decisions), and
+  complete hands per second of a table of four ``search`` players, with the reference engine's
+  search hands per second (a 2-layout budget, 2 players) and the compiled/reference ratio;
 * growth of the peak resident memory over a run of many chunks (should be ~0: tallies
   are merged chunk by chunk).
 """
@@ -19,7 +24,9 @@ the median of several timed runs after a warm-up:
 from __future__ import annotations
 
 import resource
+import statistics
 import sys
+import time
 
 import numpy as np
 from _timing import Rows, median_rate
@@ -82,6 +89,28 @@ def run(quick: bool = False) -> list[dict]:
         ref = _median(_reference(trad, policy), n, max(1, repeats // 2))
         row(f"reference {policy} 4p traditional", ref, "hands/s")
         row(f"speed-up {policy} compiled/reference", rates[policy] / ref, "x")
+
+    for cfg, label, ref in ((trad, "traditional", 3), (adv, "advanced", 5)):
+        n = 20 if quick else 200
+        seeds = iter(range(10**6))
+        rates_h, rates_d = [], []
+        for _ in range(repeats):
+            before_d = _engine.search_stats()["decisions"]
+            t0 = time.process_time()
+            _engine.run_hands(cfg, [6, ref, ref, ref], np.random.PCG64(next(seeds)), n)
+            dt = max(time.process_time() - t0, 1e-9)
+            rates_h.append(n / dt)
+            rates_d.append((_engine.search_stats()["decisions"] - before_d) / dt)
+        row(f"search seat + 3 look-ahead 4p {label}, {cfg.search_samples} layouts", statistics.median(rates_h),
+            "hands/s")
+        row(f"search decisions 4p {label}", statistics.median(rates_d), "decisions/s")
+        row(f"compiled search x4 4p {label}", _median(_compiled(cfg, "search"), 5 if quick else 50,
+                                                      max(1, repeats // 2)), "hands/s")
+    two = make_config(2, "traditional", search_samples=2)
+    comp2 = _median(_compiled(two, "search"), 20 if quick else 200, max(1, repeats // 2))
+    ref2 = _median(_reference(two, "search"), 1 if quick else 2, max(1, repeats // 2))
+    row("reference search x2 Kap Shap, 2 layouts", ref2, "hands/s")
+    row("speed-up search compiled/reference (Kap Shap)", comp2 / ref2, "x")
 
     from kaptai.kts.simulate import CHUNK_HANDS, simulate
 
