@@ -127,7 +127,8 @@ def test_league_table_and_plot(capsys, tmp_path):
     assert main(["league", "kap-tai-shap", "--players", "3", "--rules-list", "traditional", "--hands", "600",
                  "--seed", "2", "--format", "json", "--no-progress", "--plot", str(plot)]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {r["policy"] for r in rows} == {"random", "greedy", "score", "lookahead"}   # every built-in
+    assert {r["policy"] for r in rows} == {"random", "greedy", "score", "lookahead", "lookahead_score",
+                                          "search"}   # every built-in
     assert {"win", "win_share", "ev_per_hand", "value_of_play"} <= {r["metric"] for r in rows}
     assert plot.stat().st_size > 1000
 

@@ -162,15 +162,21 @@ def plot_opening_hu(odds: pd.DataFrame, path: Any = None):
 
 @_cjk
 def plot_roles(sim: pd.DataFrame, path: Any = None):
-    """Hand-win rate (此局勝利者), completion rate (胡牌) and mean 胡數 by role (dealer, the other
+    """Hand wins (此局勝利者), completion rate (胡牌) and mean 胡數 by role (dealer, the other
     active players, the 4-player sitter) with 95% intervals, one bar per player count; from the
-    ``relative_to='role'`` rows of :func:`kaptai.nantong.simulate.simulate` tables (stacked)."""
+    ``relative_to='role'`` rows of :func:`kaptai.nantong.simulate.simulate` tables (stacked).
+
+    The first panel draws ``hand_win_share`` (ties split: 1/k to each of k tied winners, the
+    atlas's rule; :func:`kaptai.report.nantong.simulate_with_noncompleters`) where the table has
+    it, else ``hand_win`` (P(among the winners), a tie counted for every tied player)."""
     import matplotlib.pyplot as plt
 
     r = sim[sim.relative_to == "role"]
     counts = sorted(int(p) for p in r.players.unique())
     roles = [lv for lv in ("dealer", "other", "sitter") if lv in set(r.level)]
-    panels = [("hand_win", "hand won (此局勝利者)", True), ("complete", "hand completed (胡牌)", True),
+    win = (("hand_win_share", "share of hands won (此局勝利者, ties split)") if (r.metric == "hand_win_share").any()
+           else ("hand_win", "hand won (此局勝利者)"))
+    panels = [(*win, True), ("complete", "hand completed (胡牌)", True),
               ("hu_mean", "mean 胡數 after 破頭", False)]
     fig, axes = plt.subplots(1, 3, figsize=(11, 4.2))
     width = 0.8 / max(1, len(counts))

@@ -463,7 +463,7 @@ def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: i
               "active players, 2 the 4-player sitter (夢家, no cards, scores 0). The hand win (此局勝利者) is "
               "counted as a share: 1 to a sole winner, 1/k to each of k tied winners (hand_win_share), the rule of "
               "the atlas and of the rank_only settlement, so the shares of a hand sum to 1."),
-        ("figure", plot_roles(sim.assign(metric=sim.metric.replace({WIN_SHARE_METRIC: "hand_win"}))),
+        ("figure", plot_roles(sim),
          "Hand-win share (ties split), completion rate and mean 胡數 by role, 95% intervals"),
         ("table", sim[sim.relative_to == "role"][cols].reset_index(drop=True), "By role"),
         ("figure", plot_score_by_win_type(sim),

@@ -75,8 +75,9 @@ def test_opening_hu(odds, tmp_path):
 def test_roles(sim, tmp_path):
     fig = plots.plot_roles(sim, path=tmp_path / "r.png")
     assert isinstance(fig, Figure) and _png(tmp_path / "r.png") and len(fig.axes) == 3
-    r = sim[(sim.relative_to == "role") & (sim.metric == "hand_win")]
-    assert _bar_heights(fig.axes[0]) == sorted(round(100 * float(v), 12) for v in r.value)
+    r = sim[(sim.relative_to == "role") & (sim.metric == "hand_win_share")]   # ties split, as the atlas
+    assert len(r) == 5 and _bar_heights(fig.axes[0]) == sorted(round(100 * float(v), 12) for v in r.value)
+    assert "ties split" in fig.axes[0].get_title()
     ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert any("莊家" in t for t in ticks) and any("夢家" in t for t in ticks)
     assert not any("夢家" in t.get_text() for t in fig.axes[1].get_xticklabels())  # the sitter never completes
