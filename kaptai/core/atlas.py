@@ -1023,6 +1023,9 @@ def hands_by_reference_seat(
     ``reference`` of the outcome arrays is the physical reference seat), until ``size`` are
     kept -- the first ``size`` in run order.  Exact: the deal treats every seat alike, so the
     kept hands are hands of that table; it costs about ``seats`` engine hands a kept hand.
+    After the first ``seats`` runs (``size`` hands each) every run plays ``seats`` engine hands
+    per hand still missing and ``2 * seats`` more, so a small chunk of an expensive policy (a
+    search player) costs about ``seats * size`` engine hands, not a block of hundreds.
 
     Examples
     --------
@@ -1039,7 +1042,7 @@ def hands_by_reference_seat(
     kept, r = 0, 0
     while kept < size:
         d = r % seats
-        m = size if r < seats else max(256, seats * (size - kept) + 256)
+        m = size if r < seats else seats * (size - kept) + 2 * seats
         phys: list[Any] = [None] * seats
         for s in range(seats):
             phys[physical(d, s)] = policies[s]
