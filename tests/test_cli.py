@@ -176,10 +176,10 @@ def test_checkpoint_resume_and_refusal(capsys, tmp_path):
 
 def test_report_and_fairness_take_runner_flags(tmp_path, capsys):
     out = tmp_path / "r.md"
-    assert main(["report", "kap-tai-shap", "--players", "4", "--hands", "800", "--seed", "2", "--out", str(out),
+    assert main(["report", "kap-tai-shap", "--players", "4", "--hands", "400", "--seed", "2", "--out", str(out),
                  "--checkpoint", str(tmp_path / "ck"), "--no-progress"]) == 0
     first = out.read_text(encoding="utf-8").split("\n", 3)[3]  # skip the generated-at line
-    assert main(["report", "kap-tai-shap", "--players", "4", "--hands", "800", "--seed", "2", "--out", str(out),
+    assert main(["report", "kap-tai-shap", "--players", "4", "--hands", "400", "--seed", "2", "--out", str(out),
                  "--checkpoint", str(tmp_path / "ck"), "--no-progress"]) == 0
     assert out.read_text(encoding="utf-8").split("\n", 3)[3] == first
     assert main(["fairness", "kap-tai-shap", "--hands", "800", "--seed", "1", "--workers", "2", "--format", "csv",

@@ -73,7 +73,7 @@ def player_counts(span: tuple[int, int], default: str) -> Opt:
 def hands(default: int, help: str = "hands (games) to play", lo: int = 1, games_alias: bool = True) -> Opt:
     """``--hands N`` (also ``--games``): from ``lo`` to :data:`MAX_HANDS`."""
     return Opt("--hands", "int", default=default, lo=lo, hi=MAX_HANDS, unit="hands", help=help,
-               aliases=("--games",) if games_alias else (), sample="200")
+               aliases=("--games",) if games_alias else (), sample="100")
 
 
 def seed(default: int = 0) -> Opt:

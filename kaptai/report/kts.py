@@ -252,7 +252,7 @@ def _skill_section(players, hands, seed, run, progress):
     from kaptai.kts.league import policy_league
     from kaptai.report.render import league_skill_table
 
-    n = max(200, min(int(hands) // 5, SKILL_HANDS))
+    n = max(40, min(int(hands) // 5, SKILL_HANDS))
     leagues = []
     for field, pols in (("greedy", ("search", "lookahead", "lookahead_score", "greedy")), ("random", ("search", "random"))):
         _step(progress, f"league: search against a {field} field, {n:,} hands a policy")
@@ -266,8 +266,8 @@ def _skill_section(players, hands, seed, run, progress):
     per_seat = []
     for preset in ("traditional", "advanced"):
         for field in ("greedy", "random"):
-            _step(progress, f"search in each seat, {preset}, against a {field} field, {n // 4:,} hands a seat")
-            per_seat += _skill_seat_rows(preset, field, max(100, n // 4), seed + 80)
+            _step(progress, f"search in each seat, {preset}, against a {field} field, {max(20, n // 4):,} hands a seat")
+            per_seat += _skill_seat_rows(preset, field, max(20, n // 4), seed + 80)
     sec = Section(
         "How much skill is worth",
         [

@@ -7,13 +7,13 @@ from kaptai.errors import RulesError
 from kaptai.report import build_report
 
 SECTIONS = ["Rules modelled", "Exact deal odds", "Simulated win rates by seat", "Policies head to head",
-            "Expected value, house cut and fairness", "Summary for players", "Methods"]
+            "Expected value, house cut and fairness", "How much skill is worth", "Summary for players", "Methods"]
 
 
 @pytest.fixture(scope="module")
 def html_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("rep") / "kts.html"
-    text, results = build_report("kap-tai-shap", players=(3, 4), hands=2000, seed=3, out=out, progress=False)
+    text, results = build_report("kap-tai-shap", players=(3, 4), hands=800, seed=3, out=out, progress=False)
     return out, text, results
 
 
@@ -36,7 +36,7 @@ def test_numbers_come_from_the_run(html_report):
 
 
 def test_markdown_version(tmp_path):
-    text, _ = build_report("kap-tai-shap", players=(4,), hands=1000, seed=1, out=tmp_path / "r.md", progress=False)
+    text, _ = build_report("kap-tai-shap", players=(4,), hands=400, seed=1, out=tmp_path / "r.md", progress=False)
     assert text.startswith("# Kap Tai Shap")
     for title in SECTIONS:
         assert f"## {title}" in text
