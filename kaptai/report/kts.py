@@ -245,6 +245,42 @@ def _skill_seat_rows(preset: str, field: str, hands: int, seed: int) -> list[dic
             for r in seat_skill_rows("kap-tai-shap", variant, rows, field, hands, seed, chunk_hands=1024)]
 
 
+def _skill_shortfall(lg: pd.DataFrame) -> list[str]:
+    """Where search's margin over the best other policy of the greedy field's league has an
+    interval that includes 0: one sentence per such preset saying by how much it falls short,
+    then one saying why (none when every margin excludes 0).
+
+    >>> import pandas as pd
+    >>> row = dict(opponents="greedy", hands=4000)
+    >>> lg = pd.DataFrame([dict(row, rules="traditional", policy="search", metric="vs_best_other", value=0.009,
+    ...                         ci_low=-0.067, ci_high=0.085),
+    ...                    dict(row, rules="traditional", policy="lookahead", metric="ev_per_hand", value=0.06,
+    ...                         ci_low=0.01, ci_high=0.11)])
+    >>> print(_skill_shortfall(lg)[0])
+    traditional: search minus the best other policy (lookahead) is +0.009 antes a hand (-0.067 to +0.085, 4,000 hands): the interval includes 0, so search does not measurably beat it; an edge above +0.085 antes a hand is ruled out at 95%.
+    """
+    out = []
+    d = lg[(lg.metric == "vs_best_other") & (lg.policy == "search") & (lg.opponents == "greedy")]
+    for r in d.itertuples():
+        if not r.ci_low <= 0.0 <= r.ci_high:
+            continue
+        unit = "antes" if r.rules == "traditional" else "points"
+        others = lg[(lg.metric == "ev_per_hand") & (lg.rules == r.rules) & (lg.opponents == "greedy")
+                    & (lg.policy != "search")]
+        best = f" ({others.loc[others.value.idxmax()].policy})" if len(others) else ""
+        out.append(f"{r.rules}: search minus the best other policy{best} is {r.value:+.3f} {unit} a hand "
+                   f"({r.ci_low:+.3f} to {r.ci_high:+.3f}, {int(r.hands):,} hands): the interval includes 0, so "
+                   f"search does not measurably beat it; an edge above {r.ci_high:+.3f} {unit} a hand is ruled "
+                   "out at 95%.")
+    if out:
+        out.append("Why it falls short: the look-ahead it builds on is already exact over the next draw, and what "
+                   "the rollouts add (how the other seats' claims and the wall play out) is measured with noise "
+                   "and with a bias (the rollouts play greedy or score for the searching seat too), so the guard "
+                   "lets the search overrule the look-ahead only on clear differences and it plays nearly the "
+                   "look-ahead's moves (docs/kap-tai-shap.md, 'The search player').")
+    return out
+
+
 def _skill_section(players, hands, seed, run, progress):
     """How much skill is worth: the search player against the default (greedy) field and against
     a random field, through the league, and per seat from the dealer."""
@@ -282,6 +318,7 @@ def _skill_section(players, hands, seed, run, progress):
                    "points (advanced), 95% intervals.")),
             ("table", table, (f"The league (kaptai league, seats rotated, {n:,} hands a policy): EV per hand, P(win) and "
                               "the difference from the best other policy of the table")),
+            *[("p", p) for p in _skill_shortfall(lg)],
             ("table", pd.DataFrame(per_seat), "One search player in each seat from the dealer (0 = the dealer)"),
         ],
     )
