@@ -259,12 +259,15 @@ def _skill_shortfall(lg: pd.DataFrame) -> list[str]:
     >>> print(_skill_shortfall(lg)[0])
     traditional: search minus the best other policy (lookahead) is +0.009 antes a hand (-0.067 to +0.085, 4,000 hands): the interval includes 0, so search does not measurably beat it; an edge above +0.085 antes a hand is ruled out at 95%.
     """
+    from kaptai.kts.league import _money_units
+
     out = []
+    units = _money_units(lg)
     d = lg[(lg.metric == "vs_best_other") & (lg.policy == "search") & (lg.opponents == "greedy")]
     for r in d.itertuples():
         if not r.ci_low <= 0.0 <= r.ci_high:
             continue
-        unit = "antes" if r.rules == "traditional" else "points"
+        unit = units[r.rules]
         others = lg[(lg.metric == "ev_per_hand") & (lg.rules == r.rules) & (lg.opponents == "greedy")
                     & (lg.policy != "search")]
         best = f" ({others.loc[others.value.idxmax()].policy})" if len(others) else ""
@@ -300,10 +303,11 @@ def _skill_section(players, hands, seed, run, progress):
     table.insert(0, "rules", [r for r in lg[lg.metric.isin(["ev_per_hand", "win", "vs_best_other"])
                                             & (lg.policy != lg.opponents)].rules])
     per_seat = []
+    seat_hands = max(20, n // 4)
     for preset in ("traditional", "advanced"):
         for field in ("greedy", "random"):
-            _step(progress, f"search in each seat, {preset}, against a {field} field, {max(20, n // 4):,} hands a seat")
-            per_seat += _skill_seat_rows(preset, field, max(20, n // 4), seed + 80)
+            _step(progress, f"search in each seat, {preset}, against a {field} field, {seat_hands:,} hands a seat")
+            per_seat += _skill_seat_rows(preset, field, seat_hands, seed + 80)
     sec = Section(
         "How much skill is worth",
         [
