@@ -60,7 +60,7 @@ cdef enum:
     SMEMO_BITS = 16      # the win-score memo (extra forms): 65,536 direct-mapped slots
     VMEMO_BITS = 15      # the look-ahead's waits-and-scores memo: 32,768 slots
     CMEMO_BITS = 14      # the look-ahead's two-tile completions memo: 16,384 slots
-    COMP_CAP = 40        # completions stored per slot (a hand with more is recomputed)
+    COMP_CAP = 64        # completions stored per slot (a hand with more is recomputed)
     PAIR_CELLS = 231     # unordered pairs {x, y} of tile ids
 
     # the phases of a hand (docs/kap-tai-shap-engine.md, "The hand as phases")
@@ -176,8 +176,6 @@ cdef struct LookSlot:     # one hand of 2n+1 tiles: its waits and the score of e
 
 cdef struct CompSlot:     # one hand K of 2n tiles: every {a <= b} with K + a + b a win
     uint64_t code         # HandState.code | CODE_USED
-    uint32_t av1          # the pairs are those with a, b in av1 (and a in av2 when a = b)
-    uint32_t av2
     int32_t count         # completions; -1: more than COMP_CAP (not stored)
     uint16_t ab[COMP_CAP]  # a | (b << 5)
     int8_t sc[COMP_CAP]   # score of K + a + b (no self-draw point)
@@ -771,7 +769,7 @@ cdef inline int score_basic(const Game* g, const HandState* h) noexcept nogil:
 
 cdef inline int win_score(Game* g, HandState* h) noexcept nogil:
     """hs_score of h if h wins under the ruleset, else -1 (under extra forms memoised on the
-    hand's packed counts for the run: the look-ahead's final hands recur across the
+    hand's packed counts for the process (_Memos): the look-ahead's final hands recur across the
     decisions of a seat's turns)."""
     cdef int form, spec, sc
     cdef ScoreSlot* slot
@@ -1080,10 +1078,10 @@ cdef inline int tri(int a, int b) noexcept nogil:
 
 
 cdef inline LookSlot* wait_slot(Game* g, HandState* h, int wc) noexcept nogil:
-    """The run memo's entry of h (2n+1 tiles; needs g.vmemo): its waits (the ids w of the
+    """The process memo's entry of h (2n+1 tiles; needs g.vmemo): its waits (the ids w of the
     classes ``wc`` with a copy outside h and h + w a win) and the score of each."""
     cdef LookSlot* slot = &g.vmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - VMEMO_BITS)]
-    cdef int m, c, ids, w, sc, form, spec
+    cdef int m, c, ids, w, sc
     if slot.code != (h.code | CODE_USED):
         m = 0
         while wc:
@@ -1096,10 +1094,7 @@ cdef inline LookSlot* wait_slot(Game* g, HandState* h, int wc) noexcept nogil:
                 if h.c[w] >= g.copies[w]:
                     continue          # no copy to draw (and h + w is no hand of the sets)
                 hs_add(h, w, &g.r)
-                if not g.has_extra:
-                    sc = score_basic(g, h)
-                else:
-                    sc = hs_score(h, &g.r, &form, &spec) if hs_is_win(h, &g.r) else -1
+                sc = win_score(g, h)
                 hs_remove(h, w, &g.r)
                 if sc >= 0:
                     m |= 1 << w
@@ -1116,7 +1111,7 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
     The key table rejects at once a hand that cannot be ready and every class whose key
     is not a winning key; what passes is decided by the evaluator.  ``fin`` >= 0: h is
     G - {x, y} + t for the decision's hand G and ``fin`` = 231 * tri(x, y).  The waits of h
-    and their scores come from the run's memo on h's packed counts (g.vmemo); without it
+    and their scores come from the process memo on h's packed counts (g.vmemo); without it
     (packed counts not exact) the final hands G - {x, y} + {t, w} are memoised on (fin,
     tri(t, w)) for the whole decision."""
     cdef int w, c, ids, sc, idx, wc = 0, m
@@ -1127,7 +1122,7 @@ cdef inline void v1_value(Game* g, HandState* h, const int* Q, int fin, int t,
         wc = g.info[idx] & 0x3FF
     if wc and g.vmemo != NULL:
         # the waits of h and their scores do not depend on the pool: memoised on h's counts
-        # for the run (h recurs across the options, decisions and turns of a seat)
+        # for the process (h recurs across the options, decisions and turns of a seat)
         slot = wait_slot(g, h, wc)
         m = slot.mask
         while m:
@@ -1258,11 +1253,11 @@ cdef inline void look_value(Game* g, HandState* h, int* Q, int q, int j, int tag
 
 
 # ---- V_2 by the two-tile completions of the 2n-tile hands G - {x, y} (exact packed counts)
-cdef int comp_list(Game* g, HandState* k, uint32_t av1, uint32_t av2, uint16_t* ab, int8_t* sc,
-                   int cap) noexcept nogil:
+cdef int comp_list(Game* g, HandState* k, uint32_t av1, uint32_t av2, uint16_t* lab,
+                   int8_t* lsc) noexcept nogil:
     """Every unordered pair {a <= b} of ids in ``av1`` (and a in ``av2`` when a = b) with
-    k + a + b a win (k: 2n tiles); the first ``cap`` are written to ab / sc, the count is
-    returned.
+    k + a + b a win (k: 2n tiles), written to lab (a | b << 5) / lsc (its score; both of
+    PAIR_CELLS entries); the count is returned.
 
     Only a with k + a of a key one class from a winning key, and b of such a class, are
     tested (necessary conditions: every win passes them).  Identical roles (PARTNER): when
@@ -1271,13 +1266,11 @@ cdef int comp_list(Game* g, HandState* k, uint32_t av1, uint32_t av2, uint16_t* 
     those of {p, ...}: {q, q} with {p, p}, {q, b} with {p, b}; and for one a, when k + a
     holds as many of b as of its partner p (a <= p < b, p tested), {a, b} wins with the
     score of {a, p}."""
-    cdef int a, b, wc, c, ids, n = 0, idx, v, form, spec, p, i, bb
+    cdef int a, b, wc, c, ids, n = 0, idx, v, p, i, bb
     cdef uint32_t done
     cdef int first[NT]
     cdef int last[NT]
     cdef int res[NT]
-    cdef uint16_t lab[PAIR_CELLS]
-    cdef int8_t lsc[PAIR_CELLS]
     for a in range(NT):
         first[a] = n
         last[a] = n
@@ -1324,10 +1317,7 @@ cdef int comp_list(Game* g, HandState* k, uint32_t av1, uint32_t av2, uint16_t* 
                 v = res[p]
             else:
                 hs_add(k, b, &g.r)
-                if not g.has_extra:
-                    v = score_basic(g, k)
-                else:
-                    v = hs_score(k, &g.r, &form, &spec) if hs_is_win(k, &g.r) else -1
+                v = win_score(g, k)
                 hs_remove(k, b, &g.r)
             res[b] = v
             done |= 1u << b
@@ -1337,9 +1327,6 @@ cdef int comp_list(Game* g, HandState* k, uint32_t av1, uint32_t av2, uint16_t* 
                 n += 1
         hs_remove(k, a, &g.r)
         last[a] = n
-    for i in range(n if n < cap else cap):
-        ab[i] = lab[i]
-        sc[i] = lsc[i]
     return n
 
 
@@ -1349,9 +1336,9 @@ cdef void pair_acc(Game* g, HandState* h, int y, const int* U, int pi) noexcept 
 
     A completion {a, b} of K counts for t = a with weight (U - a)[b] and, when a != b, for
     t = b with weight U[a], so only pairs of tiles in the pool count.  K's completions are
-    memoised on its packed counts for the run, with the pool support they were found for
-    (ids with U >= 1, ids with U >= 2): an entry serves a later pool whose support it
-    covers (pairs outside the later support weigh 0)."""
+    found over every pair the sets leave outside K (not the pool alone: pairs outside the
+    pool weigh 0), so they depend on K's counts alone and are memoised on them for the
+    process (_Memos): they serve every later pool, seat and run of the ruleset."""
     cdef uint16_t lab[PAIR_CELLS]
     cdef int8_t lsc[PAIR_CELLS]
     cdef uint16_t* ab
@@ -1364,32 +1351,28 @@ cdef void pair_acc(Game* g, HandState* h, int y, const int* U, int pi) noexcept 
     cdef CompSlot* slot
     memset(ap, 0, NT * sizeof(int64_t))
     memset(as_, 0, NT * sizeof(int64_t))
-    for a in range(NT):
-        if U[a] >= 1:
-            av1 |= 1u << a
-            if U[a] >= 2:
-                av2 |= 1u << a
     hs_remove(h, y, &g.r)
+    for a in range(NT):
+        if g.copies[a] - h.c[a] >= 1:
+            av1 |= 1u << a
+            if g.copies[a] - h.c[a] >= 2:
+                av2 |= 1u << a
     slot = &g.cmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - CMEMO_BITS)]
-    if (slot.code == (h.code | CODE_USED) and (av1 & ~slot.av1) == 0 and (av2 & ~slot.av2) == 0
-            and slot.count >= 0):
+    if slot.code == (h.code | CODE_USED) and slot.count >= 0:
         n = slot.count
         ab = slot.ab
         sc = slot.sc
     else:
-        n = comp_list(g, h, av1, av2, slot.ab, slot.sc, COMP_CAP)
+        n = comp_list(g, h, av1, av2, lab, lsc)
+        ab = lab
+        sc = lsc
         slot.code = h.code | CODE_USED
-        slot.av1 = av1
-        slot.av2 = av2
         if n > COMP_CAP:
             slot.count = -1
-            n = comp_list(g, h, av1, av2, lab, lsc, PAIR_CELLS)
-            ab = lab
-            sc = lsc
         else:
             slot.count = n
-            ab = slot.ab
-            sc = slot.sc
+            memcpy(slot.ab, lab, n * sizeof(uint16_t))
+            memcpy(slot.sc, lsc, n * sizeof(int8_t))
     hs_add(h, y, &g.r)
     for i in range(n):
         a = ab[i] & 31
@@ -2148,6 +2131,80 @@ cdef object _stats_to_dict(Stats* st, int P):
     return out
 
 
+cdef class _Memos:
+    """The memos keyed on a hand's packed counts (waits, win scores, the look-ahead's waits
+    and two-tile completions), kept across ``run_hands`` calls of one process.
+
+    Every entry is a function of the hand's counts and of the ruleset and sets alone (the
+    forms, the base rule, n, the Gee Joon run value and the copies of each id: see
+    ``_memo_key``), never of the pool, the seats or the stream, so a later run of the same
+    ruleset may read what an earlier one found: the numbers are those of cold memos.  A set
+    is lent to one call at a time (taken from the pool and given back under the GIL), so two
+    threads never share one."""
+    cdef WaitSlot* wmemo
+    cdef ScoreSlot* smemo
+    cdef LookSlot* vmemo
+    cdef CompSlot* cmemo
+
+    cdef int ensure(self, int waits, int look, int extra) except -1:
+        if waits and self.wmemo == NULL:
+            self.wmemo = <WaitSlot*> calloc(1 << WMEMO_BITS, sizeof(WaitSlot))
+            if self.wmemo == NULL:
+                raise MemoryError()
+        if look and self.vmemo == NULL:
+            self.vmemo = <LookSlot*> calloc(1 << VMEMO_BITS, sizeof(LookSlot))
+            if self.vmemo == NULL:
+                raise MemoryError()
+        if look and self.cmemo == NULL:
+            self.cmemo = <CompSlot*> calloc(1 << CMEMO_BITS, sizeof(CompSlot))
+            if self.cmemo == NULL:
+                raise MemoryError()
+        if look and extra and self.smemo == NULL:
+            self.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
+            if self.smemo == NULL:
+                raise MemoryError()
+        return 0
+
+    def __dealloc__(self):
+        free(self.wmemo)
+        free(self.smemo)
+        free(self.vmemo)
+        free(self.cmemo)
+
+
+_MEMO_POOL = {}          # _memo_key -> idle _Memos sets (insertion order: least recent first)
+MEMO_POOL_RULESETS = 4   # rulesets whose memos are kept (about 5 MB each at most)
+MEMO_POOL_IDLE = 2       # idle sets kept per ruleset (one per concurrent thread)
+
+
+def _memo_key(cfg):
+    """What the packed-count memos depend on: the forms, the base rule, n, the Gee Joon run
+    value and the copies of each id."""
+    return (int(cfg.forms_mask), int(cfg.base_sum), int(cfg.n), int(cfg.gee_joon_run_value),
+            tuple(int(c) for c in cfg.copies))
+
+
+def _memos_take(key):
+    idle = _MEMO_POOL.pop(key, None)
+    ms = idle.pop() if idle else _Memos()
+    _MEMO_POOL[key] = idle if idle is not None else []     # most recent last
+    return ms
+
+
+def _memos_give(key, _Memos ms):
+    idle = _MEMO_POOL.pop(key, [])
+    if len(idle) < MEMO_POOL_IDLE:
+        idle.append(ms)
+    _MEMO_POOL[key] = idle
+    while len(_MEMO_POOL) > MEMO_POOL_RULESETS:
+        del _MEMO_POOL[next(iter(_MEMO_POOL))]
+
+
+def _memos_clear():
+    """Drop the memos kept across runs (tests: a run from cold memos)."""
+    _MEMO_POOL.clear()
+
+
 def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_offset=0,
               long long record=0, wall=None, int first_hand=-1, scripts=None):
     """Play ``n_hands`` hands on one bit generator; return (tallies, log array).
@@ -2193,6 +2250,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     cdef int32_t[::1] script_view
     cdef const unsigned char[::1] key_view
     cdef const uint32_t[::1] info_view
+    cdef _Memos memos = None
     if g == NULL or st == NULL:
         free(g)
         free(st)
@@ -2270,20 +2328,17 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             keep.append(info_arr)
             info_view = info_arr
             g.info = &info_view[0]
-        # the memos keyed on a hand's packed counts (exact with at most 7 copies an id)
-        if g.has_extra and g.code_ok:
-            g.wmemo = <WaitSlot*> calloc(1 << WMEMO_BITS, sizeof(WaitSlot))
-            if g.wmemo == NULL:
-                raise MemoryError()
-        if uses_look and g.code_ok:
-            g.vmemo = <LookSlot*> calloc(1 << VMEMO_BITS, sizeof(LookSlot))
-            g.cmemo = <CompSlot*> calloc(1 << CMEMO_BITS, sizeof(CompSlot))
-            if g.cmemo == NULL:
-                raise MemoryError()
-            if g.has_extra:
-                g.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
-            if g.vmemo == NULL or (g.has_extra and g.smemo == NULL):
-                raise MemoryError()
+        # the memos keyed on a hand's packed counts (exact with at most 7 copies an id),
+        # kept across the runs of the process for the same ruleset and sets (_Memos)
+        if g.code_ok and (g.has_extra or uses_look):
+            memo_key = _memo_key(cfg)
+            memos = _memos_take(memo_key)
+            memos.ensure(g.has_extra, uses_look, g.has_extra)
+            g.wmemo = memos.wmemo if g.has_extra else NULL
+            if uses_look:
+                g.vmemo = memos.vmemo
+                g.cmemo = memos.cmemo
+                g.smemo = memos.smemo if g.has_extra else NULL
         if g.has_extra:
             info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
             keep.append(info_arr)
@@ -2351,10 +2406,8 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         return _stats_to_dict(st, P), log_rows(&g.log, LOG_COLS, np.int32)
     finally:
         log_free(&g.log)
-        free(g.wmemo)
-        free(g.smemo)
-        free(g.vmemo)
-        free(g.cmemo)
+        if memos is not None:
+            _memos_give(memo_key, memos)
         free(g.snap)
         free(sub)
         free(sub_st)

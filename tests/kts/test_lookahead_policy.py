@@ -412,3 +412,62 @@ def test_compiled_matches_reference_many_seeds(players, rules, policies):
     hands = max(1, round(4 * SCALE))
     for seed in range((hands + 1) // 2):
         _compare(players, rules, policies, 100 + seed, min(2, hands - 2 * seed))
+
+
+# --------------------------------------------------------------------------------------
+# The packed-count memos kept across runs of a process (_engine._Memos)
+# --------------------------------------------------------------------------------------
+
+
+def _logged(cfg, codes, seed, hands=40):
+    from kaptai.kts import _engine
+
+    tallies, log = _engine.run_hands(cfg, codes, np.random.PCG64(seed), hands, record=hands)
+    return {k: np.asarray(v).tolist() for k, v in tallies.items()}, log.tolist()
+
+
+@pytest.mark.parametrize("preset,policy", [("advanced", "lookahead"), ("advanced", "lookahead_score"),
+                                           ("traditional", "lookahead"), ("advanced", "greedy")])
+def test_warm_memos_give_the_cold_numbers(preset, policy):
+    """The memos depend on a hand's counts and the ruleset alone: a run after other runs
+    (same ruleset, other rulesets, other seeds) logs exactly what it logs from cold memos."""
+    from kaptai.kts import _engine
+
+    cfg = make_config(4, preset)
+    codes = policy_codes([policy] * 4)
+    _engine._memos_clear()
+    cold = _logged(cfg, codes, 11)
+    _logged(cfg, codes, 12, 200)                                    # warms this ruleset's memos
+    _logged(make_config(4, {"forms": ["basic", "run4"], "gee_joon_run_value": 3}), codes, 13, 60)
+    _logged(make_config(6, preset), codes[:1] * 6, 14, 60)         # same ruleset, other table
+    assert _logged(cfg, codes, 11) == cold
+
+
+def test_memo_pool_is_bounded_and_lent_to_one_run_at_a_time():
+    import threading
+
+    from kaptai.kts import _engine
+
+    _engine._memos_clear()
+    for g in (3, 6):
+        for forms in (["basic"], ["basic", "run4"], ["basic", "run6"], ["basic", "general_eyes"]):
+            _logged(make_config(4, {"forms": forms, "gee_joon_run_value": g}), [3] * 4, 1, 5)
+    assert len(_engine._MEMO_POOL) == _engine.MEMO_POOL_RULESETS
+    # two threads on one ruleset at once (run_hands releases the GIL): each borrows its own
+    # set, and both log what a run alone logs
+    cfg = make_config(4, "advanced")
+    _engine._memos_clear()
+    alone = [_logged(cfg, [3] * 4, s, 60) for s in (21, 22)]
+    _engine._memos_clear()
+    out = [None, None]
+
+    def work(i):
+        out[i] = _logged(cfg, [3] * 4, 21 + i, 60)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out == alone
+    assert 1 <= len(_engine._MEMO_POOL[_engine._memo_key(cfg)]) <= _engine.MEMO_POOL_IDLE
