@@ -1352,17 +1352,17 @@ cdef void pair_acc(Game* g, HandState* h, int y, const int* U, int pi) noexcept 
     memset(ap, 0, NT * sizeof(int64_t))
     memset(as_, 0, NT * sizeof(int64_t))
     hs_remove(h, y, &g.r)
-    for a in range(NT):
-        if g.copies[a] - h.c[a] >= 1:
-            av1 |= 1u << a
-            if g.copies[a] - h.c[a] >= 2:
-                av2 |= 1u << a
     slot = &g.cmemo[(h.code * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - CMEMO_BITS)]
     if slot.code == (h.code | CODE_USED) and slot.count >= 0:
         n = slot.count
         ab = slot.ab
         sc = slot.sc
     else:
+        for a in range(NT):               # every id with one / two copies outside K
+            if g.copies[a] - h.c[a] >= 1:
+                av1 |= 1u << a
+                if g.copies[a] - h.c[a] >= 2:
+                    av2 |= 1u << a
         n = comp_list(g, h, av1, av2, lab, lsc)
         ab = lab
         sc = lsc
@@ -2131,6 +2131,13 @@ cdef object _stats_to_dict(Stats* st, int P):
     return out
 
 
+cdef void* _zeroed(size_t n, size_t size) except NULL:
+    cdef void* p = calloc(n, size)
+    if p == NULL:
+        raise MemoryError()
+    return p
+
+
 cdef class _Memos:
     """The memos keyed on a hand's packed counts (waits, win scores, the look-ahead's waits
     and two-tile completions), kept across ``run_hands`` calls of one process.
@@ -2146,23 +2153,17 @@ cdef class _Memos:
     cdef LookSlot* vmemo
     cdef CompSlot* cmemo
 
-    cdef int ensure(self, int waits, int look, int extra) except -1:
-        if waits and self.wmemo == NULL:
-            self.wmemo = <WaitSlot*> calloc(1 << WMEMO_BITS, sizeof(WaitSlot))
-            if self.wmemo == NULL:
-                raise MemoryError()
+    cdef int ensure(self, int extra, int look) except -1:
+        """Allocate what a run needs: the waits memo under extra forms; the look-ahead's
+        memos for a look-ahead or search seat (and the win-score memo under extra forms)."""
+        if extra and self.wmemo == NULL:
+            self.wmemo = <WaitSlot*> _zeroed(1 << WMEMO_BITS, sizeof(WaitSlot))
         if look and self.vmemo == NULL:
-            self.vmemo = <LookSlot*> calloc(1 << VMEMO_BITS, sizeof(LookSlot))
-            if self.vmemo == NULL:
-                raise MemoryError()
+            self.vmemo = <LookSlot*> _zeroed(1 << VMEMO_BITS, sizeof(LookSlot))
         if look and self.cmemo == NULL:
-            self.cmemo = <CompSlot*> calloc(1 << CMEMO_BITS, sizeof(CompSlot))
-            if self.cmemo == NULL:
-                raise MemoryError()
+            self.cmemo = <CompSlot*> _zeroed(1 << CMEMO_BITS, sizeof(CompSlot))
         if look and extra and self.smemo == NULL:
-            self.smemo = <ScoreSlot*> calloc(1 << SMEMO_BITS, sizeof(ScoreSlot))
-            if self.smemo == NULL:
-                raise MemoryError()
+            self.smemo = <ScoreSlot*> _zeroed(1 << SMEMO_BITS, sizeof(ScoreSlot))
         return 0
 
     def __dealloc__(self):
@@ -2333,7 +2334,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         if g.code_ok and (g.has_extra or uses_look):
             memo_key = _memo_key(cfg)
             memos = _memos_take(memo_key)
-            memos.ensure(g.has_extra, uses_look, g.has_extra)
+            memos.ensure(g.has_extra, uses_look)
             g.wmemo = memos.wmemo if g.has_extra else NULL
             if uses_look:
                 g.vmemo = memos.vmemo
