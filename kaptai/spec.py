@@ -320,7 +320,8 @@ class GameSpec:
     title : str
         English title with the Chinese name.
     rules_page : str
-        The rules page (in ``../shared/rules/``) the game follows.
+        The game's rules as kaptai models them, a page of the project's docs
+        (``docs/rules/<game>.md``, relative to the repository root).
     players : (int, int)
         Smallest and largest player count.
     default_players : int

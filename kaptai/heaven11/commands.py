@@ -222,7 +222,7 @@ def _commands() -> dict[str, Command]:
 SPEC = GameSpec(
     name="heaven-eleven",
     title="Heaven Eleven (天牌十一)",
-    rules_page="heaven-eleven.md",
+    rules_page="docs/rules/heaven-eleven.md",
     players=(4, 4),
     default_players=4,
     package="kaptai.heaven11",

@@ -242,7 +242,7 @@ def _policy_list(text: str) -> str:
 
 
 _COMMON = dict(
-    rules_page="kap-tai-shap.md",
+    rules_page="docs/rules/kap-tai-shap.md",
     package="kaptai.kts",
     presets=_PRESETS,
     policies=_POLICIES,

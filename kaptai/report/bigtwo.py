@@ -52,7 +52,7 @@ def _rules_section() -> Section:
     return Section(
         "Rules modelled",
         [
-            ("p", "kaptai models the rules page rules/big-two.md with Hong Kong defaults; every option of the page "
+            ("p", "kaptai models the rules page docs/rules/big-two.md with Hong Kong defaults; every option of the page "
                   "can be changed (kaptai.bigtwo.RuleSet). The engine that plays the games is specified in "
                   "docs/big-two-engine.md."),
             ("table", table, "Options and their defaults"),

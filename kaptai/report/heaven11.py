@@ -112,7 +112,7 @@ def _game_section() -> Section:
               "not too few (§6.10 of the rules page). kaptai implements it as written and offers "
               "short_penalty='symmetric' (a short declarer pays b - m to each defender) as the alternative "
               "judged below."),
-        ("p", "kaptai models the rules page rules/heaven-eleven.md; every option of the page is a field of "
+        ("p", "kaptai models the rules page docs/rules/heaven-eleven.md; every option of the page is a field of "
               "kaptai.heaven11.RuleSet with the page's default. The engine that plays the hands is specified in "
               "docs/heaven-eleven-engine.md."),
         ("table", options, "Rule options and their defaults"),

@@ -58,7 +58,7 @@ def _rules_section() -> Section:
     return Section(
         "Rules modelled",
         [
-            ("p", "kaptai models the rules page rules/kap-tai-shap.md: a win is an eye plus ten pairs (basic form); "
+            ("p", "kaptai models the rules page docs/rules/kap-tai-shap.md: a win is an eye plus ten pairs (basic form); "
                   "the advanced ruleset adds the general-eyes and run forms and per-score payments. Every option "
                   "below can be changed; the two presets are compared throughout this report."),
             ("table", table, "Presets and their options"),

@@ -421,7 +421,7 @@ def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: i
     results: dict[str, Any] = {}
     rules = RuleSet()
     rules_section = _section("Rules modelled", [
-        ("p", "kaptai models rules/nantong-long-cards.md (the general rules 一般通則); every option of its §6 is "
+        ("p", "kaptai models the rules of docs/rules/nantong.md (the general rules 一般通則); every option there is "
               "an option of kaptai.nantong.RuleSet with the page's default. The engine is specified in "
               "docs/nantong-engine.md."),
         ("table", pd.DataFrame([{"option": k, "default": str(v)} for k, v in rules.to_dict().items() if k != "name"]),

@@ -282,7 +282,7 @@ def build_sections(players: Sequence[int] = (4, 5, 6, 7), hands: int = 20_000, s
     stake = float(rules.stake_per_tou)
     d = rules.to_dict()
     sections.append(Section("Rules modelled", [
-        ("p", "kaptai models rules/four-colour-nine-ten.md; every option of its §6 exists with its default "
+        ("p", "kaptai models the rules of docs/rules/nine-ten.md; every option there exists with its default "
               "(kaptai.nineten.RuleSet). The engine is specified in docs/nine-ten-engine.md."),
         ("table", pd.DataFrame([{"option": k, "default": str(v)} for k, v in d.items() if k != "name"]),
          "Options and their defaults"),
