@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label",
+           "MAX_COUNT",
            "parse_player_range", "parse_seat_policies", "RuleSetMethods"]
 
 
@@ -44,21 +45,28 @@ def check_choice(name: str, value: object, allowed: tuple) -> object:
     else:
         ok = isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) in allowed
     if not ok:
-        raise RulesError(f"option {name!r} has bad value {value!r}: expected one of {allowed_text(allowed)}")
+        raise RulesError(f"option {quote_token(name)} has bad value {quote_token(value)}: expected one of {allowed_text(allowed)}")
     return value if isinstance(value, str) else int(cast(Integral, value))
 
 
 def check_bool(name: str, value: object) -> bool:
     """``value`` as a bool if it is a real boolean (not 'yes', not 1), else RulesError."""
     if not isinstance(value, (bool, np.bool_)):
-        raise RulesError(f"option {name!r} has bad value {value!r}: expected True or False")
+        raise RulesError(f"option {quote_token(name)} has bad value {quote_token(value)}: expected True or False")
     return bool(value)
 
 
-def check_count(name: str, value: object, minimum: int = 1) -> int:
-    """``value`` as an int if it is an integer >= ``minimum`` (not a bool), else RulesError naming it.
+#: The largest run size (hands, games, matches, samples …) the API takes, as the CLI's ``--hands``.
+MAX_COUNT: int = 10**12
 
-    Used for run sizes (hands, games, workers, sessions …).
+
+def check_count(name: str, value: object, minimum: int = 1, maximum: int | None = MAX_COUNT) -> int:
+    """``value`` as an int if it is an integer from ``minimum`` to ``maximum`` (not a bool), else
+    RulesError naming it.
+
+    Used for run sizes (hands, games, workers, sessions …); ``maximum`` (default
+    :data:`MAX_COUNT`, 10^12 as the CLI's ``--hands``; None: no bound) keeps a count that no run
+    could finish from overflowing a 64-bit counter deep inside an engine.
 
     >>> check_count("games", 10)
     10
@@ -66,9 +74,22 @@ def check_count(name: str, value: object, minimum: int = 1) -> int:
     Traceback (most recent call last):
     ...
     kaptai.errors.RulesError: games=0 is not allowed: expected an integer >= 1
+    >>> check_count("hands", 10**30)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: hands=1000000000000000000000000000000 is not allowed: expected an integer from 1 to 1,000,000,000,000
+    >>> check_count("hands", "9" * 100)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: hands='99999999999999999999999999999999999999…' (100 characters) is not allowed: expected an integer >= 1 (got a str)
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
-        raise RulesError(f"{name}={value!r} is not allowed: expected an integer >= {minimum}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer >= {minimum} "
+                         f"(got a {type(value).__name__})")
+    if value < minimum:
+        raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer >= {minimum}")
+    if maximum is not None and value > maximum:
+        raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer from {minimum} to {maximum:,}")
     return int(value)
 
 
@@ -81,13 +102,19 @@ def check_seed(seed: object) -> int:
     Traceback (most recent call last):
     ...
     kaptai.errors.RulesError: seed=-1: expected a non-negative integer or None
+    >>> check_seed("x")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: seed='x': expected a non-negative integer or None
     """
     from kaptai.core.sampling import seed_entropy
 
     try:
         return seed_entropy(seed)
-    except ValueError as exc:
-        raise RulesError(str(exc)) from None
+    except RulesError:
+        raise
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise RulesError(f"seed={quote_token(seed)}: {exc}") from None
 
 
 def policy_label(policy: object) -> str:
@@ -125,7 +152,7 @@ def check_players(players: object, lo: int, hi: int) -> int:
     kaptai.errors.RulesError: players=True is not supported: expected an integer from 2 to 22
     """
     if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral) or not lo <= int(players) <= hi:
-        raise RulesError(f"players={players!r} is not supported: expected an integer from {lo} to {hi}")
+        raise RulesError(f"players={quote_token(players)} is not supported: expected an integer from {lo} to {hi}")
     return int(players)
 
 
@@ -152,24 +179,27 @@ def parse_player_range(text: object, what: str = "--players") -> list[int]:
             raise RulesError(f"{what}: expected at least one player count")
         return [check_count(what.lstrip("-"), p, 0) for p in parts]
     if not isinstance(text, str):
-        raise RulesError(f"{what} {text!r}: expected a range like 3-10 or a list like 3,4,6")
+        raise RulesError(f"{what} {quote_token(text)}: expected a range like 3-10 or a list like 3,4,6")
     out: list[int] = []
+    shown = quote_token(text)
     for part in text.split(","):
         part = part.strip()
         lo, sep, hi = part.partition("-")
         try:
+            if len(lo) > 12 or len(hi) > 12:  # no game seats 10^12 players
+                raise ValueError
             a = int(lo)
             b = int(hi) if sep else a
         except ValueError:
-            raise RulesError(f"{what} {text!r}: {part!r} is not a count or a range (expected a range like 3-10 "
+            raise RulesError(f"{what} {shown}: {quote_token(part)} is not a count or a range (expected a range like 3-10 "
                              "or a list like 3,4,6)") from None
         if b < a:
-            raise RulesError(f"{what} {text!r}: the range {a}-{b} is empty (write the smaller count first, e.g. {b}-{a})")
+            raise RulesError(f"{what} {shown}: the range {a}-{b} is empty (write the smaller count first, e.g. {b}-{a})")
         if b - a > 1000:
-            raise RulesError(f"{what} {text!r}: the range {a}-{b} is too long")
+            raise RulesError(f"{what} {shown}: the range {a}-{b} is too long")
         for p in range(a, b + 1):
             if p in out:
-                raise RulesError(f"{what} {text!r}: {p} players is given twice")
+                raise RulesError(f"{what} {shown}: {p} players is given twice")
             out.append(p)
     return out
 
@@ -191,7 +221,7 @@ def parse_seat_policies(text: object, players: int, default: str = "greedy", wha
     kaptai.errors.RulesError: --policy: seat 0 is given twice ('score' and 'random')
     """
     if not isinstance(text, str) or not text.strip():
-        raise RulesError(f"{what} {text!r}: expected a policy name or SEAT=POLICY,...")
+        raise RulesError(f"{what} {quote_token(text)}: expected a policy name or SEAT=POLICY,...")
     if "=" not in text:
         return text.strip()
     seats = [default] * players
@@ -202,13 +232,13 @@ def parse_seat_policies(text: object, players: int, default: str = "greedy", wha
         try:
             index = int(seat)
         except ValueError:
-            raise RulesError(f"{what}: {seat!r} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
+            raise RulesError(f"{what}: {quote_token(seat)} is not a seat number (expected SEAT=POLICY, seat 0 = dealer)") from None
         if not eq or not name:
-            raise RulesError(f"{what}: {item!r} names no policy (expected SEAT=POLICY)")
+            raise RulesError(f"{what}: {quote_token(item)} names no policy (expected SEAT=POLICY)")
         if not 0 <= index < players:
-            raise RulesError(f"{what}: seat {index} does not exist with {players} players (seats 0-{players - 1})")
+            raise RulesError(f"{what}: seat {quote_token(index)} does not exist with {players} players (seats 0-{players - 1})")
         if index in given:
-            raise RulesError(f"{what}: seat {index} is given twice ({given[index]!r} and {name!r})")
+            raise RulesError(f"{what}: seat {index} is given twice ({quote_token(given[index])} and {quote_token(name)})")
         given[index] = name
         seats[index] = name
     return seats
@@ -250,7 +280,7 @@ class RuleSetMethods:
         unknown = [k for k in overrides if k not in valid]
         if unknown:
             raise RulesError(
-                f"unknown rule option(s) {', '.join(repr(k) for k in unknown)}: valid options are "
+                f"unknown rule option(s) {', '.join(quote_token(k) for k in unknown)}: valid options are "
                 f"{', '.join(valid)}"
             )
 
@@ -264,7 +294,7 @@ class RuleSetMethods:
         0.05
         """
         if not isinstance(name, str) or name not in cls._PRESETS:
-            raise RulesError(f"unknown preset {name!r}: expected one of {allowed_text(cls._PRESETS)}")
+            raise RulesError(f"unknown preset {quote_token(name)}: expected one of {allowed_text(cls._PRESETS)}")
         return cls._PRESETS[name].replace(**overrides)
 
     def to_dict(self) -> dict[str, Any]:
@@ -332,5 +362,5 @@ def resolve_ruleset(cls: Any, presets: Mapping[str, Any], default: str, rules: A
         return cls.from_dict(rules).replace(**overrides)
     raise RulesError(
         f"rules must be a RuleSet, a preset name ({allowed_text(presets)}), a mapping or None, "
-        f"got {type(rules).__name__} {rules!r}"
+        f"got {type(rules).__name__} {quote_token(rules)}"
     )

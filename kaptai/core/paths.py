@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from kaptai.errors import KaptaiError
+from kaptai.errors import KaptaiError, quote_token
 
 __all__ = [
     "PathError",
@@ -45,6 +45,8 @@ __all__ = [
     "check_checkpoint_dir",
     "kind_of",
     "check_arg_paths",
+    "check_path_names",
+    "shown_path",
 ]
 
 #: Figure formats matplotlib writes (``savefig`` picks the format from the suffix).
@@ -60,6 +62,96 @@ _ALIASES = {"htm": "html", "markdown": "md", "pq": "parquet", "jpeg": "jpg", "ti
 
 class PathError(KaptaiError):
     """An output path that cannot be written (missing folder, not writable, unknown suffix)."""
+
+
+#: Longest file name (one path component, in bytes) when the file system does not say.
+NAME_MAX: int = 255
+#: Longest whole path (bytes) when the file system does not say.
+PATH_MAX: int = 4096
+
+
+def shown_path(path: object, limit: int = 40) -> str:
+    """A path as quoted in messages: whole when short, else its last ``limit`` characters
+    (the file name is what tells paths apart) and the length.
+
+    >>> from kaptai.core.paths import shown_path
+    >>> shown_path("out/r.csv")
+    "'out/r.csv'"
+    >>> shown_path("d/" + "x" * 300 + ".csv")
+    "'…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.csv' (306 characters)"
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        return quote_token(path, limit)
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if len(text) <= limit:
+        return quote_token(text, limit)
+    tail = quote_token(text[-(limit - 2):], limit)
+    return tail[0] + "…" + tail[1:] + f" ({len(text)} characters)"
+
+
+def _limit(folder: Path, name: str, default: int) -> int:
+    try:
+        return int(os.pathconf(folder, name))
+    except (OSError, ValueError):
+        return default
+
+
+def check_path_names(path: str | os.PathLike, what: str = "path") -> Path:
+    """``path`` as a :class:`~pathlib.Path` if the file system can hold its name, else PathError.
+
+    Every component must fit the file system's longest file name (``NAME_MAX``, 255 bytes on
+    most), the whole path its longest path, and no component may hold a NUL character: without
+    this check such a path fails deep inside a run with ``OSError: [Errno 36] File name too
+    long`` (or ``ValueError: embedded null byte``).
+
+    Examples
+    --------
+    >>> from kaptai.core.paths import check_path_names
+    >>> check_path_names("/tmp/" + "x" * 300 + ".csv", what="--out")
+    Traceback (most recent call last):
+    ...
+    kaptai.core.paths.PathError: --out '…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.csv' (309 characters): the name 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (304 characters) is 304 bytes long: the file system allows at most 255
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise PathError(f"{what}: expected a path (str or os.PathLike), got {type(path).__name__} {quote_token(path)}")
+    try:
+        text = os.fspath(path)
+    except TypeError as exc:
+        raise PathError(f"{what}: expected a path, got {type(path).__name__} ({exc})") from None
+    if isinstance(text, bytes):
+        try:
+            text = os.fsdecode(text)
+        except UnicodeDecodeError:
+            raise PathError(f"{what} {quote_token(text)}: cannot be decoded as a file name") from None
+    shown = f"{what} {shown_path(text)}"
+    if "\x00" in text:
+        raise PathError(f"{shown}: a file name cannot hold a NUL character")
+    p = Path(text).expanduser()
+    try:
+        encoded = os.fsencode(p)
+    except UnicodeEncodeError:
+        raise PathError(f"{shown}: cannot be encoded as a file name on this system") from None
+    probe = p if p.is_absolute() else Path.cwd() / p
+    while True:  # the nearest folder that exists (its file system sets the limits)
+        try:
+            if probe.is_dir() or probe == probe.parent:
+                break
+        except OSError:
+            pass
+        probe = probe.parent
+    name_max = _limit(probe, "PC_NAME_MAX", NAME_MAX)
+    for part in p.parts:
+        n = len(os.fsencode(part))
+        if n > name_max and part != p.anchor:
+            raise PathError(f"{shown}: the name {quote_token(part)} is {n:,} bytes long: the file system allows "
+                            f"at most {name_max}")
+    path_max = _limit(probe, "PC_PATH_MAX", PATH_MAX)
+    if len(encoded) >= path_max:
+        raise PathError(f"{shown}: the path is {len(encoded):,} bytes long: the file system allows at most "
+                        f"{path_max - 1}")
+    return p
 
 
 def kind_of(path: str | os.PathLike) -> str:
@@ -81,7 +173,7 @@ def _probe(folder: Path, shown: str) -> None:
         os.close(fd)
         os.unlink(tmp)
     except OSError as exc:
-        raise PathError(f"{shown}: cannot write in the folder {str(folder)!r} ({exc.strerror or exc})") from None
+        raise PathError(f"{shown}: cannot write in the folder {shown_path(str(folder))} ({exc.strerror or exc})") from None
 
 
 def check_output_path(
@@ -118,29 +210,30 @@ def check_output_path(
     ...
     kaptai.core.paths.PathError: --plot '/nonexistent-kaptai/dir/x.png': the folder '/nonexistent-kaptai/dir' does not exist (create it first)
     """
-    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
-        raise PathError(f"{what}: expected a file name, got {path!r}")
-    p = Path(os.fspath(path)).expanduser()
-    shown = f"{what} {os.fspath(path)!r}"
+    if not isinstance(path, (str, os.PathLike)) or not str(os.fspath(path)).strip():
+        raise PathError(f"{what}: expected a file name, got {quote_token(path)}")
+    p = check_path_names(path, what)
+    shown = f"{what} {shown_path(path)}"
     if kinds is not None:
         allowed = tuple(dict.fromkeys(_ALIASES.get(k, k) for k in kinds))
         kind = kind_of(p)
         if kind not in allowed:
             expected = " or ".join(f".{k}" for k in allowed)
             got = f"a .{p.suffix.lstrip('.')} file" if p.suffix else "a file without a suffix"
-            raise PathError(f"{what} {os.fspath(path)}: {got} cannot be written here: expected a file ending in {expected}")
+            raise PathError(f"{what} {shown_path(path)[1:-1] if len(os.fspath(path)) <= 40 else shown_path(path)}: {got} "
+                          f"cannot be written here: expected a file ending in {expected}")
     if p.is_dir():
         raise PathError(f"{shown} is a folder: expected a file name")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.exists():
         if not create_parent:
-            raise PathError(f"{shown}: the folder {str(parent)!r} does not exist (create it first)")
+            raise PathError(f"{shown}: the folder {shown_path(str(parent))} does not exist (create it first)")
         try:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise PathError(f"{shown}: cannot create the folder {str(parent)!r} ({exc.strerror or exc})") from None
+            raise PathError(f"{shown}: cannot create the folder {shown_path(str(parent))} ({exc.strerror or exc})") from None
     if not parent.is_dir():
-        raise PathError(f"{shown}: {str(parent)!r} is not a folder")
+        raise PathError(f"{shown}: {shown_path(str(parent))} is not a folder")
     _probe(parent, shown)
     if p.exists() and not os.access(p, os.W_OK):
         raise PathError(f"{shown}: the file exists and cannot be overwritten")
@@ -170,17 +263,17 @@ def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint")
     ...
     kaptai.core.paths.PathError: --checkpoint '/proc/kaptai-ck': cannot write in the folder '/proc' (No such file or directory)
     """
-    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
-        raise PathError(f"{what}: expected a directory, got {path!r}")
-    p = Path(os.fspath(path)).expanduser()
-    shown = f"{what} {os.fspath(path)!r}"
+    if not isinstance(path, (str, os.PathLike)) or not str(os.fspath(path)).strip():
+        raise PathError(f"{what}: expected a directory, got {type(path).__name__} {quote_token(path)}")
+    p = check_path_names(path, what)
+    shown = f"{what} {shown_path(path)}"
     if p.exists() and not p.is_dir():
         raise PathError(f"{shown} is a file: expected a directory")
     probe = p
     while not probe.exists():
         probe = probe.parent
     if not probe.is_dir():
-        raise PathError(f"{shown}: {str(probe)!r} is a file, so the directory cannot be made")
+        raise PathError(f"{shown}: {shown_path(str(probe))} is a file, so the directory cannot be made")
     _probe(probe, shown)
     return p
 
@@ -194,7 +287,7 @@ def table_format(fmt: str | None, out: str | os.PathLike | None) -> str:
     """
     if fmt is not None:
         if fmt not in FORMATS:
-            raise PathError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+            raise PathError(f"format {quote_token(fmt)}: expected one of {', '.join(FORMATS)}")
         return fmt
     if out is not None:
         kind = kind_of(out)

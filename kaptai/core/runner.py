@@ -71,8 +71,10 @@ import json
 import logging
 import os
 import pickle
+import queue
 import re
 import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -85,6 +87,7 @@ import numpy as np
 
 from kaptai.core.progress import Progress, check_mode
 from kaptai.core.sampling import chunk_seed, seed_entropy
+from kaptai.core.paths import PathError, check_path_names
 from kaptai.errors import KaptaiError
 
 __all__ = [
@@ -93,6 +96,7 @@ __all__ = [
     "IN_FLIGHT_PER_WORKER",
     "MANIFEST",
     "POLL",
+    "CANCEL_TIMEOUT",
     "Chunk",
     "ChunkPlan",
     "LazyTasks",
@@ -110,6 +114,7 @@ __all__ = [
     "run_jobs",
     "read_manifest",
     "resume_seed",
+    "check_checkpoint_arg",
 ]
 
 #: Seconds to wait for a Dask scheduler before giving up.
@@ -125,6 +130,13 @@ POLL: float = 0.25
 _FORMAT = "kaptai-checkpoint"
 _FORMAT_VERSION = 1
 _CHUNK_RE = re.compile(r"^chunk-(\d{6,})\.npz$")
+# temporary files kaptai writes in a checkpoint directory (a chunk or the manifest being
+# written, a write test): left behind only by a run killed at that moment
+_TMP_RE = re.compile(r"^\.(chunk-\d{6,}\.npz|kaptai-checkpoint\.json|write-test)\..*\.tmp$|^\.kaptai-write-test\.")
+#: Longest wait (seconds) for the executor's cleanup after Ctrl-C or a failed run (cancelling
+#: Dask futures, closing a client or cluster): past it the run returns and the cleanup goes on
+#: in the background, so Ctrl-C is answered within seconds however loaded the machine is.
+CANCEL_TIMEOUT: float = 3.0
 
 T = TypeVar("T")
 _P = ParamSpec("_P")
@@ -168,7 +180,21 @@ class WorkerError(RunnerError):
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a run; the message says what was saved and how to resume."""
+    """Ctrl-C during a run; the message says what was saved and how to resume.
+
+    Attributes
+    ----------
+    checkpoint : pathlib.Path or None
+        The run's checkpoint directory (None: nothing was saved).
+    saved, chunks : int
+        Chunk files of the run on disk at the interrupt, and the chunks of the run.
+    """
+
+    def __init__(self, message: str = "", checkpoint: Path | None = None, saved: int = 0, chunks: int = 0):
+        super().__init__(message)
+        self.checkpoint = checkpoint
+        self.saved = saved
+        self.chunks = chunks
 
 
 class ChunkError(RunnerError):
@@ -480,6 +506,27 @@ def _json_default(obj: Any) -> Any:
     return repr(obj)
 
 
+def check_checkpoint_arg(checkpoint: Any) -> Path | None:
+    """``checkpoint`` as a :class:`~pathlib.Path` (None stays None) if it can name a directory:
+    a ``str`` or ``os.PathLike`` whose names fit the file system; else :class:`CheckpointError`
+    (a :class:`~kaptai.errors.KaptaiError`), before any work.
+
+    >>> from kaptai.core.runner import check_checkpoint_arg
+    >>> check_checkpoint_arg(123)
+    Traceback (most recent call last):
+    ...
+    kaptai.core.runner.CheckpointError: checkpoint: expected a path (str or os.PathLike), got int 123
+    """
+    if checkpoint is None:
+        return None
+    if isinstance(checkpoint, (str, os.PathLike)) and not str(os.fspath(checkpoint)).strip():
+        raise CheckpointError("checkpoint: expected a directory, got an empty path")
+    try:
+        return check_path_names(checkpoint, "checkpoint")
+    except PathError as exc:
+        raise CheckpointError(str(exc)) from None
+
+
 def resume_seed(seed: int | None, checkpoint: str | os.PathLike | None) -> int | None:
     """The seed of a run: ``seed``, or, resuming a run that drew fresh entropy (``seed=None``)
     from ``checkpoint``, the entropy its manifest recorded (so the resumed run is the same run).
@@ -488,6 +535,7 @@ def resume_seed(seed: int | None, checkpoint: str | os.PathLike | None) -> int |
     >>> resume_seed(7, None), resume_seed(None, None)
     (7, None)
     """
+    checkpoint = check_checkpoint_arg(checkpoint)
     if seed is None and checkpoint is not None:
         manifest = read_manifest(checkpoint)
         recorded = manifest["fingerprint"].get("seed_entropy") if manifest else None
@@ -521,7 +569,9 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any] | None:
     >>> read_manifest(tempfile.gettempdir() + "/no-such-kaptai-checkpoint") is None
     True
     """
-    path = Path(directory) / MANIFEST
+    checked = check_checkpoint_arg(directory)
+    assert checked is not None
+    path = checked / MANIFEST
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -604,11 +654,20 @@ class _Checkpoint:
             m = _CHUNK_RE.match(p.name)
             if m and int(m.group(1)) < n_chunks:
                 self.done.add(int(m.group(1)))
-            elif p.name.endswith(".tmp") and p.name.startswith(".chunk-"):
-                try:  # left by a run that was killed while writing
-                    p.unlink()
-                except OSError:
-                    pass
+        self.remove_stale()
+
+    def remove_stale(self) -> None:
+        """Remove the temporary files a run killed while writing left (a chunk, the manifest, a
+        write test): a checkpoint holds only its manifest and finished chunks."""
+        try:
+            names = [p for p in self.dir.iterdir() if _TMP_RE.match(p.name)]
+        except OSError:
+            return
+        for p in names:
+            try:
+                p.unlink()
+            except OSError:
+                pass
 
     def _check_writable(self) -> None:
         try:
@@ -867,32 +926,55 @@ class _Executors:
         return part
 
     def close(self, cancel: bool = False) -> None:
-        if self.executor is not None and self.kind == "processes":
-            if cancel:  # Ctrl-C or a failed run: stop the chunks being played, do not wait for them
-                for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+        """Close what this object opened.  ``cancel`` (Ctrl-C, a failed run): stop the chunks
+        still running or queued without waiting for them, and give the cleanup at most
+        :data:`CANCEL_TIMEOUT` seconds (it goes on in the background past that)."""
+        executor, kind = self.executor, self.kind
+        client, cluster = self._client, self._cluster
+        self.executor, self._client, self._cluster = None, None, None
+        if executor is not None and kind == "processes":
+            if cancel:  # stop the chunks being played, do not wait for them
+                procs = list((getattr(executor, "_processes", None) or {}).values())
+                for proc in procs:
                     try:
                         proc.terminate()
                     except Exception:  # noqa: BLE001 - already gone
                         pass
-            self.executor.shutdown(wait=True, cancel_futures=True)
-        elif self.executor is not None and self.kind == "dask" and cancel:
-            try:
-                self.executor.shutdown(wait=False)  # cancels the chunks still queued or running
-            except Exception:  # noqa: BLE001 - closing must not hide why the run stopped
-                pass
-        self.executor = None
-        if self._client is not None:
-            try:
-                self._client.close(timeout=_CLOSE_TIMEOUT)
-            except Exception:  # noqa: BLE001
-                pass
-            self._client = None
-        if self._cluster is not None:
-            try:
-                self._cluster.close(timeout=_CLOSE_TIMEOUT)
-            except Exception:  # noqa: BLE001
-                pass
-            self._cluster = None
+                executor.shutdown(wait=False, cancel_futures=True)
+                deadline = time.monotonic() + CANCEL_TIMEOUT
+                for proc in procs:
+                    try:
+                        proc.join(max(0.0, deadline - time.monotonic()))
+                        if proc.is_alive():
+                            proc.kill()
+                    except Exception:  # noqa: BLE001 - already gone or never started
+                        pass
+            else:
+                executor.shutdown(wait=True, cancel_futures=True)
+        if kind != "dask" or (executor is None and client is None and cluster is None):
+            return
+
+        def dask_cleanup() -> None:
+            if executor is not None and cancel:
+                try:
+                    executor.shutdown(wait=False)  # cancels the chunks still queued or running
+                except Exception:  # noqa: BLE001 - closing must not hide why the run stopped
+                    pass
+            for closing in (client, cluster):
+                if closing is not None:
+                    try:
+                        closing.close(timeout=_CLOSE_TIMEOUT)
+                    except Exception:  # noqa: BLE001
+                        pass
+
+        if not cancel:
+            dask_cleanup()
+            return
+        # a Dask call from this thread blocks until the client's event loop answers, which
+        # Ctrl-C cannot cut short: run it beside, wait a bounded time
+        worker = threading.Thread(target=dask_cleanup, name="kaptai-dask-cleanup", daemon=True)
+        worker.start()
+        worker.join(CANCEL_TIMEOUT)
 
 
 #: Seconds to wait for a Dask client or LocalCluster to close.
@@ -1173,6 +1255,7 @@ def run_chunks(
         size_of, grand_total, unit = task_sizes.__getitem__, task_sizes.total, unit or "hands"
 
     ckpt = None
+    checkpoint = check_checkpoint_arg(checkpoint)
     if checkpoint is not None:
         fp = _default_fingerprint(fn, tasks) if fingerprint is None else fingerprint
         ckpt = _Checkpoint(checkpoint, fp, n)
@@ -1183,6 +1266,10 @@ def run_chunks(
     ok = False
     bar: Progress | None = None
     in_flight: dict[cf.Future, int] = {}
+    # finished futures, put there by their done-callbacks: the main thread waits on this queue
+    # with a timeout (a lock acquire that Ctrl-C interrupts cleanly), never inside cf.wait,
+    # whose lock juggling a KeyboardInterrupt can leave half done
+    completed: queue.SimpleQueue[cf.Future] = queue.SimpleQueue()
     finish: Callable[[cf.Future, int], bool] | None = None
     try:
         # connect / start workers first, so the rate and ETA time only the chunks
@@ -1239,6 +1326,7 @@ def run_chunks(
             fut = execs.submit(fn, tasks[i])
             attempts[i] += 1
             in_flight[fut] = i
+            fut.add_done_callback(completed.put)
 
         def fail(i: int, exc: BaseException) -> None:
             nonlocal retried
@@ -1295,9 +1383,16 @@ def run_chunks(
                     break
             # never block without a timeout: Ctrl-C is seen by the main thread only when it
             # runs, and plain progress lines are written by it
-            finished: set[cf.Future] | tuple = ()
+            finished: set[cf.Future] = set()
             while in_flight and not finished:
-                finished = cf.wait(in_flight, timeout=poll, return_when=cf.FIRST_COMPLETED)[0]
+                try:
+                    fut = completed.get(timeout=poll)
+                    while True:  # every future finished by now
+                        if fut in in_flight:  # not one of a broken pool's, already given up
+                            finished.add(fut)
+                        fut = completed.get_nowait()
+                except queue.Empty:
+                    pass
                 bar.tick()
             for fut in sorted(finished, key=in_flight.__getitem__):  # chunk order: the first error first
                 i = in_flight.pop(fut)
@@ -1320,6 +1415,8 @@ def run_chunks(
             if retried:
                 bar.note(retried=retried)
         ok = True
+        if ckpt is not None:
+            ckpt.remove_stale()
     except KeyboardInterrupt:
         # Ctrl-C: keep every chunk that has finished (also those not yet collected)
         if ckpt is not None:
@@ -1329,14 +1426,15 @@ def run_chunks(
                         finish(fut, i)
                     except BaseException:  # noqa: BLE001 - a failed chunk is simply not saved
                         pass
+            ckpt.remove_stale()  # a save cut short by Ctrl-C
             saved = ckpt.count()  # what is on disk (a save cut short by Ctrl-C may have landed)
             raise RunInterrupted(
                 f"{saved} of {n} chunk(s) are saved in the checkpoint {ckpt.dir}: run the same "
-                "command again to resume"
+                "command again to resume", checkpoint=ckpt.dir, saved=saved, chunks=n,
             ) from None
         raise RunInterrupted(
             "nothing was saved (no checkpoint): pass a checkpoint directory to keep finished "
-            "chunks and resume"
+            "chunks and resume", chunks=n,
         ) from None
     finally:
         if bar is not None:

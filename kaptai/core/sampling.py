@@ -25,6 +25,11 @@ from typing import cast
 
 import numpy as np
 
+from kaptai.errors import RulesError, quote_token
+
+#: The largest seed a run takes (128 bits: what fresh entropy holds).
+MAX_SEED: int = 2**128 - 1
+
 __all__ = ["seed_entropy", "chunk_plan", "chunk_seed", "chunk_seeds", "bit_generator", "RandomStream"]
 
 
@@ -43,23 +48,30 @@ def seed_entropy(seed: object) -> int:
 
     Raises
     ------
-    ValueError
-        For a negative or non-integer seed.
+    kaptai.errors.RulesError
+        For a negative or non-integer seed (a bool, a float, a string), or one of more than
+        128 bits (a ``ValueError`` too).
 
     Examples
     --------
     >>> from kaptai.core.sampling import seed_entropy
     >>> seed_entropy(7), seed_entropy(None) >= 0
     (7, True)
+    >>> seed_entropy(1.5)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: seed=1.5: expected a non-negative integer or None
     """
     if seed is None:
         return int(cast(int, np.random.SeedSequence().entropy))  # fresh entropy is an int
     if isinstance(seed, np.random.SeedSequence):
         if seed.spawn_key:
-            raise ValueError("pass the root SeedSequence (no spawn_key) or its entropy as seed")
+            raise RulesError("pass the root SeedSequence (no spawn_key) or its entropy as seed")
         return int(cast(int, seed.entropy))
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral) or seed < 0:
-        raise ValueError(f"seed={seed!r}: expected a non-negative integer or None")
+        raise RulesError(f"seed={quote_token(seed)}: expected a non-negative integer or None")
+    if int(seed) > MAX_SEED:
+        raise RulesError(f"seed={quote_token(seed)}: expected a non-negative integer below 2^128, or None")
     return int(seed)
 
 
