@@ -51,15 +51,13 @@ from __future__ import annotations
 import abc
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from numbers import Integral
-from typing import Any, Literal, cast
+from typing import Any, cast
 
-from kaptai.bigtwo import reference
-from kaptai.bigtwo.cards import N_CARDS, RANKS, format_cards, parse_record
-from kaptai.bigtwo.evaluate import Category, Play
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES
+from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_record
+from kaptai.bigtwo.evaluate import Play
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES, make_config
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import KaptaiError
@@ -81,220 +79,8 @@ __all__ = [
 ]
 
 #: Mask of the whole deck.
-FULL_MASK: int = (1 << N_CARDS) - 1
-
-
-# --------------------------------------------------------------------------------------
-# Per-ruleset tables and the memoised reference classifier
-# --------------------------------------------------------------------------------------
-
-
-class RulesInfo:
-    """Tables of one ruleset used by the reference engine and the Python policies.
-
-    Attributes
-    ----------
-    rules : RuleSet
-    strength : tuple of int
-        Single-card strength of each card id (0 = lowest card).
-    rank_strength : tuple of int
-        Strength 0-12 of each natural rank (12 = the top rank, a 2 by default).
-    suit_strength : tuple of int
-        Strength 0-3 of each suit index (D C H S).
-    lowest : int
-        Id of the lowest card.
-    straights : tuple of int
-        Rank masks (bit = natural rank) of the straights of ``straight_order``, lowest
-        first, from :data:`kaptai.bigtwo.reference.STRAIGHTS`.
-    """
-
-    def __init__(self, rules: RuleSet):
-        self.rules = rules
-        self.strength = tuple(int(x) for x in rules.card_strength())
-        self.rank_strength = tuple(int(x) for x in rules.rank_strength())
-        self.suit_strength = tuple(int(x) for x in rules.suit_strength())
-        self.lowest = int(rules.lowest_card())
-        self.straights = tuple(
-            sum(1 << RANKS.index(ch) for ch in seq) for seq in reference.STRAIGHTS[rules.straight_order]
-        )
-        self._memo: dict[int, tuple | None] = {}
-
-    def entry(self, mask: int) -> tuple | None:
-        """``(trick, key, mask, Play)`` of a card mask, or None if it is not a legal play.
-
-        The classification is :func:`kaptai.bigtwo.reference.classify`, memoised by mask.
-        """
-        hit: tuple | None | Literal[False] = self._memo.get(mask, False)
-        if hit is not False:
-            return hit
-        ids = [c for c in range(N_CARDS) if mask >> c & 1]
-        res = reference.classify(ids, self.rules) if 1 <= len(ids) <= 5 else None
-        if res is None:
-            out = None
-        else:
-            t, cat, key = res
-            play = Play(tuple(sorted(ids, key=self.strength.__getitem__)), t, Category(cat), key)
-            out = (t, key, mask, play)
-        if len(self._memo) > 400_000:
-            self._memo.clear()
-        self._memo[mask] = out
-        return out
-
-    def play(self, mask: int) -> Play | None:
-        """The :class:`Play` of a card mask, or None if illegal."""
-        e = self.entry(mask)
-        return None if e is None else e[3]
-
-    def top_card(self, mask: int) -> int:
-        """Highest-strength card of a non-empty mask."""
-        return max((c for c in range(N_CARDS) if mask >> c & 1), key=self.strength.__getitem__)
-
-    def text(self, mask: int) -> str:
-        """Canonical text of a mask, ascending by strength (``'3D 3C AS'``)."""
-        ids = sorted((c for c in range(N_CARDS) if mask >> c & 1), key=self.strength.__getitem__)
-        return format_cards(ids)
-
-
-@lru_cache(maxsize=32)
-def rules_info(rules: RuleSet) -> RulesInfo:
-    """The (cached) :class:`RulesInfo` of a ruleset.
-
-    Examples
-    --------
-    >>> from kaptai.bigtwo.policies import rules_info
-    >>> from kaptai.bigtwo.rules import RuleSet
-    >>> info = rules_info(RuleSet())
-    >>> info.lowest, str(info.play(0b11)), info.play(0b10001) is None
-    (0, '3D 3C', True)
-    """
-    return RulesInfo(rules)
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
-# --------------------------------------------------------------------------------------
-# The view
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What a seat knows when it decides (read-only).
-
-    Attributes
-    ----------
-    seat : int
-        The deciding seat (seats ``0..N-1`` in play order).
-    players : int
-        N.
-    rules : RuleSet
-    hand : tuple of int
-        The seat's cards, ascending by single-card strength.
-    hand_mask : int
-        The same as a 52-bit mask.
-    cards_left : tuple of int
-        Cards held by each seat.
-    trick_mask, trick_class, trick_key
-        The play to beat (mask, trick class 1-5, reference key), or None when leading.
-    trick_seat : int
-        Seat that made the play to beat (-1 when leading).
-    leading : bool
-        The seat leads a new trick (it may not pass).
-    opening_card : int or None
-        The card the opening lead must contain (``opening_must_include_lowest``), else None.
-    played : int
-        Mask of every card played so far.
-    dead : int
-        Mask of cards publicly out of play (``lowest`` after a Malaysian swap).
-    next_cards : int
-        Cards held by the next seat ``(seat + 1) % N`` (頂大 applies at 1).
-    options : tuple of Play
-        The legal plays of the turn in play order (after the ``top_rule='mandatory'``
-        filter); empty for the swap decision.
-    option_masks : tuple of int
-        Masks of ``options``.
-    can_pass : bool
-        PASS is a legal choice.
-    turn : int
-        Turns taken so far in the game.
-    deciding_swap : bool
-        The view is for the Malaysian swap decision (:meth:`Policy.swap`), not a turn.
-    rng : RandomStream or None
-        The run's random stream (``rng.bounded(k)``: uniform in ``[0, k)``).
-    passes : int
-        Passes in a row since the play to beat (0 when leading).
-    locked : tuple of bool
-        Seats locked out of the trick by ``pass_locks_out`` (empty: none).
-    violator : int
-        The seat whose 頂大 violation was the previous turn (liable if this seat goes out
-        now), -1 for none; public, like every play.
-
-    Examples
-    --------
-    >>> from kaptai.bigtwo.engine_reference import make_view
-    >>> v = make_view("3D 3C 9S 2H", trick="8D", cards_left=(4, 5, 1, 7))
-    >>> [str(p) for p in v.options], v.can_pass, v.opp_min, v.top
-    (['9S', '2H'], True, 1, 50)
-    """
-
-    seat: int
-    players: int
-    rules: RuleSet
-    hand: tuple[int, ...]
-    hand_mask: int
-    cards_left: tuple[int, ...]
-    trick_mask: int | None
-    trick_class: int | None
-    trick_key: tuple | None
-    trick_seat: int
-    leading: bool
-    opening_card: int | None
-    played: int
-    dead: int
-    next_cards: int
-    options: tuple[Play, ...]
-    option_masks: tuple[int, ...]
-    can_pass: bool
-    turn: int = 0
-    deciding_swap: bool = False
-    rng: Any = field(default=None, repr=False, compare=False)
-    passes: int = 0
-    locked: tuple[bool, ...] = ()
-    violator: int = -1
-
-    def unseen(self) -> int:
-        """Mask of the cards this seat cannot see: deck - own hand - played - dead."""
-        return FULL_MASK & ~self.hand_mask & ~self.played & ~self.dead
-
-    @property
-    def trick(self) -> Play | None:
-        """The play to beat, or None."""
-        return None if self.trick_mask is None else rules_info(self.rules).play(self.trick_mask)
-
-    @property
-    def top(self) -> int:
-        """The seat's highest-strength card (頂大's ``top``)."""
-        return rules_info(self.rules).top_card(self.hand_mask)
-
-    @property
-    def opp_min(self) -> int:
-        """Fewest cards held by another seat."""
-        return min(n for s, n in enumerate(self.cards_left) if s != self.seat)
-
-    @property
-    def blocking(self) -> bool:
-        """頂大 is in force: ``top_rule != 'off'`` and the next seat holds exactly 1 card."""
-        return self.rules.top_rule != "off" and self.next_cards == 1
-
-    def top_beats_trick(self) -> bool:
-        """Facing a single that ``top`` beats (頂大 case (b))."""
-        if self.trick_class != 1:
-            return False
-        info = rules_info(self.rules)
-        return cast(tuple, info.entry(1 << self.top))[1] > self.trick_key  # a single is always legal
-
+from kaptai.bigtwo import scoring
+from kaptai.bigtwo._moves import FULL_MASK, Game, PlayerView, RulesInfo, _bits, make_view, rules_info  # noqa: F401
 
 # --------------------------------------------------------------------------------------
 # The interface
@@ -671,8 +457,6 @@ class SearchPolicy(Policy):
         self.rollout = rollout
 
     def choose(self, view: PlayerView) -> Play | None:
-        from kaptai.bigtwo.engine_reference import search_values
-
         n = len(view.options) + int(view.can_pass)
         if n <= 1:
             return view.options[0] if view.options else None
@@ -682,6 +466,78 @@ class SearchPolicy(Policy):
 
     def swap(self, view: PlayerView) -> bool:
         return HeuristicPolicy().swap(view)
+
+
+def search_values(view: PlayerView, samples: int, rollout: str = "greedy") -> tuple[list, list, list, list]:
+    """Docs "search", steps 1-5, in the reference engine: the candidates of the view's turn
+    and, per candidate, the sums over ``samples`` layouts of the seat's net in points (before
+    ``stake``), of its square and of its wins.
+
+    The layouts are drawn from ``view.rng`` (the engine's stream) exactly as the compiled
+    engine draws them; each rollout is a :meth:`Game.from_position` played by ``rollout``
+    at every seat, scored by :func:`kaptai.bigtwo.scoring.penalties` and
+    :func:`kaptai.bigtwo.scoring.settle_many`.
+
+    Returns
+    -------
+    (list, list, list, list)
+        Candidate masks (plays in play order, then None for PASS when it is an option) and
+        the three lists of int sums.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.bigtwo.policies import make_view, search_values
+    >>> v = make_view("3D 9S", trick="8D", cards_left=(2, 1, 1, 1), rng=RandomStream(np.random.PCG64(1)))
+    >>> cands, sums, _, wins = search_values(v, 3)
+    >>> [None if c is None else hex(c) for c in cands], wins   # 9S (card 27) or PASS; 3D cannot beat 8D
+    (['0x8000000', None], [1, 0])
+    """
+    rules = view.rules
+    cfg = make_config(view.players, rules)
+    N, p = view.players, view.seat
+    cands: list = list(view.option_masks) + ([None] if view.can_pass else [])
+    if view.rng is None:
+        raise KaptaiError("the search policy needs a random stream (view.rng is None)")
+    unseen = [c for c in range(N_CARDS) if view.unseen() >> c & 1]
+    m = len(unseen)
+    layouts = []
+    for _ in range(int(samples)):
+        a = list(unseen)
+        for k in range(m - 1, 0, -1):
+            j = view.rng.bounded(k + 1)
+            a[k], a[j] = a[j], a[k]
+        hands = [0] * N
+        hands[p] = view.hand_mask
+        pos = 0
+        for j in range(1, N):
+            q = (p + j) % N
+            hands[q] = sum(1 << c for c in a[pos:pos + view.cards_left[q]])
+            pos += view.cards_left[q]
+        layouts.append(hands)
+    flat = rules.replace(stake=1.0, bankroll="off")
+    roll: Policy = GreedyPolicy() if rollout == "greedy" else HeuristicPolicy()
+    sums, sqs, wins = [], [], []
+    for cand in cands:
+        s1 = s2 = w = 0
+        for hands in layouts:
+            g = Game.from_position(cfg, [roll] * N, view, hands)
+            g.step(None if cand is None else _bits(cand))
+            res = g.play()
+            pen = scoring.penalties([list(res.cards_left)], flat, points_left=[list(res.points_left)],
+                                    winner=[res.winner])
+            net = scoring.settle_many(pen, flat, winner=[res.winner], liable=[res.liable])
+            v = round(float(net[0, p]))
+            s1 += v
+            s2 += v * v
+            w += int(res.winner == p)
+        sums.append(s1)
+        sqs.append(s2)
+        wins.append(w)
+    return cands, sums, sqs, wins
+
+
 
 
 # --------------------------------------------------------------------------------------
