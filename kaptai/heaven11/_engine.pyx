@@ -650,12 +650,12 @@ cdef int finish_auction(Eng* e, const uint64_t* lay, int seat, int dealer, int c
         else:
             if current >= 0:
                 passes += 1
-                if passes == 3:
+                if passes >= 3:  # a finished auction ends at once (never loops)
                     declarer[0] = bidder
                     return current
             else:
                 opening += 1
-                if opening == 4:
+                if opening >= 4:
                     if e.passout_0c:
                         declarer[0] = dealer
                         return 0
@@ -916,15 +916,22 @@ cdef void run_loop(Eng* e, int64_t n, int64_t record, int dealer, Out* o) noexce
 
 
 cdef void configure(Eng* e, cfg, play_codes, bid_codes):
-    cdef int i
-    key = np.ascontiguousarray(cfg.key, dtype=np.int32)
-    beat = np.ascontiguousarray(cfg.beat, dtype=np.int32)
+    cdef int i, r, acc
+    cdef int hcpv[13]
+    cdef const cnp.int32_t[::1] key = np.ascontiguousarray(cfg.key, dtype=np.int32)
+    cdef const cnp.int32_t[::1] beat = np.ascontiguousarray(cfg.beat, dtype=np.int32)
     table = np.ascontiguousarray(cfg.bid_table, dtype=np.int32).ravel()
-    for i in range(8192):
+    for r in range(13):
+        hcpv[r] = int(_HCP[r])
+    for i in range(8192):  # typed loops: the setup of an advisor's batch costs microseconds, not 10 ms
         e.key[i] = key[i]
         e.beat[i] = beat[i]
-        e.pop[i] = bin(i).count("1")
-        e.hcp[i] = sum(_HCP[r] for r in range(13) if (i >> r) & 1)
+        e.pop[i] = popcount64(<unsigned long long>i)
+        acc = 0
+        for r in range(13):
+            if (i >> r) & 1:
+                acc += hcpv[r]
+        e.hcp[i] = acc
     for i in range(2 * 14 * 20):
         e.bid_table[i] = table[i]
     for i in range(4):
