@@ -46,6 +46,7 @@ Examples
 from __future__ import annotations
 
 import math
+import zlib
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -61,7 +62,7 @@ from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_rules", "leader_games"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "deal_rows", "decisive", "variant_rules", "leader_games"]
 
 _GAME = "big-two"
 
@@ -164,6 +165,69 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
             "natural": (out["instant"] > 0).astype(np.float64), "win": win}
 
 
+def _price(out: dict[str, np.ndarray], cfg: EngineConfig) -> np.ndarray:
+    """Each game's net per engine seat under the game's own scoring (as :func:`rows`)."""
+    r = cfg.rules.replace(bankroll="off")
+    p = scoring.penalties(out["cards_left"], r, points_left=out["points_left"], winner=out["winner"],
+                          instant=out["instant"])
+    return scoring.settle_many(p, r, winner=out["winner"], liable=out["liable"]).astype(np.float64)
+
+
+def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False) -> list[dict[str, np.ndarray]]:
+    """The chunk's deals played once under each arrangement (the duplicate league).
+
+    The decks are drawn once per chunk (:func:`kaptai.core.league.chunk_decks`: deck ``i`` from
+    deal ``i``'s own seed, spare decks for redeals) and dealt in order with ``decks=`` in every
+    arrangement; a redeal takes the next deck whatever the policies do (it is decided by the
+    cards), so every arrangement plays the same games on the same cards.  The policies' own
+    draws read one stream (:func:`kaptai.core.league.policy_stream`).  Seats are physical (the
+    leader is whoever holds ♦3).  With ``log``, each dict also has ``deal``: a CRC per game of
+    the engine's deal, leftover and redeal log rows.
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import plan_chunks
+    >>> a, b = deal_rows(VARIANTS[0], [("greedy",) * 4, ("random",) * 4], plan_chunks(3, 3, 1)[0], log=True)
+    >>> a["net"].shape, bool((a["deal"] == b["deal"]).all()), float(a["net"].sum())
+    ((3, 4), True, 0.0)
+    """
+    from kaptai.core.league import chunk_decks, policy_stream
+
+    rules = variant_rules(variant)
+    cfg = make_config(variant.players, rules)
+    N = cfg.players
+    if cfg.rules.first_lead != "lowest_card":
+        raise RulesError(f"first_lead={cfg.rules.first_lead!r}: a league replays independent games "
+                         "(first_lead='lowest_card')")
+    m = int(chunk.size)
+    extra = m // 4 + 8
+    out = []
+    for arr in arrangements:
+        pols = check_policies(list(arr), N)
+        while True:
+            decks = chunk_decks(chunk, 52, extra)
+            try:
+                res, lg = run_hands(cfg, pols, policy_stream(chunk), m, decks=decks, record=m if log else 0,
+                                    engine="compiled" if all(isinstance(p, str) for p in pols) else "auto")
+                break
+            except (RulesError, ValueError, IndexError) as exc:
+                if "deck" not in str(exc).lower() or extra > 64 * m + 1024:
+                    raise
+                extra *= 4  # more redeals than spare decks: the same decks first, more spares
+        net = _price(res, cfg)
+        win = (np.arange(N)[None, :] == res["winner"].astype(np.int64)[:, None]).astype(np.float64)
+        d = {"net": net, "win": win}
+        if log:
+            from kaptai.bigtwo.config import ACTIONS
+
+            acts = tuple(ACTIONS.index(a) for a in ("deal", "leftover", "redeal"))
+            lg = np.asarray(lg)
+            d["deal"] = np.array([zlib.crc32(np.ascontiguousarray(lg[(lg[:, 0] == g) & np.isin(lg[:, 3], acts)][:, 2:]
+                                                                   [:, [0, 2, 3]]).tobytes()) for g in range(m)])
+        out.append(d)
+    return out
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` games of ``job`` from ``chunk.seed``; return their atlas moments
     (:func:`hand_moments` of :func:`rows`)."""
@@ -245,6 +309,7 @@ FEED = AtlasFeed(
     chunk_hands=8192,
     play=play,
     rows=rows,
+    deal_rows=deal_rows,
     win="the seat that goes out first (the game's winner)",
     decisive=decisive,
     length_unit="turns (passes counted)",

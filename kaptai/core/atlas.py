@@ -969,6 +969,14 @@ class AtlasFeed:
         The roles the game assigns, the reference role (``reference_seat``, seat 0 of the
         rows) first; the feed's rows and moments carry ``role_<name>`` (the holder's seat) of
         every other role.  The luck of the seat is measured from each (:func:`role_measures`).
+    deal_rows : callable, optional
+        ``deal_rows(variant, arrangements, chunk) -> list`` of one dict per arrangement (a
+        tuple of policies by *physical* seat), each with ``net`` and ``win`` ``(N, P)`` in
+        physical seats: the chunk's ``chunk.size`` deals played once under every arrangement,
+        the same cards dealt in each (the duplicate league, :mod:`kaptai.core.league`).  A
+        module-level function (pickled to worker processes).
+    max_winners : int
+        The most seats that can win one hand (1, or the defenders of a set contract).
     """
 
     game: str
@@ -989,6 +997,8 @@ class AtlasFeed:
     win: str = ""
     sitting_out: Callable[[AtlasVariant], Sequence[int]] | None = None
     roles: tuple[AtlasRole, ...] = ()
+    deal_rows: Callable[..., list[dict[str, np.ndarray]]] | None = None
+    max_winners: int = 1
 
     def __post_init__(self) -> None:
         if self.roles and self.roles[0].name != self.reference_seat:

@@ -1,56 +1,73 @@
-"""Policy league of any game with an atlas feed: how much is playing well worth, per hand?
+"""Duplicate policy league and cross-play of any game: how much is playing well worth, per hand?
 
-The same table as Kap Tai Shap's league (:mod:`kaptai.kts.league`), for every game whose
-atlas feed (:class:`kaptai.core.atlas.AtlasFeed`, reached through the registry) gives its
-per-hand rows (:attr:`~kaptai.core.atlas.AtlasFeed.rows`).  Nothing here knows a game: the
-feed plays the hands (compiled engine, the game's own settlement), the shared runner
-(:func:`kaptai.core.runner.run_jobs`) runs them (workers, Dask, checkpoint, progress).
+One league for every game (Kap Tai Shap included): a game gives its atlas feed
+(:class:`kaptai.core.atlas.AtlasFeed`) with :attr:`~kaptai.core.atlas.AtlasFeed.deal_rows`, which
+plays a chunk of *deals* once under each of several seat arrangements; the shared runner
+(:func:`kaptai.core.runner.run_jobs`) runs the chunks (workers, Dask, checkpoint, progress).
+Nothing here knows a game or the registry: the caller passes the game in (a
+:class:`LeagueGame`, or a registry spec and its feed: :meth:`LeagueGame.of`).
 
-Design of the head-to-head
---------------------------
-*The field.*  Each built-in policy ``X`` sits at a table whose other seats all play the
+Duplicate deals
+---------------
+*The field.*  Each policy ``X`` sits at one seat of a table whose other seats all play the
 game's default policy (:attr:`AtlasFeed.default_policy`, the *baseline*).
 
-*Seat rotation.*  Seats are not alike (dealer, leader, declarer), so a policy ``X`` other
-than the baseline plays ``players`` tables, one with ``X`` at each seat ``s`` relative to
-the game's reference seat (:attr:`AtlasFeed.reference_seat`) and the baseline everywhere
-else, ``ceil(hands / players)`` hands each.  Its figures are the averages over ``s``: the
-seat of a player who takes every seat equally often (at a Nantong table of 4 that includes
-the sitter's seat, where a player scores 0 or shares the dealer's result, as in a match).
-The baseline itself is measured from one all-baseline table of ``players x ceil(hands /
-players)`` hands, averaging its seats; so in a zero-sum game its EV is 0 by construction,
-and where every hand has exactly one winner its win rate is ``1 / players``.
+*Arrangements.*  A deal is played once per *arrangement*: ``X`` at physical seat ``s`` and
+the baseline elsewhere, for ``s = 0 .. P-1`` and every policy ``X``, and once with the
+baseline at every seat.  The game's engine deals the same cards (hands, wall, dice, first
+dealer) in every arrangement of a deal -- from a per-deal seed drawn before any policy acts,
+or from decks drawn once per chunk (``decks=``): each feed says how -- while the policies'
+own random draws (``random``, sampled layouts of ``search``) do not change the deal.  Over
+the ``P`` arrangements of a deal ``X`` holds every seat once, so its mean is the seat average
+(the dealer, leader or declarer included) on the same cards as every other policy.
 
-*Seeds.*  Every table gets its own seed, derived from ``(seed, game, ruleset, players,
-policy, seat)`` with :class:`numpy.random.SeedSequence`: tables are independent (their
-variances add), a row does not change when other policies are added, and the same seed
-gives the same table whatever runs it (``workers``, ``scheduler``).
+*Per-deal values and intervals.*  For deal ``i`` ``y_X(i)`` is ``X``'s net result averaged over
+its ``P`` arrangements (for the baseline: the seat average of the all-baseline table).
+``ev_per_hand`` is the mean of ``y_X`` over the deals; its interval is the normal interval of
+that mean with the deals as clusters (``var(y_X) / n``).  Every difference between two
+policies is the mean of the per-deal differences ``y_X(i) - y_Y(i)`` with its own paired
+interval (``var(y_X - y_Y) / n``): exactly the difference of the two means, with a far
+smaller variance when the deal decides much of the result.  ``win`` is the same with the
+seat's win share; its interval is clipped to what a per-deal value can be (at most 1 for a
+rotated policy, ``max_winners / P`` for the seat average of the all-baseline table, so the
+baseline's ``win_share`` of a game with one winner a hand never reads above 1).
+
+*Hands and caps.*  ``hands`` per policy and player count gives ``ceil(hands / P)`` deals;
+each policy plays every deal ``P`` times, so the ``hands`` column is ``P x deals``.  A feed's
+slow policy (:attr:`AtlasFeed.strong_policy` with :attr:`AtlasFeed.strong_hands`, Kap Tai
+Shap's advisor) plays only the first ``ceil(cap / P)`` deals; its differences are paired
+over those deals.
+
+*Seeds.*  The deals are seeded from ``(seed, game, rules, players)`` -- not from the
+policies -- with :class:`numpy.random.SeedSequence`, so adding a policy adds arrangements on
+the same deals and the same seed gives the same table whatever runs it (``workers``,
+``scheduler``, a resumed checkpoint).
+
+Cross-play (:func:`cross_play`)
+-------------------------------
+Every policy ``X`` against a field of every other policy ``F``: ``X`` at one seat (rotated
+over the ``P`` seats), ``F`` elsewhere; at four-seat tables also two against two (``X`` at
+seats ``s`` and ``s + 2``, partners in a partnership game, ``s = 0, 1``).  Per deal ``X``'s
+result is its mean net over its seats and arrangements, the field's the mean over the
+``F`` seats; ``diff_vs_field`` is their per-deal difference with its paired interval.
 
 Metrics (:data:`LEAGUE_METRICS`; per hand, one seat's view, in the game's unit)
 --------------------------------------------------------------------------------
-``ev_per_hand``
-    the seat's mean net result under the game's settlement (the feed's ``net``), averaged
-    over the seats; a normal interval with the exact variance of the mean (the rotated
-    tables are independent, so their variances add over the square of their number).
-``win``
-    P(the seat wins the hand), a win as the game defines it (:attr:`AtlasFeed.win`: ties
-    share one win); Wilson interval of the pooled wins of the rotated tables (as Kap Tai
-    Shap's league), and for the baseline the normal interval of the per-hand average over
-    its seats (zero width where a hand has exactly one winner).
-``win_share``
-    ``players x win``: 1 is the fair share.
-``value_of_play``
-    ``ev_per_hand(X) - ev_per_hand('random')`` in the same seats against the same field
-    (``random`` is always played for it; its rows are shown only if asked for).
-``vs_best_other``
-    ``ev_per_hand(X) - max ev_per_hand(Y)`` over the other policies ``Y`` of the table (the
-    best other by its point estimate); the interval adds the two independent variances, so
-    it is conditional on which policy is the best other.  A table of one policy has none.
+``ev_per_hand``, ``win``, ``win_share`` (``players x win``; 1 is the fair share where a hand
+has one winner), ``value_of_play`` (minus ``random``, paired), ``vs_best_other`` (minus the
+other policy with the highest EV, paired).  The pairwise table (:func:`league_differences`)
+has every pair with ``variance_ratio``: the variance of the difference were every table
+dealt its own deals (the old design: each policy and seat its own deals), over its variance
+under duplicate deals -- how many times fewer hands duplicate deals need for the same
+interval width.
 
 Examples
 --------
->>> from kaptai.core.league import policy_league
->>> df = policy_league("nine-ten", hands=400, seed=1, policies=("random", "colour_cut"), progress=False)
+>>> from kaptai.core.league import LeagueGame, policy_league
+>>> from kaptai.nineten.atlas import FEED
+>>> from kaptai.nineten.rules import resolve_rules
+>>> g = LeagueGame("nine-ten", FEED, (2, 4), 4, ("colour_cut", "random"), resolve_rules)
+>>> df = policy_league(g, hands=400, seed=1, policies=("random", "colour_cut"), progress=False)
 >>> sorted(set(df.metric))
 ['ev_per_hand', 'value_of_play', 'vs_best_other', 'win', 'win_share']
 >>> base = df[(df.policy == "colour_cut") & (df.metric == "ev_per_hand")].iloc[0]
@@ -64,7 +81,7 @@ import json
 import math
 import os
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -73,18 +90,17 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasVariant
+from kaptai.core.atlas import AtlasFeed, AtlasVariant
 from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import Job, LazyTasks, plan_chunks, run_jobs
-from kaptai.core.stats import wilson_interval, z_value
+from kaptai.core.stats import z_value
 from kaptai.errors import RulesError
-from kaptai.spec import load_entry
 
-__all__ = ["CONFIDENCE", "LEAGUE_COLUMNS", "LEAGUE_METRICS", "league_command", "league_feed", "league_policies", "policies_option",
-           "policy_league"]
+__all__ = ["CONFIDENCE", "CROSS_COLUMNS", "DIFF_COLUMNS", "LEAGUE_COLUMNS", "LEAGUE_METRICS", "LeagueGame",
+           "cross_play", "league_command", "league_differences", "plot_cross", "policies_option", "policy_league"]
 
-#: Columns of :func:`policy_league`: Kap Tai Shap's league columns, then the unit of the money metrics.
+#: Columns of :func:`policy_league`: the game, the table, the metric, its value and interval, the unit.
 LEAGUE_COLUMNS: list[str] = [
     "game", "rules", "players", "policy", "opponents", "metric",
     "value", "ci_low", "ci_high", "hands", "method", "unit",
@@ -92,104 +108,108 @@ LEAGUE_COLUMNS: list[str] = [
 #: Metrics of :func:`policy_league` and what they are (per hand, one seat's view).
 LEAGUE_METRICS: dict[str, str] = {
     "win": "P(the policy's seat wins the hand, as the game defines a win), averaged over the seats",
-    "win_share": "players x win: 1 is the fair share 1/players",
+    "win_share": "players x win: 1 is the fair share 1/players where a hand has one winner",
     "ev_per_hand": "expected net result per hand in the game's unit, averaged over the seats",
-    "value_of_play": "ev_per_hand(policy) - ev_per_hand('random'), same seats and field",
-    "vs_best_other": "ev_per_hand(policy) - the highest ev_per_hand of the other policies in the table",
+    "value_of_play": "ev_per_hand(policy) - ev_per_hand('random') on the same deals, paired interval",
+    "vs_best_other": "ev_per_hand(policy) - the highest ev_per_hand of the other policies, same deals, paired",
 }
+#: Columns of :func:`league_differences` (every pair of policies, paired over the deals).
+DIFF_COLUMNS: list[str] = ["game", "rules", "players", "policy", "other", "value", "ci_low", "ci_high", "hands",
+                           "variance_ratio", "unit"]
+#: Columns of :func:`cross_play`.
+CROSS_COLUMNS: list[str] = ["game", "rules", "players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low",
+                            "ev_ci_high", "diff_vs_field", "diff_ci_low", "diff_ci_high", "hands", "unit"]
 CONFIDENCE = 0.95
 
 
-def league_feed(game: str) -> tuple[Any, AtlasFeed]:
-    """The registry's :class:`~kaptai.spec.GameSpec` of ``game`` and its atlas feed, which must give rows."""
-    from kaptai.games import game as game_spec
+@dataclass(frozen=True)
+class LeagueGame:
+    """What a league needs of a game (the registry's spec gives it: :meth:`of`).
 
-    spec = game_spec(game)
-    if not spec.atlas:
-        raise RulesError(f"{spec.name} has no atlas feed, so no league")
-    feed = load_entry(spec.atlas)
-    if not isinstance(feed, AtlasFeed) or feed.rows is None:
-        raise RulesError(f"{spec.name}: its atlas feed gives no per-hand rows, so no league")
-    return spec, feed
+    Attributes
+    ----------
+    name : str
+        The game's id (the ``game`` column).
+    feed : AtlasFeed
+        Its atlas feed, with :attr:`~kaptai.core.atlas.AtlasFeed.deal_rows`.
+    players : (int, int)
+        The player counts it allows.
+    default_players : int
+    policies : tuple of str
+        The built-in policies a league may play (and plays by default).
+    resolve_rules : callable
+        ``resolve_rules(rules) -> RuleSet`` (a preset name, a RuleSet or None).
+    """
+
+    name: str
+    feed: AtlasFeed
+    players: tuple[int, int]
+    default_players: int
+    policies: tuple[str, ...]
+    resolve_rules: Callable[..., Any]
+
+    @classmethod
+    def of(cls, spec: Any, feed: AtlasFeed | None = None) -> LeagueGame:
+        """From a registry :class:`~kaptai.spec.GameSpec` (its feed loaded from ``spec.atlas``)."""
+        if feed is None:
+            from kaptai.spec import load_entry
+
+            if not getattr(spec, "atlas", None):
+                raise RulesError(f"{spec.name} has no atlas feed, so no league")
+            feed = load_entry(spec.atlas)
+        if not isinstance(feed, AtlasFeed) or feed.deal_rows is None:
+            raise RulesError(f"{spec.name}: its atlas feed replays no deals, so no league")
+        return cls(spec.name, feed, tuple(spec.players), spec.default_players, tuple(spec.policies),
+                   spec.resolve_rules)
 
 
-def league_policies(game: str) -> tuple[str, ...]:
-    """The policies a league of ``game`` plays by default: every built-in policy of the game."""
-    from kaptai.games import game as game_spec
-
-    return tuple(game_spec(game).policies)
+def _game_of(game: Any) -> LeagueGame:
+    if isinstance(game, LeagueGame):
+        return game
+    if isinstance(game, str):
+        raise RulesError(f"game={game!r}: kaptai.core.league takes the game itself (a LeagueGame or a registry "
+                         "spec); by name: kaptai.league.policy_league")
+    return LeagueGame.of(game)
 
 
 # --------------------------------------------------------------------------------------
-# One chunk of one table (module level: pickled to worker processes)
+# One chunk of deals under every arrangement (module level: pickled to worker processes)
 # --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Make:
-    """Builds the task of one chunk of one table (the feed by its registry entry)."""
+    """Builds the task of one chunk of deals: the feed's deal function, the table, the arrangements."""
 
-    entry: str
-    job: AtlasJob
+    deal_rows: Callable[..., Any]
+    variant: AtlasVariant
+    arrangements: tuple[tuple[str, ...], ...]
 
     def __call__(self, chunk):
-        return (self.entry, self.job, chunk)
+        return (self.deal_rows, self.variant, self.arrangements, chunk)
 
 
-def _league_chunk(task) -> dict[str, np.ndarray]:
-    """Moments of ``[net_0..net_{P-1}, win_0..win_{P-1}]`` over the chunk's hands."""
-    entry, job, chunk = task
-    rows = load_entry(entry).rows(job, chunk)
-    z = np.concatenate([np.asarray(rows["net"], dtype=np.float64), np.asarray(rows["win"], dtype=np.float64)],
-                       axis=1)
-    return {"n": np.array([z.shape[0]], dtype=np.int64), "z1": z.sum(axis=0), "z2": z.T @ z}
+def _deal_chunk(task) -> dict[str, np.ndarray]:
+    """``y``: ``(deals, arrangements, 2 P)``, each arrangement's ``[net_0..net_{P-1}, win_0..win_{P-1}]``
+    per deal (physical seats)."""
+    deal_rows, variant, arrangements, chunk = task
+    outs = deal_rows(variant, arrangements, chunk)
+    y = np.stack([np.concatenate([np.asarray(o["net"], dtype=np.float64), np.asarray(o["win"], dtype=np.float64)],
+                                 axis=1) for o in outs], axis=1)
+    if y.shape[0] != int(chunk.size):  # pragma: no cover - a feed's contract
+        raise AssertionError(f"deal_rows gave {y.shape[0]} deals for a chunk of {chunk.size}")
+    return {"y": y}
 
 
-@dataclass
-class _Table:
-    """One table's sums of ``z = [net, win]`` per hand (``n``, ``z1 = sum z``, ``z2 = sum z z'``)."""
-
-    n: int
-    z1: np.ndarray
-    z2: np.ndarray
-
-    @classmethod
-    def of(cls, counts: Mapping[str, np.ndarray]) -> _Table:
-        return cls(int(np.asarray(counts["n"]).reshape(-1)[0]), np.asarray(counts["z1"], dtype=np.float64),
-                   np.asarray(counts["z2"], dtype=np.float64))
-
-    def linear(self, g: np.ndarray) -> tuple[float, float]:
-        """The mean of ``g . z`` per hand and the variance of that mean (from the sums, so a
-        combination that is the same in every hand, a zero-sum game's seat total, is exact)."""
-        s1 = float(g @ self.z1)
-        mean = s1 / self.n
-        if self.n < 2:
-            return mean, math.nan
-        ss = float(g @ self.z2 @ g) - s1 * s1 / self.n
-        return mean, max(ss, 0.0) / (self.n - 1) / self.n
+def _concat(total: Mapping[str, np.ndarray], part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Merge of the chunks of deals: the deals one after the other (run order is chunk order)."""
+    return {"y": np.concatenate([np.asarray(total["y"]), np.asarray(part["y"])], axis=0)}
 
 
-@dataclass
-class _Result:
-    ev: float
-    var: float
-    win: float
-    win_lo: float
-    win_hi: float
-    hands: int
-
-
-# --------------------------------------------------------------------------------------
-# The league
-# --------------------------------------------------------------------------------------
-
-
-
-
-def _label(spec, rules) -> str:
+def _label(game: LeagueGame, rules: Any) -> str:
     """The preset name plus every option that differs from it (the player count aside)."""
     try:
-        base = spec.resolve_rules(rules.name).to_dict()
+        base = game.resolve_rules(rules.name).to_dict()
     except (RulesError, TypeError, ValueError):
         return str(rules.name)
     d = rules.to_dict()
@@ -197,23 +217,179 @@ def _label(spec, rules) -> str:
     return str(rules.name) + (" + " + ", ".join(changed) if changed else "")
 
 
-def _seed_of(entropy: int, game: str, rules: Mapping[str, Any], players: int, policy: str, seat: int | None) -> int:
-    """Seed of one table, from the league seed and what the table is (not from run order)."""
+def _deal_seed(entropy: int, game: str, rules: Mapping[str, Any], players: int, part: int) -> int:
+    """Seed of the deals of one table (not of its policies, nor of run order)."""
     key = zlib.crc32(json.dumps({"game": game, "rules": rules}, sort_keys=True, default=str).encode())
-    ss = np.random.SeedSequence(
-        [entropy & (2**128 - 1), key],
-        spawn_key=(players, zlib.crc32(policy.encode()), players if seat is None else seat),
-    )
+    ss = np.random.SeedSequence([entropy & (2**128 - 1), key], spawn_key=(players, 0xDEA1, part))
     return int.from_bytes(ss.generate_state(4, np.uint32).tobytes(), "little")
 
 
-def _interval(v: float, var: float, z: float) -> tuple[float, float]:
+@dataclass
+class _Plan:
+    """The arrangements of one table and what caps them."""
+
+    P: int
+    variant: AtlasVariant
+    arrangements: list[tuple[str, ...]]
+    deals: int
+    caps: dict[str, int]  # policy -> the deals it plays (the first ones)
+    chunk_hands: dict[str, int]
+
+
+def _play(game: LeagueGame, plans: Sequence[_Plan], entropy: int, rules_dict: Mapping[str, Any], *, kind: str,
+          hands: int, workers: int, executor, scheduler, checkpoint, progress, desc: str) -> list[np.ndarray]:
+    """Play every table's deals under its arrangements; per table the ``(deals, A, 2P)`` array (NaN
+    where a capped policy's arrangement was not played)."""
+    feed = game.feed
+    jobs, where = [], []
+    for t, pl in enumerate(plans):
+        A = len(pl.arrangements)
+        cap_of = [min([pl.caps.get(p, pl.deals) for p in arr] + [pl.deals]) for arr in pl.arrangements]
+        bounds = sorted({0, pl.deals, *cap_of})
+        for part, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+            idx = [a for a in range(A) if cap_of[a] >= hi]
+            arrs = tuple(pl.arrangements[a] for a in idx)
+            # deals per chunk: each arrangement costs 1 / its slowest policy's chunk size per hand
+            cost = sum(max(1.0 / pl.chunk_hands.get(p, feed.chunk_hands) for p in arr) for arr in arrs)
+            size = max(1, int(1.0 / cost)) if cost > 0 else feed.chunk_hands
+            s = _deal_seed(entropy, game.name, rules_dict, pl.P, part)
+            plan = plan_chunks(hi - lo, size, s)
+            fp = {"kind": kind, "game": game.name, "players": pl.P, "deals": [lo, hi], "seed": s,
+                  "chunk_deals": size, "arrangements": [list(a) for a in arrs]}
+            jobs.append(Job(_deal_chunk, LazyTasks(_Make(feed.deal_rows, pl.variant, arrs), plan), merge=_concat,
+                            fingerprint=fp, sizes=[c.size * len(arrs) for c in plan]))
+            where.append((t, lo, hi, idx))
+    fingerprint = {"kind": kind, "version": __version__, "game": game.name, "rules": rules_dict, "seed": entropy,
+                   "hands": hands}
+    results = run_jobs(jobs, workers=workers, executor=executor, scheduler=scheduler, checkpoint=checkpoint,
+                       fingerprint=fingerprint, progress=progress, desc=desc)
+    out = [np.full((pl.deals, len(pl.arrangements), 2 * pl.P), np.nan) for pl in plans]
+    for (t, lo, hi, idx), res in zip(where, results):
+        if hi > lo:
+            out[t][lo:hi, idx, :] = np.asarray(res["y"])
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Per-deal statistics
+# --------------------------------------------------------------------------------------
+
+
+def _mean_var(v: np.ndarray) -> tuple[float, float, int]:
+    """Mean of the finite per-deal values, the variance of that mean (deals as clusters), n."""
+    v = v[np.isfinite(v)]
+    n = v.size
+    if n == 0:
+        return math.nan, math.nan, 0
+    m = float(v.mean())
+    if n < 2:
+        return m, math.nan, n
+    d = v - m
+    return m, float(d @ d) / (n - 1) / n, n
+
+
+def _interval(v: float, var: float, z: float, lo: float = -math.inf, hi: float = math.inf) -> tuple[float, float]:
     half = z * math.sqrt(var) if math.isfinite(var) else math.nan
-    return v - half, v + half
+    return max(v - half, lo), min(v + half, hi)
+
+
+def _paired(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
+    """The mean per-deal difference over the deals both played, the variance of that mean, n."""
+    both = np.isfinite(x) & np.isfinite(y)
+    return _mean_var(x[both] - y[both])
+
+
+@dataclass
+class _Series:
+    """One policy's per-deal values at one table (its seats' columns too, for the independent variance)."""
+
+    ev: np.ndarray        # (deals,)
+    win: np.ndarray       # (deals,)
+    seats: np.ndarray     # (deals, P): the net at each seat's arrangement
+    win_hi: float         # the largest a per-deal win value can be
+    field: bool = False   # the all-baseline table (its seats share each deal)
+
+    def independent_var(self, mask: np.ndarray) -> float:
+        """Var of the mean under independent deals at the same number of hands: each seat's table
+        its own ``n`` deals, ``sum_s var(net_s) / (P^2 n)``; the all-baseline table, ``P n`` hands of
+        its seat average, ``var(mean_s net_s) / (P n)`` (the design before duplicate deals)."""
+        s = self.seats[mask]
+        n, P = s.shape
+        if n < 2:
+            return math.nan
+        if self.field:
+            return float(s.mean(axis=1).var(ddof=1)) / (P * n)
+        return float(s.var(axis=0, ddof=1).sum()) / P**2 / n
+
+
+def _series_rotated(Y: np.ndarray, arr_index: Mapping[tuple[str, ...], int], pol: str, base: str, P: int) -> _Series:
+    cols = [arr_index[tuple(pol if j == s else base for j in range(P))] for s in range(P)]
+    seats = np.stack([Y[:, cols[s], s] for s in range(P)], axis=1)
+    win = np.stack([Y[:, cols[s], P + s] for s in range(P)], axis=1)
+    return _Series(seats.mean(axis=1), win.mean(axis=1), seats, 1.0)
+
+
+def _series_field(Y: np.ndarray, a: int, P: int, max_winners: int) -> _Series:
+    seats = Y[:, a, :P]
+    return _Series(seats.mean(axis=1), Y[:, a, P:].mean(axis=1), seats, min(1.0, max_winners / P), True)
+
+
+# --------------------------------------------------------------------------------------
+# The league
+# --------------------------------------------------------------------------------------
+
+
+def _setup(game: Any, players, rules, hands, workers, seed, policies, baseline):
+    g = _game_of(game)
+    feed = g.feed
+    if players is None:
+        players = g.default_players
+    try:
+        counts = tuple(dict.fromkeys(int(p) for p in _as_tuple(players, (int, np.integer))))
+    except (TypeError, ValueError, OverflowError):
+        raise RulesError(f"players={str(players)[:40]!r}: expected a player count or a sequence of them") from None
+    if not counts:
+        raise RulesError("players is empty: give at least one player count")
+    lo, hi = g.players
+    for p in counts:
+        if not lo <= p <= hi:
+            raise RulesError(f"players={p} is not supported: expected an integer from {lo} to {hi}")
+    r = g.resolve_rules(rules)
+    hands = check_count("hands", hands, 1)
+    workers = check_count("workers", workers, 1)
+    entropy = check_seed(seed)
+    known = tuple(g.policies)
+
+    def name_of(p: object, what: str) -> str:
+        if isinstance(p, str) and p.strip() in known:
+            return p.strip()
+        raise RulesError(f"unknown {what} {str(p)[:40]!r}: expected one of {', '.join(map(repr, known))}")
+
+    base = name_of(baseline if baseline is not None else feed.default_policy, "baseline policy")
+    pols: list[str] = []
+    for p in _as_tuple(policies if policies is not None else known, (str,)):
+        name = name_of(p, "policy")
+        if name not in pols:
+            pols.append(name)
+    if not pols:
+        raise RulesError("policies is empty: give at least one built-in policy")
+    return g, counts, r, hands, workers, entropy, base, pols
+
+
+def _caps(feed: AtlasFeed, P: int, deals: int, extra: Mapping[str, int] | None) -> tuple[dict[str, int], dict[str, int]]:
+    caps: dict[str, int] = {}
+    chunks: dict[str, int] = {}
+    if feed.strong_hands:
+        caps[feed.strong_policy] = min(deals, -(-feed.strong_hands // P))
+    if feed.strong_chunk_hands:
+        chunks[feed.strong_policy] = feed.strong_chunk_hands
+    for name, n in (extra or {}).items():
+        caps[name] = min(deals, -(-int(n) // P))
+    return caps, chunks
 
 
 def policy_league(
-    game: str,
+    game: Any,
     players: int | Sequence[int] | None = None,
     rules: Any = None,
     hands: int = 20_000,
@@ -226,32 +402,38 @@ def policy_league(
     executor: Executor | None = None,
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
+    caps: Mapping[str, int] | None = None,
+    chunk_hands: Mapping[str, int] | None = None,
 ) -> pd.DataFrame:
-    """Head-to-head league of a game's built-in policies: win rate and EV per hand, with CIs.
+    """Duplicate league of a game's built-in policies: win rate and EV per hand, paired differences.
 
-    For every player count, each policy plays against a field of ``baseline`` at every seat
-    in turn (the module docstring gives the design and the interval methods).
+    For every player count, each policy plays every deal once at each seat against a field
+    of ``baseline`` (the module docstring gives the design and the intervals).
 
     Parameters
     ----------
-    game : str
-        Game id or alias of the registry (its atlas feed plays the hands).
+    game : LeagueGame or registry spec
+        The game (by name: :func:`kaptai.league.policy_league`).
     players : int or sequence of int, optional
         Player counts (default the game's default).
     rules : RuleSet, str or None
         The ruleset (anything the game's ``resolve_rules`` takes; default its default preset).
     hands : int
-        Hands per policy and player count, at least 1, rounded up to a multiple of the player
-        count (one equal share per seat); the ``hands`` column gives the hands behind each row.
+        Hands per policy and player count, at least 1: ``ceil(hands / P)`` deals, each played
+        at every seat; the ``hands`` column gives the hands behind each row.
     seed : int or None
         League seed (None: fresh entropy, recorded in ``attrs['seed_entropy']``).
     policies : str or sequence of str, optional
         Built-in policies of the game (default all of them).  ``'random'`` is always played,
         as the reference of ``value_of_play``; its rows appear only if listed.
     workers, progress, executor, scheduler, checkpoint
-        As :func:`kaptai.core.runner.run_chunks`; the table does not depend on them.
+        As :func:`kaptai.core.runner.run_jobs`; the table does not depend on them.
     baseline : str, optional
         The field's policy (default the feed's :attr:`~kaptai.core.atlas.AtlasFeed.default_policy`).
+    caps : mapping, optional
+        Hands of a slow policy (played on the first deals only), besides the feed's strong cap.
+    chunk_hands : mapping, optional
+        Hands per chunk of a slow policy's arrangements.
 
     Returns
     -------
@@ -259,162 +441,295 @@ def policy_league(
         Columns :data:`LEAGUE_COLUMNS`; metrics :data:`LEAGUE_METRICS` in that order per
         policy (``value_of_play`` for every policy but ``'random'``, ``vs_best_other`` when the
         table has another policy).  ``attrs``: ``game``, ``rules`` (a dict), ``players``,
-        ``seed_entropy``, ``version``, ``settings``, ``runs`` (every table: players, policy,
-        seat (None: all seats baseline), seed, hands), ``confidence``, ``metrics``, ``unit``,
-        ``reference_seat``, ``win_definition``, ``ev_method``.
+        ``seed_entropy``, ``version``, ``settings``, ``runs``, ``confidence``, ``metrics``,
+        ``unit``, ``reference_seat``, ``win_definition``, ``ev_method``, ``differences`` (the
+        rows of :func:`league_differences`).
 
     Raises
     ------
     RulesError
-        An unknown game or one without rows, a bad player count, ruleset, policy or
-        baseline, ``hands`` or ``workers`` < 1, a bad seed.
+        A bad player count, ruleset, policy or baseline, ``hands`` or ``workers`` < 1, a bad seed.
     """
-    spec, feed = league_feed(game)
-    if players is None:
-        players = spec.default_players
-    try:
-        counts = tuple(dict.fromkeys(int(p) for p in _as_tuple(players, (int, np.integer))))
-    except (TypeError, ValueError):
-        raise RulesError(f"players={players!r}: expected a player count or a sequence of them") from None
-    if not counts:
-        raise RulesError("players is empty: give at least one player count")
-    lo, hi = spec.players
-    for p in counts:
-        if not lo <= p <= hi:
-            raise RulesError(f"players={p} is not supported: expected an integer from {lo} to {hi}")
-    r = spec.resolve_rules(rules)
-    label = _label(spec, r)
-    hands = check_count("hands", hands, 1)
-    workers = check_count("workers", workers, 1)
-    entropy = check_seed(seed)
-    known = tuple(spec.policies)
-
-    def name_of(p: object, what: str) -> str:
-        if isinstance(p, str) and p.strip() in known:
-            return p.strip()
-        raise RulesError(f"unknown {what} {p!r}: expected one of {', '.join(map(repr, known))}")
-
-    base = name_of(baseline if baseline is not None else feed.default_policy, "baseline policy")
-    pols: list[str] = []
-    for p in _as_tuple(policies if policies is not None else known, (str,)):
-        name = name_of(p, "policy")
-        if name not in pols:
-            pols.append(name)
-    if not pols:
-        raise RulesError("policies is empty: give at least one built-in policy")
-    play_rows = feed.rows
-    assert play_rows is not None  # league_feed refuses a feed without rows
-    for P in counts:  # a table the game refuses (players, rules) fails here, before any work
-        play_rows(AtlasJob(spec.name, AtlasVariant(label, r, P), tuple([base] * P)), plan_chunks(1, 1, 0)[0])
+    g, counts, r, hands, workers, entropy, base, pols = _setup(game, players, rules, hands, workers, seed, policies,
+                                                               baseline)
+    feed = g.feed
+    label = _label(g, r)
     ref = feed.random_policy
-    played = pols + ([ref] if ref not in pols and ref in known else [])
+    played = pols + ([ref] if ref not in pols and ref in g.policies else [])
     rules_dict = r.to_dict()
-
-    # every table is one job of one run: one pool, one checkpoint, one progress count
-    tables: list[tuple[int, str, int | None, int]] = []  # players, policy, seat, hands
+    plans: list[_Plan] = []
     for P in counts:
-        n_seat = -(-hands // P)
+        deals = -(-hands // P)
+        arrs = [tuple([base] * P)]
         for name in played:
-            if name == base:
-                tables.append((P, name, None, n_seat * P))
-            else:
-                tables.extend((P, name, s, n_seat) for s in range(P))
-    jobs, runs = [], []
-    for P, name, seat, n in tables:
-        variant = AtlasVariant(label, r, P)
-        pol = tuple([base] * P)
-        if seat is not None:
-            pol = pol[:seat] + (name,) + pol[seat + 1:]
-        s = _seed_of(entropy, spec.name, rules_dict, P, name, seat)
-        size = feed.strong_chunk_hands if (name == feed.strong_policy and feed.strong_chunk_hands) else feed.chunk_hands
-        plan = plan_chunks(n, size, s)
-        fp = {"kind": "kaptai.league", "game": spec.name, "players": P, "policy": name, "seat": seat, "hands": n,
-              "seed": s, "chunk_hands": size}
-        jobs.append(Job(_league_chunk, LazyTasks(_Make(spec.atlas, AtlasJob(spec.name, variant, pol)), plan),
-                        fingerprint=fp, sizes=plan))
-        runs.append({"players": P, "policy": name, "seat": seat, "seed": s, "hands": n})
-    fingerprint = {"kind": "kaptai.league", "version": __version__, "game": spec.name, "rules": rules_dict,
-                   "seed": entropy, "hands": hands}
-    results = run_jobs(jobs, workers=workers, executor=executor, scheduler=scheduler, checkpoint=checkpoint,
-                       fingerprint=fingerprint, progress=progress, desc=f"league {spec.name}")
+            if name != base:
+                arrs.extend(tuple(name if j == s else base for j in range(P)) for s in range(P))
+        cap, chunks = _caps(feed, P, deals, caps)
+        chunks.update(chunk_hands or {})
+        plans.append(_Plan(P, AtlasVariant(label, r, P), arrs, deals, cap, chunks))
+    for pl in plans:  # a table the game refuses (players, rules) fails here, before any work
+        _check_table(g, pl)
+    Ys = _play(g, plans, entropy, rules_dict, kind="kaptai.league", hands=hands, workers=workers, executor=executor,
+               scheduler=scheduler, checkpoint=checkpoint, progress=progress, desc=f"league {g.name}")
 
     z = z_value(CONFIDENCE)
     out: list[dict[str, Any]] = []
-    k = 0
-    for P in counts:
-        res: dict[str, _Result] = {}
+    diffs: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    for pl, Y in zip(plans, Ys):
+        P = pl.P
+        arr_index = {a: i for i, a in enumerate(pl.arrangements)}
+        ser: dict[str, _Series] = {}
         for name in played:
-            if name == base:
-                t = _Table.of(results[k])
-                k += 1
-                # the seat average: sum the seats (integer weights: a zero-sum game's sum is exactly 0), / P
-                one, none = np.ones(P), np.zeros(P)
-                ev, var = t.linear(np.concatenate([one, none]))
-                win, wvar = t.linear(np.concatenate([none, one]))
-                ev, var, win, wvar = ev / P, var / P**2, win / P, wvar / P**2
-                wlo, whi = _interval(win, wvar, z)
-                res[name] = _Result(ev, var, win, max(wlo, 0.0), min(whi, 1.0), t.n)
-            else:
-                ev = var = wins = 0.0
-                trials = 0
-                for s in range(P):
-                    t = _Table.of(results[k])
-                    k += 1
-                    g = np.zeros(2 * P)
-                    g[s] = 1.0
-                    e_s, v_s = t.linear(g)
-                    ev += e_s / P
-                    var += v_s / P**2
-                    wins += float(t.z1[P + s])
-                    trials += t.n
-                wlo, whi = wilson_interval(wins, trials, CONFIDENCE)
-                res[name] = _Result(ev, var, wins / trials, float(wlo), float(whi), trials)
+            ser[name] = (_series_field(Y, 0, P, feed.max_winners) if name == base
+                         else _series_rotated(Y, arr_index, name, base, P))
+        for name in played:
+            n = int(np.isfinite(ser[name].ev).sum())
+            runs.append({"players": P, "policy": name, "deals": n, "hands": n * P, "seed_part": 0})
+        means = {name: _mean_var(ser[name].ev)[0] for name in played}
         for name in pols:
-            e = res[name]
-            row = {"game": spec.name, "rules": label, "players": P, "policy": name, "opponents": base,
-                   "hands": e.hands, "method": "monte_carlo"}
+            e = ser[name]
+            ev, var, n = _mean_var(e.ev)
+            win, wvar, _ = _mean_var(e.win)
+            row = {"game": g.name, "rules": label, "players": P, "policy": name, "opponents": base,
+                   "hands": n * P, "method": "monte_carlo"}
             money = {**row, "unit": feed.unit}
-            prob = {**row, "unit": "probability"}
-            out.append({**prob, "metric": "win", "value": e.win, "ci_low": e.win_lo, "ci_high": e.win_hi})
-            out.append({**row, "unit": "share", "metric": "win_share", "value": e.win * P, "ci_low": e.win_lo * P,
-                        "ci_high": e.win_hi * P})
-            lo_, hi_ = _interval(e.ev, e.var, z)
-            out.append({**money, "metric": "ev_per_hand", "value": e.ev, "ci_low": lo_, "ci_high": hi_})
-            if name != ref and ref in res:
-                d = e.ev - res[ref].ev
-                lo_, hi_ = _interval(d, e.var + res[ref].var, z)
-                out.append({**money, "metric": "value_of_play", "value": d, "ci_low": lo_, "ci_high": hi_})
+            wlo, whi = _interval(win, wvar, z, 0.0, e.win_hi)
+            out.append({**row, "unit": "probability", "metric": "win", "value": win, "ci_low": wlo, "ci_high": whi})
+            out.append({**row, "unit": "share", "metric": "win_share", "value": win * P, "ci_low": wlo * P,
+                        "ci_high": whi * P})
+            lo_, hi_ = _interval(ev, var, z)
+            out.append({**money, "metric": "ev_per_hand", "value": ev, "ci_low": lo_, "ci_high": hi_})
+            if name != ref and ref in ser:
+                d, dv, dn = _paired(e.ev, ser[ref].ev)
+                lo_, hi_ = _interval(d, dv, z)
+                out.append({**money, "metric": "value_of_play", "value": d, "ci_low": lo_, "ci_high": hi_,
+                            "hands": dn * P})
             others = [o for o in pols if o != name]
             if others:
-                best = max(others, key=lambda o: (res[o].ev, -pols.index(o)))
-                d = e.ev - res[best].ev
-                lo_, hi_ = _interval(d, e.var + res[best].var, z)
+                best = max(others, key=lambda o: (means[o], -pols.index(o)))
+                d, dv, dn = _paired(e.ev, ser[best].ev)
+                lo_, hi_ = _interval(d, dv, z)
                 out.append({**money, "metric": "vs_best_other", "value": d, "ci_low": lo_, "ci_high": hi_,
-                            "opponents": base})
+                            "hands": dn * P})
+            for other in pols:
+                if other == name:
+                    continue
+                f = ser[other]
+                d, dv, dn = _paired(e.ev, f.ev)
+                both = np.isfinite(e.ev) & np.isfinite(f.ev)
+                iv = e.independent_var(both) + f.independent_var(both)
+                lo_, hi_ = _interval(d, dv, z)
+                diffs.append({"game": g.name, "rules": label, "players": P, "policy": name, "other": other,
+                              "value": d, "ci_low": lo_, "ci_high": hi_, "hands": dn * P,
+                              "variance_ratio": iv / dv if dv > 0 else math.nan, "unit": feed.unit})
     df = pd.DataFrame(out, columns=LEAGUE_COLUMNS)
     df = df.astype({"players": "int64", "hands": "int64"})
     df.attrs.update({
-        "game": spec.name,
+        "game": g.name,
         "rules": rules_dict,
         "players": counts[0] if len(counts) == 1 else list(counts),
         "seed_entropy": entropy,
         "version": __version__,
         "settings": {"players": list(counts), "rules": [rules_dict], "hands": hands, "policies": pols,
-                     "baseline": base},
+                     "baseline": base, "design": "duplicate"},
         "runs": runs,
         "confidence": CONFIDENCE,
         "metrics": dict(LEAGUE_METRICS),
         "unit": feed.unit,
         "reference_seat": feed.reference_seat,
         "win_definition": feed.win,
+        "differences": diffs,
         "ev_method": (
-            "EV = the seat's mean net result per hand (the game's settlement, from its atlas feed), averaged over "
-            "the rotated seats; normal intervals with the exact variance of the mean, independent tables' variances "
-            "added; the baseline from one all-baseline table averaging its seats; win: Wilson interval of the "
-            "pooled wins (baseline: normal interval of its seat average)"
+            "duplicate deals: every deal played once per arrangement (each policy at each seat against the "
+            "field, and the field alone); EV = the mean over the deals of the policy's net averaged over its "
+            "seats; normal intervals with the deals as clusters; every difference from the per-deal "
+            "differences (paired); win: the same with the seat's win share, clipped to its possible range"
         ),
     })
     return df
+
+
+def _check_table(g: LeagueGame, pl: _Plan) -> None:
+    """Play one deal of the table's first arrangement (a refused table fails before any work)."""
+    assert g.feed.deal_rows is not None
+    g.feed.deal_rows(pl.variant, (pl.arrangements[0],), plan_chunks(1, 1, 0)[0])
+
+
+def league_differences(df: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of policies of a league (:func:`policy_league`): the mean difference per hand
+    on the same deals with its paired 95% interval, and ``variance_ratio`` (the variance under
+    independent deals over that under duplicate deals).  Columns :data:`DIFF_COLUMNS`."""
+    out = pd.DataFrame(df.attrs.get("differences") or [], columns=DIFF_COLUMNS)
+    out.attrs.update({k: v for k, v in df.attrs.items() if k != "differences"})
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Cross-play
+# --------------------------------------------------------------------------------------
+
+
+def _cross_arrangements(P: int, x: str, f: str, k: int) -> list[tuple[str, ...]]:
+    if k == 1:
+        return [tuple(x if j == s else f for j in range(P)) for s in range(P)]
+    return [tuple(x if j in (s, s + 2) else f for j in range(P)) for s in range(2)]
+
+
+def cross_play(
+    game: Any,
+    players: int | Sequence[int] | None = None,
+    rules: Any = None,
+    hands: int = 20_000,
+    seed: int | None = 0,
+    policies: str | Sequence[str] | None = None,
+    workers: int = 1,
+    progress: bool | str = True,
+    *,
+    executor: Executor | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    caps: Mapping[str, int] | None = None,
+    chunk_hands: Mapping[str, int] | None = None,
+) -> pd.DataFrame:
+    """Cross-play: every policy at one seat against a field of each other policy (and two
+    against two at four-seat tables), seats rotated, on duplicate deals.
+
+    Parameters are those of :func:`policy_league` (``hands``: per cell and player count, as
+    ``ceil(hands / P)`` deals).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`CROSS_COLUMNS`, one row per (players, policy, field, seats): ``ev_per_hand``
+        of the policy's seats, ``diff_vs_field`` = its result minus a field seat's on the same
+        deals (paired interval), ``hands`` = the hands the policy played in the cell.
+
+    Examples
+    --------
+    >>> from kaptai.core.league import LeagueGame, cross_play
+    >>> from kaptai.nineten.atlas import FEED
+    >>> from kaptai.nineten.rules import resolve_rules
+    >>> g = LeagueGame("nine-ten", FEED, (2, 4), 4, ("colour_cut", "random"), resolve_rules)
+    >>> t = cross_play(g, hands=200, seed=1, progress=False)
+    >>> t[["policy", "field", "seats"]].values.tolist()
+    [['colour_cut', 'random', 1], ['colour_cut', 'random', 2], ['random', 'colour_cut', 1], ['random', 'colour_cut', 2]]
+    """
+    g, counts, r, hands, workers, entropy, _, pols = _setup(game, players, rules, hands, workers, seed, policies,
+                                                            None)
+    if len(pols) < 2:
+        raise RulesError("cross-play needs at least two policies")
+    feed = g.feed
+    label = _label(g, r)
+    rules_dict = r.to_dict()
+    plans = []
+    cells: list[list[tuple[str, str, int]]] = []
+    for P in counts:
+        deals = -(-hands // P)
+        arrs: list[tuple[str, ...]] = []
+        cell = []
+        for x in pols:
+            for f in pols:
+                if f == x:
+                    continue
+                for k in ((1, 2) if P == 4 else (1,)):
+                    cell.append((x, f, k))
+                    for a in _cross_arrangements(P, x, f, k):
+                        if a not in arrs:
+                            arrs.append(a)
+        cap, chunks = _caps(feed, P, deals, caps)
+        chunks.update(chunk_hands or {})
+        plans.append(_Plan(P, AtlasVariant(label, r, P), arrs, deals, cap, chunks))
+        cells.append(cell)
+    for pl in plans:
+        _check_table(g, pl)
+    Ys = _play(g, plans, entropy, rules_dict, kind="kaptai.cross", hands=hands, workers=workers, executor=executor,
+               scheduler=scheduler, checkpoint=checkpoint, progress=progress, desc=f"cross-play {g.name}")
+    z = z_value(CONFIDENCE)
+    out = []
+    for pl, Y, cell in zip(plans, Ys, cells):
+        P = pl.P
+        idx = {a: i for i, a in enumerate(pl.arrangements)}
+        for x, f, k in cell:
+            arrs = _cross_arrangements(P, x, f, k)
+            mine = np.stack([Y[:, idx[a], [j for j in range(P) if a[j] == x]].mean(axis=1) for a in arrs], 1).mean(1)
+            field = np.stack([Y[:, idx[a], [j for j in range(P) if a[j] != x]].mean(axis=1) for a in arrs],
+                             1).mean(1)
+            ev, var, n = _mean_var(mine)
+            d, dv, _ = _paired(mine, field)
+            elo, ehi = _interval(ev, var, z)
+            dlo, dhi = _interval(d, dv, z)
+            out.append({"game": g.name, "rules": label, "players": P, "policy": x, "field": f, "seats": k,
+                        "ev_per_hand": ev, "ev_ci_low": elo, "ev_ci_high": ehi, "diff_vs_field": d,
+                        "diff_ci_low": dlo, "diff_ci_high": dhi, "hands": n * len(arrs) * k, "unit": feed.unit})
+    df = pd.DataFrame(out, columns=CROSS_COLUMNS)
+    df = df.astype({"players": "int64", "seats": "int64", "hands": "int64"})
+    df.attrs.update({
+        "game": g.name, "rules": rules_dict, "players": counts[0] if len(counts) == 1 else list(counts),
+        "seed_entropy": entropy, "version": __version__, "confidence": CONFIDENCE, "unit": feed.unit,
+        "settings": {"players": list(counts), "rules": [rules_dict], "hands": hands, "policies": pols,
+                     "design": "duplicate cross-play"},
+        "ev_method": (
+            "duplicate deals: the policy at one seat (or two opposite seats at a four-seat table) against a field "
+            "of the other policy, seats rotated, every arrangement on the same deals; diff_vs_field = the policy's "
+            "mean net minus a field seat's, per deal (paired), normal intervals with the deals as clusters"
+        ),
+    })
+    return df
+
+
+def plot_cross(df: pd.DataFrame, path: Any = None, *, value: str = "auto"):
+    """Heat map of who beats whom: a cross-play table (:func:`cross_play`; ``diff_vs_field``) or
+    a league's pairwise differences (:func:`league_differences`; ``value``), one panel per
+    player count and seat count, each cell annotated with its value and 95% interval.
+
+    Returns the matplotlib Figure (saved to ``path`` when given).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kaptai.core.league import plot_cross
+    >>> t = pd.DataFrame({"players": [2, 2], "policy": ["a", "b"], "field": ["b", "a"], "seats": [1, 1],
+    ...                   "diff_vs_field": [0.5, -0.5], "diff_ci_low": [0.1, -0.9], "diff_ci_high": [0.9, -0.1]})
+    >>> len(plot_cross(t).axes)
+    2
+    """
+    from matplotlib.figure import Figure
+
+    from kaptai.core.plotting import save_figure
+
+    if "field" in df.columns:
+        t = df.rename(columns={"diff_vs_field": "v", "diff_ci_low": "lo", "diff_ci_high": "hi", "field": "col"})
+        what = "policy's result minus a field seat's, per hand"
+    else:
+        t = df.rename(columns={"value": "v", "ci_low": "lo", "ci_high": "hi", "other": "col"})
+        t = t.assign(seats=1)
+        what = "row policy minus column policy, per hand"
+    if t.empty:
+        raise RulesError("the table has no rows to plot")
+    panels = list(dict.fromkeys(zip(t.players, t.seats)))
+    fig = Figure(figsize=(4.6 * len(panels) + 1.2, 4.2), layout="constrained")
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    lim = float(np.nanmax(np.abs(t.v.to_numpy(dtype=float)))) or 1.0
+    im = None
+    for ax, (P, k) in zip(axes, panels):
+        part = t[(t.players == P) & (t.seats == k)]
+        names = list(dict.fromkeys(list(part.policy) + list(part.col)))
+        M = np.full((len(names), len(names)), np.nan)
+        for row in part.itertuples():
+            i, j = names.index(row.policy), names.index(row.col)
+            M[i, j] = row.v
+            sure = row.lo > 0 or row.hi < 0
+            ax.text(j, i, f"{row.v:+.2f}\n[{row.lo:+.2f}, {row.hi:+.2f}]", ha="center", va="center",
+                    fontsize=7, fontweight="bold" if sure else "normal")
+        im = ax.imshow(M, cmap="RdBu", vmin=-lim, vmax=lim)
+        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+        ax.set_yticks(range(len(names)), names)
+        ax.set_xlabel("field" if "field" in df.columns else "other policy")
+        ax.set_ylabel("policy")
+        ax.set_title(f"{P} players" + (f", {k} seat(s) each" if "field" in df.columns else ""))
+    fig.colorbar(im, ax=list(axes), label=what + " (bold: 95% interval clear of 0)")
+    return save_figure(fig, path, close=path is not None)
 
 
 # --------------------------------------------------------------------------------------
@@ -424,35 +739,98 @@ def policy_league(
 
 def policies_option(names: Sequence[str], default: Sequence[str] | None = None):
     """``--policies A,B,...``: built-in policies of the game, comma-separated (default all)."""
-    from kaptai.spec import Opt
+    from kaptai.core.cli_options import policies
 
-    from kaptai.core.cli_options import names_list
-
-    allowed = tuple(names)
-    check = names_list(allowed, "policy")
-
-    return Opt("--policies", "str", default=",".join(default or allowed), metavar="POLICIES", check=check,
-               help="policies, comma-separated: " + " | ".join(allowed))
+    return policies(names, default)
 
 
-def league_command(args: Any, game: Any):
-    """``kaptai league <game>``: :func:`policy_league` from the parsed options, as an
-    :class:`~kaptai.spec.Output` (every game's ``league`` entry calls this)."""
+def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = None):
+    """``kaptai league <game>``: :func:`policy_league` (or :func:`cross_play` with ``--cross``,
+    the pairwise differences with ``--diff``) from the parsed options, as an
+    :class:`~kaptai.spec.Output` (every game's ``league`` entry calls this with its spec)."""
     from kaptai.spec import Output
 
+    g = _game_of(game)
     options = dict(getattr(args, "option", None) or [])
     if "players" in options:
         raise RulesError("-o players=... does not apply to a league: give the player counts with --players")
-    rules = game.resolve_rules(getattr(args, "rules", None), **options)
+    rules = g.resolve_rules(getattr(args, "rules", None), **options)
     players = getattr(args, "players", None)
-    df = policy_league(
-        game.name, players=tuple(players) if isinstance(players, (list, tuple)) else players, rules=rules,
-        hands=args.hands, seed=args.seed, policies=tuple(args.policies.split(",")), workers=args.workers,
-        progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
-    )
-    unit = df.attrs.get("unit")
-    title = (f"policy league against a field of {df.attrs['settings']['baseline']}, seats rotated: win rate, "
-             f"EV per hand ({unit}), value of play and the difference from the best other policy, 95% intervals")
+    cross, diff, plot = getattr(args, "cross", False), getattr(args, "diff", False), getattr(args, "plot", None)
+    if cross and diff:
+        raise RulesError("--cross and --diff are two different tables: give one of them")
+    kw = dict(players=tuple(players) if isinstance(players, (list, tuple)) else players, rules=rules,
+              hands=args.hands, seed=args.seed, policies=tuple(args.policies.split(",")), workers=args.workers,
+              progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint, caps=caps)
+    unit = g.feed.unit
+    if cross:
+        df = cross_play(g, **kw)
+        if plot:
+            plot_cross(df, plot)
+        return Output(df, f"cross-play, duplicate deals, seats rotated: each policy against a field of each other "
+                          f"policy, EV per hand ({unit}) and its difference from a field seat, 95% intervals",
+                      ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
+                       "diff_vs_field", "diff_ci_low", "diff_ci_high", "hands"],
+                      legend="diff_vs_field: the policy's net per hand minus a field seat's on the same deals "
+                             "(paired interval)")
+    df = policy_league(g, **kw)
+    if diff or plot:
+        d = league_differences(df)
+        if plot:
+            plot_cross(d, plot)
+        if diff:
+            return Output(d, f"every pair of policies on the same deals: difference in EV per hand ({unit}), paired "
+                             "95% intervals", ["players", "policy", "other", "value", "ci_low", "ci_high", "hands",
+                                               "variance_ratio"],
+                          legend="variance_ratio: the variance of the difference under independent deals over "
+                                 "that under duplicate deals (how many times fewer hands duplicate deals need)")
+    title = (f"duplicate policy league against a field of {df.attrs['settings']['baseline']}, seats rotated: win "
+             f"rate, EV per hand ({unit}), value of play and the difference from the best other policy, 95% "
+             "intervals")
     return Output(df, title, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"],
                   legend="\n".join([f"{k}: {v}" for k, v in LEAGUE_METRICS.items()]
-                                   + [f"a win in {game.name}: {df.attrs.get('win_definition')}"]))
+                                   + [f"a win in {g.name}: {df.attrs.get('win_definition')}"]))
+
+
+# --------------------------------------------------------------------------------------
+# For the feeds: the streams of a chunk of deals
+# --------------------------------------------------------------------------------------
+
+
+def _child(ss: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + tuple(key))
+
+
+def deal_seeds(chunk: Any) -> list[np.random.SeedSequence]:
+    """One :class:`numpy.random.SeedSequence` per deal of a chunk (child ``(0, i)`` of the chunk's
+    seed, which is not spawned from): a feed whose engine draws the whole deal before any policy
+    acts plays deal ``i`` on ``PCG64`` of it, the same cards in every arrangement.
+
+    >>> from kaptai.core.runner import plan_chunks
+    >>> c = plan_chunks(3, 3, 5)[0]
+    >>> [s.spawn_key[-2:] for s in deal_seeds(c)] == [(0, 0), (0, 1), (0, 2)], deal_seeds(c)[1].entropy == 5
+    (True, True)
+    """
+    return [_child(chunk.seed, 0, i) for i in range(int(chunk.size))]
+
+
+def policy_stream(chunk: Any) -> np.random.BitGenerator:
+    """A fresh ``PCG64`` for the policies' own draws in one arrangement of a chunk (child ``(1,)``:
+    the same for every arrangement, never the deals' stream)."""
+    return np.random.PCG64(_child(chunk.seed, 1))
+
+
+def chunk_decks(chunk: Any, cards: int, extra: int = 0) -> np.ndarray:
+    """``(chunk.size + extra, cards)`` decks: deck ``i < chunk.size`` a uniform permutation drawn
+    from :func:`deal_seeds` ``[i]``, the ``extra`` ones (redeals) from the chunk's child ``(2,)``.
+
+    >>> from kaptai.core.runner import plan_chunks
+    >>> d = chunk_decks(plan_chunks(4, 4, 1)[0], 52, extra=2)
+    >>> d.shape, sorted(d[5].tolist()) == list(range(52))
+    ((6, 52), True)
+    """
+    rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(chunk)]
+    if extra:
+        rng = np.random.Generator(np.random.PCG64(_child(chunk.seed, 2)))
+        rows.extend(rng.permutation(cards) for _ in range(extra))
+    return np.array(rows, dtype=np.int64).reshape(-1, cards)

@@ -49,7 +49,7 @@ from kaptai.heaven11.config import check_policies, make_config
 from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "variant_config", "hand_rows", "play_out"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "variant_config", "hand_rows", "play_out", "deal_rows"]
 
 #: The atlas variants: the default first, then the two options that move the seats most
 #: (measured with :func:`kaptai.heaven11.simulate.simulate`, greedy, 4x10^4 hands: the
@@ -137,6 +137,50 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     return {**r, "gross": r["net"]}
 
 
+def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False) -> list[dict[str, np.ndarray]]:
+    """The chunk's deals played once under each arrangement (the duplicate league).
+
+    Each deal is one hand on ``PCG64`` of its own seed (:func:`kaptai.core.league.deal_seeds`):
+    the first dealer, the shuffle and the auction (the ``expected`` bidders draw nothing; a
+    pass-out deals again from the same stream) all come before any play policy acts
+    (``docs/heaven-eleven-engine.md``, "Randomness"), so every arrangement plays the same cards,
+    dealer, contract and declarer.  Seats are physical.  With ``log``, each dict also has
+    ``deal``: a CRC per hand of the engine's deal, bid, pass and pass-out rows.
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import plan_chunks
+    >>> a, b = deal_rows(VARIANTS[0], [("greedy",) * 4, ("random",) * 4], plan_chunks(3, 3, 1)[0], log=True)
+    >>> a["net"].shape, bool((a["deal"] == b["deal"]).all())
+    ((3, 4), True)
+    """
+    import zlib
+
+    from kaptai.core.league import deal_seeds
+    from kaptai.heaven11.config import ACTIONS
+
+    cfg = variant_config(variant)
+    acts = [ACTIONS.index(a) for a in ("deal", "bid", "pass", "passout", "forced")]
+    out = []
+    for arr in arrangements:
+        pols = list(arr)
+        if len(pols) != 4:
+            raise RulesError(f"atlas job: expected 4 play policies, got {arr!r}")
+        check_policies(pols)
+        eng = "compiled" if all(isinstance(p, str) for p in pols) else "auto"
+        parts = [run_hands(cfg, pols, np.random.PCG64(ss), 1, record=1 if log else 0, engine=eng)
+                 for ss in deal_seeds(chunk)]
+        o = {k: np.concatenate([p[0][k] for p in parts]) for k in parts[0][0]}
+        net = o["finals"].astype(np.float64)
+        d = {"net": net, "win": (net > 0).astype(np.float64)}
+        if log:
+            d["deal"] = np.array([zlib.crc32(np.ascontiguousarray(
+                np.asarray(p[1])[np.isin(np.asarray(p[1])[:, 3], acts)][:, 2:], dtype=np.int64).tobytes())
+                for p in parts], dtype=np.int64)
+        out.append(d)
+    return out
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
 
@@ -169,6 +213,8 @@ FEED = AtlasFeed(
     strong_chunk_hands=100,
     play=play,
     rows=rows,
+    deal_rows=deal_rows,
+    max_winners=3,
     win="a positive final: the declarer made its contract, or a defender set it",
     decisive=None,
     length_unit="plays (leads)",

@@ -47,6 +47,7 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
+import zlib
 from functools import lru_cache
 from typing import Any
 
@@ -58,6 +59,7 @@ from kaptai.core.settlement import settle_outcomes
 from kaptai.errors import RulesError
 from kaptai.kts.config import (
     CLAIM_WIN,
+    DEAL,
     DICE,
     DRAWN_HAND,
     NATURAL,
@@ -68,10 +70,10 @@ from kaptai.kts.config import (
     make_config,
 )
 from kaptai.kts.engine import run_hands
-from kaptai.kts.policies import policy_codes, resolve_policies
+from kaptai.kts.policies import BUILTIN_POLICIES, policy_codes, resolve_policies
 from kaptai.kts.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "ROLES", "play", "rows", "decisive", "variant_rules", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "ROLES", "play", "rows", "deal_rows", "decisive", "variant_rules", "hand_rows"]
 
 _GAME = "kap-tai-shap"
 _END_ACTIONS = (NATURAL, CLAIM_WIN, SELF_DRAWN_WIN, DRAWN_HAND, TURN_LIMIT)
@@ -199,6 +201,70 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
             "natural": h["natural"], "win": win, "role_first_hand": h["first"]}
 
 
+def deal_digest(log: np.ndarray, hands: int, actions: tuple[int, ...], first: int = 2) -> np.ndarray:
+    """One int64 per hand: a CRC of the hand's log rows of the given actions (columns ``first:``),
+    what the engine dealt -- for the tests that the deal is the same in every arrangement."""
+    log = np.asarray(log)
+    out = np.zeros(hands, np.int64)
+    for h in range(hands):
+        sel = log[(log[:, 0] == h) & np.isin(log[:, 4], actions)]
+        out[h] = zlib.crc32(np.ascontiguousarray(sel[:, first:], dtype=np.int64).tobytes())
+    return out
+
+
+def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False,
+              make_policy: Any = None) -> list[dict[str, np.ndarray]]:
+    """The chunk's deals played once under each arrangement (the duplicate league).
+
+    Every hand draws its whole wall and dice before any policy acts (``docs/kap-tai-shap-engine.md``,
+    "Randomness"), so deal ``i`` is played on ``PCG64`` of its own seed
+    (:func:`kaptai.core.league.deal_seeds`): the same wall and dice in every arrangement, whatever
+    the policies draw.  Seats are physical (seat 0 the dealer, as the engine numbers them).
+    ``make_policy(name)`` may turn a name that is not built in into a policy object (the
+    advisor; those arrangements play the reference engine).  With ``log``, each dict also has
+    ``deal``: a CRC per hand of the dice and deal rows of the engine's log.
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import plan_chunks
+    >>> a, b = deal_rows(VARIANTS[0], [("greedy",) * 4, ("random",) * 4], plan_chunks(3, 3, 1)[0], log=True)
+    >>> a["net"].shape, bool((a["deal"] == b["deal"]).all())
+    ((3, 4), True)
+    """
+    from kaptai.core.league import deal_seeds
+
+    cfg = _config(variant)
+    P = cfg.players
+    rules = cfg.rules
+    seeds = deal_seeds(chunk)
+    m = len(seeds)
+    out = []
+    for arr in arrangements:
+        if len(arr) != P:
+            raise RulesError(f"policies={arr!r}: expected one policy per seat ({P})")
+        named = [p if (make_policy is None or p in BUILTIN_POLICIES) else make_policy(p) for p in arr]
+        pols = resolve_policies(named, P)
+        engine = "compiled" if policy_codes(pols) is not None else "reference"
+        winner = np.full(m, -1, np.int64)
+        score = np.zeros(m, np.int64)
+        digest = np.zeros(m, np.int64)
+        for i, ss in enumerate(seeds):
+            stats, lg = run_hands(cfg, pols, np.random.PCG64(ss), 1, hand_offset=0, record=1, engine=engine)
+            h = hand_rows(cfg, stats, lg, 1)
+            winner[i], score[i] = h["winner"][0], h["score"][0]
+            if log:
+                digest[i] = deal_digest(lg, 1, (DICE, DEAL))[0]
+        net, _, _ = settle_outcomes(rules.settlement, P, winner, score, cut=rules.house_cut)
+        win = np.zeros((m, P))
+        won = winner >= 0
+        win[np.flatnonzero(won), winner[won]] = 1.0
+        res = {"net": np.asarray(net, dtype=np.float64), "win": win}
+        if log:
+            res["deal"] = digest
+        out.append(res)
+    return out
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """The atlas moments of :func:`rows` (the same hands)."""
     return moments_of_rows(rows(job, chunk))
@@ -257,6 +323,7 @@ FEED = AtlasFeed(
     # find better (about 150 hands/s at one seat: its tables are capped; kaptai league kap-tai-shap)
     strong_policy="search",
     chunk_hands=8192,
+    deal_rows=deal_rows,
     play=play,
     rows=rows,
     win="the hand's winner (none on a drawn hand)",

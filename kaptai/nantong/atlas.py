@@ -47,7 +47,7 @@ from kaptai.nantong.fairness import hand_nets
 from kaptai.nantong.policies import check_policies
 from kaptai.nantong.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "deal_rows", "decisive", "variant_config", "hand_rows"]
 
 _HUANG = WIN_TYPES.index("huang")
 _TIANCHENG = WIN_TYPES.index("tiancheng")
@@ -127,6 +127,41 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     return {**r, "gross": r["net"]}
 
 
+def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any) -> list[dict[str, np.ndarray]]:
+    """The chunk's deals played once under each arrangement (the duplicate league).
+
+    The engine shuffles the whole wall before any policy acts (``docs/nantong-engine.md``,
+    "Randomness"), so deal ``i`` is one hand on ``PCG64`` of its own seed
+    (:func:`kaptai.core.league.deal_seeds`): the same wall in every arrangement, whatever the
+    ``random`` or ``search`` players draw.  Seats are physical: seat 0 deals; with 4 players
+    seat 3 is the sitter (its policy is not asked).  An arrangement may hold policy objects
+    (the reference engine plays them).
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import plan_chunks
+    >>> a, b = deal_rows(VARIANTS[0], [("max_melds",) * 3, ("random",) * 3], plan_chunks(4, 4, 1)[0])
+    >>> a["net"].shape, bool(np.array_equal(a["dealt_qishou"], b["dealt_qishou"]))
+    ((4, 3), True)
+    """
+    from kaptai.core.league import deal_seeds
+
+    cfg = variant_config(variant)
+    seeds = deal_seeds(chunk)
+    out = []
+    for arr in arrangements:
+        if len(arr) != cfg.players:
+            raise RulesError(f"atlas job: expected {cfg.players} policies, got {arr!r}")
+        pols = check_policies(list(arr)[: cfg.active], cfg.active)
+        compiled = all(isinstance(p, str) for p in pols)
+        hands = [run_hands(cfg, 1, policies=pols, bit_generator=np.random.PCG64(ss), compiled=compiled)
+                 for ss in seeds]
+        o = {k: np.concatenate([h[k] for h in hands]) for k in hands[0]}
+        r = hand_rows(o, cfg)
+        out.append({"net": r["net"], "win": r["win"], "dealt_qishou": o["dealt_qishou"]})
+    return out
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
 
@@ -181,6 +216,7 @@ FEED = AtlasFeed(
     chunk_hands=10_000,
     play=play,
     rows=rows,
+    deal_rows=deal_rows,
     sitting_out=sitting_out,
     win="the hand winner (a tie shares the win; the sitter of a 4-player table never wins)",
     decisive=decisive,

@@ -51,7 +51,7 @@ from kaptai.nineten.config import WIN_CODES, check_policies, make_config
 from kaptai.nineten.engine import run_hands
 from kaptai.nineten.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows", "deal_rows"]
 
 _NATURAL = WIN_CODES["natural"]
 _DRAWN = WIN_CODES["drawn"]
@@ -145,6 +145,70 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     return {**r, "gross": r["net"]}
 
 
+def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False) -> list[dict[str, np.ndarray]]:
+    """The chunk's deals played once under each arrangement (the duplicate league).
+
+    Under ``next_dealer='rotate'`` (the default) the decks are drawn once per chunk
+    (:func:`kaptai.core.league.chunk_decks`, deck ``i`` from deal ``i``'s own seed, spares for
+    natural redeals) and dealt in order with ``decks=``; hand ``i`` is dealt by seat ``i mod N``
+    in every arrangement, and a redeal takes the next deck whatever the policies do.  Under
+    ``'winner'`` or ``'redraw'`` the dealer would follow the play, so each deal is one hand on
+    ``PCG64`` of its own seed (the redraw, then the shuffle, come before any policy acts).  The
+    policies' own draws read :func:`kaptai.core.league.policy_stream`.  Seats are physical.  With
+    ``log``, each dict also has ``deal``: a CRC per hand of the engine's deal and redeal rows.
+
+    Examples
+    --------
+    >>> from kaptai.core.runner import plan_chunks
+    >>> a, b = deal_rows(VARIANTS[0], [("colour_cut",) * 4, ("random",) * 4], plan_chunks(5, 5, 1)[0], log=True)
+    >>> a["net"].shape, bool((a["deal"] == b["deal"]).all()), float(a["net"].sum())
+    ((5, 4), True, 0.0)
+    """
+    import zlib
+
+    from kaptai.core.league import chunk_decks, deal_seeds, policy_stream
+    from kaptai.errors import RulesError
+    from kaptai.nineten.config import ACTIONS
+
+    cfg = variant_config(variant)
+    N = cfg.players
+    m = int(chunk.size)
+    acts = [ACTIONS.index("deal"), ACTIONS.index("redeal")]
+    out = []
+    for arr in arrangements:
+        pols = check_policies(list(arr), N)
+        eng = "compiled" if all(isinstance(p, str) for p in pols) else "auto"
+        if cfg.rules.next_dealer == "rotate":
+            extra = m // 8 + 8
+            while True:
+                try:
+                    o, lg = run_hands(cfg, m, policy_stream(chunk), pols, decks=chunk_decks(chunk, 112, extra),
+                                      record=m if log else 0, engine=eng)
+                    break
+                except (RulesError, ValueError, IndexError) as exc:
+                    if "deck" not in str(exc).lower() or extra > 64 * m + 1024:
+                        raise
+                    extra *= 4
+            logs = [np.asarray(lg)]
+        else:
+            parts = [run_hands(cfg, 1, np.random.PCG64(ss), pols, record=1 if log else 0, engine=eng)
+                     for ss in deal_seeds(chunk)]
+            o = {k: np.concatenate([p[0][k] for p in parts]) for k in parts[0][0]}
+            logs = [np.asarray(p[1]) for p in parts]
+        winner = o["winner"].astype(np.int64)
+        win = ((np.arange(N)[None, :] == winner[:, None]) & (winner >= 0)[:, None]).astype(np.float64)
+        d = {"net": o["net"].astype(np.float64), "win": win}
+        if log:
+            dig = []
+            for h in range(m):
+                lg_h = logs[0][logs[0][:, 0] == h] if len(logs) == 1 else logs[h]
+                sel = lg_h[np.isin(lg_h[:, 3], acts)][:, 2:]
+                dig.append(zlib.crc32(np.ascontiguousarray(sel, dtype=np.int64).tobytes()))
+            d["deal"] = np.array(dig, dtype=np.int64)
+        out.append(d)
+    return out
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
 
@@ -195,6 +259,7 @@ FEED = AtlasFeed(
     chunk_hands=100_000,
     play=play,
     rows=rows,
+    deal_rows=deal_rows,
     win="the seat that completes its hand (nobody on 流局)",
     decisive=decisive,
     length_unit="offers (discards + stock flips)",
