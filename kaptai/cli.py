@@ -26,23 +26,29 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from kaptai._version import __version__
-from kaptai.core.output import emit, interrupted_message, want_progress
-from kaptai.core.paths import check_arg_paths
-from kaptai.core.tables import conform_table, to_json_records
 from kaptai.errors import KaptaiError, RulesError, UsageError, quote_token
 from kaptai.games import game, games_for
 from kaptai.spec import Command, GameSpec, Output
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas, the tables and the games' engines are imported by the commands that use them (inside
+# the functions below), so that ``kaptai --version`` and ``--help`` import none of them:
+# tests/test_startup.py holds the modules each command line imports.
 
 __all__ = ["main", "build_parser", "run_command", "default_args", "show", "COMMANDS"]
 
 
 def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
     """The plain table of ``kaptai games`` (no provenance: it is not a computed table)."""
+    import pandas as pd
+
+    from kaptai.core.tables import to_json_records
+
     if fmt == "json":
         print(to_json_records(df))
         return
@@ -72,6 +78,11 @@ def _title(out: Output, args: argparse.Namespace) -> str | None:
 
 def _show(out: Output, args: argparse.Namespace) -> None:
     """Print (or write to ``--out``) what a command returned."""
+    import pandas as pd
+
+    from kaptai.core.output import emit
+    from kaptai.core.tables import to_json_records
+
     fmt = getattr(args, "format", None)
     out = dataclasses.replace(out, title=_title(out, args))
     if out.record is not None:
@@ -197,6 +208,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         targets = [g.name for g in specs] + list(extra)
         p = sub.add_parser(name, help=help_text, description=f"{help_text}. Games: {', '.join(targets)}.",
                            epilog=f"kaptai {name} GAME --help lists that game's options.")
+        if argv is not None and (not argv or argv[0] != name):
+            continue  # a command line parses one command: the others need no games (a fast start)
         games_sub = p.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_Parser,
                                      help="one of: " + ", ".join(targets))
         for spec in specs:
@@ -253,10 +266,14 @@ def run_command(args: argparse.Namespace) -> Output:
     command: Command = args.command_spec
     spec = game(args.game_name) if args.game_name else None
     args.game = spec.name if spec is not None else None
-    if "progress" in vars(args):  # default: a bar only on a terminal (never into a log file)
+    if "progress" in vars(args):
+        from kaptai.core.output import want_progress
+  # default: a bar only on a terminal (never into a log file)
         args.progress = want_progress(progress=args.progress)
     out = command.load()(args, spec)
     if out.table is not None:  # one type per column (level as text): every format can be written
+        from kaptai.core.tables import conform_table
+
         out = dataclasses.replace(out, table=conform_table(out.table))
     return out
 
@@ -296,19 +313,24 @@ def _dispatch(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``kaptai`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | None = None
     try:
         _check_target(argv)
         parser = _parser_for(tuple(argv[:2]))
         args, extra = parser.parse_known_args(argv)
         if extra:
             _unknown(extra, args)
+        from kaptai.core.paths import check_arg_paths
+
         check_arg_paths(args)  # --out, --plot, --checkpoint: before any work
         _dispatch(args)
     except KaptaiError as exc:
         print(f"kaptai: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        print(interrupted_message(exc), file=sys.stderr)
+        from kaptai.core.output import interrupted_message
+
+        print(interrupted_message(exc, getattr(args, "checkpoint", None)), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -121,8 +121,9 @@ def games_table() -> Any:
 
 
 def _register() -> None:
-    # tables find their game's presets and metric descriptions through the registry
-    from kaptai.core.output import register_games
+    # tables find their game's presets and metric descriptions through the registry (a light
+    # hook: registering imports neither pandas nor any game)
+    from kaptai.core.lookup import register_games
 
     register_games(game)
 

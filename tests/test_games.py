@@ -131,3 +131,25 @@ def test_every_game_simulates_with_its_default_policy(capsys):
         assert main(["simulate", spec.name, "--hands", "40", "--seed", "1", "--format", "json"]) == 0, spec.name
         rows = json.loads(capsys.readouterr().out)
         assert rows and all(r["method"] == "monte_carlo" for r in rows), spec.name
+
+
+def test_the_registry_s_copies_of_engine_constants_match_them():
+    # the commands.py files copy a few engine constants so that loading the registry imports no
+    # engine (tests/test_startup.py): each copy is the engine's value
+    import kaptai.kts.commands as kts_commands
+    from kaptai.kts.rules import MAX_SETS
+
+    assert kts_commands._MAX_SETS == MAX_SETS
+    assert GAMES["kap-tai-shap"].commands["waits"].option("sets").hi == MAX_SETS
+
+
+def test_the_league_policies_option_is_each_game_s_policies():
+    for spec in GAMES.values():
+        league = spec.commands.get("league")
+        opt = league.option("policies") if league else None
+        if opt is None or spec.package == "kaptai.kts":
+            continue
+        assert opt.default.split(",") == list(spec.policies)
+        assert opt.parse(spec.policies[-1]) == spec.policies[-1]
+        with pytest.raises(Exception, match="given twice"):
+            opt.parse(f"{spec.policies[0]},{spec.policies[0]}")

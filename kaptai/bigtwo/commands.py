@@ -103,7 +103,6 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
-    from kaptai.core.league import policies_option
 
     span, name = (2, 52), "big-two"
     players = o.players(span, 4)
@@ -149,7 +148,7 @@ def _commands() -> dict[str, Command]:
             *rules, *o.output(),
         ), example=f'kaptai advise {name} "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C" --to-beat 3D --by 3'),
         "league": Command(_M + "league", (
-            o.player_counts(span, "4"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
+            o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
             monte_carlo=True),

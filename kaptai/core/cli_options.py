@@ -31,7 +31,7 @@ from kaptai.spec import Opt
 
 __all__ = [
     "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "per_seat", "policy", "rules", "option",
-    "output", "report_output", "runner", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
+    "output", "report_output", "runner", "policies", "names_list", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
     "samples",
 ]
 
@@ -97,6 +97,14 @@ def names_list(allowed: Sequence[str], what: str):
         return ",".join(items)
 
     return check
+
+
+def policies(names: Sequence[str], default: Sequence[str] | None = None) -> Opt:
+    """``--policies A,B,...`` of a league: built-in policies of the game, comma-separated, none
+    twice (default all of them)."""
+    allowed = tuple(names)
+    return Opt("--policies", "str", default=",".join(default or allowed), metavar="POLICIES",
+               check=names_list(allowed, "policy"), help="policies, comma-separated: " + " | ".join(allowed))
 
 
 def per_seat(flag: str, names: Sequence[str], what: str, help: str, sample: str | None = None) -> Opt:

@@ -43,6 +43,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
+from kaptai.core.lookup import find_game, register_games  # noqa: F401  (register_games: its old home)
 from kaptai.core.paths import FORMATS, PathError, check_output_path, check_table_out, kind_of, table_format
 from kaptai.core.tables import conform_table, json_value, standard_attrs, to_json_records
 from kaptai.errors import KaptaiError
@@ -71,27 +72,10 @@ _ATTRS_KEY = b"kaptai.attrs"
 _WHOLE = re.compile(r"^(-?\d+)/1$")
 
 
-#: How a table's ``game`` label finds its registered game (its presets and metric
-#: descriptions): set by :mod:`kaptai.games` when it loads, so the core never imports the
-#: registry (which imports the games, whose plots import this module).
-_GAME_LOOKUP: Any = None
-
-
-def register_games(lookup: Any) -> None:
-    """Let tables find their game: ``lookup(name)`` returns its :class:`kaptai.spec.GameSpec`
-    (or raises :class:`KaptaiError`).  Called by :mod:`kaptai.games`."""
-    global _GAME_LOOKUP
-    _GAME_LOOKUP = lookup
-
-
 def _spec(game: Any) -> Any:
-    """The registered game of a table's ``game`` label, or None."""
-    if not isinstance(game, str) or _GAME_LOOKUP is None:
-        return None
-    try:
-        return _GAME_LOOKUP(game)
-    except KaptaiError:
-        return None
+    """The registered game of a table's ``game`` label, or None (the registry registers its
+    lookup in :mod:`kaptai.core.lookup` when it loads: the core never imports it)."""
+    return find_game(game)
 
 
 # --------------------------------------------------------------------------------------
@@ -309,7 +293,7 @@ def format_table(
     game = df.attrs.get("game")
     if game is None and "game" in df.columns and len(df):
         game = df["game"].iloc[0]
-    if metrics is None:
+    if metrics is None and percent:  # only --percent needs them (loading them imports the game's modules)
         metrics = _metric_descriptions(game)
     prob = _probability_mask(df, metrics) if percent else np.zeros(len(df), dtype=bool)
     exact_rows = (df["exact"].notna().to_numpy() if "exact" in df.columns else np.zeros(len(df), dtype=bool))

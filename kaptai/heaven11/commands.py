@@ -154,7 +154,6 @@ _M = "kaptai.heaven11.commands:"
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
-    from kaptai.core.league import policies_option
 
     name = "heaven-eleven"
     players = o.players((4, 4), 4)
@@ -186,7 +185,7 @@ def _commands() -> dict[str, Command]:
         ), help="--variants play, scoring, asymmetry or leading",
             example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True),
         "league": Command(_M + "league", (
-            *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.runner(),
+            *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.runner(),
             *o.output(),
         ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True),
         "advise": Command(_M + "advise", (

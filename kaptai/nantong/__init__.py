@@ -19,26 +19,39 @@ Examples
 ((1, 2), 2)
 """
 
-from kaptai.nantong.cards import (
-    HandSizeError,
-    InvalidCardError,
-    JiangLimitError,
-    MeldError,
-    NotWinningError,
-    RecordError,
-    ScoreRecord,
-    TooManyCopiesError,
-    WildCardError,
-    WinningCardError,
-    format_card,
-    format_cards,
-    format_record,
-    parse_card,
-    parse_cards,
-    parse_record,
-)
-from kaptai.nantong.rules import PRESETS, RuleSet, resolve_rules, validate_players
-from kaptai.nantong.scoring import Score, check_record, hand_winners, score, settle
+from typing import TYPE_CHECKING
+
+from kaptai._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names for type checkers; at run time each is imported on first use
+    from kaptai.nantong.cards import (
+        HandSizeError,
+        InvalidCardError,
+        JiangLimitError,
+        MeldError,
+        NotWinningError,
+        RecordError,
+        ScoreRecord,
+        TooManyCopiesError,
+        WildCardError,
+        WinningCardError,
+        format_card,
+        format_cards,
+        format_record,
+        parse_card,
+        parse_cards,
+        parse_record,
+    )
+    from kaptai.nantong.rules import PRESETS, RuleSet, resolve_rules, validate_players
+    from kaptai.nantong.scoring import Score, check_record, hand_winners, score, settle
+    from kaptai.nantong.evaluate import best_score, distance, is_complete, live_outs, waits
+    from kaptai.nantong.odds import deal_odds
+    from kaptai.nantong.config import EngineConfig, IllegalMoveError, make_config
+    from kaptai.nantong.engine import CHUNK_HANDS, run_hands
+    from kaptai.nantong.policies import PlayerView, Policy
+    from kaptai.nantong.simulate import new_tallies, simulate, tallies_frame
+    from kaptai.nantong.fairness import VARIANT_SETS, compare_variants, fairness
+    from kaptai.nantong.advisor import advise
 
 __all__ = [
     "HandSizeError", "InvalidCardError", "JiangLimitError", "MeldError", "NotWinningError", "RecordError",
@@ -52,24 +65,19 @@ __all__ = [
     "advise",
 ]
 
-_LAZY = {
-    "is_complete": "kaptai.nantong.evaluate", "waits": "kaptai.nantong.evaluate",
-    "live_outs": "kaptai.nantong.evaluate", "distance": "kaptai.nantong.evaluate",
-    "best_score": "kaptai.nantong.evaluate", "deal_odds": "kaptai.nantong.odds",
-    "make_config": "kaptai.nantong.config", "EngineConfig": "kaptai.nantong.config",
-    "IllegalMoveError": "kaptai.nantong.config", "run_hands": "kaptai.nantong.engine",
-    "CHUNK_HANDS": "kaptai.nantong.engine", "Policy": "kaptai.nantong.policies",
-    "PlayerView": "kaptai.nantong.policies", "simulate": "kaptai.nantong.simulate",
-    "new_tallies": "kaptai.nantong.simulate", "tallies_frame": "kaptai.nantong.simulate",
-    "fairness": "kaptai.nantong.fairness", "compare_variants": "kaptai.nantong.fairness",
-    "VARIANT_SETS": "kaptai.nantong.fairness", "advise": "kaptai.nantong.advisor",
+#: Where each public name comes from: imported on first use (``import kaptai.nantong`` loads no table).
+_EXPORTS = {
+    **dict.fromkeys(('HandSizeError', 'InvalidCardError', 'JiangLimitError', 'MeldError', 'NotWinningError', 'RecordError', 'ScoreRecord', 'TooManyCopiesError', 'WildCardError', 'WinningCardError', 'format_card', 'format_cards', 'format_record', 'parse_card', 'parse_cards', 'parse_record'), 'kaptai.nantong.cards'),
+    **dict.fromkeys(('PRESETS', 'RuleSet', 'resolve_rules', 'validate_players'), 'kaptai.nantong.rules'),
+    **dict.fromkeys(('Score', 'check_record', 'hand_winners', 'score', 'settle'), 'kaptai.nantong.scoring'),
+    **dict.fromkeys(('is_complete', 'waits', 'live_outs', 'distance', 'best_score'), 'kaptai.nantong.evaluate'),
+    **dict.fromkeys(('deal_odds',), 'kaptai.nantong.odds'),
+    **dict.fromkeys(('make_config', 'EngineConfig', 'IllegalMoveError'), 'kaptai.nantong.config'),
+    **dict.fromkeys(('run_hands', 'CHUNK_HANDS'), 'kaptai.nantong.engine'),
+    **dict.fromkeys(('Policy', 'PlayerView'), 'kaptai.nantong.policies'),
+    **dict.fromkeys(('simulate', 'new_tallies', 'tallies_frame'), 'kaptai.nantong.simulate'),
+    **dict.fromkeys(('fairness', 'compare_variants', 'VARIANT_SETS'), 'kaptai.nantong.fairness'),
+    **dict.fromkeys(('advise',), 'kaptai.nantong.advisor'),
 }
 
-
-def __getattr__(name: str):
-    # the compiled tables are built on first use, not on ``import kaptai.nantong``
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'kaptai.nantong' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -154,7 +154,6 @@ _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
-    from kaptai.core.league import policies_option
 
     span, name = (3, 4), "nantong"
     players = o.players(span, 3)
@@ -197,7 +196,7 @@ def _commands() -> dict[str, Command]:
             *rules, *o.output(),
         ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"'),
         "league": Command(_M + "league", (
-            o.player_counts(span, "3"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
+            o.player_counts(span, "3"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (

@@ -105,7 +105,6 @@ _M = "kaptai.nineten.commands:"
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
-    from kaptai.core.league import policies_option
 
     span, name = (2, 15), "nine-ten"
     players = o.players(span, 4)
@@ -144,7 +143,7 @@ def _commands() -> dict[str, Command]:
             *rules, *o.output(),
         ), example=f'kaptai advise {name} "RKx2 RA YAx2 GE WC WP GK GA" --seen "RE YE" --format json'),
         "league": Command(_M + "league", (
-            o.player_counts(span, "4"), *rules, policies_option(_POLICIES), o.hands(20_000, "hands per policy"),
+            o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
