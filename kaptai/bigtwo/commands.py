@@ -149,7 +149,7 @@ def _commands() -> dict[str, Command]:
         ), example=f'kaptai advise {name} "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C" --to-beat 3D --by 3'),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
             monte_carlo=True),
         "report": Command("kaptai.report:report_command", (

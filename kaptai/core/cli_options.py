@@ -31,7 +31,7 @@ from kaptai.spec import Opt
 
 __all__ = [
     "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "per_seat", "policy", "rules", "option",
-    "output", "report_output", "runner", "policies", "names_list", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
+    "output", "report_output", "runner", "policies", "names_list", "advice_budget", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
     "samples",
 ]
 
@@ -245,8 +245,37 @@ def sets(hi: int = 8) -> Opt:
                help="sets in play (default: as many as the player count needs)")
 
 
+#: Most layouts an advisor draws, the default and the largest time budget of an advice (ms): the
+#: values of :mod:`kaptai.core.advise` (a test checks them), declared here so that a game's
+#: commands.py declares ``advise`` without importing numpy (tests/test_startup.py).
+ADVICE_MAX_SAMPLES, ADVICE_BUDGET_MS, ADVICE_MAX_BUDGET_MS = 100_000, 150, 60_000
+
+
+def advice_budget(what: str = "answer") -> tuple[Opt, Opt]:
+    """``--samples`` (default none: the time budget decides) and ``--budget-ms`` of an ``advise``
+    command (:func:`kaptai.core.advise.paired_budget`)."""
+    return (
+        Opt("--samples", "int", default=None, lo=1, hi=ADVICE_MAX_SAMPLES, unit="layouts",
+            help=f"a fixed number of layouts of the unseen cards per {what} (no time budget; default: sample "
+                 "until the best option's lead over the second is resolved or --budget-ms is spent)"),
+        Opt("--budget-ms", "int", default=ADVICE_BUDGET_MS, lo=1, hi=ADVICE_MAX_BUDGET_MS, unit="ms",
+            help=f"time budget of the sampling without --samples (default {ADVICE_BUDGET_MS} ms)"),
+    )
+
+
 def samples(default: int, hi: int = 100_000, what: str = "decision") -> Opt:
     """``--samples``: the search budget, layouts of the unseen cards sampled per ``what``."""
     return Opt("--samples", "int", default=default, lo=1, hi=hi, unit="layouts",
                help=f"layouts of the unseen cards sampled per {what} (the search budget)")
 
+
+def league_tables() -> tuple[Opt, ...]:
+    """``--cross``, ``--diff`` and ``--plot FILE`` of ``kaptai league`` (the duplicate league's
+    other tables and its heat map of who beats whom)."""
+    return (
+        Opt("--cross", "flag", help="cross-play: every policy at one seat (and two against two at four seats) "
+                                     "against a field of each other policy, seats rotated, duplicate deals"),
+        Opt("--diff", "flag", help="every pair of policies: the difference per hand on the same deals with its "
+                                    "paired 95% interval and the variance ratio against independent deals"),
+        plot("save a heat map of who beats whom, with intervals (.png, .svg, .pdf)"),
+    )

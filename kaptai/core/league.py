@@ -241,6 +241,7 @@ def _play(game: LeagueGame, plans: Sequence[_Plan], entropy: int, rules_dict: Ma
     """Play every table's deals under its arrangements; per table the ``(deals, A, 2P)`` array (NaN
     where a capped policy's arrangement was not played)."""
     feed = game.feed
+    assert feed.deal_rows is not None  # LeagueGame.of refuses a feed without it
     jobs, where = [], []
     for t, pl in enumerate(plans):
         A = len(pl.arrangements)
@@ -728,6 +729,7 @@ def plot_cross(df: pd.DataFrame, path: Any = None, *, value: str = "auto"):
         ax.set_xlabel("field" if "field" in df.columns else "other policy")
         ax.set_ylabel("policy")
         ax.set_title(f"{P} players" + (f", {k} seat(s) each" if "field" in df.columns else ""))
+    assert im is not None
     fig.colorbar(im, ax=list(axes), label=what + " (bold: 95% interval clear of 0)")
     return save_figure(fig, path, close=path is not None)
 

@@ -185,8 +185,8 @@ def _commands() -> dict[str, Command]:
         ), help="--variants play, scoring, asymmetry or leading",
             example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True),
         "league": Command(_M + "league", (
-            *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.runner(),
-            *o.output(),
+            *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.league_tables(),
+            *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True),
         "advise": Command(_M + "advise", (
             o.hand("your 13 dealt cards, e.g. 'AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C'",

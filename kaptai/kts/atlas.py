@@ -258,7 +258,7 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
         win = np.zeros((m, P))
         won = winner >= 0
         win[np.flatnonzero(won), winner[won]] = 1.0
-        res = {"net": np.asarray(net, dtype=np.float64), "win": win}
+        res: dict[str, np.ndarray] = {"net": np.asarray(net, dtype=np.float64), "win": win}
         if log:
             res["deal"] = digest
         out.append(res)

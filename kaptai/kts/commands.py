@@ -73,6 +73,10 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.league import plot_league, policy_league
 
+    if getattr(args, "cross", False) or getattr(args, "diff", False):
+        from kaptai.kts.league import league_tables_command
+
+        return league_tables_command(args, game)
     df = policy_league(
         players=tuple(args.players),
         rules=tuple(args.rules_list.split(",")),
@@ -193,7 +197,8 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             o.hands(20_000, "hands per policy and configuration"),
             Opt("--advisor-hands", "int", default=0, lo=0, hi=o.MAX_HANDS, unit="hands",
                 help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)"),
-            o.seed(), o.plot("save the EV plot to this file"), *o.runner(), *o.output(),
+            o.seed(), o.plot("save the EV plot (with --cross or --diff: the heat map) to this file"),
+            *o.league_tables()[:2], *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players {span[0] if small else '4,6'} --hands 20000", monte_carlo=True),
         "evaluate": Command(_M + "evaluate", (
             o.hand("a complete hand, e.g. \"66 66 44 44 14 14 55 55 46 46\"", hand10), sets, *rules,

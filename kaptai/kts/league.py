@@ -1,59 +1,32 @@
 """Policy league for Kap Tai Shap (夾大十): how much is playing well worth, per hand?
 
-Each playing policy -- the compiled built-ins ``'random'``, ``'greedy'``, ``'score'`` and
-``'lookahead'`` (:mod:`kaptai.kts.policies`) and, on request, the advisor-driven :class:`AdvisorPolicy`
--- sits at a table whose other seats all play one fixed *baseline* policy (``'greedy'``
-by default).  The table is played with :func:`kaptai.kts.simulate.simulate` and the
-outcome frequencies are turned into money under the ruleset's settlement
-(``rules/kap-tai-shap.md`` §6).
+The league itself is the one duplicate league of every game (:mod:`kaptai.core.league`:
+every deal replayed with the policies rotated through the seats, intervals clustered by
+deal, paired differences); this module keeps Kap Tai Shap's own entry points on top of it:
+several rulesets in one table, the advisor-driven policy (:class:`AdvisorPolicy`), the
+settlement helpers :func:`expected_value` and :func:`seat_ev`, and :func:`plot_league`.
 
-Design of the head-to-head
---------------------------
-*Seat rotation.*  Seats are not alike (the dice make the first hand (先手) depend on the
-dealer seat), so a policy ``X`` other than the baseline plays ``players`` runs, one with
-``X`` at each dealer-relative seat ``s`` and the baseline everywhere else, with the same
-number of hands each.  Its figures are the averages over ``s``: the seat of a player who
-takes every seat equally often.  The baseline itself is measured from one all-baseline
-run, averaging its seats.  So every policy meets the same field at the same seats.
-
-*Hands.*  ``hands`` is rounded up to a multiple of the player count
-(``ceil(hands / players)`` hands per seat); the ``hands`` column gives the hands behind
-each row.
-
-*Seeds.*  Every run gets its own seed, derived from ``(seed, ruleset options, players,
-policy, seat)`` with :class:`numpy.random.SeedSequence`, so runs are independent (their
-variances add) and a row does not change when other policies or player counts are
-added.  The same seed gives the same table.
+Each playing policy -- the compiled built-ins (:mod:`kaptai.kts.policies`) and, on request,
+the advisor-driven :class:`AdvisorPolicy` -- sits at each seat in turn of a table whose other
+seats play one fixed *baseline* policy (``'greedy'`` by default), on the same deals: the
+Kap Tai Shap feed (:func:`kaptai.kts.atlas.deal_rows`) plays deal ``i`` on ``PCG64`` of its
+own seed, which draws the wall and the dice before any policy acts, so every arrangement
+plays the same wall.  The advisor (pure Python, tens of hands a second) plays the first
+``ceil(advisor_hands / players)`` deals; its differences are paired over those.
 
 Money
 -----
 All values are in units of one ante (pot game) or one scoring point (advanced game; a
-point is one unit) per hand, from the point of view of one seat; the dealer streak
-(連莊) is not modelled (every hand is independent, as in
-:func:`~kaptai.kts.simulate.simulate`).  With ``w_j`` = P(seat ``j`` wins), ``d`` =
-P(drawn hand, 流局), ``m_j`` = E[score | ``j`` wins], ``P`` players and house cut ``c``:
+point is one unit) per hand, from the point of view of one seat, settled hand by hand
+(:func:`kaptai.core.settlement.settle_outcomes`; the dealer streak (連莊) is not modelled).
+With ``w_j`` = P(seat ``j`` wins), ``d`` = P(drawn hand, 流局), ``m_j`` = E[score | ``j``
+wins], ``P`` players and house cut ``c``:
 
 - pot, ``drawn_hand='refund'``: ``EV_s = w_s * P * (1 - c) - (1 - d)``;
-- pot, ``drawn_hand='carry'`` (long run; the pot at a win holds ``P / (1 - d)`` antes
-  on average): ``EV_s = w_s * P * (1 - c) / (1 - d) - 1``;
+- pot, ``drawn_hand='carry'``: ``EV_s = w_s * P * (1 - c) / (1 - d) - 1`` in the long run
+  (:func:`expected_value`; a league refuses it: a carried pot makes a hand's result depend
+  on earlier hands);
 - advanced: ``EV_s = w_s * (P - 1) * m_s * (1 - c) - sum_{j != s} w_j * m_j``.
-
-The seats' EVs add up to minus the house's take (``-c * P * (1 - d)`` in the pot game, 0
-in the advanced game without a cut).  ``value_of_play`` is ``EV(X) - EV('random')``: what
-playing ``X`` instead of random legal moves earns, per hand, in the same seat against the
-same field.
-
-Confidence intervals
---------------------
-The outcome of a hand falls in one multinomial cell (drawn, or seat ``j`` wins with score
-``k``); every EV above is a function ``f`` of the cell probabilities ``p``.  Its interval
-is the delta-method normal interval ``f(p_hat) +- z * sqrt(g' (diag p - p p') g / N)``,
-``g`` the gradient of ``f``.  For the refund and advanced settlements ``f`` is linear, so
-this is exactly the normal interval of the mean net payoff per hand.  Averages over the
-seat runs and differences (``value_of_play``, ``vs_best_other``: EV(X) minus the highest EV of
-the other policies in the table) add the variances of independent runs.
-``win`` uses the Wilson interval of the pooled wins (conservative for the balanced
-seat rotation); ``win_share`` is ``players * win`` with the interval scaled alike.
 
 Examples
 --------
@@ -70,12 +43,9 @@ Examples
 
 from __future__ import annotations
 
-import os
-
-import json
+import dataclasses
 import math
-import sys
-import zlib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -85,19 +55,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kaptai._version import __version__
-from kaptai.core.sampling import seed_entropy
+from kaptai.core import league as _core
 from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count as _count
 from kaptai.core.plotting import save_figure, with_cjk_font
 from kaptai.core.settlement import pot_ev
-from kaptai.core.stats import wilson_interval, z_value
+from kaptai.core.stats import z_value
 from kaptai.errors import RulesError
 from kaptai.kts.advisor import advise
-from kaptai.kts.config import make_config
 from kaptai.kts.policies import BUILTIN_POLICIES, Policy, PlayerView
 from kaptai.kts.rules import RuleSet, game_name, resolve_rules
-from kaptai.kts.simulate import CHUNK_HANDS, CONFIDENCE, simulate
+from kaptai.kts.simulate import CONFIDENCE
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile
 
 __all__ = [
@@ -109,21 +77,13 @@ __all__ = [
     "seat_ev",
     "policy_league",
     "plot_league",
+    "league_tables_command",
 ]
 
-#: Columns of :func:`policy_league`.
-LEAGUE_COLUMNS: list[str] = [
-    "game", "rules", "players", "policy", "opponents", "metric",
-    "value", "ci_low", "ci_high", "hands", "method",
-]
+#: Columns of :func:`policy_league` (those of every game's league, :mod:`kaptai.core.league`).
+LEAGUE_COLUMNS: list[str] = list(_core.LEAGUE_COLUMNS)
 #: Metrics of :func:`policy_league` and what they are (per hand, one seat's view).
-LEAGUE_METRICS: dict[str, str] = {
-    "win": "P(the policy's seat wins the hand), averaged over the seats",
-    "win_share": "players x win: 1 is the fair share 1/players",
-    "ev_per_hand": "expected net gain per hand in antes (pot) or points (advanced)",
-    "value_of_play": "ev_per_hand(policy) - ev_per_hand('random'), same seats and field",
-    "vs_best_other": "ev_per_hand(policy) - the highest ev_per_hand of the other policies in the table",
-}
+LEAGUE_METRICS: dict[str, str] = dict(_core.LEAGUE_METRICS)
 #: The built-in policies a league plays by default (every compiled one but `lookahead_score`,
 #: which is asked for by name: `--policies ...,lookahead_score`).
 LEAGUE_POLICIES: tuple[str, ...] = ("random", "greedy", "score", "lookahead", "lookahead_score", "search")
@@ -406,43 +366,77 @@ def seat_ev(
 
 
 # --------------------------------------------------------------------------------------
-# The league
+# The league (the shared duplicate league, kaptai.core.league)
 # --------------------------------------------------------------------------------------
 
 
+def _make_policy(name: str) -> Policy:
+    if name == _ADVISOR:
+        return AdvisorPolicy()
+    raise RulesError(f"unknown policy {name!r}")  # pragma: no cover - names are checked first
 
+
+def _deal_rows(variant: Any, arrangements: Any, chunk: Any) -> list[dict[str, np.ndarray]]:
+    """The feed's duplicate deals, the advisor played by :class:`AdvisorPolicy` (reference engine)."""
+    from kaptai.kts.atlas import deal_rows
+
+    return deal_rows(variant, arrangements, chunk, make_policy=_make_policy)
+
+
+def _game() -> _core.LeagueGame:
+    from kaptai.kts.atlas import FEED
+
+    return _core.LeagueGame("kap-tai-shap", dataclasses.replace(FEED, deal_rows=_deal_rows), (2, 22), 4,
+                            tuple(BUILTIN_POLICIES) + (_ADVISOR,), resolve_rules)
 
 
 def _policy_name(p: object, what: str) -> str:
     if isinstance(p, str) and p.strip().lower() in BUILTIN_POLICIES:
         return p.strip().lower()
     raise RulesError(
-        f"unknown {what} {p!r}: expected one of {', '.join(repr(b) for b in BUILTIN_POLICIES)} "
+        f"unknown {what} {str(p)[:40]!r}: expected one of {', '.join(repr(b) for b in BUILTIN_POLICIES)} "
         "(the advisor policy is added with include_advisor=True)"
     )
 
 
-def _run_seed(entropy: int, rules: RuleSet, players: int, policy: str, seat: int | None) -> int:
-    """Seed of one run, from the league seed and what the run is (not from run order)."""
-    rules_key = zlib.crc32(json.dumps(rules.to_dict(), sort_keys=True, default=str).encode())
-    ss = np.random.SeedSequence(
-        entropy,
-        spawn_key=(rules_key, players, zlib.crc32(policy.encode()), players if seat is None else seat),
-    )
-    hi, lo = (int(x) for x in ss.generate_state(2, np.uint32))
-    return (hi << 32) | lo
+def _rule_sets(rules: Any) -> list[RuleSet]:
+    out: list[RuleSet] = []
+    for r in _as_tuple(rules, (str, RuleSet, Mapping)):
+        out.append(resolve_rules(r))
+    if not out:
+        raise RulesError("rules is empty: give at least one ruleset")
+    names = [r.name for r in out]
+    if len(set(names)) != len(names):
+        raise RulesError(
+            f"rulesets with the same name {names!r}: give each a distinct name= to label the rows (and no "
+            "ruleset twice)"
+        )
+    return out
 
 
-@dataclass
-class _Result:
-    """A policy's figures at one table: win (pooled counts), EV and its variance."""
+def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols: list[str],
+                  include_advisor: bool, advisor_hands: int, checkpoint: Any, **kw: Any) -> list[pd.DataFrame]:
+    rule_sets = _rule_sets(rules)
+    try:
+        counts = tuple(dict.fromkeys(_as_tuple(players, (int, np.integer))))
+    except TypeError:
+        raise RulesError(f"players={str(players)[:40]!r}: expected a player count or a sequence of them") from None
+    if not counts:
+        raise RulesError("players is empty: give at least one player count")
+    from kaptai.kts.config import make_config
 
-    wins: float  # wins of the policy's seat(s), pooled (may be fractional for the baseline)
-    trials: int  # hands behind ``wins``
-    scale: float  # win = wins / trials * scale
-    ev: float
-    var: float
-    hands: int
+    for p in counts:
+        for r in rule_sets:
+            make_config(p, r)  # validates players, rules and the deal
+    g = _game()
+    names = pols + ([_ADVISOR] if include_advisor else [])
+    out = []
+    for i, r in enumerate(rule_sets):
+        sub = None if checkpoint is None else os.path.join(os.fspath(checkpoint), f"rules-{i}-{r.name}")
+        out.append(fn(g, tuple(counts), r, hands, seed, tuple(names), checkpoint=sub,
+                      caps={_ADVISOR: advisor_hands} if include_advisor else None,
+                      chunk_hands={_ADVISOR: 8}, **kw))
+    return out
 
 
 def policy_league(
@@ -462,104 +456,66 @@ def policy_league(
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
 ) -> pd.DataFrame:
-    """Head-to-head league of playing policies: win rate and EV per hand, with CIs.
+    """Duplicate league of playing policies: win rate and EV per hand, paired differences, with CIs.
 
-    For every ruleset and player count, each policy plays against a field of
-    ``baseline`` at every seat in turn (the module docstring gives the design and the
-    interval methods).  The compiled engine plays the built-ins; the advisor policy
-    (:class:`AdvisorPolicy`, ``include_advisor=True``) runs in the pure-Python reference
-    engine, so it gets only ``advisor_hands`` hands -- its rows say so in ``hands``.
+    For every ruleset and player count, each policy plays every deal at each seat in turn
+    against a field of ``baseline`` (:func:`kaptai.core.league.policy_league`; the rows are
+    its rows, one ruleset after the other).
 
     Parameters
     ----------
     players : int or sequence of int
-        Player counts (2-22; 2 is Kap Shap).
+        Player counts (2 to 22, as the ruleset allows).
     rules : RuleSet, str, mapping or a sequence of them
-        Rulesets (:func:`kaptai.kts.rules.resolve_rules`); their names label the rows
-        and must differ.
+        Rulesets, each with its own name (the ``rules`` column).
     hands : int
-        Hands per policy and table, at least 1, rounded up to a multiple of the player
-        count (one equal share per seat).
+        Hands per policy, ruleset and player count (``ceil(hands / players)`` deals, each played
+        at every seat).
     seed : int or None
-        League seed (None: fresh entropy, recorded in ``attrs['seed_entropy']``).
+        League seed (the same seed gives the same table).
     policies : str or sequence of str
-        Built-in policies: ``'random'``, ``'greedy'``, ``'score'``.  ``'random'`` is always
-        played, as the reference of ``value_of_play``; its rows appear only if listed.
+        Built-in policies; ``'random'`` is always played as the reference of ``value_of_play``.
     include_advisor : bool
-        Also play :class:`AdvisorPolicy` (slow: a few hundred hands take a minute).
+        Also play :class:`AdvisorPolicy` (``'advisor'``) on the first ``advisor_hands`` hands'
+        deals (pure Python: budget a few hundred hands).
     advisor_hands : int
-        Hands per table for the advisor policy, at least 1 (rounded up like ``hands``).
-    workers : int
-        Worker processes for :func:`~kaptai.kts.simulate.simulate`; results do not depend
-        on it.
-    progress : bool
-        Show a ``tqdm`` progress bar (hands) on stderr.
+        Hands of the advisor per ruleset and player count.
+    workers, progress, scheduler, checkpoint
+        As :func:`kaptai.core.runner.run_jobs` (one checkpoint folder per ruleset inside
+        ``checkpoint``).
     baseline : str
         Built-in policy of the field (every other seat).
 
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`LEAGUE_COLUMNS`: ``game, rules, players, policy, opponents, metric,
-        value, ci_low, ci_high, hands, method``; metrics :data:`LEAGUE_METRICS`
-        (``value_of_play`` for every policy but ``'random'``, ``vs_best_other`` when the
-        table has two policies or more).  Values are per hand in
-        antes (pot settlement) or points (advanced), one seat's view.  ``attrs`` holds
+        Columns :data:`LEAGUE_COLUMNS`; metrics :data:`LEAGUE_METRICS` (``value_of_play`` for every
+        policy but ``'random'``, ``vs_best_other`` when the table has two policies or more).  Values
+        are per hand in antes (pot settlement) or points (advanced), one seat's view.  ``attrs``:
         ``seed_entropy``, ``version``, ``settings`` (every argument, the rules as dicts),
-        ``runs`` (every simulate run: rules, players, policy, seat (None: all seats
-        baseline), seed, hands, engine), ``confidence``, ``metrics`` and ``ev_method``.
+        ``runs``, ``confidence``, ``metrics``, ``ev_method``, ``differences`` (every pair of
+        policies, :func:`kaptai.core.league.league_differences`).
 
     Raises
     ------
     RulesError
-        For an unknown policy or baseline, a bad player count or ruleset, duplicate
-        ruleset names, ``hands``/``advisor_hands``/``workers`` < 1 or a bad seed.
+        For an unknown policy or baseline, a bad player count or ruleset, a ruleset name given
+        twice, ``drawn_hand='carry'``, ``hands``/``advisor_hands``/``workers`` < 1 or a bad seed.
 
     Examples
     --------
     >>> from kaptai.kts.league import policy_league
     >>> df = policy_league(players=4, rules="traditional", hands=400, seed=2,
     ...                    policies=("random", "greedy"), progress=False)
-    >>> df[["policy", "metric", "value", "ci_low", "ci_high"]].round(3)
-       policy         metric  value  ci_low  ci_high
-    0  random            win  0.045   0.029    0.070
-    1  random      win_share  0.180   0.115    0.280
-    2  random    ev_per_hand -0.824  -0.901   -0.747
-    3  random  vs_best_other -0.774  -0.851   -0.697
-    4  greedy            win  0.249   0.246    0.250
-    5  greedy      win_share  0.998   0.986    1.000
-    6  greedy    ev_per_hand -0.050  -0.050   -0.050
-    7  greedy  value_of_play  0.774   0.697    0.851
-    8  greedy  vs_best_other  0.774   0.697    0.851
+    >>> df[df.metric == "ev_per_hand"][["policy", "value"]].round(3).values.tolist()
+    [['random', -0.824], ['greedy', -0.05]]
     >>> policy_league(players=1, hands=10)
     Traceback (most recent call last):
     ...
     kaptai.errors.RulesError: players=1 is not supported: expected an integer from 2 to 22
     """
-    try:
-        player_counts = tuple(dict.fromkeys(_as_tuple(players, (int, np.integer))))
-    except TypeError:
-        raise RulesError(f"players={players!r}: expected a player count or a sequence of them") from None
-    if not player_counts:
-        raise RulesError("players is empty: give at least one player count")
-    tables = []
-    for p in player_counts:
-        for r in _as_tuple(rules, (str, RuleSet, Mapping)):
-            tables.append(make_config(p, r))  # validates players, rules and the deal
-    rule_sets: list[RuleSet] = []
-    for cfg in tables:
-        if all(cfg.rules != r for r in rule_sets):
-            rule_sets.append(cfg.rules)
-    names = [r.name for r in rule_sets]
-    if len(set(names)) != len(names):
-        raise RulesError(
-            f"rulesets with the same name {names!r}: give each a distinct name= to label the rows"
-        )
-    if not rule_sets:
-        raise RulesError("rules is empty: give at least one ruleset")
     hands = _count("hands", hands, 1)
     advisor_hands = _count("advisor_hands", advisor_hands, 1)
-    workers = _count("workers", workers, 1)
     baseline = _policy_name(baseline, "baseline policy")
     pols: list[str] = []
     for p in _as_tuple(policies, (str,)):
@@ -568,136 +524,55 @@ def policy_league(
             pols.append(name)
     if not pols and not include_advisor:
         raise RulesError("policies is empty: give at least one built-in policy")
-    try:
-        entropy = seed_entropy(seed)
-    except ValueError as exc:
-        raise RulesError(str(exc)) from None
-
-    played = list(pols) + (["random"] if "random" not in pols else [])
-    order = sorted(tables, key=lambda c: (names.index(c.rules.name), player_counts.index(c.players)))
-
-    def per_seat(total: int, P: int) -> int:
-        return -(-total // P)
-
-    total_hands = 0
-    for cfg in order:
-        P = cfg.players
-        total_hands += len(played) * per_seat(hands, P) * P
-        if include_advisor:
-            total_hands += per_seat(advisor_hands, P) * P
-
-    from tqdm.auto import tqdm
-
-    runs: list[dict[str, Any]] = []
-    bar = tqdm(total=total_hands, disable=not progress, file=sys.stderr, unit="hand", desc="league")
-
-    def play(cfg, name: str, seats: list[int | None], n_seat: int) -> _Result:
-        P, r = cfg.players, cfg.rules
-        wins = ev = var = 0.0
-        trials = 0
-        scale = 1.0
-        for seat in seats:
-            if seat is None:  # all seats play the baseline; average the seats
-                table_pols: list = [baseline] * P
-                weights = np.full(P, 1.0 / P)
-            else:
-                table_pols = [baseline] * P
-                table_pols[seat] = AdvisorPolicy() if name == _ADVISOR else name
-                weights = np.zeros(P)
-                weights[seat] = 1.0
-            s = _run_seed(entropy, r, P, name, seat)
-            sub = None if checkpoint is None else os.path.join(os.fspath(checkpoint), f"league-{s}")
-            sim = simulate(P, r, n_seat, s, policies=table_pols, workers=workers, progress=False,
-                           scheduler=scheduler, checkpoint=sub)
-            cells = _cells(sim, r)
-            e, v = _ev_and_var(cells, weights, r)
-            ev += e / len(seats)
-            var += v / len(seats) ** 2
-            if seat is None:
-                wins += round((1.0 - cells.drawn) * n_seat)  # won hands; one seat's share is 1/P
-                scale = 1.0 / P
-            else:
-                win_row = sim[(sim.metric == "win") & (sim.relative_to == "dealer") & (sim.seat == seat)]
-                wins += round(float(win_row.value.iloc[0]) * n_seat)
-            trials += n_seat
-            runs.append({
-                "rules": r.name, "players": P, "policy": name, "seat": seat, "seed": s,
-                "hands": n_seat, "engine": sim.attrs["engine"],
-            })
-            bar.update(n_seat)
-        return _Result(wins, trials, scale, ev, var, n_seat * len(seats))
-
-    z = z_value(CONFIDENCE)
-    out: list[dict[str, Any]] = []
-    try:
-        for cfg in order:
-            P, r = cfg.players, cfg.rules
-            results: dict[str, _Result] = {}
-            for name in played:
-                n_seat = per_seat(hands, P)
-                if name == baseline:
-                    results[name] = play(cfg, name, [None], n_seat * P)
-                else:
-                    results[name] = play(cfg, name, list(range(P)), n_seat)
-            if include_advisor:
-                results[_ADVISOR] = play(cfg, _ADVISOR, list(range(P)), per_seat(advisor_hands, P))
-            shown = list(pols) + ([_ADVISOR] if include_advisor else [])
-            for name in shown:
-                res = results[name]
-                lo, hi = wilson_interval(res.wins, res.trials, CONFIDENCE)
-                win = res.wins / res.trials * res.scale
-                lo, hi = float(lo) * res.scale, float(hi) * res.scale
-                sd = math.sqrt(res.var)
-                base = {"game": game_name(P), "rules": r.name, "players": P, "policy": name,
-                        "opponents": baseline, "hands": res.hands, "method": "monte_carlo"}
-                out.append({**base, "metric": "win", "value": win, "ci_low": lo, "ci_high": hi})
-                out.append({**base, "metric": "win_share", "value": win * P, "ci_low": lo * P,
-                            "ci_high": hi * P})
-                out.append({**base, "metric": "ev_per_hand", "value": res.ev,
-                            "ci_low": res.ev - z * sd, "ci_high": res.ev + z * sd})
-                if name != "random":
-                    ref = results["random"]
-                    diff = res.ev - ref.ev
-                    sd_d = math.sqrt(res.var + ref.var)
-                    out.append({**base, "metric": "value_of_play", "value": diff,
-                                "ci_low": diff - z * sd_d, "ci_high": diff + z * sd_d})
-                others = [o for o in shown if o != name]
-                if others:
-                    # the best other policy of the table (the first listed on equal EV)
-                    best = max(others, key=lambda o: (results[o].ev, -shown.index(o)))
-                    diff = res.ev - results[best].ev
-                    sd_d = math.sqrt(res.var + results[best].var)
-                    out.append({**base, "metric": "vs_best_other", "value": diff,
-                                "ci_low": diff - z * sd_d, "ci_high": diff + z * sd_d})
-    finally:
-        bar.close()
-
-    df = pd.DataFrame(out, columns=LEAGUE_COLUMNS)
-    df = df.astype({"players": "int64", "hands": "int64"})
+    parts = _each_ruleset(_core.policy_league, players, rules, hands, seed, pols, include_advisor, advisor_hands,
+                          checkpoint, workers=workers, progress=progress, baseline=baseline, scheduler=scheduler)
+    df = pd.concat(parts, ignore_index=True)
+    df["game"] = [game_name(int(p)) for p in df.players]
+    first = parts[0].attrs
     df.attrs.update({
-        "seed_entropy": entropy,
-        "version": __version__,
+        **first,
         "settings": {
-            "players": [int(p) for p in player_counts],
-            "rules": [r.to_dict() for r in rule_sets],
-            "hands": hands,
-            "policies": pols,
-            "baseline": baseline,
-            "include_advisor": bool(include_advisor),
-            "advisor_hands": advisor_hands,
-            "chunk_hands": CHUNK_HANDS,
+            "players": list(first["settings"]["players"]),
+            "rules": [p.attrs["rules"] for p in parts],
+            "hands": hands, "policies": pols, "baseline": baseline, "include_advisor": bool(include_advisor),
+            "advisor_hands": advisor_hands, "design": "duplicate",
         },
-        "runs": runs,
-        "confidence": CONFIDENCE,
-        "metrics": dict(LEAGUE_METRICS),
-        "ev_method": (
-            "EV from the simulated outcome frequencies (dealer-relative seats) under the "
-            "ruleset's settlement; delta-method normal intervals (exact variance of the mean "
-            "net payoff for refund and advanced settlement); seat runs, value_of_play and "
-            "vs_best_other combine independent runs; win: Wilson interval of the pooled wins"
-        ),
+        "runs": [dict(r, rules=p.attrs["rules"]["name"]) for p in parts for r in p.attrs["runs"]],
+        "differences": [d for p in parts for d in p.attrs["differences"]],
     })
     return df
+
+
+def league_tables_command(args: Any, game: Any):
+    """``kaptai league kap-tai-shap --cross`` / ``--diff``: the cross-play table or the pairwise
+    differences of every ruleset of ``--rules-list`` and player count (``--plot``: the heat map)."""
+    from kaptai.spec import Output
+
+    if args.cross and args.diff:
+        raise RulesError("--cross and --diff are two different tables: give one of them")
+    pols = [_policy_name(p, "policy") for p in args.policies.split(",")]
+    adv = args.advisor_hands > 0
+    kw = dict(workers=args.workers, progress=args.progress, scheduler=args.scheduler)
+    if args.cross:
+        parts = _each_ruleset(_core.cross_play, tuple(args.players), tuple(args.rules_list.split(",")), args.hands,
+                              args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
+        df = pd.concat(parts, ignore_index=True)
+        df.attrs.update(parts[0].attrs)
+        cols = ["rules", "players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
+                "diff_vs_field", "diff_ci_low", "diff_ci_high", "hands"]
+        title = "cross-play, duplicate deals, seats rotated: each policy against a field of each other policy"
+    else:
+        parts = _each_ruleset(_core.policy_league, tuple(args.players), tuple(args.rules_list.split(",")),
+                              args.hands, args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
+        df = pd.concat([_core.league_differences(p) for p in parts], ignore_index=True)
+        df.attrs.update(parts[0].attrs)
+        df.attrs.pop("differences", None)
+        cols = ["rules", "players", "policy", "other", "value", "ci_low", "ci_high", "hands", "variance_ratio"]
+        title = "every pair of policies on the same deals: difference in EV per hand, paired 95% intervals"
+    df["game"] = [game_name(int(p)) for p in df.players]
+    if args.plot:
+        _core.plot_cross(df, args.plot)
+    return Output(df, title, cols)
 
 
 # --------------------------------------------------------------------------------------

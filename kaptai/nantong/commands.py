@@ -197,7 +197,7 @@ def _commands() -> dict[str, Command]:
         ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"'),
         "league": Command(_M + "league", (
             o.player_counts(span, "3"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),

@@ -144,7 +144,7 @@ def _commands() -> dict[str, Command]:
         ), example=f'kaptai advise {name} "RKx2 RA YAx2 GE WC WP GK GA" --seen "RE YE" --format json'),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),

@@ -204,7 +204,7 @@ def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
 def _skill_section(games: int, seed: int, run: dict, progress: bool):
     """How much skill is worth: the search player against the default (greedy) field and
     against a random field, through the league, and per seat from the leader."""
-    from kaptai.core.league import policy_league
+    from kaptai.league import policy_league
 
     hands = max(200, min(int(games) // 4, SKILL_HANDS))
     leagues = []

@@ -354,7 +354,7 @@ def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
 def skill_section(hands: int, seed: int, run: dict, progress: bool):
     """How much skill is worth: ``search`` against the default (max_melds) field and against a
     random field, through the league (seats rotated), then per seat; returns (section, results)."""
-    from kaptai.core.league import policy_league
+    from kaptai.league import policy_league
     from kaptai.nantong.config import (
         DEFAULT_CANDIDATES,
         DEFAULT_GUARD,
