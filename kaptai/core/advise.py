@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
@@ -54,7 +54,7 @@ import numpy as np
 from kaptai.errors import RulesError
 
 __all__ = ["MAX_SAMPLES", "DEFAULT_BUDGET_MS", "MAX_BUDGET_MS", "Z95", "PairedResult", "paired_budget",
-           "check_samples", "check_budget_ms", "competition_ranks", "stop_text"]
+           "check_samples", "check_budget_ms", "cli_options", "competition_ranks", "stop_text"]
 
 #: Most layouts any advisor draws (the CLI's ``--samples`` bound, and the budget's ceiling).
 MAX_SAMPLES: int = 100_000
@@ -150,6 +150,7 @@ class PairedResult:
     elapsed_ms: float
     batch: int
     budget_ms: float | None
+    groups: list[np.ndarray] | None = None
 
     def means(self, q: int = 0) -> np.ndarray:
         """Mean of quantity ``q`` per option."""
@@ -197,14 +198,18 @@ class PairedResult:
         return competition_ranks(self.means(0))
 
     def resolved(self, z: float = Z95) -> bool:
-        """Whether the best option's lead over the second is resolved (paired interval above 0)."""
-        k = self.sums.shape[1]
-        if k < 2:
+        """Whether the best option's lead over the second is resolved (paired interval above 0),
+        in every group of options when the run has groups."""
+        groups = self.groups if self.groups is not None else [np.arange(self.sums.shape[1])]
+        return all(self._resolved(np.asarray(g), z) for g in groups)
+
+    def _resolved(self, idx: np.ndarray, z: float) -> bool:
+        if len(idx) < 2:
             return True
-        m = self.means(0)
+        m = self.means(0)[idx]
         order = np.argsort(-m, kind="stable")
-        b, s = int(order[0]), int(order[1])
-        if m[b] == m[s]:
+        b, s = int(idx[order[0]]), int(idx[order[1]])
+        if m[order[0]] == m[order[1]]:
             return False
         d, lo, _ = self.diff(b, s, z)
         return bool(d > 0 and lo > 0)
@@ -215,21 +220,35 @@ class PairedResult:
                 "elapsed_ms": round(self.elapsed_ms, 1)}
 
 
-def stop_text(res: PairedResult, seed: int) -> str:
-    """A header's words on how sampling stopped, with the command-line flags that reproduce it.
+def stop_text(attrs: Mapping[str, Any]) -> str:
+    """A header's words on how sampling stopped, from an advise table's ``attrs`` (``samples``,
+    ``stop``, ``budget_ms``, ``seed``), with the arguments that reproduce it.
 
-    >>> r = PairedResult(96, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((2, 2)), "budget", 3, 151.0, 32, 150.0)
-    >>> stop_text(r, 0)
+    >>> stop_text({"samples": 96, "stop": "budget", "budget_ms": 150.0, "seed": 0})
     'stopped by the 150 ms budget at 96 layouts, best vs second not resolved (--samples 96 --seed 0 reproduces it)'
+    >>> stop_text({"samples": 40, "stop": "fixed", "budget_ms": None, "seed": 3})
+    '40 layouts (fixed by --samples)'
     """
-    if res.stop == "fixed":
-        return f"{res.samples} layouts (fixed)"
-    why = {"resolved": "stopped when the best option's lead over the second was resolved (paired 95% interval "
+    n = attrs["samples"]
+    if attrs["stop"] == "fixed":
+        return f"{n} layouts (fixed by --samples)"
+    why = {"resolved": "sampled until the best option's lead over the second was resolved (paired 95% interval "
                        "above 0)",
-           "budget": f"stopped by the {res.budget_ms:g} ms budget",
-           "max": "stopped at the maximum sample count"}[res.stop]
-    tail = "" if res.stop == "resolved" else ", best vs second not resolved"
-    return f"{why} at {res.samples} layouts{tail} (--samples {res.samples} --seed {seed} reproduces it)"
+           "budget": f"stopped by the {attrs['budget_ms']:g} ms budget",
+           "max": "stopped at the maximum sample count"}[attrs["stop"]]
+    tail = "" if attrs["stop"] == "resolved" else ", best vs second not resolved"
+    return f"{why} at {n} layouts{tail} (--samples {n} --seed {attrs['seed']} reproduces it)"
+
+
+def cli_options(what: str = "answer") -> tuple[Any, Any]:
+    """``--samples`` (default none: the budget decides) and ``--budget-ms`` of every ``advise`` command.
+
+    A game's commands.py takes them from :func:`kaptai.core.cli_options.advice_budget` (the same
+    options): importing this module imports numpy, which loading the registry must not
+    (tests/test_startup.py)."""
+    from kaptai.core.cli_options import advice_budget
+
+    return advice_budget(what)
 
 
 def batch_stream(seed: int, b: int) -> np.random.PCG64:
@@ -247,6 +266,8 @@ def paired_budget(
     batch: int = 32,
     min_samples: int | None = None,
     max_samples: int = MAX_SAMPLES,
+    groups: Any = None,
+    start: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> PairedResult:
     """Sample ``evaluate`` in batches until the best option is resolved, the budget is spent, or
@@ -273,6 +294,11 @@ def paired_budget(
         Layouts drawn before the first test of the lead (default two batches).
     max_samples : int
         Ceiling of the budgeted run.
+    groups : sequence of index arrays, optional
+        Blocks of options compared among themselves only (e.g. one block per scoring): the run
+        is resolved when every block's best option is resolved over that block's second.
+    start : float, optional
+        ``clock()`` at the start of the advice: the budget then covers the advisor's own set-up too.
 
     Returns
     -------
@@ -287,7 +313,7 @@ def paired_budget(
     cross = np.zeros((n_options, n_options))
     n = 0
     b = 0
-    t0 = clock()
+    t0 = clock() if start is None else float(start)
     last = 0.0
     stop = "fixed" if samples is not None else "max"
     while n < target:
@@ -310,7 +336,7 @@ def paired_budget(
         last = now - tb
         if samples is not None or n < min_n:
             continue
-        res = PairedResult(n, sums, sumsq, cross, "", b, 0.0, batch, budget_ms)
+        res = PairedResult(n, sums, sumsq, cross, "", b, 0.0, batch, budget_ms, groups)
         if res.resolved():
             stop = "resolved"
             break
@@ -319,4 +345,4 @@ def paired_budget(
             break
     assert sums is not None and sumsq is not None
     return PairedResult(n, sums, sumsq, cross, stop, b, (clock() - t0) * 1000.0, batch,
-                        None if samples is not None else float(budget_ms))
+                        None if samples is not None else float(budget_ms), groups)

@@ -1,9 +1,15 @@
 """The Heaven Eleven (天牌十一) advisor: the expected score of every call, or of every legal play.
 
 Both answers are the ``search`` policies' own estimates (``docs/heaven-eleven-engine.md``), with
-every option kept (no pruning) and a 95% interval: the mean of the seat's final over ``samples``
-layouts of the unseen cards, ± 1.96 standard errors (normal interval over the layouts; the same
-layouts for every option, so differences between options are sharper than the intervals say).
+every option kept (no pruning).  ``value`` is the mean of the seat's final score of the hand, in
+points (the zero-sum finals of ``kaptai score``), over the sampled layouts of the unseen cards,
+with its 95% normal interval; ``vs_best`` is the option's paired difference to the best option
+(the same layouts for every option, so it is much sharper than the two intervals), with its 95%
+interval.  Layouts are drawn in batches within a time budget (:mod:`kaptai.core.advise`): sampling
+stops when the best option's lead over the second is resolved or the budget (150 ms) is spent;
+``samples=N`` draws exactly N and reproduces a budgeted answer that used N.  Equal values share a
+rank (competition ranking, "1224").  Heaven Eleven is a trick game: there is no complete hand to
+declare, so no "win" row.
 
 Model
 -----
@@ -14,7 +20,13 @@ consistent falls back to the voids alone, as in the engine).
 *Playouts.*  Each option is followed by the rest of the hand played by ``greedy`` at every seat.
 *Bids.*  After each call the other seats go on bidding by the ``expected`` table and the seat passes
 at its later turns; the contract that comes out is played out and scored.  A passed-out deal is
-worth 0 (it is redealt), under ``passout='dealer_0C'`` the dealer plays 0♣.
+worth 0 (it is redealt), under ``passout='dealer_0C'`` the dealer plays 0♣.  Calls that the other
+seats' bidding overcalls anyway (often PASS, 0♣, 0♦ ...) end in the same contract on every layout:
+their values are equal and they share a rank.
+*Auctions.*  An auction still open asks for a call.  A finished auction (a bid and three passes, or
+four passes under ``passout='dealer_0C'``) fixes the contract and the declarer: :func:`advise` then
+answers the first play (the plays are asked of the seat on lead).  With a ``contract`` the auction,
+if typed, must be finished and end in that contract by that declarer.
 *Seats.*  Seats 0-3 are numbered in play order (clockwise by default); calls go in bidding order
 (counterclockwise by default) from the dealer.
 
@@ -33,13 +45,15 @@ True
 
 from __future__ import annotations
 
-import math
+import time
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from kaptai.errors import InvalidHandError, KaptaiError, RulesError
+from kaptai.core.advise import DEFAULT_BUDGET_MS, PairedResult, check_budget_ms, check_samples, paired_budget
+from kaptai.core.options import check_seed
+from kaptai.errors import InvalidHandError, KaptaiError, RulesError, quote_token
 from kaptai.heaven11 import _engine
 from kaptai.heaven11.cards import (
     InvalidBidError,
@@ -54,14 +68,15 @@ from kaptai.heaven11.config import FIRST_LEADERS, IllegalPlayError, make_config
 from kaptai.heaven11.engine_reference import follow_options, lead_options, play_kind
 from kaptai.heaven11.rules import resolve_rules
 
-__all__ = ["ADVICE_COLUMNS", "BID_ADVICE_SAMPLES", "PLAY_ADVICE_SAMPLES", "advise", "advise_bid", "advise_play"]
+__all__ = ["ADVICE_COLUMNS", "BATCH", "advise", "advise_bid", "advise_play"]
 
-#: Layouts per answer by default.
-PLAY_ADVICE_SAMPLES: int = 48
-BID_ADVICE_SAMPLES: int = 200
+#: Layouts per batch of the sampling budget (a batch of the 51 calls x 2 scorings takes ~5 ms).
+BATCH: int = 32
 #: Columns of the answers.
-ADVICE_COLUMNS: list[str] = ["rank", "option", "value", "ci_low", "ci_high", "sd", "samples", "scoring", "phase"]
-_Z = 1.959963984540054
+ADVICE_COLUMNS: list[str] = ["rank", "option", "value", "ci_low", "ci_high", "vs_best", "vs_best_low",
+                             "vs_best_high", "sd", "samples", "scoring", "phase"]
+#: The unit of ``value`` and ``vs_best``.
+UNIT = "points (final score of the hand)"
 SUIT_BITS = 0x1FFF
 
 
@@ -73,26 +88,32 @@ def _mask(ids) -> int:
 
 
 def _seat(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 4:
-        raise RulesError(f"{name}={value!r} is not allowed: expected a seat 0-3")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < 4:
+        raise RulesError(f"{name}={quote_token(value)} is not allowed: expected a seat 0-3")
     return int(value)
 
 
-def _samples(samples: Any) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= 4096:
-        raise RulesError(f"samples={samples!r} is not allowed: expected an integer 1-4096")
-    return int(samples)
-
-
-def _parse_auction(auction: Any, dealer: int, bid_step: int) -> list[tuple[int, int]]:
-    """[(seat, code or -1)] from 'PASS 1S PASS ...' (the dealer calls first); each bid must beat the standing one."""
+def _tokens(auction: Any) -> list[Any]:
     if auction is None:
         return []
-    tokens = auction.replace(",", " ").split() if isinstance(auction, str) else list(auction)
-    calls, current, passes, caller = [], -1, 0, dealer
+    if isinstance(auction, str):
+        return auction.replace(",", " ").split()
+    if isinstance(auction, (list, tuple)):
+        return list(auction)
+    raise RulesError(f"auction={quote_token(auction)} is not allowed: expected calls such as 'PASS 1S PASS'")
+
+
+def _parse_auction(auction: Any, dealer: int, bid_step: int, passout_0c: bool = False) -> list[tuple[int, int]]:
+    """[(seat, code or -1)] from 'PASS 1S PASS ...' (the dealer calls first); each bid must beat the standing one.
+
+    Four opening passes are refused under ``passout='redeal'`` (the deal is redealt: nothing to advise)."""
+    tokens = _tokens(auction)
+    calls: list[tuple[int, int]] = []
+    current, passes, caller = -1, 0, dealer
     for i, tok in enumerate(tokens, 1):
-        if current >= 0 and passes == 3:
-            raise InvalidBidError(f'call "{tok}" (token {i}): the auction is over (three passes after a bid)')
+        if (current >= 0 and passes == 3) or (current < 0 and len(calls) == 4):
+            raise InvalidBidError(f'call {quote_token(str(tok), quote=chr(34))} (token {i}): the auction is over '
+                                  f'({"three passes after a bid" if current >= 0 else "four passes"})')
         b = parse_bid(tok, i)
         if b is None:
             c = -1
@@ -100,29 +121,63 @@ def _parse_auction(auction: Any, dealer: int, bid_step: int) -> list[tuple[int, 
         else:
             c = bid_code(b)
             if c <= current:
-                raise InvalidBidError(f'invalid bid "{tok}" (token {i}): it does not beat {format_bid(divmod(current, 5))}')
+                raise InvalidBidError(f'invalid bid {quote_token(str(tok), quote=chr(34))} (token {i}): it does not '
+                                      f'beat {format_bid(divmod(current, 5))}')
             current, passes = c, 0
         calls.append((caller, c))
         caller = (caller + bid_step) % 4
-    if current < 0 and len(calls) >= 4:
-        raise InvalidBidError(f"the first four calls are passes: the deal is passed out (token {len(calls)})")
+    if current < 0 and len(calls) >= 4 and not passout_0c:
+        raise InvalidBidError(f"the first four calls are passes: the deal is passed out and redealt (token "
+                              f"{len(calls)}; under -o passout=dealer_0C the dealer would play 0C)")
     return calls
 
 
-def _rows(labels: list[str], values: np.ndarray, scoring: str, phase: str) -> pd.DataFrame:
-    v = values.astype(np.float64)
-    n = v.shape[1]
-    mean = v.mean(axis=1)
-    sd = v.std(axis=1, ddof=1) if n > 1 else np.zeros(len(labels))
-    half = _Z * sd / math.sqrt(n)
-    df = pd.DataFrame({"option": labels, "value": mean, "ci_low": mean - half, "ci_high": mean + half, "sd": sd,
-                       "samples": n, "scoring": scoring, "phase": phase})
-    df.insert(0, "rank", df["value"].rank(ascending=False, method="first").astype(int))
+def _outcome(calls: list[tuple[int, int]], dealer: int) -> tuple[int, int] | None:
+    """(contract code, declarer) of a finished auction, None while it is open."""
+    bids = [(s, c) for s, c in calls if c >= 0]
+    if bids:
+        last = max(i for i, (_, c) in enumerate(calls) if c >= 0)
+        if len(calls) - 1 - last >= 3:
+            return bids[-1][1], bids[-1][0]
+        return None
+    if len(calls) >= 4:
+        return 0, dealer  # passed out under dealer_0C: the dealer plays 0C
+    return None
+
+
+def _frame(res: PairedResult, labels: list[str], scoring: str, phase: str, idx: np.ndarray | None = None) -> pd.DataFrame:
+    """The rows of one scoring (options ``idx`` of the run)."""
+    idx = np.arange(len(labels)) if idx is None else idx
+    n = res.samples
+    mean = res.means(0)[idx]
+    lo, hi = (a[idx] for a in res.interval(0))
+    sd = np.sqrt(np.maximum(res.sumsq[0][idx] - res.sums[0][idx] ** 2 / n, 0.0) / (n - 1)) if n > 1 \
+        else np.zeros(len(idx))
+    best = int(idx[int(np.argmax(mean))])
+    vs = np.array([(0.0, 0.0, 0.0) if i == best else res.diff(int(i), best) for i in idx]).reshape(len(idx), 3)
+    df = pd.DataFrame({"option": labels, "value": mean, "ci_low": lo, "ci_high": hi, "vs_best": vs[:, 0],
+                       "vs_best_low": vs[:, 1], "vs_best_high": vs[:, 2], "sd": sd, "samples": n,
+                       "scoring": scoring, "phase": phase})
+    from kaptai.core.advise import competition_ranks
+
+    df.insert(0, "rank", competition_ranks(mean))
     return df
 
 
+def _run(evaluate, k: int, seed: int, samples: int | None, budget_ms: float, start: float,
+         groups: int = 1) -> PairedResult:
+    """paired_budget over ``groups`` blocks of ``k`` options, each block resolved on its own."""
+    blocks = [np.arange(g * k, (g + 1) * k) for g in range(groups)] if groups > 1 else None
+    return paired_budget(evaluate, k * groups, seed=seed, samples=samples, budget_ms=budget_ms, batch=BATCH,
+                         groups=blocks, start=start)
+
+
+def _checks(seed: Any, samples: Any, budget_ms: Any) -> tuple[int, int | None, float]:
+    return check_seed(seed), check_samples(samples), check_budget_ms(budget_ms)
+
+
 def advise_bid(hand: Any, *, seat: int = 0, dealer: int | None = None, auction: Any = None, rules: Any = None,
-               samples: int = BID_ADVICE_SAMPLES, seed: int = 0) -> pd.DataFrame:
+               samples: int | None = None, seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS) -> pd.DataFrame:
     """Expected final score of every call open to ``seat`` (pass and each higher bid up to 9NT), under the
     rules as written (``scoring='as_written'``) and under ``short_penalty='symmetric'``.
 
@@ -135,40 +190,67 @@ def advise_bid(hand: Any, *, seat: int = 0, dealer: int | None = None, auction: 
     dealer : int, optional
         The dealer; default: the seat that makes you the next caller after ``auction``.
     auction : str, optional
-        The calls so far, the dealer's first: ``"PASS 1S PASS"``.
+        The calls so far, the dealer's first: ``"PASS 1S PASS"`` (an open auction: a finished one
+        has no call left, see :func:`advise`).
     rules : RuleSet, preset name or mapping, optional
         Everything but ``short_penalty`` (both are answered).
-    samples, seed : int
-        Layouts, and the seed of their stream (the same layouts for both scorings).
+    samples : int, optional
+        Layouts (1-100,000); default None: sampled within ``budget_ms`` (both scorings on the
+        same stream, until each scoring's best call is resolved).
+    seed : int
+        Seed of the layouts' streams (a non-negative integer).
+    budget_ms : float
+        The time budget without ``samples``.
 
     Examples
     --------
-    >>> df = advise_bid("2C 3C 4C 5D 6D 7D 8H 9H TH 2S 3S 4S 5S", samples=20)
-    >>> df[(df.scoring == "symmetric") & (df["rank"] == 1)].option.tolist()
-    ['PASS']
+    >>> df = advise_bid("2C 3C 4C 5D 6D 7D 8H 9H TH 2S 3S 4S 5S", samples=64)
+    >>> df[(df.scoring == "symmetric") & (df["rank"] == 1)].option.tolist()[:2]
+    ['PASS', '0C']
     """
+    start = time.perf_counter()
     ids = parse_hand(hand, 13)
     seat = _seat("seat", seat)
-    samples = _samples(samples)
+    seed, samples, budget_ms = _checks(seed, samples, budget_ms)
     base = resolve_rules(rules)
     step = base.step(base.bid_direction)
-    tokens = auction.replace(",", " ").split() if isinstance(auction, str) else list(auction or [])
+    tokens = _tokens(auction)
     if dealer is None:
         dealer = (seat - step * len(tokens)) % 4
     dealer = _seat("dealer", dealer)
-    calls = _parse_auction(tokens, dealer, step)
+    calls = _parse_auction(tokens, dealer, step, base.passout == "dealer_0C")
+    done = _outcome(calls, dealer)
+    if done is not None:
+        raise InvalidBidError(f"the auction {quote_token(' '.join(map(str, tokens)))} is over: contract "
+                              f"{format_bid(divmod(done[0], 5))} by seat {done[1]}; advise on the plays with "
+                              f"contract= and declarer= (advise() does so by itself)")
     nxt = (dealer + step * len(calls)) % 4
     if nxt != seat:
         raise InvalidBidError(f"after {len(calls)} calls from dealer {dealer} it is seat {nxt}'s call, not seat {seat}'s")
     current = max([c for _, c in calls], default=-1)
-    frames = []
-    for label, sp in (("as_written", "none"), ("symmetric", "symmetric")):
-        cfg = make_config(rules=resolve_rules(base, short_penalty=sp))
-        cand, values = _engine.call_values(cfg, seat, _mask(ids), dealer, calls, samples, np.random.PCG64(seed))
-        labels = [format_bid(None if c < 0 else divmod(c, 5)) for c in cand]
-        frames.append(_rows(labels, values, label, "bid"))
+    cfgs = [make_config(rules=resolve_rules(base, short_penalty=sp)) for sp in ("none", "symmetric")]
+    hm = _mask(ids)
+    cand_box: list[list[int]] = []
+
+    def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
+        state = bg.state
+        out = []
+        for cfg in cfgs:
+            g = np.random.PCG64()
+            g.state = state  # both scorings read the same stream
+            cand, values = _engine.call_values(cfg, seat, hm, dealer, calls, n, g)
+            cand_box[:] = [list(cand)]
+            out.append(values)
+        return np.concatenate(out)[None]
+
+    k = 50 - current
+    res = _run(evaluate, k, seed, samples, budget_ms, start, groups=2)
+    labels = [format_bid(None if c < 0 else divmod(c, 5)) for c in cand_box[0]]
+    frames = [_frame(res, labels, label, "bid", np.arange(g * k, (g + 1) * k))
+              for g, label in enumerate(("as_written", "symmetric"))]
     df = pd.concat(frames, ignore_index=True)
-    df.attrs.update(seat=seat, dealer=dealer, auction=" ".join(tokens), standing=current, samples=samples, seed=seed,
+    df.attrs.update(seat=seat, dealer=dealer, auction=" ".join(map(str, tokens)), standing=current, seed=seed,
+                    unit=UNIT, **res.attrs(),
                     model="others bid by the 'expected' table, you pass after this call; greedy playouts")
     return df
 
@@ -196,9 +278,10 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
         try:
             cards = parse_cards(g)
         except KaptaiError as exc:
-            raise type(exc)(f"play {gi} ({g.strip()!r}): {exc}") from None
+            raise type(exc)(f"play {gi} ({quote_token(g.strip())}): {exc}") from None
         m = _mask(cards)
         text = format_cards(sorted(cards))
+        text = text if len(text) <= 40 else text[:38] + "…"
         who = leader if t_pos == 0 else (leader + t_pos * step) % 4
         if m & played:
             c = (m & played & -(m & played)).bit_length() - 1
@@ -272,8 +355,8 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
 
 
 def advise_play(hand: Any, *, contract: Any, declarer: int = 0, seat: int = 0, plays: Any = None, auction: Any = None,
-                dealer: int | None = None, rules: Any = None, samples: int = PLAY_ADVICE_SAMPLES,
-                seed: int = 0) -> pd.DataFrame:
+                dealer: int | None = None, rules: Any = None, samples: int | None = None,
+                seed: int = 0, budget_ms: float = DEFAULT_BUDGET_MS) -> pd.DataFrame:
     """Expected final score of every legal play of ``seat`` now, under the scoring in force.
 
     Parameters
@@ -289,9 +372,11 @@ def advise_play(hand: Any, *, contract: Any, declarer: int = 0, seat: int = 0, p
         ``"AC, 2C, 5C, 9C, KD QD, ..."`` (the seats follow from the rules: the lead, then play order,
         each play's winner leads the next).
     auction, dealer : optional
-        The whole auction (``"1S PASS PASS PASS"``) and its dealer: layouts then also agree with it.
-    rules, samples, seed
-        The scoring in force, layouts, seed.
+        The whole auction (``"1S PASS PASS PASS"``) and its dealer (default: the one that makes
+        ``declarer`` the maker of the last bid): layouts then also agree with it.  It must be
+        finished and end in ``contract`` by ``declarer``.
+    rules, samples, seed, budget_ms
+        The scoring in force; layouts (default: within the time budget), seed, budget.
 
     Examples
     --------
@@ -299,39 +384,93 @@ def advise_play(hand: Any, *, contract: Any, declarer: int = 0, seat: int = 0, p
     >>> df.sort_values("rank").phase.iloc[0], int(df.samples.iloc[0])
     ('lead', 8)
     """
+    start = time.perf_counter()
     ids = parse_hand(hand, 13)
     seat = _seat("seat", seat)
     declarer = _seat("declarer", declarer)
-    samples = _samples(samples)
+    seed, samples, budget_ms = _checks(seed, samples, budget_ms)
     cfg = make_config(rules=rules)
-    state, leading = _position(ids, contract, declarer, seat, plays, cfg)
+    if plays is not None and not isinstance(plays, (str, list, tuple)):
+        raise RulesError(f"plays={quote_token(plays)} is not allowed: expected plays such as 'AS, 2S, 3S, 4S'")
+    if not isinstance(contract, (str, tuple)):
+        raise RulesError(f"contract={quote_token(contract)} is not allowed: expected a bid such as '3S'")
+    bid = parse_bid(contract)
+    if bid is None:
+        raise InvalidBidError("contract PASS: give the contract played, such as '3S'")
     calls: list[tuple[int, int]] = []
-    if auction:
-        d = _seat("dealer", dealer if dealer is not None else declarer)
-        calls = _parse_auction(auction, d, cfg.bid_step)
+    tokens = _tokens(auction)
+    if tokens:
+        step = cfg.bid_step
+        if dealer is None:
+            bids = [i for i, t in enumerate(tokens) if parse_bid(t, i + 1) is not None]
+            dealer = (declarer - step * bids[-1]) % 4 if bids else declarer
+        d = _seat("dealer", dealer)
+        calls = _parse_auction(tokens, d, step, bool(cfg.passout_0c))
+        done = _outcome(calls, d)
+        if done is None:
+            raise InvalidBidError(f"contract {format_bid(bid)} with the auction {quote_token(' '.join(map(str, tokens)))}: "
+                                  f"the auction is not over (a bid needs three passes after it)")
+        code, by = done
+        if code != bid_code(bid) or by != declarer:
+            raise InvalidBidError(f"contract {format_bid(bid)} by seat {declarer} contradicts the auction "
+                                  f"{quote_token(' '.join(map(str, tokens)))} (dealer {d}), which ends in "
+                                  f"{format_bid(divmod(code, 5))} by seat {by}")
+    elif dealer is not None:
+        raise RulesError("dealer is given without an auction: it only places the auction's calls")
+    state, leading = _position(ids, format_bid(bid), declarer, seat, plays, cfg)
     me = state["hands"][seat]
     opts = lead_options(me) if leading else follow_options(me, state["t_led"], state["t_n"], state["trump"], cfg)
-    values = _engine.option_values(cfg, state, seat, opts, samples, np.random.PCG64(seed), calls)
+
+    def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
+        return _engine.option_values(cfg, state, seat, opts, n, bg, calls)[None]
+
+    res = _run(evaluate, len(opts), seed, samples, budget_ms, start)
     labels = [format_cards([c for c in range(52) if m >> c & 1]) for m in opts]
     sc = "symmetric" if cfg.rules.short_penalty == "symmetric" else "as_written"
-    df = _rows(labels, values, sc, "lead" if leading else "follow")
-    df.attrs.update(seat=seat, declarer=declarer, contract=format_bid(parse_bid(contract)), samples=samples, seed=seed,
-                    first_leader=FIRST_LEADERS[cfg.first_leader], tricks=list(state["tricks"]),
+    df = _frame(res, labels, sc, "lead" if leading else "follow")
+    df.attrs.update(seat=seat, declarer=declarer, contract=format_bid(bid), seed=seed, unit=UNIT,
+                    first_leader=FIRST_LEADERS[cfg.first_leader], tricks=list(state["tricks"]), **res.attrs(),
                     model="layouts consistent with the voids (and the auction, if given); greedy playouts")
     return df
 
 
 def advise(hand: Any, *, contract: Any = None, **kw: Any) -> pd.DataFrame:
-    """:func:`advise_play` when a contract is given, else :func:`advise_bid`.
+    """:func:`advise_play` when a contract is given or the auction is finished, else :func:`advise_bid`.
+
+    A finished ``auction`` (a bid and three passes) fixes the contract and the declarer (the
+    dealer, when not given, is the one that makes you the next caller as if the auction went on);
+    ``plays`` and ``declarer`` need a contract (given or from a finished auction).
 
     >>> advise("AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C", samples=4).phase.iloc[0]
     'bid'
+    >>> d = advise("AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C", auction="1S PASS PASS PASS", samples=4)
+    >>> d.phase.iloc[0], d.attrs["contract"], d.attrs["declarer"]
+    ('lead', '1S', 0)
     """
     if contract is None:
+        tokens = _tokens(kw.get("auction"))
+        if tokens:
+            seat = _seat("seat", kw.get("seat", 0))
+            base = resolve_rules(kw.get("rules"))
+            step = base.step(base.bid_direction)
+            dealer = kw.get("dealer")
+            dealer = _seat("dealer", (seat - step * len(tokens)) % 4 if dealer is None else dealer)
+            calls = _parse_auction(tokens, dealer, step, base.passout == "dealer_0C")
+            done = _outcome(calls, dealer)
+            if done is not None:
+                if kw.get("declarer") is not None and kw["declarer"] != done[1]:
+                    raise InvalidBidError(f"declarer={quote_token(kw['declarer'])} contradicts the auction "
+                                          f"{quote_token(' '.join(map(str, tokens)))} (dealer {dealer}), "
+                                          f"whose declarer is seat {done[1]}")
+                kw.update(declarer=done[1], dealer=dealer)
+                return advise_play(hand, contract=format_bid(divmod(done[0], 5)), **kw)
         for k in ("plays", "declarer"):
-            if kw.get(k):
-                raise RulesError(f"{k} needs a contract (the bid being played, e.g. contract='3S')")
+            if kw.get(k) is not None and not (k == "plays" and isinstance(kw[k], str) and not kw[k].strip()):
+                raise RulesError(f"{k}={quote_token(kw[k])} needs a contract (the bid being played, e.g. "
+                                 f"contract='3S', or a finished auction)")
         kw.pop("plays", None)
         kw.pop("declarer", None)
         return advise_bid(hand, **kw)
+    if kw.get("declarer") is None:
+        kw["declarer"] = 0
     return advise_play(hand, contract=contract, **kw)

@@ -125,28 +125,38 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
-    from kaptai.heaven11.advisor import BID_ADVICE_SAMPLES, PLAY_ADVICE_SAMPLES
+    from kaptai.core.advise import stop_text
+    from kaptai.heaven11.advisor import UNIT
     from kaptai.heaven11.advisor import advise as run
 
     rules = _rules(args, game)
-    play = args.contract is not None
-    samples = args.samples or (PLAY_ADVICE_SAMPLES if play else BID_ADVICE_SAMPLES)
-    kw = {"seat": args.seat, "auction": args.auction, "dealer": args.dealer, "rules": rules, "samples": samples,
-          "seed": args.seed}
-    if play:
-        df = run(args.hand, contract=args.contract, declarer=args.declarer, plays=args.plays, **kw)
-        title = (f"expected final of every legal {df.phase.iloc[0]} of seat {args.seat}, contract "
-                 f"{df.attrs['contract']} by seat {args.declarer} ({_label(rules)}), {samples} layouts, 95% intervals")
-    else:
-        if args.plays:
-            from kaptai.errors import RulesError
+    if args.declarer is not None and args.contract is None and not args.auction:
+        from kaptai.errors import RulesError
 
-            raise RulesError("--plays needs --contract (the bid being played, e.g. --contract 3S)")
-        df = run(args.hand, **kw)
-        title = (f"expected final of every call of seat {args.seat} (dealer {df.attrs['dealer']}), as written and "
-                 f"under short_penalty=symmetric, {samples} layouts, 95% intervals")
+        raise RulesError(f"--declarer {args.declarer} needs --contract (the bid being played, e.g. --contract 3S) "
+                         "or a finished --auction")
+    if args.plays and args.contract is None and not args.auction:
+        from kaptai.errors import RulesError
+
+        raise RulesError("--plays needs --contract (the bid being played, e.g. --contract 3S) or a finished --auction")
+    kw = {"seat": args.seat, "auction": args.auction, "dealer": args.dealer, "rules": rules, "samples": args.samples,
+          "seed": args.seed, "budget_ms": args.budget_ms, "declarer": args.declarer, "plays": args.plays}
+    df = run(args.hand, contract=args.contract, **kw)
+    a = df.attrs
+    how = stop_text(a)
+    if df.phase.iloc[0] != "bid":
+        title = (f"expected final of every legal {df.phase.iloc[0]} of seat {a['seat']}, contract {a['contract']} by "
+                 f"seat {a['declarer']} ({_label(rules)}); value in {UNIT}, 95% intervals, vs_best = paired "
+                 f"difference to the best play; {how}")
+    else:
+        title = (f"expected final of every call of seat {a['seat']} (dealer {a['dealer']}), as written and under "
+                 f"short_penalty=symmetric; value in {UNIT}, 95% intervals, vs_best = paired difference to the best "
+                 f"call of the same scoring; equal values share a rank (calls the others overcall anyway end in "
+                 f"the same contract, e.g. PASS and 0C); {how}")
     df = df.sort_values(["scoring", "rank"], kind="stable").reset_index(drop=True)
-    return Output(df, title, ["scoring", "rank", "option", "value", "ci_low", "ci_high"])
+    return Output(df, title, ["scoring", "rank", "option", "value", "ci_low", "ci_high", "vs_best", "vs_best_low",
+                              "vs_best_high"])
+
 
 
 _M = "kaptai.heaven11.commands:"
@@ -199,16 +209,16 @@ def _commands() -> dict[str, Command]:
                 help="the dealer (default: the seat that makes you the next caller; during play: the declarer)"),
             Opt("--contract", "str", default=None, metavar="BID", sample="4S",
                 help="the contract being played, e.g. 3S: advise on the plays instead of the calls"),
-            Opt("--declarer", "int", default=0, lo=0, hi=3, unit="seat", help="the declarer's seat (with --contract)"),
+            Opt("--declarer", "int", default=None, lo=0, hi=3, unit="seat",
+                help="the declarer's seat (with --contract; default 0, or the finished auction's)"),
             Opt("--plays", "str", default=None, metavar="PLAYS", sample="AS, 2S, 3S, 4S",
                 help="the plays so far, one seat's cards per item, comma-separated, from the first lead "
                      "(the seats follow from the rules), e.g. 'AS, 2S, 3S, 4S, KH AH'"),
-            Opt("--samples", "int", default=None, lo=1, hi=4096, unit="layouts",
-                help="layouts of the unseen cards sampled per answer (the search budget; default 48 for a play, "
-                     "200 for the calls)"),
+            *o.advice_budget("answer"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(percent=False),
-        ), help="the expected final of every call (both scorings) or of every legal play, 95%% intervals",
+        ), help="the expected final (points) of every call (both scorings) or of every legal play (the first play "
+                "after a finished --auction), 95%% intervals and the paired difference to the best",
             example=f'kaptai advise {name} "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C" --auction "PASS"'),
         "report": Command("kaptai.report:report_command", (
             o.player_counts((4, 4), "4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
