@@ -141,6 +141,11 @@ def test_the_registry_s_copies_of_engine_constants_match_them():
 
     assert kts_commands._MAX_SETS == MAX_SETS
     assert GAMES["kap-tai-shap"].commands["waits"].option("sets").hi == MAX_SETS
+    from kaptai.core import advise, cli_options
+
+    assert (cli_options.ADVICE_MAX_SAMPLES, cli_options.ADVICE_BUDGET_MS, cli_options.ADVICE_MAX_BUDGET_MS) == (
+        advise.MAX_SAMPLES, advise.DEFAULT_BUDGET_MS, advise.MAX_BUDGET_MS)
+    assert advise.cli_options("layout") == cli_options.advice_budget("layout")
 
 
 def test_the_league_policies_option_is_each_game_s_policies():
