@@ -4,7 +4,8 @@ Usage::
 
     python benchmarks/run.py [--quick] [--json out.json]
 
-Rows come from ``benchmarks/bench_eval.py`` (evaluator throughput, reference ratios,
+Rows come from ``benchmarks/bench_startup.py`` (the start-up of the ``kaptai`` command, whole
+processes), ``benchmarks/bench_eval.py`` (evaluator throughput, reference ratios,
 exact deal tables) and, when it is present and imports cleanly,
 ``benchmarks/bench_engine.py`` (game engine throughput), then the advisor, the chunked
 runner and ``benchmarks/bench_bigtwo.py`` (Big Two engine throughput).  Each module exposes
@@ -37,8 +38,8 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 #: Benchmark modules, in the order their rows are printed.
-MODULES = ("bench_eval", "bench_engine", "bench_advisor", "bench_lookahead", "bench_runner", "bench_bigtwo",
-           "bench_nineten", "bench_nantong", "bench_heaven11")
+MODULES = ("bench_startup", "bench_eval", "bench_engine", "bench_advisor", "bench_lookahead", "bench_runner",
+           "bench_bigtwo", "bench_nineten", "bench_nantong", "bench_heaven11")
 
 
 def missing_extensions(root: Path) -> list[str]:
