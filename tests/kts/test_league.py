@@ -157,9 +157,10 @@ def test_league_table_shape_columns_and_attrs():
     a = df.attrs
     assert a["seed_entropy"] == 5 and a["settings"]["baseline"] == "greedy"
     assert [r["name"] for r in a["settings"]["rules"]] == ["traditional", "advanced"]
-    # per table: greedy 1 run (all seats), random and score one run per seat
-    assert len(a["runs"]) == sum(2 * (1 + 2 * p) for p in (3, 4))
-    assert {r["engine"] for r in a["runs"]} == {"compiled"}
+    # one run entry per ruleset, player count and policy: the deals behind it (duplicate deals)
+    assert len(a["runs"]) == 2 * 2 * 3
+    assert all(r["hands"] == r["deals"] * r["players"] for r in a["runs"])
+    assert a["settings"]["design"] == "duplicate" and len(a["differences"]) == 2 * 2 * 3 * 2
 
 
 def test_same_seed_same_table_and_rows_do_not_depend_on_the_others():
@@ -193,10 +194,13 @@ def test_advisor_rows_are_flagged_by_their_hands():
                        include_advisor=True, advisor_hands=5, progress=False)
     adv = df[df.policy == "advisor"]
     assert set(adv.metric) == set(LEAGUE_METRICS)
-    assert (adv.hands == 6).all() and (df[df.policy == "greedy"].hands == 90).all()
+    # the advisor plays the first 2 deals at each seat; greedy's differences from it are paired over those
+    assert (adv.hands == 6).all()
+    greedy = df[df.policy == "greedy"].set_index("metric").hands
+    assert (greedy.drop("vs_best_other") == 90).all() and greedy["vs_best_other"] == 6
     assert "random" not in set(df.policy)  # played as the reference, not shown
     runs = [r for r in df.attrs["runs"] if r["policy"] == "advisor"]
-    assert [r["seat"] for r in runs] == [0, 1, 2] and {r["engine"] for r in runs} == {"reference"}
+    assert [r["deals"] for r in runs] == [2]
 
 
 # --------------------------------------------------------------------------------------
