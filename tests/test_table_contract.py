@@ -6,12 +6,13 @@ percentages, and there it shows them."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
 
 from kaptai.cli import build_parser, run_command, show
-from kaptai.core.output import read_parquet
+from kaptai.core.output import format_table, read_parquet
 from tests.test_options import TARGETS, _base
 
 #: options set to their declared sample for a small run
@@ -88,3 +89,46 @@ def test_every_table_writes_in_every_format_and_reads_back(command, target, cmd,
         args.format, args.out, args.percent = None, None, True
         show(out, args)
         assert "%" in capsys.readouterr().out, f"--percent is declared for {command} {target} but shows no percentage"
+    _check_notation(df, percent=cmd.option("percent") is not None)
+
+
+_SCI = re.compile(r"^-?\d\.\d+e[+-]\d+%?$")
+
+
+def _column_cells(df: pd.DataFrame, c: str, percent: bool) -> list[str]:
+    """The cells of one column as the table format prints them (blank cells left out)."""
+    keys = [k for k in ("metric", "exact", "method") if k in df.columns and k != c]  # what marks a probability
+    one = df[[c, *keys]].copy()
+    one.attrs = dict(df.attrs)
+    text = format_table(one, [c], percent=percent, header=False, metrics={})
+    return [line.strip() for line in text.splitlines()[1:] if line.strip()]
+
+
+def _check_notation(df: pd.DataFrame, percent: bool) -> None:
+    """One notation per float column of the table format (all scientific or none), and with
+    ``--percent`` no mean (``mean_*``, ``*_mean``) shown as a percentage."""
+    for c in df.columns:
+        if not pd.api.types.is_float_dtype(df[c]) or df[c].isna().all():
+            continue
+        for pct in ((False, True) if percent else (False,)):
+            cells = _column_cells(df, c, pct)
+            kinds = {bool(_SCI.match(x)) for x in cells}
+            assert len(kinds) <= 1, (c, pct, cells[:5])
+    if percent and {"metric", "value"} <= set(df.columns):
+        shown = dict(zip(range(len(df)), _column_cells(df.reset_index(drop=True), "value", True)))
+        for i, m in enumerate(df["metric"].astype(str)):
+            if m.startswith("mean_") or m.endswith("_mean"):
+                assert not shown.get(i, "").endswith("%"), (m, shown.get(i))
+
+
+def test_a_column_keeps_one_notation_and_means_are_never_percentages():
+    df = pd.DataFrame({"metric": ["natural", "mean_waits", "tiny"], "value": [0.00912001234, 2.0365, 1.74311e-06],
+                       "exact": ["1/2", "2/1", "1/3"], "method": ["exact"] * 3})
+    df.attrs = {"game": "kap-tai-shap"}
+    lines = format_table(df, ["metric", "value"], header=False).splitlines()[1:]
+    assert [line.split()[1] for line in lines] == ["0.00912001", "2.0365", "0.00000174311"]
+    lines = format_table(df, ["metric", "value"], header=False, percent=True).splitlines()[1:]
+    assert [line.split()[1] for line in lines] == ["0.9120%", "2.0365", "0.0001743%"]
+    huge = pd.DataFrame({"x": [1e20, 0.5, 3.0]})
+    assert [c.strip() for c in format_table(huge, header=False).splitlines()[1:]] == [
+        "1.00000e+20", "5.00000e-01", "3.00000e+00"]

@@ -5,7 +5,10 @@ Every table command ends in :func:`emit`:
 - ``table`` (for a person): a header line ``# what — provenance`` (game, players,
   rules and every option changed from the preset, policies, seed, samples), floating
   noise shown as 0, whole fractions without ``/1``, empty columns dropped, and with
-  ``percent=True`` probabilities as percentages;
+  ``percent=True`` probabilities as percentages (and never a mean); one notation per
+  column: fixed point with at least 6 significant digits (4 for percentages), or
+  scientific notation for the whole column when a magnitude falls outside
+  ``[1e-30, 1e15)``;
 - ``csv`` / ``json`` / ``parquet`` (for a program): the whole table, every float exactly
   (JSON and CSV write the shortest text that reads back as the same double; parquet keeps
   ``df.attrs``), and one provenance line ``# ...`` on stderr, so that an unseeded run can
@@ -225,9 +228,15 @@ def _is_probability(description: str) -> bool:
     return description.startswith(("P(", "distribution", "probability"))
 
 
+def _is_mean(name: str) -> bool:
+    """A metric that is a mean or an expectation (``mean_waits``, ``opening_hu_mean``), never a
+    probability, although an exact-odds table gives it with its fraction."""
+    return name.startswith(("mean_", "ev_", "expected_")) or name.endswith(("_mean", "_ev"))
+
+
 def _probability_mask(df: pd.DataFrame, metrics: Mapping[str, str] | None) -> np.ndarray:
-    """Rows whose ``value`` is a probability: exact odds rows, ``p_*`` metrics, and Monte
-    Carlo metrics described as ``P(...)`` or a distribution."""
+    """Rows whose ``value`` is a probability: exact odds rows (but not their means), ``p_*``
+    metrics, and Monte Carlo metrics described as ``P(...)`` or a distribution."""
     n = len(df)
     mask = np.zeros(n, dtype=bool)
     if "exact" in df.columns and "method" in df.columns:
@@ -238,16 +247,54 @@ def _probability_mask(df: pd.DataFrame, metrics: Mapping[str, str] | None) -> np
         desc = dict(metrics or {})
         if desc:
             mask |= names.map(lambda m: _is_probability(desc.get(m, ""))).to_numpy(dtype=bool)
+        mask &= ~names.map(lambda m: _is_mean(m) or desc.get(m, "").startswith("mean")).to_numpy(dtype=bool)
     return mask
 
 
-def _cell(v: Any, percent: bool = False) -> str:
+#: A float column prints in fixed point when every non-zero magnitude it shows lies in
+#: ``[FIXED_RANGE[0], FIXED_RANGE[1])``; otherwise the whole column is in scientific notation.
+FIXED_RANGE: tuple[float, float] = (1e-30, 1e15)
+
+
+def _fixed(x: float, digits: int, strip: bool = True) -> str:
+    """``x`` in fixed point with at least ``digits`` significant digits (trailing zeros dropped
+    when ``strip``).
+
+    >>> _fixed(0.00912001234, 6), _fixed(1.74311e-06, 6), _fixed(2.0, 6), _fixed(123456789.0, 6)
+    ('0.00912001', '0.00000174311', '2', '123456789')
+    >>> _fixed(44.4, 4, strip=False), _fixed(100.0, 4, strip=False)
+    ('44.40', '100.0')
+    """
+    if x == 0 or not math.isfinite(x):
+        return "0" if x == 0 else str(x)
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{decimals}f}"
+    if strip and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _scientific_column(shown: Sequence[float]) -> bool:
+    """Whether a column of (already scaled) magnitudes needs scientific notation throughout."""
+    lo, hi = FIXED_RANGE
+    return any(x != 0 and math.isfinite(x) and not lo <= abs(x) < hi for x in shown)
+
+
+def _cell(v: Any, percent: bool = False, scientific: bool = False) -> str:
+    """One cell as text: a float in fixed point with 6 significant digits, trailing zeros
+    dropped (a percentage with 4, kept, and a ``%``), or in scientific notation when its
+    column needs it (:data:`FIXED_RANGE`).
+
+    >>> _cell(0.00912001234), _cell(0.00912001234, percent=True), _cell(0.00912001234, scientific=True)
+    ('0.00912001', '0.9120%', '9.12001e-03')
+    """
     if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
         return ""
     if isinstance(v, (float, np.floating)):
-        if percent:
-            return f"{100 * float(v):.4g}%"
-        return f"{float(v):.6g}"
+        x = 100 * float(v) if percent else float(v)
+        digits = 4 if percent else 6
+        text = f"{x:.{digits - 1}e}" if scientific else _fixed(x, digits, strip=not percent)
+        return text + "%" if percent else text
     if isinstance(v, str):
         m = _WHOLE.match(v)
         return m.group(1) if m else v
@@ -275,7 +322,7 @@ def format_table(
         What the table is; the header line is ``# title — provenance``.
     percent : bool
         Probabilities (exact odds, ``p_*`` metrics, Monte Carlo metrics described as
-        ``P(...)`` or a distribution, ``p_*`` columns) as percentages.
+        ``P(...)`` or a distribution, ``p_*`` columns) as percentages; means never.
     metrics : mapping, optional
         Metric descriptions (default: the game's, found from ``df.attrs['game']``).
     header : bool
@@ -284,7 +331,9 @@ def format_table(
     Notes
     -----
     Magnitudes below :data:`NOISE` in rows that are not exact print as ``0``; fractions
-    ``n/1`` print as ``n``; columns with no value at all are dropped.
+    ``n/1`` print as ``n``; columns with no value at all are dropped.  Each float column has
+    one notation: fixed point with at least 6 significant digits (percentages 4), or, when
+    one of its magnitudes falls outside :data:`FIXED_RANGE`, scientific for all its cells.
     """
     view = df[[c for c in columns if c in df.columns]] if columns else df
     keep = [c for c in view.columns
@@ -302,7 +351,7 @@ def format_table(
         col = view[c]
         is_float = pd.api.types.is_float_dtype(col)
         pct_col = percent and (str(c).startswith("p_") or str(c) in ("probability", "share"))
-        out = []
+        values, pcts = [], []
         for i, v in enumerate(col.tolist()):
             if is_float and v is not None and not (isinstance(v, float) and math.isnan(v)):
                 v = float(v)
@@ -310,9 +359,11 @@ def format_table(
                     v = 0.0
                 if v == 0:
                     v = 0.0  # no "-0"
-            pct = is_float and (pct_col or (prob[i] and c in ("value", "ci_low", "ci_high")))
-            out.append(_cell(v, pct))
-        cells[str(c)] = out
+            values.append(v)
+            pcts.append(bool(is_float and (pct_col or (prob[i] and c in ("value", "ci_low", "ci_high")))))
+        shown = [100 * v if p else v for v, p in zip(values, pcts) if isinstance(v, float) and not math.isnan(v)]
+        sci = is_float and _scientific_column(shown)
+        cells[str(c)] = [_cell(v, p, sci) for v, p in zip(values, pcts)]
     text_frame = pd.DataFrame(cells, columns=list(cells))
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 200):
         body = text_frame.to_string(index=False) if len(text_frame.columns) else ""

@@ -21,8 +21,9 @@ def odds(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.odds import deal_odds
 
     df = deal_odds(args.players, _rules(args, game), distance=not args.no_distance)
-    title = (f"exact deal odds, {df['sets'].iloc[0]} set(s) (value = probability; distributions are conditional, "
-             f"see docs)")
+    sets = int(df["sets"].iloc[0])
+    title = (f"exact deal odds, {sets} set{'s' if sets != 1 else ''} (value = probability, mean_* rows a mean; "
+             f"distributions are conditional, see docs)")
     return Output(df, title, ["hand", "metric", "level", "value", "exact"], legend=_odds_legend(df))
 
 
@@ -31,7 +32,7 @@ def _odds_legend(df) -> str:
     from kaptai.kts.odds import DEAL_METRICS
 
     lines = ["hand: first = the first hand's 2n+2 tiles (the player who draws first), "
-             "other = every other player's 2n+1 tiles"]
+             "other = every other player's 2n+1 tiles, table = the whole table (the dice)"]
     for metric in dict.fromkeys(df["metric"]):
         text = DEAL_METRICS.get(metric)
         if text:

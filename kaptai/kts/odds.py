@@ -214,7 +214,7 @@ def deal_odds(
         - ``special`` (level = the special hand): P(the dealt first hand is a
           win making that special hand);
         - ``distance_from_ready`` (both hands);
-        - ``first_hand_seat`` (level = seat relative to the dealer): the dice.
+        - ``first_hand_seat`` (hand 'table', level = seat relative to the dealer): the dice.
 
     Examples
     --------
@@ -283,7 +283,7 @@ def deal_odds(
                 if w:
                     add(hand, "distance_from_ready", exact_fraction(w, tot), "distance", i - 1)
     for seat, p in first_hand_distribution(players, r).items():
-        add(None, "first_hand_seat", p, "seat_from_dealer", seat)
+        add("table", "first_hand_seat", p, "seat_from_dealer", seat)  # the dice: the table, not a hand
 
     return tidy_frame(
         rows,
