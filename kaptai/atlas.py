@@ -54,7 +54,7 @@ from kaptai.core.atlas import (PAIRS, ROLE_KEY, AtlasFeed, AtlasJob, AtlasVarian
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
 from kaptai.core.stats import rank_with_ties, z_value
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.games import GAMES, game as game_spec, load_entry
 
 __all__ = ["ATLAS_COLUMNS", "MEASURES", "RANKED", "RANKING_COLUMNS", "atlas", "atlas_games", "feed_of", "plan",
@@ -211,7 +211,7 @@ def _games(games: Any) -> list[str]:
     if isinstance(games, str):
         games = [g for g in games.split(",") if g.strip()]
     if not isinstance(games, Iterable):
-        raise RulesError(f"games={games!r}: expected game ids, e.g. ['big-two', 'nine-ten']")
+        raise RulesError(f"games={quote_token(games)}: expected game ids, e.g. ['big-two', 'nine-ten']")
     names: list[str] = []
     for g in games:
         if not isinstance(g, str):

@@ -5,7 +5,7 @@ Every error raised at the API boundary is one of these, so callers can catch
 traceback.
 """
 
-__all__ = ["KaptaiError", "InvalidTileError", "InvalidHandError", "RulesError", "UsageError", "quote_token"]
+__all__ = ["KaptaiError", "InvalidTileError", "InvalidHandError", "RulesError", "UsageError", "quote_token", "as_items"]
 
 
 class KaptaiError(ValueError):
@@ -83,3 +83,29 @@ def quote_token(text: object, limit: int = 40, *, quote: str = "'") -> str:
     if len(s) <= limit:
         return opening + inner + closing
     return opening + inner + "…" + closing + f" ({len(s)} characters)"
+
+
+def as_items(obj: object, what: str = "hand", error: type[KaptaiError] = InvalidHandError) -> list:
+    """The items of a sequence given for ``what`` (a hand, the cards seen, a list of plays ...),
+    else ``error`` naming what was given: a user's ``None``, number or object where cards
+    belong is a :class:`KaptaiError`, not Python's ``TypeError``.  Text is not split here (each
+    game parses its own notation); a mapping or a set is refused too (no order to read).
+
+    >>> from kaptai.errors import as_items
+    >>> as_items((3, 1)), as_items(range(2))
+    ([3, 1], [0, 1])
+    >>> as_items(None, "hand")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.InvalidHandError: hand: expected text or a sequence of cards, got NoneType None
+    """
+    from collections.abc import Iterable, Mapping, Set
+
+    if isinstance(obj, (Mapping, Set, bytes, bytearray)) or not isinstance(obj, Iterable) or isinstance(obj, str):
+        if isinstance(obj, str):
+            return [obj]
+        raise error(f"{what}: expected text or a sequence of cards, got {type(obj).__name__} {quote_token(obj)}")
+    try:
+        return list(obj)
+    except TypeError as exc:  # an iterable that is not (a 0-d numpy array ...)
+        raise error(f"{what}: expected text or a sequence of cards, got {type(obj).__name__} ({exc})") from None

@@ -449,7 +449,9 @@ def mask_to_cards(mask: int) -> tuple[int, ...]:
     >>> mask_to_cards(0b10011)
     (0, 1, 4)
     """
+    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, Integral):
+        raise InvalidHandError(f"card mask {quote_token(mask)}: expected an integer 0 <= mask < 2**52")
     m = int(mask)
     if m < 0 or m >> N_CARDS:
-        raise InvalidHandError(f"card mask {mask!r} is out of range: expected 0 <= mask < 2**52")
+        raise InvalidHandError(f"card mask {quote_token(mask)} is out of range: expected 0 <= mask < 2**52")
     return tuple(i for i in range(N_CARDS) if m >> i & 1)

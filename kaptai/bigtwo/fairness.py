@@ -305,6 +305,9 @@ def compare_variants(
     resolved = resolve_variants(variants, players)
     games = _count("games", games, 1)
     entropy = _entropy(seed)
+    from kaptai.core.runner import check_checkpoint_arg
+
+    checkpoint = check_checkpoint_arg(checkpoint)
     groups: dict[tuple, list[Variant]] = {}
     for v in resolved:
         groups.setdefault(v.play_key(), []).append(v)

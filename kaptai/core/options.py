@@ -86,11 +86,12 @@ def check_count(name: str, value: object, minimum: int = 1, maximum: int | None 
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer >= {minimum} "
                          f"(got a {type(value).__name__})")
-    if value < minimum:
+    number = int(value)
+    if number < minimum:
         raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer >= {minimum}")
-    if maximum is not None and value > maximum:
+    if maximum is not None and number > maximum:
         raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer from {minimum} to {maximum:,}")
-    return int(value)
+    return number
 
 
 def check_seed(seed: object) -> int:

@@ -334,15 +334,7 @@ def check_arg_paths(args: Any) -> None:
     """
     out = getattr(args, "out", None)
     fmt = getattr(args, "format", None)
-    if getattr(args, "command", None) == "report":
-        if out is not None:
-            kinds = (fmt,) if fmt in REPORT_KINDS else REPORT_KINDS
-            check_output_path(out, kinds, what="--out")
-        else:
-            default = f"reports/{getattr(args, 'game', 'report')}.{fmt or 'html'}"
-            check_output_path(default, REPORT_KINDS, what="--out (default)", create_parent=True)
-    elif out is not None or fmt == "parquet":
-        check_table_out(out, table_format(fmt, out))
+    # every path that can be refused first: a refused command line creates no folder
     plot = getattr(args, "plot", None)
     if plot is not None:
         check_output_path(plot, FIGURE_KINDS, what="--plot")
@@ -352,3 +344,12 @@ def check_arg_paths(args: Any) -> None:
     checkpoint = getattr(args, "checkpoint", None)
     if checkpoint is not None:
         check_checkpoint_dir(checkpoint)
+    if getattr(args, "command", None) == "report":
+        if out is not None:
+            kinds = (fmt,) if fmt in REPORT_KINDS else REPORT_KINDS
+            check_output_path(out, kinds, what="--out")
+        else:
+            default = f"reports/{getattr(args, 'game', 'report')}.{fmt or 'html'}"
+            check_output_path(default, REPORT_KINDS, what="--out (default)", create_parent=True)
+    elif out is not None or fmt == "parquet":
+        check_table_out(out, table_format(fmt, out))

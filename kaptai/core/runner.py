@@ -88,7 +88,7 @@ import numpy as np
 from kaptai.core.progress import Progress, check_mode
 from kaptai.core.sampling import chunk_seed, seed_entropy
 from kaptai.core.paths import PathError, check_path_names
-from kaptai.errors import KaptaiError
+from kaptai.errors import KaptaiError, quote_token
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -97,6 +97,7 @@ __all__ = [
     "MANIFEST",
     "POLL",
     "CANCEL_TIMEOUT",
+    "MAX_WORKERS",
     "Chunk",
     "ChunkPlan",
     "LazyTasks",
@@ -125,6 +126,8 @@ WORKER_START_TIMEOUT: float = 120.0
 MANIFEST: str = "kaptai-checkpoint.json"
 #: Chunks submitted ahead per worker thread.
 IN_FLIGHT_PER_WORKER: int = 2
+#: Most worker processes a run takes (the CLI's --workers takes up to 256).
+MAX_WORKERS: int = 1024
 #: Longest wait (seconds) for a chunk before the run looks at Ctrl-C and progress again.
 POLL: float = 0.25
 _FORMAT = "kaptai-checkpoint"
@@ -1226,10 +1229,10 @@ def run_chunks(
         tasks = list(tasks)
     n = len(tasks)
     merge = add_counts if merge is None else merge
-    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, Integral) or workers < 1:
-        raise RunnerError(f"workers={workers!r} is not allowed: expected an integer >= 1")
-    if isinstance(retries, (bool, np.bool_)) or not isinstance(retries, Integral) or retries < 0:
-        raise RunnerError(f"retries={retries!r} is not allowed: expected an integer >= 0")
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, Integral) or not 1 <= workers <= MAX_WORKERS:
+        raise RunnerError(f"workers={quote_token(workers)} is not allowed: expected an integer from 1 to {MAX_WORKERS}")
+    if isinstance(retries, (bool, np.bool_)) or not isinstance(retries, Integral) or not 0 <= retries <= 1000:
+        raise RunnerError(f"retries={quote_token(retries)} is not allowed: expected an integer from 0 to 1000")
     try:
         mode = check_mode(progress)
         if progress_interval is not None and not (

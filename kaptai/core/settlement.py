@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.stats import z_value
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "SYSTEMS",
@@ -147,7 +147,7 @@ def _drawn(drawn_hand: object) -> str:
 
 def _players(players: object) -> int:
     if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral) or players < 2:
-        raise RulesError(f"players={players!r} is not allowed: expected an integer >= 2")
+        raise RulesError(f"players={quote_token(players)} is not allowed: expected an integer >= 2")
     return int(players)
 
 
@@ -417,7 +417,7 @@ def int_array(name: str, value: Any) -> np.ndarray:
         return a.astype(np.int64)
     if a.size == 0 and a.dtype.kind == "f":
         return a.astype(np.int64)
-    raise RulesError(f"{name} must be integers, got {a.dtype.name} values {a.ravel()[:4].tolist()!r}")
+    raise RulesError(f"{name} must be integers, got {a.dtype.name} values {quote_token(a.ravel()[:4].tolist())}")
 
 
 def float_array(name: str, value: Any) -> np.ndarray:

@@ -31,7 +31,7 @@ from numbers import Integral
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError, quote_token
+from kaptai.errors import InvalidHandError, KaptaiError, as_items, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -213,7 +213,7 @@ def _tokens(text: str) -> list[str]:
 
 def _check_ids(cards: Iterable) -> tuple[int, ...]:
     out = []
-    for i, c in enumerate(cards, 1):
+    for i, c in enumerate(as_items(cards, "cards"), 1):
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral) or not 0 <= int(c) < N_CARDS:
             raise InvalidCardError(f"invalid card {quote_token(c)} (token {i}): expected a card id 0-51")
         out.append(int(c))
@@ -249,7 +249,7 @@ def parse_cards(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     if isinstance(cards, str):
         ids = tuple(parse_card(t, i) for i, t in enumerate(_tokens(cards), 1))
     else:
-        items = list(cards)
+        items = as_items(cards, "cards")
         if items and all(isinstance(c, str) for c in items):
             ids = tuple(parse_card(str(t), i) for i, t in enumerate(items, 1))
         else:
@@ -414,7 +414,7 @@ def format_bid(bid: tuple[int, int] | None, style: str = "letter") -> str:
     """
     if bid is None:
         return "PASS"
-    checked = parse_bid(tuple(bid))
+    checked = parse_bid(tuple(as_items(bid, "bid", InvalidBidError)))
     assert checked is not None
     level, strain = checked
     if style == "symbol" and strain < 4:
@@ -441,7 +441,7 @@ def check_tricks(tricks: Iterable[int], text: str | None = None) -> tuple[int, i
     ...
     kaptai.heaven11.cards.InvalidTricksError: tricks 7/2/2/1 sum to 12, not 13
     """
-    vals = list(tricks)
+    vals = as_items(tricks, "tricks", InvalidTricksError)
     shown = quote_token(text if text is not None else "/".join(quote_token(v, quote="") for v in vals), quote="")
     if len(vals) != 4:
         raise InvalidTricksError(f"tricks {shown} has {len(vals)} entries, expected 4 (declarer, then 3 defenders)")

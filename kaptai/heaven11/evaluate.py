@@ -37,7 +37,7 @@ from kaptai.heaven11.cards import (
     parse_combination,
 )
 from kaptai.heaven11.rules import RuleSet, resolve_rules
-from kaptai.errors import KaptaiError
+from kaptai.errors import KaptaiError, as_items
 
 __all__ = [
     "CLASS_NAMES",
@@ -294,6 +294,13 @@ def trick_winner(plays: Sequence[Any], hands: Sequence[Any] | None = None, trump
     """
     rules = resolve_rules(rules)
     t = parse_strain(trump)
+    plays = as_items(plays, "plays")
+    if not plays:
+        raise InvalidHandError("plays: expected the lead and the follows, got none")
+    if hands is not None:
+        hands = as_items(hands, "hands")
+        if len(hands) != len(plays):
+            raise InvalidHandError(f"hands: expected one hand per play ({len(plays)}), got {len(hands)}")
     lead = parse_combination(plays[0])
     n, led_suit = len(lead), lead[0] // 13
     masks = np.zeros((1, len(plays)), dtype=np.int64)

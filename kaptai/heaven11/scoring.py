@@ -37,6 +37,7 @@ import numpy as np
 from kaptai.errors import quote_token
 from kaptai.heaven11.cards import (
     InvalidBidError,
+    InvalidTricksError,
     MAX_LEVEL,
     format_bid,
     format_tricks,
@@ -284,6 +285,9 @@ def best_bid(distribution: Mapping[tuple[int, int, int, int], Any],
     """
     rules = resolve_rules(rules)
     sym = rules.short_penalty == "symmetric"
+    if not isinstance(distribution, Mapping):
+        raise InvalidTricksError(f"distribution: expected a mapping of trick vectors to probabilities, got "
+                                 f"{type(distribution).__name__} {quote_token(distribution)}")
     items = [(parse_tricks(t), w) for t, w in distribution.items()]
     total = sum(w for _, w in items)
     evs = {}

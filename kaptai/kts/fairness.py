@@ -61,7 +61,7 @@ from kaptai.core.settlement import (
 )
 from kaptai.core.stats import sd_interval, spread_interval, wilson_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts.config import make_config
 from kaptai.kts.rules import PRESETS, RuleSet, game_name, resolve_rules
 from kaptai.kts.simulate import CONFIDENCE, run_tallies
@@ -230,7 +230,7 @@ def resolve_variants(
     if cut is not None:
         cut = validate_cut(cut, "cut")
     if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral):
-        raise RulesError(f"players={players!r} is not supported: expected an integer from 2 to 22")
+        raise RulesError(f"players={quote_token(players)} is not supported: expected an integer from 2 to 22")
     if isinstance(variants, str):
         if variants in VARIANT_SETS:
             variants = VARIANT_SETS[variants]
@@ -594,6 +594,9 @@ def compare_variants(
     # validate the run parameters once, before any simulation
     hands = _positive("hands", hands)
     entropy = _entropy(seed)
+    from kaptai.core.runner import check_checkpoint_arg
+
+    checkpoint = check_checkpoint_arg(checkpoint)
     cache: dict[tuple, tuple] = {}
     rows: list[tuple] = []
     meta: dict[str, Any] = {}

@@ -45,9 +45,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from numbers import Integral
+
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError, quote_token
+from kaptai.errors import InvalidHandError, KaptaiError, as_items, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -290,7 +292,7 @@ def parse_cards(text: str | Iterable[str], *, deck: int = 120) -> tuple[int, ...
     if isinstance(text, str):
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
     else:
-        tokens = [str(t) for t in text]
+        tokens = [str(t) for t in as_items(text, "cards")]
     out: list[int] = []
     for i, tok in enumerate(tokens, 1):
         out.extend(_item(tok, i))
@@ -304,9 +306,9 @@ def format_card(k: int, *, chinese: bool = False) -> str:
     >>> format_card(4), format_card(4, chinese=True), format_card(27, chinese=True)
     ('5w', '五萬', '千字')
     """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral) or not 0 <= int(k) < N_WILD_KINDS:
+        raise InvalidCardError(f"card kind {quote_token(k)} is not a card: expected 0 to {N_WILD_KINDS - 1}")
     k = int(k)
-    if not 0 <= k < N_WILD_KINDS:
-        raise InvalidCardError(f"card kind {k} is not a card: expected 0 to {N_WILD_KINDS - 1}")
     if k < 27:
         r, s = k % 9, k // 9
         return f"{_RANK_ZH[r]}{_ZH_OF[s]}" if chinese else f"{r + 1}{SUITS[s]}"
@@ -321,7 +323,10 @@ def format_cards(kinds: Iterable[int], *, chinese: bool = False) -> str:
     >>> format_cards([27, 4, 4])
     '5w 5w qz'
     """
-    return " ".join(format_card(k, chinese=chinese) for k in sorted(int(k) for k in kinds))
+    items = as_items(kinds, "cards")
+    for k in items:
+        format_card(k)  # a kind that is not a card: InvalidCardError naming it
+    return " ".join(format_card(k, chinese=chinese) for k in sorted(int(k) for k in items))
 
 
 def format_compact(kinds: Iterable[int]) -> str:

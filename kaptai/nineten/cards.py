@@ -37,7 +37,7 @@ from numbers import Integral
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, KaptaiError, quote_token
+from kaptai.errors import InvalidHandError, KaptaiError, as_items, quote_token
 
 __all__ = [
     "InvalidCardError",
@@ -305,7 +305,7 @@ def format_card(k: int, style: str = "ascii") -> str:
     ['YA', '黃仕', '黄仕', 'huang-shi']
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral) or not 0 <= int(k) < N_KINDS:
-        raise InvalidCardError(f"unknown card kind {k!r}: expected 0-27")
+        raise InvalidCardError(f"unknown card kind {quote_token(k)}: expected 0-27")
     c, r = divmod(int(k), 7)
     fam = 0 if c < 2 else 2
     if style == "ascii":
@@ -325,7 +325,7 @@ def format_cards(kinds: Iterable[int], style: str = "ascii") -> str:
     >>> format_cards([0, 27], "trad")
     '紅帥 白卒'
     """
-    return " ".join(format_card(k, style) for k in kinds)
+    return " ".join(format_card(k, style) for k in as_items(kinds, "cards"))
 
 
 def format_hand(counts: Iterable[int], style: str = "ascii") -> str:
@@ -334,7 +334,10 @@ def format_hand(counts: Iterable[int], style: str = "ascii") -> str:
     >>> format_hand([2] + [0] * 26 + [1])
     'RKx2 WP'
     """
-    c = np.asarray(list(counts), dtype=np.int64)
+    items = as_items(counts, "counts")
+    if not all(isinstance(n, Integral) and not isinstance(n, (bool, np.bool_)) for n in items):
+        raise InvalidHandError(f"counts: expected 28 non-negative integers, got {quote_token(items)}")
+    c = np.asarray(items, dtype=np.int64)
     if c.shape != (N_KINDS,) or c.min(initial=0) < 0:
         raise InvalidHandError(f"a count vector has 28 non-negative entries, got shape {c.shape}")
     _check_copies(c)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.nineten.rules import OPTION_VALUES, RuleSet, deal_sizes, resolve_rules, validate_players
-from kaptai.errors import KaptaiError, RulesError
+from kaptai.errors import KaptaiError, RulesError, quote_token
 
 __all__ = [
     "ACTIONS",
@@ -185,7 +185,7 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     if samples is None:
         samples = SEARCH_SAMPLES
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= 100_000:
-        raise RulesError(f"samples={samples!r}: expected a whole number of layouts from 1 to 100,000")
+        raise RulesError(f"samples={quote_token(samples)}: expected a whole number of layouts from 1 to 100,000")
     if search_z is None:
         search_z = SEARCH_Z
     if isinstance(search_z, bool) or not isinstance(search_z, (int, float, np.integer, np.floating)) or \

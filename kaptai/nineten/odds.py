@@ -39,7 +39,7 @@ import pandas as pd
 from kaptai.core.tables import tidy_frame
 from kaptai.nineten.cards import COPIES, N_KINDS, parse_cards, parse_hand
 from kaptai.nineten.rules import RuleSet, deal_sizes, resolve_rules, validate_players
-from kaptai.errors import InvalidHandError, RulesError
+from kaptai.errors import InvalidHandError, RulesError, quote_token
 
 __all__ = [
     "EXACT_TABLE_MAX",
@@ -391,8 +391,12 @@ def deal_odds(
     """
     rules = resolve_rules(rules)
     n = validate_players(players, rules)
-    if table not in ("auto", "exact", "monte_carlo"):
-        raise RulesError(f"table={table!r} is not allowed: expected 'auto', 'exact' or 'monte_carlo'")
+    if not isinstance(table, str) or table not in ("auto", "exact", "monte_carlo"):
+        raise RulesError(f"table={quote_token(table)} is not allowed: expected 'auto', 'exact' or 'monte_carlo'")
+    from kaptai.core.options import check_count, check_seed
+
+    monte_carlo_deals = check_count("monte_carlo_deals", monte_carlo_deals, 0)
+    check_seed(seed)
     hd, ho, stock = deal_sizes(n, rules)
     rows: list[Mapping[str, Any]] = []
     playable = hd == 10

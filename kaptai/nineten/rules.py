@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, resolve_ruleset
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["OPTION_VALUES", "MAX_PLAYERS", "RuleSet", "PRESETS", "resolve_rules", "validate_players", "deal_sizes",
            "seat_draw"]
@@ -225,7 +225,7 @@ def validate_players(players: object, rules: RuleSet | None = None, *, play: boo
     rules = RuleSet() if rules is None else rules
     lo = 2 if rules.allow_small_table else 4
     if isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral):
-        raise RulesError(f"nine-ten seats {lo}-{MAX_PLAYERS} players, got {players!r}")
+        raise RulesError(f"nine-ten seats {lo}-{MAX_PLAYERS} players, got {quote_token(players)}")
     n = int(players)
     if n < lo or n > MAX_PLAYERS:
         extra = " (2-3 need allow_small_table=True)" if n in (2, 3) else ""

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import argparse
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.games import GAMES, GameSpec, Output, game as game_spec, load_entry
 from kaptai.report.render import Section, report_format, to_html, to_markdown, write_atomic
 
@@ -71,7 +71,7 @@ def build_report(
         raise RulesError(f"no report for game {game!r}: expected one of {', '.join(REPORT_GAMES)}")
     fmt = report_format(out, fmt)
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-        raise RulesError(f"hands={hands!r} is not allowed: expected an integer >= 1")
+        raise RulesError(f"hands={quote_token(hands)} is not allowed: expected an integer >= 1")
     lo, top = spec.players
     for p in players:
         if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= top:

@@ -651,6 +651,64 @@ def test_ctrl_c_during_a_dask_run_stops_it_promptly(dask_cluster, tmp_path):
         assert not any(client.processing().values())
 
 
+def slow_chunk(chunk):
+    """A chunk that takes ~0.2 s (a loaded machine's chunk)."""
+    time.sleep(0.2)
+    return draws(chunk)
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_during_a_process_pool_run_stops_it_within_seconds(tmp_path):
+    """SIGINT while worker processes play: RunInterrupted within a few seconds, the chunks on
+    disk counted, no worker process left, no temporary file left in the checkpoint."""
+    import multiprocessing
+    import threading
+
+    ckpt = tmp_path / "ck"
+    state = {"running": True, "sent": None}
+
+    def interrupt_after_two_chunks():
+        while state["running"]:
+            if len(list(ckpt.glob("chunk-*.npz"))) >= 2:
+                state["sent"] = time.monotonic()
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+            time.sleep(0.01)
+
+    before = set(multiprocessing.active_children())
+    watcher = threading.Thread(target=interrupt_after_two_chunks, daemon=True)
+    watcher.start()
+    try:
+        with pytest.raises(RunInterrupted) as info:
+            run_chunks(slow_chunk, plan_chunks(10**6, 100, seed=1), workers=2, checkpoint=ckpt, progress=False)
+        stopped = time.monotonic()
+    finally:
+        state["running"] = False
+        watcher.join(5)
+    assert state["sent"] is not None and stopped - state["sent"] < runner.CANCEL_TIMEOUT + 2
+    saved = len(list(ckpt.glob("chunk-*.npz")))
+    assert info.value.saved == saved >= 2 and info.value.chunks == 10**4 and info.value.checkpoint == ckpt
+    assert str(info.value).startswith(f"{saved} of 10000 chunk(s) are saved")
+    assert not list(ckpt.glob(".*.tmp"))
+    deadline = time.monotonic() + 10
+    while set(multiprocessing.active_children()) - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not set(multiprocessing.active_children()) - before
+
+
+def test_the_runner_waits_on_a_queue_not_inside_cf_wait(monkeypatch):
+    """Ctrl-C landing inside ``concurrent.futures.wait`` can leave a future's lock held (its
+    ``_AcquireFutures`` is not interrupt-safe) and hang a Dask client's event loop; the run
+    waits on done-callbacks instead."""
+    def no_wait(*args, **kwargs):
+        raise AssertionError("cf.wait called")
+
+    monkeypatch.setattr(cf, "wait", no_wait)
+    with cf.ThreadPoolExecutor(2) as ex:
+        total = run_chunks(slow_chunk, plan_chunks(600, 100, seed=1), executor=ex, progress=False)
+    assert int(total["trials"][0]) == 600
+
+
 def distributed_client(cluster):
     import distributed
 
