@@ -28,7 +28,7 @@ the kinds that complete them when ready, ``live_outs`` the unseen copies of the 
 Examples
 --------
 >>> from kaptai.nantong.advisor import advise
->>> df = advise("123b 234w 678t 333w qzx3 789t 99w bhx2 hh", samples=20, seed=1)
+>>> df = advise("123b 234w 678t 333w qzx3 789t 99w bhx2 hh", samples=16, seed=1)
 >>> hh = df[df.discard == "hh"].iloc[0]
 >>> int(hh.distance), hh.waits, int(hh.live_outs), len(df)
 (0, '9w bh', 4, 14)
@@ -39,14 +39,16 @@ True
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from kaptai.core.options import check_count, check_seed
+from kaptai.core.advise import DEFAULT_BUDGET_MS, check_budget_ms, check_samples, paired_budget
+from kaptai.core.options import check_seed
 from kaptai.core.stats import wilson_interval, z_value
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.nantong.cards import (
     MELD_TYPES,
     HandSizeError,
@@ -58,17 +60,20 @@ from kaptai.nantong.cards import (
     parse_cards,
 )
 from kaptai.nantong.config import NET_SCALE, make_config
-from kaptai.nantong.evaluate import hand_counts, live_outs
+from kaptai.nantong.evaluate import hand_counts, is_complete, live_outs
 from kaptai.nantong.policies import table_distance
 from kaptai.nantong.rules import RuleSet, resolve_rules
 
-__all__ = ["ADVICE_COLUMNS", "DEFAULT_ADVISE_SAMPLES", "advise"]
+__all__ = ["ADVICE_COLUMNS", "BATCH", "DEFAULT_ADVISE_SAMPLES", "advise"]
 
-#: Layouts of the unseen cards per call (the default budget: a median answer well within 200 ms).
+#: The fixed layout count ``benchmarks/bench_nantong.py`` times (the advisor's default is the time budget).
 DEFAULT_ADVISE_SAMPLES = 100
+#: Layouts per batch of the sampling budget (:mod:`kaptai.core.advise`; a batch takes ~10-40 ms).
+BATCH = 4
 #: Columns of :func:`advise`.
-ADVICE_COLUMNS = ["rank", "discard", "value", "value_low", "value_high", "p_win", "p_win_low", "p_win_high",
-                  "expected_hu", "hu_low", "hu_high", "p_complete", "distance", "waits", "live_outs", "samples"]
+ADVICE_COLUMNS = ["rank", "discard", "value", "value_low", "value_high", "vs_best", "vs_best_low", "vs_best_high",
+                  "p_win", "p_win_low", "p_win_high", "expected_hu", "hu_low", "hu_high", "p_complete", "distance",
+                  "waits", "live_outs", "samples"]
 
 _MELD_CODE = {"pong": 0, "mkong": 1, "ckong": 2, "qishou": 3, "hezi": 4}
 
@@ -81,26 +86,26 @@ def _melds(text: str, jiang: tuple[int, ...]) -> list[tuple[str, int, int]]:
         mtype, sep, card = tok.partition(":")
         mtype = mtype.lower()
         if not sep or not card:
-            raise MeldError(f"meld {tok!r} (meld {i}): expected TYPE:CARD, e.g. pong:5w")
+            raise MeldError(f"meld {quote_token(tok)} (meld {i}): expected TYPE:CARD, e.g. pong:5w")
         if mtype not in MELD_TYPES:
-            raise MeldError(f"unknown meld type {mtype!r} in {tok!r} (meld {i}): expected one of {', '.join(MELD_TYPES)}")
+            raise MeldError(f"unknown meld type {quote_token(mtype)} in {quote_token(tok)} (meld {i}): expected one of {', '.join(MELD_TYPES)}")
         k = parse_card(card)
         if mtype in ("qishou", "hezi") and not jiang:
-            raise MeldError(f"meld {tok!r}: a {mtype} depends on the turned cards; give them with jiang")
+            raise MeldError(f"meld {quote_token(tok)}: a {mtype} depends on the turned cards; give them with jiang")
         is_jiang = k in jiang
         if mtype == "hezi":
             if not (double and is_jiang):
-                raise MeldError(f"meld {tok!r}: hezi is the 2 remaining copies of the 雙將 card")
+                raise MeldError(f"meld {quote_token(tok)}: hezi is the 2 remaining copies of the 雙將 card")
             n = 2
         elif mtype == "qishou":
             if is_jiang and double:
-                raise MeldError(f"meld {tok!r}: qishou:{format_card(k)} is a 雙將 card: use hezi:{format_card(k)}")
+                raise MeldError(f"meld {quote_token(tok)}: qishou:{format_card(k)} is a 雙將 card: use hezi:{format_card(k)}")
             n = 3 if is_jiang else 4
         elif is_jiang:
             left = 2 if double else 3
             need = 3 if mtype == "pong" else 4
             if need > left:
-                raise MeldError(f"meld {tok!r}: {mtype}:{format_card(k)} needs {need} copies but only {left} remain")
+                raise MeldError(f"meld {quote_token(tok)}: {mtype}:{format_card(k)} needs {need} copies but only {left} remain")
             n = need
         else:
             n = 3 if mtype == "pong" else 4
@@ -108,18 +113,35 @@ def _melds(text: str, jiang: tuple[int, ...]) -> list[tuple[str, int, int]]:
     return out
 
 
-def _mean_ci(s1: float, s2: float, n: int, z: float) -> tuple[float, float, float]:
-    mean = s1 / n
-    if n < 2:
-        return mean, math.nan, math.nan
-    var = max(s2 - s1 * s1 / n, 0.0) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+def _text_arg(name: str, value: Any, *, seq: bool = True) -> None:
+    """``value`` must be notation (a string), or with ``seq`` a sequence of kinds / counts."""
+    ok = isinstance(value, str) or (seq and isinstance(value, (list, tuple, np.ndarray)))
+    if not ok:
+        raise RulesError(f"{name}={quote_token(value)} is not allowed: expected "
+                         + ("card notation such as '123b qzx3' or a sequence of kinds" if seq else
+                            "TYPE:CARD tokens such as 'pong:5w ckong:6w'"))
+
+
+def _win_score(hand: tuple[int, ...], ms: list[tuple[str, int, int]], jiang: tuple[int, ...], r: RuleSet) -> int:
+    """胡數 total of the complete hand won by self-draw: the best reading of the winning card (the
+    card just drawn is not typed: every kind held is tried)."""
+    from kaptai.nantong.cards import Meld, ScoreRecord
+    from kaptai.nantong.scoring import score
+
+    melds = tuple(Meld(t, k) for t, k, _ in ms)
+    best = None
+    for wc in sorted(set(hand)):
+        s = score(ScoreRecord(jiang=jiang, win="self", win_card=wc, hand=hand, melds=melds), r).total
+        best = s if best is None else max(best, s)
+    assert best is not None
+    return int(best)
 
 
 def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, melds: str = "", jiang: Any = "",
-           players: int = 3, samples: int = DEFAULT_ADVISE_SAMPLES, seed: int | None = 0) -> pd.DataFrame:
-    """Every discard of ``hand`` with its value, P(win), expected 胡數, distance and live outs.
+           players: int = 3, samples: int | None = None, seed: int | None = 0,
+           budget_ms: float = DEFAULT_BUDGET_MS) -> pd.DataFrame:
+    """Every discard of ``hand`` with its value, P(win), expected 胡數, distance and live outs;
+    a complete hand first gets the row ``win`` (自摸, the self-drawn win now).
 
     Parameters
     ----------
@@ -137,29 +159,44 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         The turned cards (翻將), e.g. ``"5w 7b"``; empty: unknown, sampled with the unseen cards.
     players : int
         3 or 4 (4 seats a sitter; 3 active seats play either way).
-    samples : int
-        Layouts of the unseen cards (the budget).
+    samples : int, optional
+        A fixed number of layouts of the unseen cards (1-100,000); default None: layouts are drawn
+        in batches of :data:`BATCH` until the best option's lead over the second is resolved
+        (paired 95% interval of the value) or ``budget_ms`` is spent (:mod:`kaptai.core.advise`).
     seed : int or None
-        Seed of the layouts (0 by default: the same answer every time).
+        Seed of the layouts (0 by default: the same answer every time; a budgeted answer that used
+        N layouts is reproduced by ``samples=N``).
+    budget_ms : float
+        The time budget without ``samples``.
 
     Returns
     -------
     pandas.DataFrame
-        :data:`ADVICE_COLUMNS`, one row per kind held, best ``value`` first (ties: the smaller
-        distance, then the higher kind).  ``attrs``: ``rules``, ``settlement``, ``samples``,
-        ``seed``, ``unseen``, ``stock``, ``model``.
+        :data:`ADVICE_COLUMNS`, one row per kind held (and ``win`` for a complete hand), best
+        first: the options whose value the sampling cannot tell from the best one's (the paired
+        95% interval of ``vs_best`` reaches 0) come first, ranked among themselves by the exact
+        ``distance`` from ready (a ready hand first), then ``live_outs``, then ``value``; the
+        others follow by ``value``.  Equal keys share a rank (competition ranking, "1224").  ``value`` is the net under the settlement (points;
+        under ``rank_only`` the win share, the same quantity as ``p_win`` with the same Wilson
+        interval), ``vs_best`` its paired difference to the best option.  ``attrs``: ``rules``,
+        ``settlement``, ``samples``, ``stop``, ``seed``, ``unseen``, ``stock``, ``model``.
 
     Raises
     ------
     InvalidCardError, TooManyCopiesError, HandSizeError, MeldError, RulesError
         A token that is not a card (named), more copies than the deck holds in hand + melds +
-        seen + jiang, a hand that is not 23 units, a bad meld, a position with no stock left.
+        seen + jiang, a hand that is not 23 units, a bad meld, a position with no stock left,
+        an argument of the wrong type, samples/seed/budget out of bounds.
 
     Examples
     --------
     >>> df = advise("11w 234w 567w 789w 11t 234t 567t 9t qz bh 5b", samples=10)
     >>> sorted(df.discard)[:3], len(df)
     (['1t', '1w', '2t'], 20)
+    >>> w = advise("123w 456w 789w 123t 456t 789t 123b 55b", jiang="5w 7b", samples=16)
+    >>> r = w.iloc[0]
+    >>> int(r["rank"]), r.discard, float(r.expected_hu), float(r.p_complete), float(r.p_win)
+    (1, 'win', 180.0, 1.0, 1.0)
     >>> advise("11w 234w 10w", samples=10)
     Traceback (most recent call last):
     ...
@@ -167,17 +204,26 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     """
     from kaptai.nantong import _engine
 
+    start = time.perf_counter()
     r = rules if isinstance(rules, RuleSet) else resolve_rules(rules)
-    samples = check_count("samples", samples, 1)
+    samples = check_samples(samples)
+    budget_ms = check_budget_ms(budget_ms)
     entropy = check_seed(seed)
     cfg = make_config(players, r)
+    _text_arg("hand", hand)
+    seen = "" if seen is None else seen
+    jiang = "" if jiang is None else jiang
+    melds = "" if melds is None else melds
+    _text_arg("seen", seen)
+    _text_arg("jiang", jiang)
+    _text_arg("melds", melds, seq=False)
     h = hand_counts(hand).astype(np.int64)
     s = hand_counts(seen).astype(np.int64) if (not isinstance(seen, str) or seen.strip()) else np.zeros(30, np.int64)
     jt = tuple(parse_cards(jiang)) if (not isinstance(jiang, str) or jiang.strip()) else ()
     nt = 1 if r.single_turn else 2
     if jt and len(jt) != nt:
-        raise RulesError(f"jiang={format_cards(jt)!r}: expected {nt} turned card{'s' if nt > 1 else ''}")
-    ms = _melds(melds, jt) if melds and melds.strip() else []
+        raise RulesError(f"jiang={quote_token(format_cards(jt))}: expected {nt} turned card{'s' if nt > 1 else ''}")
+    ms = _melds(melds, jt) if melds.strip() else []
     used = h + s
     for k in jt:
         used[k] += 1
@@ -201,30 +247,96 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     if stock < 1 + cfg.reserve:
         raise RulesError(f"{int(s.sum())} seen cards leave no stock: the other hands hold 22 cards each and "
                          f"{unseen} cards are unseen")
-    bitgen = np.random.PCG64(np.random.SeedSequence(entropy))
-    cand, res = _engine.advise_position(cfg, 0, h.astype(np.uint8), [(_MELD_CODE[t], k) for t, k, _ in ms],
-                                        pub.astype(np.int64), list(jt), samples, bitgen)  # the engine adds jt
-    z = z_value(0.95)
-    rows = []
-    for i, k in enumerate(cand):
-        s1, s2, w, comp, hu1, hu2 = (float(x) for x in res[i])
-        v, vlo, vhi = _mean_ci(s1 / NET_SCALE, s2 / NET_SCALE ** 2, samples, z)
-        p = w / NET_SCALE / samples
-        plo, phi = wilson_interval(w / NET_SCALE, samples)
-        hu, hlo, hhi = _mean_ci(hu1, hu2, samples, z)
+    complete = bool(is_complete(h.astype(np.uint8), r))
+    hand_t = tuple(k for k in range(30) for _ in range(int(h[k])))
+    pool = np.repeat(np.arange(30), np.maximum(4 - used, 0))
+    win_cache: dict[tuple[int, ...], int] = {}
+    meld_arg = [(_MELD_CODE[t], k) for t, k, _ in ms]
+    h8, pub64 = h.astype(np.uint8), pub.astype(np.int64)
+    cand_box: list[list[int]] = []
+
+    def win_values(bg: np.random.PCG64, n: int) -> np.ndarray:
+        """(4, n): the self-drawn win now on n layouts of the other hands (and the turned cards)."""
+        from kaptai.nantong.cards import ScoreRecord
+        from kaptai.nantong.scoring import hand_winners, score, settle
+
+        rng = np.random.Generator(bg)
+        out = np.zeros((4, n))
+        others = cfg.active - 1
+        for t in range(n):
+            perm = rng.permutation(pool)
+            turned = jt if jt else tuple(int(x) for x in perm[:nt])
+            rest = perm[0 if jt else nt:]
+            if turned not in win_cache:
+                win_cache[turned] = _win_score(hand_t, ms, turned, r)
+            totals = [win_cache[turned]]
+            for q in range(others):
+                oh = tuple(sorted(int(x) for x in rest[22 * q: 22 * (q + 1)]))
+                totals.append(score(ScoreRecord(jiang=turned, win="none", win_card=None, hand=oh, melds=()), r).total)
+            winners = hand_winners(totals, [True] + [False] * others, r)
+            net = float(settle(totals, winners, r)[0]) if r.settlement != "rank_only" else 0.0
+            share = 1.0 / len(winners) if 0 in winners else 0.0
+            out[:, t] = (share if r.settlement == "rank_only" else net, share, totals[0], 1.0)
+        return out
+
+    def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
+        rows = []
+        for _t in range(n):  # one layout per call: per-layout values for the paired differences
+            cand, res = _engine.advise_position(cfg, 0, h8, meld_arg, pub64, list(jt), 1, bg)  # the engine adds jt
+            cand_box[:] = [list(cand)]
+            rows.append(res[:, [0, 2, 4, 3]].astype(np.float64) / (NET_SCALE, NET_SCALE, 1, 1))
+        v = np.stack(rows, axis=2).transpose(1, 0, 2)  # (quantities, options, n)
+        if r.settlement == "rank_only":
+            v[0] = v[1]
+        if complete:
+            v = np.concatenate([win_values(bg, n)[:, None, :], v], axis=1)
+        return v
+
+    n_cand = int((h > 0).sum())
+    exact: dict[int, tuple[int, str, int]] = {-1: (-1, "", 0)}  # per kind: distance, waits, live outs (before
+    for k in np.flatnonzero(h):                                   # the sampling: the budget covers them)
         rest = h.copy()
         rest[k] -= 1
-        ws, outs = live_outs(rest.astype(np.uint8), seen=np.minimum(used - h, 4).astype(np.uint8), rules=r)
-        rows.append({"discard": format_card(k), "value": v, "value_low": vlo, "value_high": vhi, "p_win": p,
-                     "p_win_low": float(plo), "p_win_high": float(phi), "expected_hu": hu, "hu_low": hlo,
-                     "hu_high": hhi, "p_complete": comp / samples,
-                     "distance": table_distance([int(x) for x in rest], int(r.honour_sequence)),
-                     "waits": " ".join(format_card(x) for x in ws), "live_outs": int(outs), "samples": samples,
-                     "_order": i})
+        wk, outs = live_outs(rest.astype(np.uint8), seen=np.minimum(used - h, 4).astype(np.uint8), rules=r)
+        exact[int(k)] = (table_distance([int(x) for x in rest], int(r.honour_sequence)),
+                         " ".join(format_card(x) for x in wk), int(outs))
+    res = paired_budget(evaluate, n_cand + complete, seed=entropy, samples=samples, budget_ms=budget_ms,
+                        batch=BATCH, min_samples=2 * BATCH, start=start)
+    n = res.samples
+    z = z_value(0.95)
+    keys = ([-1] if complete else []) + cand_box[0]
+    mean = res.means(0)
+    vlo, vhi = res.interval(0, z)
+    hlo, hhi = res.interval(2, z)
+    plo, phi = wilson_interval(res.sums[1], n, 0.95)
+    if r.settlement == "rank_only":  # value is the win share: the same quantity, the same interval
+        vlo, vhi = np.asarray(plo, dtype=np.float64), np.asarray(phi, dtype=np.float64)
+    d, dlo, dhi = res.vs_best(z)
+    rows = []
+    for i, k in enumerate(keys):
+        dist, ws, outs = exact[int(k)]
+        rows.append({"discard": "win" if k < 0 else format_card(k), "value": float(mean[i]),
+                     "value_low": float(vlo[i]) if n > 1 else math.nan, "value_high": float(vhi[i]) if n > 1 else math.nan,
+                     "vs_best": float(d[i]), "vs_best_low": float(dlo[i]), "vs_best_high": float(dhi[i]),
+                     "p_win": float(res.sums[1][i] / n), "p_win_low": float(plo[i]), "p_win_high": float(phi[i]),
+                     "expected_hu": float(res.means(2)[i]), "hu_low": float(hlo[i]), "hu_high": float(hhi[i]),
+                     "p_complete": float(res.means(3)[i]), "distance": int(dist), "waits": ws, "live_outs": int(outs),
+                     "samples": n, "_order": i})
     df = pd.DataFrame(rows)
-    df = df.sort_values(["value", "_order"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
-    df.insert(0, "rank", np.arange(1, len(df) + 1))
+    # the options the sampling cannot tell from the best (paired 95% interval of the difference
+    # reaching 0) are ranked among themselves by the exact distance from ready, then the live
+    # outs, then the value; the others follow by value
+    top = ~(df["vs_best_high"] < 0)
+    df["_g"] = np.where(top, 0, 1)
+    df["_d"] = np.where(top, df["distance"], 0)
+    df["_o"] = np.where(top, -df["live_outs"], 0)
+    df = df.sort_values(["_g", "_d", "_o", "value", "distance", "_order"],
+                        ascending=[True, True, True, False, True, True], kind="mergesort").reset_index(drop=True)
+    key = list(zip(df["_g"], df["_d"], df["_o"], -df["value"]))
+    df.insert(0, "rank", [1 + sum(1 for other in key if other < mine) for mine in key])
     df = df[ADVICE_COLUMNS]
-    df.attrs.update(rules=r.to_dict(), settlement=r.settlement, samples=samples, seed=entropy, unseen=unseen,
-                    stock=stock, model="determinized rollouts: max_melds at every seat (kaptai.nantong.advisor)")
+    df.attrs.update(rules=r.to_dict(), settlement=r.settlement, seed=entropy, unseen=unseen, stock=stock,
+                    complete=complete, unit="points (net under the settlement)" if r.settlement != "rank_only"
+                    else "win share", **res.attrs(),
+                    model="determinized rollouts: max_melds at every seat (kaptai.nantong.advisor)")
     return df

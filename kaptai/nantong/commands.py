@@ -129,14 +129,20 @@ def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.advise import stop_text
     from kaptai.nantong.advisor import ADVICE_COLUMNS
     from kaptai.nantong.advisor import advise as run
 
     rules = _rules(args, game)
     df = run(args.hand, args.seen or "", rules, melds=args.melds or "", jiang=args.jiang or "",
-             players=_players(args, game), samples=args.samples, seed=args.seed)
-    title = (f"# nantong: every discard, {df.attrs['samples']} layouts of the {df.attrs['unseen']} unseen cards "
-             f"(seed {df.attrs['seed']}), max_melds rollouts; value = net under {rules.settlement}; 95% intervals")
+             players=_players(args, game), samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
+    a = df.attrs
+    value = ("value = win share (rank_only: the same quantity as p_win, the same Wilson interval)"
+             if rules.settlement == "rank_only" else f"value = net points under {rules.settlement}")
+    title = (f"# nantong: every discard{' and the self-drawn win (complete hand)' if a['complete'] else ''}, "
+             f"layouts of the {a['unseen']} unseen cards, max_melds rollouts; {value}; vs_best = paired "
+             f"difference to the best option; 95% intervals; options not resolved below the best rank by "
+             f"distance from ready, then live outs, then value; {stop_text(a)}")
     return Output(df, title, list(ADVICE_COLUMNS))
 
 
@@ -147,8 +153,6 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.nantong.commands:"
-#: kaptai.nantong.advisor.DEFAULT_ADVISE_SAMPLES (a test checks it; the registry imports no engine)
-_ADVISE_SAMPLES = 100
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
 
 
@@ -191,7 +195,7 @@ def _commands() -> dict[str, Command]:
                 help="your exposed sets, TYPE:CARD tokens (pong, mkong, ckong, qishou, hezi); default none"),
             Opt("--jiang", "str", default="", empty_ok=True, metavar="CARDS", sample="5w 7b",
                 help="the turned cards (翻將); default unknown: sampled with the unseen cards"),
-            players, o.samples(_ADVISE_SAMPLES),
+            players, *o.advice_budget("position"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(),
         ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"'),
