@@ -9,14 +9,20 @@ interval, best first.
 Method
 ------
 The position is evaluated by the ``search`` policy's own evaluation (``docs/big-two-engine.md``,
-"search"; compiled, nogil): ``samples`` layouts of the unseen cards are dealt to the other
+"search"; compiled, nogil): layouts of the unseen cards are dealt to the other
 seats at random, consistent with their card counts (no other inference: passing while able is
 legal, so a pass rules nothing out); every option is played on every layout (common random
 numbers) and the rest of the hand is played out by the rollout policy at every seat
 (``greedy`` under Place, ``heuristic`` under 獨贏: the stronger against a greedy field). The value
 of an option is the mean of the seat's net over the layouts; its interval is the normal
-interval of that mean, P(win) has a Wilson interval.  So the numbers answer "against players
-who play like the rollout policy, from a random layout consistent with the counts".
+interval of that mean, P(win) has a Wilson interval; ``vs_best`` is the paired difference to the
+best option (the same layouts), with its 95% interval.  Layouts are drawn in batches until the best
+option's lead over the second is resolved or the time budget (150 ms) is spent, or exactly
+``samples`` of them (:mod:`kaptai.core.advise`; ``samples=N`` reproduces a budgeted answer that used
+N).  Equal values share a rank (competition ranking, "1224").  So the numbers answer "against
+players who play like the rollout policy, from a random layout consistent with the counts".
+Big Two is a shedding game: a hand is won by playing out, there is no complete hand to declare, so
+no "win" row.
 
 What is derived from the rules
 ------------------------------
@@ -28,7 +34,10 @@ What is derived from the rules
   the lowest card, ``opening_must_include_lowest``) must contain the lowest card.
 * ``cards_left`` (the other seats' counts, seats 1, 2, ...) defaults to the unseen cards
   shared out as evenly as possible, the extra cards to the seats nearest after the player
-  (13 each at the start of a four-player hand).
+  (13 each at the start of a four-player hand).  A position whose counts cannot occur is refused:
+  the other seats cannot hold more cards than were dealt to them (a 2-card hand with nothing
+  played), and with nothing played under ``first_lead='lowest_card'`` only the holder of the
+  lowest card (♦3) leads.
 * The 頂大 (blocking) rule follows the counts: if the next player holds one card, every
   option's liability under ``top_rule='liability'`` is in its value.  A violation on the
   previous turn (which would make its maker liable if the player goes out now) is not typed.
@@ -42,7 +51,7 @@ The previous player led ♦3; you hold 13 cards (the others 13, 13 and 12 by def
 >>> df[["rank", "play", "kind"]].head(2)
    rank play    kind
 0     1   4C  single
-1     2   5H  single
+1     2   AH  single
 >>> len(df), df.attrs["cards_left"], bool(df.ev.is_monotonic_decreasing)
 (14, [13, 13, 13, 12], True)
 """
@@ -50,7 +59,9 @@ The previous player led ♦3; you hold 13 cards (the others 13, 13 and 12 by def
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -61,17 +72,20 @@ from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_cards
 from kaptai.bigtwo.config import make_config
 from kaptai.bigtwo.policies import rules_info
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
-from kaptai.core.stats import mean_interval, wilson_interval
-from kaptai.errors import InvalidHandError, KaptaiError, RulesError
+from kaptai.core.advise import DEFAULT_BUDGET_MS, check_budget_ms, check_samples, competition_ranks, paired_budget
+from kaptai.core.options import check_seed
+from kaptai.core.stats import wilson_interval
+from kaptai.errors import InvalidHandError, KaptaiError, RulesError, quote_token
 
 __all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise", "default_cards_left"]
 
-#: Default budget of :func:`advise`: layouts of the unseen cards per position (median answer
-#: well under 200 ms on one core, ``benchmarks/bench_bigtwo.py``).
+#: The fixed layout count ``benchmarks/bench_bigtwo.py`` times (the advisor's default is the time budget).
 ADVISE_SAMPLES: int = 400
+#: Layouts per batch of the sampling budget (:mod:`kaptai.core.advise`).
+BATCH: int = 32
 #: Columns of :func:`advise`.
-ADVICE_COLUMNS: list[str] = ["rank", "play", "kind", "ev", "ev_low", "ev_high", "p_win", "p_win_low", "p_win_high",
-                             "samples"]
+ADVICE_COLUMNS: list[str] = ["rank", "play", "kind", "ev", "ev_low", "ev_high", "vs_best", "vs_best_low",
+                             "vs_best_high", "p_win", "p_win_low", "p_win_high", "samples"]
 CONFIDENCE = 0.95
 
 _KINDS = {1: "single", 2: "pair", 3: "triple", 4: "four cards", 5: "five cards"}
@@ -109,8 +123,9 @@ def advise(
     players: int | None = None,
     rules: RuleSet | str | Any = None,
     *,
-    samples: int = ADVISE_SAMPLES,
+    samples: int | None = None,
     seed: int = 0,
+    budget_ms: float = DEFAULT_BUDGET_MS,
 ) -> pd.DataFrame:
     """Every legal play of a position (and PASS when it is legal) with its value, best first.
 
@@ -131,10 +146,13 @@ def advise(
         Players at the table (default the ruleset's, 4).
     rules : RuleSet, str or mapping, optional
         The rules (default Hong Kong); the scoring in force prices every option.
-    samples : int
-        Layouts of the unseen cards (1-100,000), the same ones for every option.
+    samples : int, optional
+        A fixed number of layouts of the unseen cards (1-100,000), the same ones for every option;
+        default None: sampled within ``budget_ms`` until the best option is resolved.
     seed : int
-        Seed of the layouts (the same seed, the same answer).
+        Seed of the layouts (the same seed and sample count, the same answer).
+    budget_ms : float
+        The time budget without ``samples`` (default 150 ms).
 
     Returns
     -------
@@ -164,8 +182,12 @@ def advise(
     >>> df[["play", "ev", "p_win"]]
        play    ev  p_win
     0    2S  6.00   1.00
-    1    5D -4.18   0.18
-    2  PASS -5.00   0.18
+    1    5D -4.80   0.12
+    2  PASS -5.68   0.12
+    >>> advise("4C 5D")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: this position cannot occur: you hold 2 cards and 0 are played, so the other 3 seats would hold 50 cards, more than the 39 dealt to them (4 players, 13 cards each); give every card played so far (played=, --played)
     >>> advise("3D 3X")
     Traceback (most recent call last):
     ...
@@ -173,15 +195,15 @@ def advise(
     """
     from kaptai.bigtwo import _engine
 
+    start = time.perf_counter()
     r = resolve_rules(rules) if players is None else resolve_rules(rules, players=int(players))
     cfg = make_config(r.players, r)
     r = cfg.rules
     N = cfg.players
     info = rules_info(r)
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= int(samples) <= 100_000:
-        raise RulesError(f"samples={samples!r}: expected a whole number from 1 to 100,000")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise RulesError(f"seed={seed!r}: expected a non-negative whole number")
+    samples = check_samples(samples)
+    budget_ms = check_budget_ms(budget_ms)
+    seed = check_seed(seed)
     h = _cards(hand, "hand")
     if not h:
         raise InvalidHandError("hand is empty: give the cards you hold")
@@ -206,9 +228,12 @@ def advise(
     if by is not None and not tb:
         raise RulesError("by is given without a play to beat (to_beat): when you lead, leave both out")
     if tb:
+        if by is not None and (isinstance(by, (bool, np.bool_)) or not isinstance(by, Integral)):
+            raise RulesError(f"by={quote_token(by)}: expected a whole number, a seat from 1 (the next player) to "
+                             f"{N - 1} (the previous one)")
         b = N - 1 if by is None else int(by)
         if not 1 <= b <= N - 1:
-            raise RulesError(f"by={by!r}: expected a seat from 1 (the next player) to {N - 1} (the previous one)")
+            raise RulesError(f"by={quote_token(by)}: expected a seat from 1 (the next player) to {N - 1} (the previous one)")
     else:
         b = 0
     unseen = N_CARDS - len(h) - pm.bit_count()
@@ -236,6 +261,21 @@ def advise(
                 f"cards_left {'+'.join(map(str, counts))} = {total}, but {unseen} cards are unseen "
                 f"(52 - {len(h)} in the hand - {pm.bit_count()} played)"
             )
+    # the player was dealt at least hand_size cards (and at least what it holds): the others were
+    # dealt the rest, and hold no more than that
+    others_max = N_CARDS - max(len(h), cfg.hand_size)
+    if unseen > others_max + (1 if r.malaysian_3p else 0):
+        raise RulesError(
+            f"this position cannot occur: you hold {len(h)} cards and {pm.bit_count()} are played, so the other "
+            f"{N - 1} seats would hold {unseen} cards, more than the {others_max} dealt to them "
+            f"({N} players, {cfg.hand_size} cards each); give every card played so far (played=, --played)")
+    if not tb and pm == 0 and r.first_lead == "lowest_card" and not hm >> info.lowest & 1:
+        low = format_cards([info.lowest])
+        raise RulesError(
+            f"nothing has been played and you lead, but you do not hold {low}: the first lead of a hand is made by "
+            f"the holder of {low} (first_lead=lowest_card"
+            + (f", and it must contain {low})" if r.opening_must_include_lowest else ")")
+            + "; give the play to beat (to_beat=, --to-beat) and the cards played")
     if min(counts) < 1:
         raise RulesError(f"{unseen} unseen cards cannot give each of {N - 1} other seats a card: the hand is over")
     left = (len(h), *counts)
@@ -247,14 +287,29 @@ def advise(
     must = 0
     if not tb and pm == 0 and hm >> info.lowest & 1 and r.opening_must_include_lowest:
         must = 1 << info.lowest
-    cands, sums, sqs, wins = _engine.search_position(
-        cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes, locked=locked, must=must,
-        bit_generator=np.random.PCG64(np.random.SeedSequence(int(seed))), samples=int(samples),
-    )
-    S = int(samples)
+    cand_box: list[np.ndarray] = []
+
+    def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
+        out = []
+        for _t in range(n):  # one layout per call: per-layout values for the paired differences
+            cands, sums, _sqs, wins = _engine.search_position(
+                cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes, locked=locked, must=must,
+                bit_generator=bg, samples=1)
+            cand_box[:] = [cands]
+            out.append(np.stack([sums.astype(np.float64) * stake, wins.astype(np.float64)]))
+        return np.stack(out, axis=2)
+
     stake = float(r.stake)
-    mean, lo, hi = mean_interval(sums.astype(np.float64), sqs.astype(np.float64), S, CONFIDENCE)
-    wlo, whi = wilson_interval(wins.astype(np.float64), S, CONFIDENCE)
+    n_opts = len(_engine.search_position(cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes,
+                                         locked=locked, must=must, bit_generator=np.random.PCG64(0), samples=1)[0])
+    res = paired_budget(evaluate, n_opts, seed=seed, samples=samples, budget_ms=budget_ms, batch=BATCH, start=start)
+    S = res.samples
+    cands = cand_box[0]
+    mean = res.means(0)
+    lo, hi = res.interval(0)
+    d, dlo, dhi = res.vs_best()
+    wins = res.sums[1]
+    wlo, whi = wilson_interval(wins, S, CONFIDENCE)
     rows = []
     for i, m in enumerate(int(x) for x in cands):
         is_pass = m == 0 and i == len(cands) - 1
@@ -262,14 +317,15 @@ def advise(
         rows.append({
             "rank": 0, "play": "PASS" if is_pass else info.text(m),
             "kind": "pass" if is_pass else _KINDS[int(ent[0])] if ent is not None else "?",
-            "ev": float(mean[i]) * stake, "ev_low": float(lo[i]) * stake if S > 1 else math.nan,
-            "ev_high": float(hi[i]) * stake if S > 1 else math.nan,
+            "ev": float(mean[i]), "ev_low": float(lo[i]) if S > 1 else math.nan,
+            "ev_high": float(hi[i]) if S > 1 else math.nan,
+            "vs_best": float(d[i]), "vs_best_low": float(dlo[i]), "vs_best_high": float(dhi[i]),
             "p_win": float(wins[i]) / S, "p_win_low": float(wlo[i]), "p_win_high": float(whi[i]), "samples": S,
             "_order": i,
         })
     df = pd.DataFrame(rows, columns=[*ADVICE_COLUMNS, "_order"])
     df = df.sort_values(["ev", "_order"], ascending=[False, True], kind="stable").drop(columns="_order")
-    df["rank"] = np.arange(1, len(df) + 1)
+    df["rank"] = competition_ranks(df["ev"].to_numpy())
     df = df.reset_index(drop=True)
     df.attrs.update({
         "game": "big-two",
@@ -281,7 +337,7 @@ def advise(
         "by": b if tb else None,
         "cards_left": list(left),
         "hidden_dead": hidden_dead,
-        "samples": S,
+        **res.attrs(),
         "seed": int(seed),
         "confidence": CONFIDENCE,
         "unit": "point x stake",

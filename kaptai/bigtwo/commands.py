@@ -15,8 +15,6 @@ __all__ = ["SPEC"]
 
 
 _PRESETS = ("hong_kong",)
-#: kaptai.bigtwo.advisor.ADVISE_SAMPLES (a test checks it), so building the command line imports no engine
-_ADVISE_SAMPLES = 400
 _POLICIES = ("greedy", "random", "heuristic", "search")
 #: kaptai.bigtwo.fairness.VARIANT_SETS by name (a test checks it)
 _VARIANT_SETS = ("scoring", "settlement", "scoring_settlement", "winner_bonus", "top_rule", "suit_order",
@@ -81,15 +79,16 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.bigtwo.advisor import ADVICE_COLUMNS
     from kaptai.bigtwo.advisor import advise as run
+    from kaptai.core.advise import stop_text
 
     rules = _rules(args, game)
     df = run(args.hand, played=args.played, to_beat=args.to_beat, by=args.by, cards_left=args.cards_left,
-             rules=rules, samples=args.samples, seed=args.seed)
+             rules=rules, samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
     a = df.attrs
     where = f"to beat {a['to_beat']} (seat {a['by']})" if a["to_beat"] else "leading"
     title = (f"every option {where}, cards left {'/'.join(map(str, a['cards_left']))}: expected net of the hand "
-             f"({a['unit']}) and P(win), 95% intervals, {a['samples']} sampled layouts, rollouts by "
-             f"{a['method'].split(chr(39))[1]}")
+             f"({a['unit']}) and P(win), 95% intervals, vs_best = paired difference to the best option, rollouts "
+             f"by {a['method'].split(chr(39))[1]}; equal values share a rank; {stop_text(a)}")
     return Output(df, title, ADVICE_COLUMNS,
                   legend="seats count from you (0) in the direction of play: 1 = next player, "
                          f"{rules.players - 1} = previous player")
@@ -141,8 +140,9 @@ def _commands() -> dict[str, Command]:
                      "default the previous player"),
             Opt("--cards-left", "str", default=None, metavar="COUNTS", sample="10,6,9",
                 help="cards held by seats 1, 2, ... (default: the unseen cards shared out evenly, "
-                     "extras to the seats nearest after you)"),
-            players, o.samples(_ADVISE_SAMPLES, what="position"),
+                     "extras to the seats nearest after you; they must add up with your hand and --played "
+                     "to the deck)"),
+            players, *o.advice_budget("position"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, unit="seed",
                 help="seed of the sampled layouts (the same seed gives the same answer)"),
             *rules, *o.output(),

@@ -60,6 +60,7 @@ cdef enum:
     TRIES = 20               # config.SEARCH_TRIES
     MAXH = 16                # the most hidden cards of a seat
     MAXS = 100000            # the most layouts per decision
+    MAXE = 128               # config.INFER_MAX_EVENTS: discards of a hand kept for the inference
 
 
 cdef uint64_t[5][5] BINOM
@@ -72,6 +73,17 @@ for _i in range(1, 5):
     BINOM[_i][0] = 1
     for _j in range(1, _i + 1):
         BINOM[_i][_j] = BINOM[_i - 1][_j - 1] + BINOM[_i - 1][_j]
+
+
+cdef struct Hist:
+    # the discards the search's inference reads (docs/nine-ten-engine.md, "Inference")
+    int n
+    int seat[MAXE]
+    int kind[MAXE]
+    uint32_t fmask[MAXE]     # the options of a forced discard (0: a free discard of a single)
+    int8_t vis[MAXE][NK]     # face-up copies the seat saw (waste and the others' exposed cards)
+    int8_t then[MAXE][NK]    # the seat's claims minus discards of each kind before this discard
+    int8_t cum[MAXP][NK]     # claims minus discards of each kind so far, per seat
 
 
 cdef struct G:
@@ -87,6 +99,13 @@ cdef struct G:
     int64_t relaxed          # layouts whose parities had to be dropped for a seat
     int64_t decisions        # search decisions (two or more options)
     int inflight             # a kind on offer (search_values with offer_from): not in the pool
+    int infer                # candidates per rolled-out layout (0: uniform layouts)
+    double pi0, pi1, pi2, eps  # config.INFER_PRIOR, config.INFER_EPS
+    int track                # record discards into hist (off in rollouts)
+    Hist* hist
+    int64_t inferred         # search decisions that resampled
+    int64_t ncands           # candidate layouts drawn
+    double ess_sum           # sum of their effective sample sizes
     bitgen_t* rng
     int use_decks
     const int64_t* decks
@@ -205,6 +224,9 @@ cdef void deal(G* g) noexcept nogil:
     g.offered = 0
     g.claims = 0
     g.flips = 0
+    if g.track:
+        g.hist.n = 0
+        memset(g.hist.cum, 0, sizeof(g.hist.cum))
     for i in range(g.N):
         s = (g.dealer + i) % g.N
         size = g.hd if i == 0 else g.ho
@@ -296,9 +318,29 @@ cdef int discard(G* g, int p) noexcept nogil:
     k = choose(g, p, opts, m)
     if g.error:
         return k
+    if g.track:
+        record(g, p, k, forced, opts, m)
     apply_discard(g, p, k)
     logrow(g, p, A_DISCARD, k, forced)
     return k
+
+
+cdef void record(G* g, int p, int k, int forced, int* opts, int m) noexcept nogil:
+    """Keep a discard for the inference (before it is applied)."""
+    cdef Hist* H = g.hist
+    cdef int n = H.n, j
+    if (not forced or m >= 2) and n < MAXE:
+        H.seat[n] = p
+        H.kind[n] = k
+        H.fmask[n] = 0
+        if forced:
+            for j in range(m):
+                H.fmask[n] |= (<uint32_t>1) << opts[j]
+        for j in range(NK):
+            H.vis[n][j] = <int8_t>(g.pub[j] - g.exposed[p][j])
+            H.then[n][j] = H.cum[p][j]
+        H.n = n + 1
+    H.cum[p][k] -= 1
 
 
 cdef inline void apply_discard(G* g, int p, int k) noexcept nogil:
@@ -380,6 +422,8 @@ cdef int offers(G* g, int k, int origin, int is_flip, int* win, int* source, int
         g.tcol[c][k // 7] += 1
         g.pairs[c] += 1
         g.claims += 1
+        if g.track:
+            g.hist.cum[c][k] += 1
         logrow(g, c, A_CLAIM, k, g.held[c][k])
         if was3:
             g.kz4[c][k] = 1
@@ -628,36 +672,46 @@ cdef void unrank(int* U, uint32_t offered, int parity, int n, uint64_t x, uint64
             x -= b
 
 
-cdef int64_t STATS[2]      # search decisions and relaxed layouts of every run_hands call so far
+cdef int64_t STATS[4]      # search decisions, relaxed layouts, inferred decisions, candidates
+cdef double STATS_ESS[1]   # sum of the inferred decisions' effective sample sizes
 STATS[0] = 0
 STATS[1] = 0
+STATS[2] = 0
+STATS[3] = 0
+STATS_ESS[0] = 0.0
 
 
 def search_stats():
     """Totals over the process's ``run_hands`` calls: ``decisions`` (search decisions, two or
-    more options) and ``relaxed`` (layouts whose parities had to be dropped; 0 expected)."""
-    return {"decisions": int(STATS[0]), "relaxed": int(STATS[1])}
+    more options), ``relaxed`` (layouts whose parities had to be dropped; 0 expected),
+    ``inferred`` (decisions whose layouts were resampled by the inference), ``candidates``
+    (candidate layouts they drew) and ``ess`` (the sum of their effective sample sizes)."""
+    return {"decisions": int(STATS[0]), "relaxed": int(STATS[1]), "inferred": int(STATS[2]),
+            "candidates": int(STATS[3]), "ess": float(STATS_ESS[0])}
 
-cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
-    """Draw one layout of what p has not seen into gs (a copy of g); returns the rollout seed."""
-    cdef int N = g.N
-    cdef int U0[NK]
-    cdef int U[NK]
-    cdef int hid[MAXP][NK]
-    cdef int nt[MAXP]
-    cdef int stock[NCARDS]
-    cdef uint64_t W[NK + 1][MAXH + 1]
-    cdef uint64_t total, x, a, b
-    cdef int t, j, k, attempt, ok, n, parity, ns, i, r, tmp
+
+cdef void pool(G* g, int p, int* U0, int* nt) noexcept nogil:
+    """The unseen pool of p and the hidden sizes of the seats."""
+    cdef int t, k
     for k in range(NK):
         U0[k] = 4 - g.held[p][k] - (g.pub[k] - g.exposed[p][k])
     if g.inflight >= 0:
         U0[g.inflight] -= 1
-    for t in range(N):
+    for t in range(g.N):
         nt[t] = 0
         if t != p:
             for k in range(NK):
                 nt[t] += g.held[t][k] - g.exposed[t][k]
+
+
+cdef void draw_hidden(G* g, int p, int* U0, int* nt, int hid[MAXP][NK], double* totals) noexcept nogil:
+    """Steps 1-2 of a layout: the concealed parts of the other seats (totals[t]: the count seat t
+    was drawn from, when totals is not NULL)."""
+    cdef int N = g.N
+    cdef int U[NK]
+    cdef uint64_t W[NK + 1][MAXH + 1]
+    cdef uint64_t total, x
+    cdef int t, j, k, attempt, ok, n, parity
     for attempt in range(TRIES):
         for k in range(NK):
             U[k] = U0[k]
@@ -675,11 +729,28 @@ cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
                 g.relaxed += 1
                 total = count_table(U, g.offered, 0, n, W)
             x = bounded64(g.rng, total)
+            if totals != NULL:
+                totals[t] = <double>total
             unrank(U, g.offered, parity, n, x, W, hid[t])
             for k in range(NK):
                 U[k] -= hid[t][k]
         if ok:
             break
+
+
+cdef uint64_t finish(G* g, int p, int* U0, int hid[MAXP][NK], G* gs) noexcept nogil:
+    """Steps 3-4 of a layout: the stock, the rollout seed and the sampled state gs."""
+    cdef int N = g.N
+    cdef int U[NK]
+    cdef int stock[NCARDS]
+    cdef uint64_t a, b
+    cdef int t, j, k, n, ns, i, r, tmp
+    for k in range(NK):
+        U[k] = U0[k]
+    for j in range(1, N):
+        t = (p + j) % N
+        for k in range(NK):
+            U[k] -= hid[t][k]
     ns = 0
     for k in range(NK):
         for i in range(U[k]):
@@ -694,6 +765,7 @@ cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
     b = g.rng.next_uint32(g.rng.state)
     memcpy(gs, g, sizeof(G))
     gs.recording = 0
+    gs.track = 0
     for i in range(ns):
         gs.deck[g.top + i] = 4 * stock[i]
     for t in range(N):
@@ -717,6 +789,127 @@ cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
             gs.kz4[t][k] = 1 if (g.exposed[t][k] >= 2 and n == 4) else 0
             gs.nkz[t] += gs.kz4[t][k]
     return (a << 32) | b
+
+
+cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
+    """Draw one uniform layout of what p has not seen into gs (a copy of g); returns the rollout seed."""
+    cdef int U0[NK]
+    cdef int nt[MAXP]
+    cdef int hid[MAXP][NK]
+    pool(g, p, U0, nt)
+    draw_hidden(g, p, U0, nt, hid, NULL)
+    return finish(g, p, U0, hid, gs)
+
+
+cdef double seat_likelihood(G* g, int t, int* now) noexcept nogil:
+    """How likely seat t's recorded discards are if it holds now[] (the opponent model)."""
+    cdef Hist* H = g.hist
+    cdef double a = 1.0, b = 1.0, c = 1.0, pr, pcc
+    cdef int e, j, k, m, bc, bl, ncc, nlf, key
+    cdef uint32_t om
+    cdef int Hd[NK]
+    cdef int T[4]
+    cdef int un[NK]
+    for e in range(H.n):
+        if H.seat[e] != t:
+            continue
+        k = H.kind[e]
+        T[0] = 0
+        T[1] = 0
+        T[2] = 0
+        T[3] = 0
+        om = 0
+        for j in range(NK):
+            Hd[j] = now[j] - H.cum[t][j] + H.then[e][j]
+            T[j // 7] += Hd[j]
+            if Hd[j] & 1:
+                om |= (<uint32_t>1) << j
+        if H.fmask[e]:
+            om = H.fmask[e]
+        if not (om >> k) & 1:
+            return 0.0
+        m = 0
+        bc = 1 << 30
+        bl = 1 << 30
+        for j in range(NK):
+            if (om >> j) & 1:
+                m += 1
+                un[j] = 4 - Hd[j] - H.vis[e][j]
+                key = T[j // 7] * 8 + un[j]
+                if key < bc:
+                    bc = key
+                if un[j] < bl:
+                    bl = un[j]
+        ncc = 0
+        nlf = 0
+        for j in range(NK):
+            if (om >> j) & 1:
+                if T[j // 7] * 8 + un[j] == bc:
+                    ncc += 1
+                if un[j] == bl:
+                    nlf += 1
+        pr = 1.0 / m
+        pcc = (1.0 / ncc) if T[k // 7] * 8 + un[k] == bc else 0.0
+        a *= (1.0 - g.eps) * pcc + g.eps * pr
+        b *= (1.0 / nlf) if un[k] == bl else 0.0
+        c *= pr
+    return g.pi0 * a + g.pi1 * b + g.pi2 * c
+
+
+cdef int informed(G* g, int p) noexcept nogil:
+    """Some seat other than p has a recorded discard."""
+    cdef int e
+    if not g.track:
+        return 0
+    for e in range(g.hist.n):
+        if g.hist.seat[e] != p:
+            return 1
+    return 0
+
+
+cdef double draw_candidates(G* g, int p, int C, int* U0, int8_t* cand, double* w, double* ess) noexcept nogil:
+    """Steps I1-I2: C candidate concealed parts (cand[c][t][k]) and their weights; returns the total."""
+    cdef int N = g.N
+    cdef int nt[MAXP]
+    cdef int hid[MAXP][NK]
+    cdef int now[NK]
+    cdef int c, j, t, k
+    cdef double totals[MAXP]
+    cdef double x, total = 0.0, sq = 0.0
+    pool(g, p, U0, nt)
+    for c in range(C):
+        draw_hidden(g, p, U0, nt, hid, totals)
+        x = 1.0
+        for j in range(1, N):
+            t = (p + j) % N
+            for k in range(NK):
+                now[k] = g.exposed[t][k] + hid[t][k]
+                cand[(c * N + t) * NK + k] = <int8_t>hid[t][k]
+            x = x * seat_likelihood(g, t, now) * totals[t]
+        w[c] = x
+    for c in range(C):
+        total += w[c]
+        sq += w[c] * w[c]
+    if total == 0.0:
+        for c in range(C):
+            w[c] = 1.0
+        total = <double>C
+        sq = <double>C
+    ess[0] = total * total / sq
+    return total
+
+
+cdef void resample(G* g, double* w, int C, double total, int S, int* sel) noexcept nogil:
+    """Systematic resampling of S indices by weight (one 32-bit draw)."""
+    cdef double u = g.rng.next_uint32(g.rng.state) / 4294967296.0
+    cdef double acc = w[0], pos
+    cdef int i, c = 0
+    for i in range(S):
+        pos = (u + i) * total / S
+        while acc <= pos and c < C - 1:
+            c += 1
+            acc += w[c]
+        sel[i] = c
 
 
 cdef int rollout(G* gs, G* gr, int p, int mode, int k, int origin, uint64_t seed, int* won) noexcept nogil:
@@ -755,25 +948,62 @@ cdef int search_core(G* g, int p, int* opts, int m, int S, int mode, int origin,
     mode 1: one option, the offer of opts[0] by origin."""
     cdef G* gs = <G*> malloc(sizeof(G))
     cdef G* gr = <G*> malloc(sizeof(G))
-    cdef int i, j, v, won
+    cdef int i, j, v, won, c, t, k
     cdef int64_t d
     cdef int vj[NK]
     cdef uint64_t seed
+    cdef int N = g.N, C = 0
+    cdef int U0[NK]
+    cdef int hid[MAXP][NK]
+    cdef int8_t* cand = NULL
+    cdef double* w = NULL
+    cdef int* sel = NULL
+    cdef double total, ess
     if gs == NULL or gr == NULL:
         free(gs)
         free(gr)
         g.error = ERR_MEMORY
         return 0
+    if g.infer > 0 and informed(g, p):
+        C = g.infer * S
+        cand = <int8_t*> malloc(<size_t>C * N * NK)
+        w = <double*> malloc(<size_t>C * sizeof(double))
+        sel = <int*> malloc(<size_t>S * sizeof(int))
+        if cand == NULL or w == NULL or sel == NULL:
+            free(cand)
+            free(w)
+            free(sel)
+            free(gs)
+            free(gr)
+            g.error = ERR_MEMORY
+            return 0
+        total = draw_candidates(g, p, C, U0, cand, w, &ess)
+        resample(g, w, C, total, S, sel)
+        g.inferred += 1
+        g.ncands += C
+        g.ess_sum += ess
+        memset(hid, 0, sizeof(hid))
     for i in range(m):
         sums[i] = 0
         if ref >= 0:
             q[i] = 0
     for j in range(S):
-        seed = layout(g, p, gs)
+        if C:
+            c = sel[j]
+            for t in range(N):
+                if t != p:
+                    for k in range(NK):
+                        hid[t][k] = cand[(c * N + t) * NK + k]
+            seed = finish(g, p, U0, hid, gs)
+        else:
+            seed = layout(g, p, gs)
         for i in range(m):
             v = rollout(gs, gr, p, mode, opts[i], origin, seed, &won)
             if gr.error:
                 g.error = gr.error
+                free(cand)
+                free(w)
+                free(sel)
                 free(gs)
                 free(gr)
                 return 0
@@ -786,23 +1016,51 @@ cdef int search_core(G* g, int p, int* opts, int m, int S, int mode, int origin,
             for i in range(m):
                 d = vj[i] - vj[ref]
                 q[i] += d * d
+    free(cand)
+    free(w)
+    free(sel)
     free(gs)
     free(gr)
     return 1
 
 
+cdef inline uint64_t search_seed(int64_t hand, int64_t decision, int p) noexcept nogil:
+    """The seed of a decision's private layout stream (docs/nine-ten-engine.md, "The choice")."""
+    return ((<uint64_t>hand) * <uint64_t>0x9E3779B97F4A7C15ULL) ^ \
+        ((<uint64_t>decision) * <uint64_t>0xBF58476D1CE4E5B9ULL) ^ (<uint64_t>p)
+
+
 cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
     cdef int64_t sums[NK]
     cdef int64_t q[NK]
-    cdef int i, ref = 0, best, key, bestkey = 1 << 30
+    cdef int keys[NK]
+    cdef int tied[NK]
+    cdef int i, ref = 0, best, bestkey = 1 << 30, nt = 0, ok
     cdef double S = g.samples, D, lhs, rhs
+    cdef SplitMix sm
+    cdef bitgen_t bg
+    cdef bitgen_t* main_rng
     g.decisions += 1
-    for i in range(m):       # the rollout policy's own choice, first on ties (no draw)
-        key = g.tcol[p][opts[i] // 7] * 8 + unseen(g, p, opts[i])
-        if key < bestkey:
-            bestkey = key
-            ref = i
-    if not search_core(g, p, opts, m, g.samples, 0, -1, sums, NULL, NULL, ref, q):
+    for i in range(m):       # the rollout policy's own choice, its tie drawn as colour_cut draws it
+        keys[i] = g.tcol[p][opts[i] // 7] * 8 + unseen(g, p, opts[i])
+        if keys[i] < bestkey:
+            bestkey = keys[i]
+    for i in range(m):
+        if keys[i] == bestkey:
+            tied[nt] = i
+            nt += 1
+    ref = tied[0] if nt == 1 else tied[bounded(g.rng, <uint32_t>nt)]
+    sm.state = search_seed(g.hand_index, g.decisions, p)
+    bg.state = &sm
+    bg.next_uint64 = sm_next64
+    bg.next_uint32 = sm_next32
+    bg.next_double = sm_double
+    bg.next_raw = sm_next64
+    main_rng = g.rng
+    g.rng = &bg
+    ok = search_core(g, p, opts, m, g.samples, 0, -1, sums, NULL, NULL, ref, q)
+    g.rng = main_rng
+    if not ok:
         return opts[ref]
     best = ref
     for i in range(m):
@@ -836,8 +1094,81 @@ cdef int configure(G* g, cfg) except -1:
     g.next_dealer = codes["next_dealer"]
     g.samples = int(cfg.samples)
     g.gate = float(cfg.search_z)
+    g.infer = int(getattr(cfg, "search_infer", 0))
+    from kaptai.nineten.config import INFER_PRIOR, INFER_EPS
+    g.pi0 = float(INFER_PRIOR[0])
+    g.pi1 = float(INFER_PRIOR[1])
+    g.pi2 = float(INFER_PRIOR[2])
+    g.eps = float(INFER_EPS)
     if not 1 <= g.samples <= MAXS:
         raise ValueError(f"samples={g.samples}: expected 1 to {MAXS}")
+    return 0
+
+
+cdef int load_state(G* g, cfg, state, int seat) except -1:
+    """A typed position into g (search_values, infer_beliefs); ``events`` and ``cum`` when given
+    turn the inference on (``g.hist`` allocated; the caller frees it)."""
+    cdef int N = int(cfg.players)
+    cdef int t, k, e, j
+    configure(g, cfg)
+    if not 0 <= seat < N:
+        raise ValueError(f"seat={seat}: expected 0 to {N - 1}")
+    held = np.asarray(state["held"], dtype=np.int64)
+    exposed = np.asarray(state["exposed"], dtype=np.int64)
+    dead = np.asarray(state["dead"], dtype=np.int64)
+    dseq = np.asarray(state["dead_seq"], dtype=np.int64)
+    kz4 = np.asarray(state["kz4"], dtype=np.int64)
+    waste = np.asarray(state["waste"], dtype=np.int64)
+    for t in range(N):
+        if t != seat and int(held[t].sum() - exposed[t].sum()) > MAXH:
+            raise ValueError(f"seat {t} hides more than {MAXH} cards")
+    g.top = int(state["top"])
+    g.dealer = int(state["dealer"])
+    g.counter = int(state["counter"])
+    if not 0 <= g.top <= NCARDS - 5:
+        raise ValueError(f"top={g.top}: the stock must keep at least 5 cards")
+    for k in state["offered"]:
+        g.offered |= (<uint32_t>1) << int(k)
+    for k in range(NK):
+        g.waste[k] = int(waste[k])
+        g.pub[k] = int(waste[k])
+    for t in range(N):
+        for k in range(NK):
+            g.held[t][k] = int(held[t, k])
+            g.exposed[t][k] = int(exposed[t, k])
+            g.dead[t][k] = int(dead[t, k])
+            g.dead_seq[t][k] = int(dseq[t, k])
+            g.pub[k] += g.exposed[t][k]
+            g.pairs[t] += g.held[t][k] >> 1
+            if g.held[t][k] & 1:
+                g.odd[t] |= (<uint32_t>1) << k
+            if g.dead[t][k]:
+                g.deadm[t] |= (<uint32_t>1) << k
+            g.tcol[t][k // 7] += g.held[t][k]
+        g.policy[t] = ROLLOUT
+    for k in range(NK):
+        g.kz4[seat][k] = int(kz4[k])
+        g.nkz[seat] += g.kz4[seat][k]
+    events = state.get("events") if hasattr(state, "get") else None
+    if events is not None:
+        g.hist = <Hist*> malloc(sizeof(Hist))
+        if g.hist == NULL:
+            raise MemoryError()
+        memset(g.hist, 0, sizeof(Hist))
+        g.track = 1
+        cum = np.asarray(state["cum"], dtype=np.int64)
+        for t in range(N):
+            for k in range(NK):
+                g.hist.cum[t][k] = <int8_t>int(cum[t, k])
+        for e, ev in enumerate(list(events)[:MAXE]):
+            t, k, fm, vis, then = ev
+            g.hist.seat[e] = int(t)
+            g.hist.kind[e] = int(k)
+            g.hist.fmask[e] = <uint32_t>int(fm)
+            for j in range(NK):
+                g.hist.vis[e][j] = <int8_t>int(vis[j])
+                g.hist.then[e][j] = <int8_t>int(then[j])
+            g.hist.n = e + 1
     return 0
 
 
@@ -851,7 +1182,9 @@ def search_values(cfg, state, int seat, options, long long samples, bit_generato
         The position, as :func:`kaptai.nineten.engine_reference.search_values` takes it:
         ``held``, ``exposed``, ``dead``, ``dead_seq`` ((N, 28) ints), ``kz4`` ((28,), the
         seat's kinds whose 4th copy it claimed), ``waste`` ((28,)), ``offered`` (kinds offered so
-        far), ``top``, ``dealer``, ``counter``.
+        far), ``top``, ``dealer``, ``counter``; optionally ``events`` and ``cum`` (the discards
+        of the hand, :attr:`kaptai.nineten.engine_reference.Hand.events`), which turn the
+        inference on.
     seat : int
         The deciding seat ``p``.
     options : sequence of int
@@ -872,54 +1205,15 @@ def search_values(cfg, state, int seat, options, long long samples, bit_generato
     if g == NULL:
         raise MemoryError()
     memset(g, 0, sizeof(G))
-    cdef int N = int(cfg.players)
-    cdef int t, k, m, ok
+    cdef int t, m, ok
     cdef int opts[NK]
     cdef int64_t sums[NK]
     cdef int64_t[:, ::1] vv
     cdef int8_t[:, ::1] wv
     try:
-        configure(g, cfg)
         if samples < 1 or samples > MAXS:
             raise ValueError(f"samples={samples}: expected 1 to {MAXS}")
-        if not 0 <= seat < N:
-            raise ValueError(f"seat={seat}: expected 0 to {N - 1}")
-        held = np.asarray(state["held"], dtype=np.int64)
-        exposed = np.asarray(state["exposed"], dtype=np.int64)
-        dead = np.asarray(state["dead"], dtype=np.int64)
-        dseq = np.asarray(state["dead_seq"], dtype=np.int64)
-        kz4 = np.asarray(state["kz4"], dtype=np.int64)
-        waste = np.asarray(state["waste"], dtype=np.int64)
-        for t in range(N):
-            if t != seat and int(held[t].sum() - exposed[t].sum()) > MAXH:
-                raise ValueError(f"seat {t} hides more than {MAXH} cards")
-        g.top = int(state["top"])
-        g.dealer = int(state["dealer"])
-        g.counter = int(state["counter"])
-        if not 0 <= g.top <= NCARDS - 5:
-            raise ValueError(f"top={g.top}: the stock must keep at least 5 cards")
-        for k in state["offered"]:
-            g.offered |= (<uint32_t>1) << int(k)
-        for k in range(NK):
-            g.waste[k] = int(waste[k])
-            g.pub[k] = int(waste[k])
-        for t in range(N):
-            for k in range(NK):
-                g.held[t][k] = int(held[t, k])
-                g.exposed[t][k] = int(exposed[t, k])
-                g.dead[t][k] = int(dead[t, k])
-                g.dead_seq[t][k] = int(dseq[t, k])
-                g.pub[k] += g.exposed[t][k]
-                g.pairs[t] += g.held[t][k] >> 1
-                if g.held[t][k] & 1:
-                    g.odd[t] |= (<uint32_t>1) << k
-                if g.dead[t][k]:
-                    g.deadm[t] |= (<uint32_t>1) << k
-                g.tcol[t][k // 7] += g.held[t][k]
-            g.policy[t] = ROLLOUT
-        for k in range(NK):
-            g.kz4[seat][k] = int(kz4[k])
-            g.nkz[seat] += g.kz4[seat][k]
+        load_state(g, cfg, state, seat)
         opt_list = [int(x) for x in options]
         m = len(opt_list)
         if m < 1 or m > NK or (offer_from >= 0 and m != 1):
@@ -941,6 +1235,68 @@ def search_values(cfg, state, int seat, options, long long samples, bit_generato
             raise RuntimeError(f"engine error: a rollout still running after {C_MAX_STEPS} offers")
         return vals, wins, int(g.relaxed)
     finally:
+        free(g.hist)
+        free(g)
+
+
+def infer_beliefs(cfg, state, int seat, long long candidates, bit_generator):
+    """What the search at ``seat`` believes of the other hands (docs/nine-ten-engine.md, "Inference").
+
+    ``state`` as for :func:`search_values` (with ``events`` and ``cum`` for the inference;
+    without them every candidate weighs 1).  Draws ``candidates`` candidate layouts and weights
+    them as the search does.
+
+    Returns
+    -------
+    (numpy.ndarray, float)
+        ``probs`` (float64, (N, 28)): the weighted share of the candidates in which seat ``t``
+        hides at least one copy of kind ``k`` (the row of ``seat`` is 0), and the effective sample
+        size of the weights.
+    """
+    cdef G* g = <G*> malloc(sizeof(G))
+    if g == NULL:
+        raise MemoryError()
+    memset(g, 0, sizeof(G))
+    cdef int N = int(cfg.players)
+    cdef int U0[NK]
+    cdef int8_t* cand = NULL
+    cdef double* w = NULL
+    cdef double total = 0.0, ess = 0.0, acc
+    cdef int C = <int>candidates, c, t, k, j
+    cdef double[:, ::1] pv
+    try:
+        if candidates < 1 or candidates > 10 * MAXS:
+            raise ValueError(f"candidates={candidates}: expected 1 to {10 * MAXS}")
+        load_state(g, cfg, state, seat)
+        g.inflight = -1
+        if g.hist == NULL:
+            g.hist = <Hist*> malloc(sizeof(Hist))
+            if g.hist == NULL:
+                raise MemoryError()
+            memset(g.hist, 0, sizeof(Hist))
+            g.track = 1
+        cand = <int8_t*> malloc(<size_t>C * N * NK)
+        w = <double*> malloc(<size_t>C * sizeof(double))
+        if cand == NULL or w == NULL:
+            raise MemoryError()
+        probs = np.zeros((N, NK), dtype=np.float64)
+        pv = probs
+        g.rng = <bitgen_t*> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+        with bit_generator.lock, nogil:
+            total = draw_candidates(g, seat, C, U0, cand, w, &ess)
+            for j in range(1, N):
+                t = (seat + j) % N
+                for k in range(NK):
+                    acc = 0.0
+                    for c in range(C):
+                        if cand[(c * N + t) * NK + k] >= 1:
+                            acc += w[c]
+                    pv[t, k] = acc / total
+        return probs, float(ess)
+    finally:
+        free(cand)
+        free(w)
+        free(g.hist)
         free(g)
 
 
@@ -994,6 +1350,12 @@ def run_hands(cfg, policy_codes, bit_generator, long long hands, long long recor
             g.policy[s] = pc[s]
             g.rel_policy[s] = pc[s]
         g.relative = relative
+        if P_SEARCH in pc:
+            g.hist = <Hist*> malloc(sizeof(Hist))
+            if g.hist == NULL:
+                raise MemoryError()
+            memset(g.hist, 0, sizeof(Hist))
+            g.track = 1
         if decks is not None:
             darr = np.ascontiguousarray(np.asarray(decks), dtype=np.int64)
             if darr.ndim != 2 or darr.shape[1] != NCARDS:
@@ -1027,6 +1389,9 @@ def run_hands(cfg, policy_codes, bit_generator, long long hands, long long recor
                 run_loop(g, hands, record, &o)
         STATS[0] += g.decisions
         STATS[1] += g.relaxed
+        STATS[2] += g.inferred
+        STATS[3] += g.ncands
+        STATS_ESS[0] += g.ess_sum
         if g.error == ERR_MEMORY:
             raise MemoryError("hand log")
         if g.error == ERR_DECKS:
@@ -1039,5 +1404,6 @@ def run_hands(cfg, policy_codes, bit_generator, long long hands, long long recor
             memcpy(cnp.PyArray_DATA(log), g.log, g.log_n * LOG_COLS * sizeof(int64_t))
         return out, log
     finally:
+        free(g.hist)
         free(g.log)
         free(g)

@@ -38,6 +38,10 @@ __all__ = [
     "SEARCH_ROLLOUT",
     "SEARCH_Z",
     "SEARCH_TRIES",
+    "SEARCH_INFER",
+    "INFER_PRIOR",
+    "INFER_EPS",
+    "INFER_MAX_EVENTS",
     "CODED_OPTIONS",
     "OUTCOME_DTYPES",
     "IllegalMoveError",
@@ -72,6 +76,17 @@ SEARCH_Z: float = 1.0
 SEARCH_ROLLOUT: str = "colour_cut"
 #: Attempts at a consistent layout before the parities are dropped for a seat that cannot meet them.
 SEARCH_TRIES: int = 20
+#: Inference of the search: candidate layouts drawn per rolled-out layout, weighted by how likely
+#: the other seats' discards are under the opponent model and resampled (0: uniform layouts, the
+#: search before inference).  ``docs/nine-ten-engine.md``, "Inference".
+SEARCH_INFER: int = 4
+#: The opponent model: prior weights of the styles a seat plays all hand long (a softened
+#: colour_cut, live_first, random).
+INFER_PRIOR: tuple[float, float, float] = (0.6, 0.2, 0.2)
+#: The softened colour_cut style: colour_cut's choice with probability 1 - INFER_EPS, else any option.
+INFER_EPS: float = 0.1
+#: Discards of a hand kept for the inference (never reached: a hand has fewer than 5 x 15 claims).
+INFER_MAX_EVENTS: int = 128
 #: The options handed to the compiled engine as integer codes (index in OPTION_VALUES, or 0/1).
 CODED_OPTIONS: tuple[str, ...] = (
     "natural", "flip_priority", "flip_win_payer", "discard_payer_covers_all", "four_colour_flip_win",
@@ -122,6 +137,8 @@ class EngineConfig:
         Layouts per decision of the ``search`` policy (its budget).
     search_z : float
         The search's test against the rollout policy's own choice (``docs/nine-ten-engine.md``).
+    search_infer : int
+        Candidate layouts per rolled-out layout of the search's inference (0: uniform layouts).
     """
 
     rules: RuleSet
@@ -132,6 +149,7 @@ class EngineConfig:
     reserve: int
     samples: int = SEARCH_SAMPLES
     search_z: float = SEARCH_Z
+    search_infer: int = SEARCH_INFER
 
     def codes(self) -> dict[str, int]:
         """Integer code of every option in :data:`CODED_OPTIONS`."""
@@ -152,7 +170,8 @@ class EngineConfig:
 
 
 def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
-                samples: int | None = None, search_z: float | None = None) -> EngineConfig:
+                samples: int | None = None, search_z: float | None = None,
+                search_infer: int | None = None) -> EngineConfig:
     """Validate a table for play.
 
     Parameters
@@ -165,6 +184,9 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     search_z : float, optional
         How many standard errors an option must gain over the rollout policy's own choice
         (default :data:`SEARCH_Z`; 0 takes the best mean), 0 to 10.
+    search_infer : int, optional
+        Candidate layouts drawn per rolled-out layout and resampled by the likelihood of the other
+        seats' discards (default :data:`SEARCH_INFER`; 0 samples uniform layouts), 0 to 64.
 
     Raises
     ------
@@ -191,7 +213,12 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     if isinstance(search_z, bool) or not isinstance(search_z, (int, float, np.integer, np.floating)) or \
             not 0.0 <= float(search_z) <= 10.0:
         raise RulesError(f"search_z={search_z!r}: expected a number from 0 to 10")
-    return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z))
+    if search_infer is None:
+        search_infer = SEARCH_INFER
+    if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or \
+            not 0 <= search_infer <= 64:
+        raise RulesError(f"search_infer={search_infer!r}: expected a whole number of candidates from 0 to 64")
+    return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z), int(search_infer))
 
 
 def new_outcomes(hands: int, players: int) -> dict[str, np.ndarray]:

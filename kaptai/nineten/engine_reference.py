@@ -20,6 +20,9 @@ from kaptai.nineten.config import (
     MAX_REDEALS,
     MAX_STEPS,
     POLICY_CODES,
+    INFER_EPS,
+    INFER_MAX_EVENTS,
+    INFER_PRIOR,
     SEARCH_ROLLOUT,
     SEARCH_TRIES,
     WIN_CODES,
@@ -30,7 +33,7 @@ from kaptai.nineten.config import (
 from kaptai.nineten.policies import PlayerView
 from kaptai.nineten.scoring import bonus_reason, score_components
 
-__all__ = ["Hand", "SplitMixStream", "run_hands", "search_values"]
+__all__ = ["Hand", "SplitMixStream", "hand_state", "infer_beliefs", "infer_beliefs_state", "run_hands", "search_values"]
 
 A_DEAL, A_REDEAL, A_NATURAL, A_DISCARD, A_FLIP, A_CLAIM, A_DEAD, A_WASTE, A_BONUS, A_WIN, A_DRAWN = range(11)
 _COLOUR = [k // 7 for k in range(N_KINDS)]
@@ -55,6 +58,11 @@ class Hand:
         self.offered = 0  # bit k: kind k was discarded or flipped
         self.claims = 0
         self.flips = 0
+        # the discards the search's inference reads (None in rollouts: not tracked)
+        self.events: list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]] | None = []
+        self.cum = [[0] * N_KINDS for _ in range(N)]  # claims minus discards of each kind, per seat
+        self.index = 0       # the hand's index in its run and the run's search decisions so far
+        self.run = [0]       # (the seed of a search decision's private stream)
         pos = 0
         for i in range(N):
             s = (dealer + i) % N
@@ -70,8 +78,9 @@ class Hand:
         """A copy sharing only the configuration."""
         h = copy.copy(self)
         h.deck = list(self.deck)
-        for name in ("held", "dead", "dead_seq", "exposed", "kz"):
+        for name in ("held", "dead", "dead_seq", "exposed", "kz", "cum"):
             setattr(h, name, [list(row) for row in getattr(self, name)])
+        h.events = None if self.events is None else list(self.events)
         h.waste = list(self.waste)
         h.pairs = list(self.pairs)
         return h
@@ -184,6 +193,7 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
     deck_i = 0
     dealer = 0
     given = list(policies)
+    run_decisions = [0]
 
     def new_deck() -> list[int]:
         nonlocal deck_i
@@ -225,6 +235,8 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
         while True:
             deck = new_deck()
             h = Hand(cfg, deck, dealer)
+            h.index = i
+            h.run = run_decisions
             for s in range(N):
                 for k in range(N_KINDS):
                     if h.held[s][k]:
@@ -320,6 +332,12 @@ def _discard(codes, h: Hand, p: int, policies, pcodes, rng, L) -> int:
         k = _builtin_choice(pcodes[p], h, p, options, rng)
     else:
         k = _user_choice(policies[p], h, p, options, forced)
+    if h.events is not None:
+        if (not forced or len(options) >= 2) and len(h.events) < INFER_MAX_EVENTS:
+            vis = tuple(h.waste[j] + sum(h.exposed[t][j] for t in range(h.N) if t != p) for j in range(N_KINDS))
+            fmask = sum(1 << j for j in options) if forced else 0
+            h.events.append((p, k, fmask, vis, tuple(h.cum[p])))
+        h.cum[p][k] -= 1
     _apply_discard(h, p, k)
     L(p, A_DISCARD, k, 1 if forced else 0)
     return k
@@ -364,6 +382,8 @@ def _offers(cfg, codes, h: Hand, k: int, origin: int, is_flip: bool, policies, p
         h.dead[c][k] = 0
         h.pairs[c] += 1
         h.claims += 1
+        if h.events is not None:
+            h.cum[c][k] += 1
         L(c, A_CLAIM, k, h.held[c][k])
         if was3:
             h.kz[c].append(k)
@@ -429,14 +449,22 @@ def _unrank(U: list[int], offered: int, parity: bool, n: int, x: int, W: list[li
     return hid
 
 
-def _layout(h: Hand, p: int, rng: RandomStream, inflight: int = -1) -> tuple[Hand, int]:
-    """One layout of what ``p`` has not seen: the sampled hand state and the rollout seed."""
+def _pool(h: Hand, p: int, inflight: int = -1) -> tuple[list[int], list[int]]:
+    """The unseen pool ``U0`` of ``p`` and the hidden sizes ``nt`` of every seat."""
     N = h.N
     U0 = [4 - h.held[p][k] - (h.waste[k] + sum(h.exposed[t][k] for t in range(N) if t != p))
           for k in range(N_KINDS)]
     if inflight >= 0:
         U0[inflight] -= 1
     nt = [sum(h.held[t]) - sum(h.exposed[t]) for t in range(N)]
+    return U0, nt
+
+
+def _draw_hidden(h: Hand, p: int, rng: RandomStream, U0: list[int], nt: list[int],
+                 totals: list[int] | None = None) -> dict[int, list[int]]:
+    """Steps 1-2 of a layout: the concealed parts of the other seats (with the tries and the net);
+    ``totals[t]`` gets the count ``W[0][n_t]`` seat ``t`` was drawn from."""
+    N = h.N
     hid: dict[int, list[int]] = {}
     for attempt in range(SEARCH_TRIES):
         U = list(U0)
@@ -453,10 +481,22 @@ def _layout(h: Hand, p: int, rng: RandomStream, inflight: int = -1) -> tuple[Han
                 RELAXED[0] += 1
                 W = _count_table(U, h.offered, False, nt[t])
             x = _bounded64(rng, W[0][nt[t]])
+            if totals is not None:
+                totals[t] = W[0][nt[t]]
             hid[t] = _unrank(U, h.offered, parity, nt[t], x, W)
             U = [u - c for u, c in zip(U, hid[t])]
         if ok:
             break
+    return hid
+
+
+def _finish(h: Hand, p: int, rng: RandomStream, U0: list[int], hid: dict[int, list[int]]) -> tuple[Hand, int]:
+    """Steps 3-4 of a layout: the stock from the pool left by ``hid``, the rollout seed, the state."""
+    N = h.N
+    U = list(U0)
+    for j in range(1, N):
+        t = (p + j) % N
+        U = [u - c for u, c in zip(U, hid[t])]
     stock = [k for k in range(N_KINDS) for _ in range(U[k])]
     for i in range(len(stock) - 1, 0, -1):
         r = rng.bounded(i + 1)
@@ -464,6 +504,7 @@ def _layout(h: Hand, p: int, rng: RandomStream, inflight: int = -1) -> tuple[Han
     a = rng.next_uint32()
     b = rng.next_uint32()
     gs = h.clone()
+    gs.events = None
     for i, kind in enumerate(stock):
         gs.deck[h.top + i] = 4 * kind
     for t in range(N):
@@ -473,6 +514,135 @@ def _layout(h: Hand, p: int, rng: RandomStream, inflight: int = -1) -> tuple[Han
         gs.pairs[t] = sum(x // 2 for x in gs.held[t])
         gs.kz[t] = [k for k in range(N_KINDS) if h.exposed[t][k] >= 2 and gs.held[t][k] == 4]
     return gs, (a << 32) | b
+
+
+def _layout(h: Hand, p: int, rng: RandomStream, inflight: int = -1) -> tuple[Hand, int]:
+    """One uniform layout of what ``p`` has not seen: the sampled hand state and the rollout seed."""
+    U0, nt = _pool(h, p, inflight)
+    return _finish(h, p, rng, U0, _draw_hidden(h, p, rng, U0, nt))
+
+
+#: Inference totals of the reference engine: decisions that resampled, sum of their effective
+#: sample sizes (over the candidates), candidates drawn.
+INFER_STATS = [0, 0.0, 0]
+
+
+def _seat_likelihood(h: Hand, t: int, now: list[int]) -> float:
+    """How likely seat ``t``'s recorded discards are if it holds ``now`` (the opponent model)."""
+    a = b = c = 1.0
+    cum = h.cum[t]
+    assert h.events is not None
+    for (s, k, fmask, vis, then) in h.events:
+        if s != t:
+            continue
+        H = [now[j] - cum[j] + then[j] for j in range(N_KINDS)]
+        if fmask:
+            opts = [j for j in range(N_KINDS) if fmask >> j & 1]
+        else:
+            opts = [j for j in range(N_KINDS) if H[j] & 1]
+        if k not in opts:
+            return 0.0
+        m = len(opts)
+        T = [0, 0, 0, 0]
+        for j in range(N_KINDS):
+            T[_COLOUR[j]] += H[j]
+        un = {j: 4 - H[j] - vis[j] for j in opts}
+        kc = {j: T[_COLOUR[j]] * 8 + un[j] for j in opts}
+        bc = min(kc.values())
+        bl = min(un.values())
+        ncc = sum(1 for j in opts if kc[j] == bc)
+        nlf = sum(1 for j in opts if un[j] == bl)
+        pr = 1.0 / m
+        pcc = 1.0 / ncc if kc[k] == bc else 0.0
+        a *= (1.0 - INFER_EPS) * pcc + INFER_EPS * pr
+        b *= 1.0 / nlf if un[k] == bl else 0.0
+        c *= pr
+    return INFER_PRIOR[0] * a + INFER_PRIOR[1] * b + INFER_PRIOR[2] * c
+
+
+def _informed(h: Hand, p: int) -> bool:
+    """The inference applies: some seat other than ``p`` has a recorded discard."""
+    return h.events is not None and any(e[0] != p for e in h.events)
+
+
+def _candidates(h: Hand, p: int, rng: RandomStream, C: int, inflight: int = -1):
+    """``C`` candidate concealed parts and their weights (step I1-I2 of the specification)."""
+    U0, nt = _pool(h, p, inflight)
+    N = h.N
+    cands = []
+    weights = []
+    totals = [0] * N
+    for _ in range(C):
+        hid = _draw_hidden(h, p, rng, U0, nt, totals)
+        w = 1.0
+        for j in range(1, N):
+            t = (p + j) % N
+            w = w * _seat_likelihood(h, t, [h.exposed[t][k] + hid[t][k] for k in range(N_KINDS)]) * float(totals[t])
+        cands.append(hid)
+        weights.append(w)
+    total = 0.0
+    sq = 0.0
+    for w in weights:
+        total += w
+        sq += w * w
+    if total == 0.0:
+        weights = [1.0] * C
+        total = float(C)
+        sq = float(C)
+    return U0, cands, weights, total, total * total / sq
+
+
+def _resample(rng: RandomStream, weights: list[float], total: float, S: int) -> list[int]:
+    """Systematic resampling of ``S`` indices by weight (one 32-bit draw)."""
+    u = rng.next_uint32() / 4294967296.0
+    C = len(weights)
+    sel = []
+    c = 0
+    acc = weights[0]
+    for i in range(S):
+        pos = (u + i) * total / S
+        while acc <= pos and c < C - 1:
+            c += 1
+            acc += weights[c]
+        sel.append(c)
+    return sel
+
+
+def _layouts(h: Hand, p: int, S: int, rng: RandomStream, inflight: int = -1):
+    """The ``S`` layouts of a decision, drawn lazily: uniform, or resampled by the inference."""
+    F = h.cfg.search_infer
+    if F <= 0 or not _informed(h, p):
+        for _ in range(S):
+            yield _layout(h, p, rng, inflight)
+        return
+    U0, cands, weights, total, ess = _candidates(h, p, rng, F * S, inflight)
+    INFER_STATS[0] += 1
+    INFER_STATS[1] += ess
+    INFER_STATS[2] += F * S
+    for c in _resample(rng, weights, total, S):
+        yield _finish(h, p, rng, U0, cands[c])
+
+
+def infer_beliefs(h: Hand, p: int, candidates: int, rng: RandomStream) -> tuple[list[list[float]], float]:
+    """What ``p`` believes of the other hands: the weighted share of ``candidates`` candidate layouts
+    in which seat ``t`` hides at least one copy of kind ``k`` (rows of ``p`` are 0), and the
+    effective sample size of the weights (``candidates`` when nothing is recorded)."""
+    N = h.N
+    U0, nt = _pool(h, p)
+    if h.events is None:
+        h = h.clone()
+        h.events = []
+    _, cands, weights, total, ess = _candidates(h, p, rng, candidates)
+    probs = [[0.0] * N_KINDS for _ in range(N)]
+    for j in range(1, N):
+        t = (p + j) % N
+        for k in range(N_KINDS):
+            acc = 0.0
+            for hid, w in zip(cands, weights):
+                if hid[t][k] >= 1:
+                    acc += w
+            probs[t][k] = acc / total
+    return probs, ess
 
 
 def _rollout(gs: Hand, p: int, k: int, offer_from: int, seed: int) -> tuple[int, bool]:
@@ -503,12 +673,16 @@ def _search(h: Hand, p: int, options: Sequence[int], samples: int, rng: RandomSt
             offer_from: int = -1) -> tuple[list[list[int]], list[list[int]]]:
     vals = [[0] * samples for _ in options]
     wins = [[0] * samples for _ in options]
-    for j in range(samples):
-        gs, seed = _layout(h, p, rng, options[0] if offer_from >= 0 else -1)
+    for j, (gs, seed) in enumerate(_layouts(h, p, samples, rng, options[0] if offer_from >= 0 else -1)):
         for i, k in enumerate(options):
             vals[i][j], won = _rollout(gs, p, k, offer_from, seed)
             wins[i][j] = int(won)
     return vals, wins
+
+
+def _search_seed(hand: int, decision: int, p: int) -> int:
+    """The seed of a decision's private layout stream."""
+    return ((hand * 0x9E3779B97F4A7C15) & _M64) ^ ((decision * 0xBF58476D1CE4E5B9) & _M64) ^ p
 
 
 def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> int:
@@ -516,9 +690,13 @@ def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> in
     for k in range(N_KINDS):
         T[_COLOUR[k]] += h.held[p][k]
     keys = [T[_COLOUR[k]] * 8 + h.unseen(p, k) for k in options]
-    ref = keys.index(min(keys))  # the rollout policy's own choice, first on ties (no draw)
+    tied = [i for i, key in enumerate(keys) if key == min(keys)]
+    # the rollout policy's own choice, its tie drawn from the engine's stream as colour_cut draws it
+    ref = tied[0] if len(tied) == 1 else tied[rng.bounded(len(tied))]
+    h.run[0] += 1
+    srng = SplitMixStream(_search_seed(h.index, h.run[0], p))
     S = h.cfg.samples
-    vals, _ = _search(h, p, options, S, rng)
+    vals, _ = _search(h, p, options, S, srng)
     sums = [sum(v) for v in vals]
     z = h.cfg.search_z
     best = ref
@@ -534,14 +712,8 @@ def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> in
     return options[best]
 
 
-def search_values(cfg: EngineConfig, state: Mapping[str, Any], seat: int, options: Sequence[int], samples: int,
-                  bit_generator: np.random.BitGenerator, offer_from: int = -1) -> tuple[np.ndarray, np.ndarray, int]:
-    """The pure-Python twin of :func:`kaptai.nineten._engine.search_values` (same layouts, same values).
-
-    ``state`` holds ``held``, ``exposed``, ``dead``, ``dead_seq`` ((N, 28)), ``kz4`` ((28,), the
-    seat's claimed 4th copies), ``waste``, ``offered`` (kinds), ``top``, ``dealer``, ``counter``.
-    Returns ``(values, wins, relaxed)`` as the compiled one.
-    """
+def _hand_from_state(cfg: EngineConfig, state: Mapping[str, Any], seat: int) -> Hand:
+    """A typed position (see :func:`search_values`) as a :class:`Hand`."""
     N = cfg.players
     h = Hand(cfg, list(range(112)), int(state["dealer"]))
     h.held = [[int(x) for x in row] for row in np.asarray(state["held"])]
@@ -557,6 +729,44 @@ def search_values(cfg: EngineConfig, state: Mapping[str, Any], seat: int, option
     h.offered = 0
     for k in state["offered"]:
         h.offered |= 1 << int(k)
+    events = state.get("events")
+    if events is None:
+        h.events = []
+    else:
+        h.events = [(int(t), int(k), int(fm), tuple(int(x) for x in vis), tuple(int(x) for x in then))
+                    for (t, k, fm, vis, then) in list(events)[:INFER_MAX_EVENTS]]
+        h.cum = [[int(x) for x in row] for row in np.asarray(state["cum"])]
+    return h
+
+
+def hand_state(h: Hand, seat: int) -> dict[str, Any]:
+    """The position of ``h`` as ``seat`` sees it, in the form :func:`search_values` and
+    :func:`infer_beliefs_state` take (the other seats' ``held`` included: the engines read only
+    their sizes and face-up parts)."""
+    return {"held": h.held, "exposed": h.exposed, "dead": h.dead, "dead_seq": h.dead_seq,
+            "kz4": [1 if k in h.kz[seat] else 0 for k in range(N_KINDS)], "waste": h.waste,
+            "offered": [k for k in range(N_KINDS) if h.offered >> k & 1], "top": h.top, "dealer": h.dealer,
+            "counter": h.counter, "events": list(h.events or []), "cum": h.cum}
+
+
+def infer_beliefs_state(cfg: EngineConfig, state: Mapping[str, Any], seat: int, candidates: int,
+                        bit_generator: np.random.BitGenerator) -> tuple[np.ndarray, float]:
+    """The pure-Python twin of :func:`kaptai.nineten._engine.infer_beliefs` (same draws, same numbers)."""
+    h = _hand_from_state(cfg, state, seat)
+    probs, ess = infer_beliefs(h, seat, int(candidates), RandomStream(bit_generator))
+    return np.array(probs, dtype=np.float64), ess
+
+
+def search_values(cfg: EngineConfig, state: Mapping[str, Any], seat: int, options: Sequence[int], samples: int,
+                  bit_generator: np.random.BitGenerator, offer_from: int = -1) -> tuple[np.ndarray, np.ndarray, int]:
+    """The pure-Python twin of :func:`kaptai.nineten._engine.search_values` (same layouts, same values).
+
+    ``state`` holds ``held``, ``exposed``, ``dead``, ``dead_seq`` ((N, 28)), ``kz4`` ((28,), the
+    seat's claimed 4th copies), ``waste``, ``offered`` (kinds), ``top``, ``dealer``, ``counter``;
+    optionally ``events`` and ``cum`` (:attr:`Hand.events`, :attr:`Hand.cum`: the inference).
+    Returns ``(values, wins, relaxed)`` as the compiled one.
+    """
+    h = _hand_from_state(cfg, state, seat)
     before = RELAXED[0]
     vals, wins = _search(h, seat, [int(k) for k in options], int(samples), RandomStream(bit_generator), offer_from)
     return np.array(vals, dtype=np.int64), np.array(wins, dtype=np.int8), RELAXED[0] - before

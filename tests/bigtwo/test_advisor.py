@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
+
+from kaptai.core.advise import batch_stream
 import pytest
 
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo.advisor import (
     ADVICE_COLUMNS,
-    ADVISE_SAMPLES,
     advise,
     default_cards_left,
 )
@@ -31,24 +32,25 @@ def test_every_legal_option_is_listed_with_intervals():
     assert list(df.columns) == ADVICE_COLUMNS
     assert (df.ev_low <= df.ev).all() and (df.ev <= df.ev_high).all()
     assert (df.p_win_low <= df.p_win).all() and (df.p_win <= df.p_win_high).all()
-    assert df.ev.is_monotonic_decreasing and df["rank"].tolist() == list(range(1, len(df) + 1))
+    assert df.ev.is_monotonic_decreasing and df["rank"].iloc[0] == 1
+    assert df["rank"].tolist() == [1 + int((df.ev > v).sum()) for v in df.ev]  # equal values share a rank
     assert df.attrs["cards_left"] == [13, 13, 13, 13 - 1] and df.attrs["by"] == 3
 
 
 def test_matches_the_search_evaluation():
-    """The advisor's numbers are the compiled search's sums over the same layouts."""
-    df = advise(HAND, to_beat="3D", by=3, samples=50, seed=4)
+    """The advisor's numbers are the compiled search's sums over the same layouts (one batch: the
+    stream of batch 0 of the seed)."""
+    df = advise(HAND, to_beat="3D", by=3, samples=32, seed=4)
     cfg = make_config(4)
     hand = cards_to_mask(parse_cards(HAND))
     cands, sums, _, wins = _engine.search_position(cfg, 0, (13, 13, 13, 12), hand, played=1, trick=1, trick_seat=3,
-                                                   passes=0, bit_generator=np.random.PCG64(np.random.SeedSequence(4)),
-                                                   samples=50)
+                                                   passes=0, bit_generator=batch_stream(4, 0), samples=32)
     info = {("PASS" if c == 0 else format_cards([i for i in range(52) if int(c) >> i & 1], sort=True)): (s, w)
             for c, s, w in zip(cands, sums, wins)}
     for r in df.itertuples():
         key = r.play if r.play == "PASS" else format_cards(parse_cards(r.play), sort=True)
         s, w = info[key]
-        assert r.ev == pytest.approx(s / 50) and r.p_win == pytest.approx(w / 50)
+        assert r.ev == pytest.approx(s / 32) and r.p_win == pytest.approx(w / 32)
 
 
 def test_reproducible_and_seeded():
@@ -113,6 +115,47 @@ def test_command_line_json(capsys):
 
 def test_declared_budget_is_the_library_default():
     from kaptai.bigtwo.commands import SPEC
+    from kaptai.core.advise import DEFAULT_BUDGET_MS, MAX_SAMPLES
 
-    opt = next(o for o in SPEC.commands["advise"].options if o.name == "--samples")
-    assert opt.default == ADVISE_SAMPLES
+    opts = {o.name: o for o in SPEC.commands["advise"].options}
+    assert opts["--samples"].default is None and opts["--samples"].hi == MAX_SAMPLES
+    assert opts["--budget-ms"].default == DEFAULT_BUDGET_MS
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"hand": "4C 5D"}, "cannot occur: you hold 2 cards and 0 are played"),
+    ({"hand": "4C 5D", "played": "3D"}, "cannot occur"),
+    ({"hand": "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C"}, "you do not hold 3D: the first lead"),
+    ({"hand": HAND, "to_beat": "3D", "by": 1.5}, "by=1.5"),
+    ({"hand": HAND, "to_beat": "3D", "by": True}, "by=True"),
+    ({"hand": HAND, "to_beat": "3D", "samples": 100_001}, "samples=100001"),
+    ({"hand": HAND, "to_beat": "3D", "samples": 10**30}, "samples="),
+    ({"hand": HAND, "to_beat": "3D", "seed": -1}, "seed=-1"),
+    ({"hand": HAND, "to_beat": "3D", "seed": 1.5}, "seed=1.5"),
+    ({"hand": HAND, "to_beat": "3D", "budget_ms": 0}, "budget_ms=0"),
+])
+def test_positions_that_cannot_occur_and_bad_arguments(kwargs, match):
+    with pytest.raises(KaptaiError, match=match):
+        advise(**kwargs)
+
+
+def test_first_lead_with_the_lowest_card_and_the_other_rule():
+    df = advise("3D 4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D", samples=8)  # holds 3D: every lead contains it
+    assert df.play.str.contains("3D").all()
+    # under first_lead=previous_winner a hand may open without 3D
+    assert len(advise("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C", rules={"first_lead": "previous_winner"},
+                      samples=8)) > 0
+
+
+def test_cli_impossible_counts_one_line(capsys):
+    assert main(["advise", "big-two", "4C 5D"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("kaptai: error: this position cannot occur")
+
+
+def test_budget_stops_and_reproduces():
+    df = advise(HAND, to_beat="3D", seed=7)
+    assert df.attrs["stop"] in ("resolved", "budget", "max")
+    again = advise(HAND, to_beat="3D", seed=7, samples=df.attrs["samples"])
+    cols = ["rank", "play", "ev", "ev_low", "vs_best", "vs_best_low", "vs_best_high", "p_win"]
+    assert again[cols].equals(df[cols]) and again.attrs["stop"] == "fixed"
