@@ -1,5 +1,5 @@
 """Every ``kaptai`` command line shown in a code block of the README, the docs and the reports'
-README parses under the options its game declares (a renamed or removed option would
+README (its inline commands too) and the rules pages parses under the options its game declares (a renamed or removed option would
 otherwise leave the documentation telling users to type something kaptai refuses)."""
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ from kaptai.cli import _check_target, build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", ROOT / "reports" / "README.md", ROOT / "benchmarks" / "README.md",
-         *sorted((ROOT / "docs").glob("*.md"))]
+         *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "rules").glob("*.md"))]
+#: Commands that take a hand or a record: named alone inline they are a mention, not a command line.
+_NEEDS_INPUT = ("score", "evaluate", "waits", "advise", "draw-odds")
+#: Pages whose inline commands (`` `kaptai odds ...` `` beside a number) are checked too.
+_INLINE = (ROOT / "README.md", *sorted((ROOT / "docs" / "rules").glob("*.md")))
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 
 
@@ -26,6 +30,10 @@ def _command_lines():
         blocks = _FENCE.findall(text)
         # the reports' README gives its commands in a table: `kaptai report ...`
         inline = re.findall(r"`(kaptai (?:report|atlas)[^`]*)`", text) if page.parent.name == "reports" else []
+        if page in _INLINE:  # a whole command line in backticks, possibly wrapped over two lines
+            inline += [" ".join(c.split()) for c in re.findall(r"`(kaptai [a-z][^`]*)`", text)
+                       if "<" not in c and "…" not in c and "..." not in c and len(c.split()) > 2
+                       and not (len(c.split()) == 3 and c.split()[1] in _NEEDS_INPUT)]  # a mention, not a line
         for block in blocks:
             for line in block.splitlines():
                 line = line.strip()

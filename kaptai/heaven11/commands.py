@@ -95,7 +95,9 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
                              "counterfactuals need contract-independent play, so it is played by greedy")
         if which == "asymmetry":
             df = F.asymmetry(args.hands, args.seed, rules, **kw)
-            out = Output(df, f"# heaven-eleven: short-vs-over asymmetry, {args.hands} hands ({_label(rules)})",
+            out = Output(df, f"# heaven-eleven: short-vs-over asymmetry, {args.hands} hands played under "
+                             f"{_label(rules)}, each scored by the rules as written (rules as_written: "
+                             f"short_penalty=none) and with short_penalty=symmetric (rules symmetric)",
                          ["rules", "metric", "level", "value", "ci_low", "ci_high"])
         else:
             df = F.leading_first(args.hands, args.seed, rules, **kw)
