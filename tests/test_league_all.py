@@ -194,3 +194,39 @@ def test_feed_rows_win_and_moments(name):
     if name != "heaven-eleven":  # Heaven Eleven: every defender of a set contract wins
         total = win.sum(axis=1)
         assert np.allclose(total, 1.0 - rows["drawn"]) if name == "nine-ten" else np.allclose(total, 1.0)
+
+
+@pytest.mark.parametrize("name", [*GAMES, "kap-tai-shap"])
+def test_cross_and_diff_from_the_command_line(name, capsys, tmp_path):
+    """``--cross`` (with its heat map) and ``--diff``: the tables every game's league command gives."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    pols = GAMES[name][2][:2] if name in GAMES else ("greedy", "random")
+    extra = ["--players", "4", "--rules-list", "traditional"] if name == "kap-tai-shap" else []
+    plot = tmp_path / "cross.png"
+    cross = league(capsys, name, "--hands", "40", "--seed", "2", "--policies", ",".join(pols), "--cross",
+                   "--plot", str(plot), *extra)
+    assert plot.stat().st_size > 0
+    assert {"policy", "field", "seats", "ev_per_hand", "diff_vs_field", "diff_ci_low", "diff_ci_high",
+            "hands"} <= set(cross.columns)
+    P = int(cross.players.iloc[0])
+    assert len(cross) == 2 * (2 if P == 4 else 1)
+    assert (cross.policy != cross.field).all()
+    diff = league(capsys, name, "--hands", "40", "--seed", "2", "--policies", ",".join(pols), "--diff", *extra)
+    assert {"policy", "other", "value", "ci_low", "ci_high", "variance_ratio"} <= set(diff.columns)
+    assert len(diff) == 2
+    a, b = diff.iloc[0], diff.iloc[1]
+    assert math.isclose(a.value, -b.value, abs_tol=1e-12)
+
+
+def test_win_share_of_the_field_is_within_its_range():
+    """Kap Tai Shap has drawn hands (no winner): the field's win share against itself is below 1,
+    and its interval never above 1 (a seat average of one winner a hand is at most 1/players; it
+    read above 1 when the interval was clipped to 1 instead)."""
+    from kaptai.kts.league import policy_league
+
+    df = policy_league(players=4, rules="traditional", hands=2000, seed=7, policies=("greedy",), progress=False)
+    share = value(df, "greedy", "win_share")
+    assert share.value < 1.0 and share.ci_low < share.value
+    assert share.ci_high <= 1.0 + 1e-12

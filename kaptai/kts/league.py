@@ -527,7 +527,6 @@ def policy_league(
     parts = _each_ruleset(_core.policy_league, players, rules, hands, seed, pols, include_advisor, advisor_hands,
                           checkpoint, workers=workers, progress=progress, baseline=baseline, scheduler=scheduler)
     df = pd.concat(parts, ignore_index=True)
-    df["game"] = [game_name(int(p)) for p in df.players]
     first = parts[0].attrs
     df.attrs.update({
         **first,
@@ -540,7 +539,18 @@ def policy_league(
         "runs": [dict(r, rules=p.attrs["rules"]["name"]) for p in parts for r in p.attrs["runs"]],
         "differences": [d for p in parts for d in p.attrs["differences"]],
     })
+    _name_the_game(df)
     return df
+
+
+def _name_the_game(df: pd.DataFrame) -> None:
+    """The ``game`` of the rows and attrs: Kap Shap (夾十) at 2 players, Kap Tai Shap otherwise."""
+    df["game"] = [game_name(int(p)) for p in df.players]
+    names = set(df.game)
+    if len(names) == 1:
+        df.attrs["game"] = names.pop()
+    else:
+        df.attrs.pop("game", None)
 
 
 def league_tables_command(args: Any, game: Any):
@@ -569,7 +579,7 @@ def league_tables_command(args: Any, game: Any):
         df.attrs.pop("differences", None)
         cols = ["rules", "players", "policy", "other", "value", "ci_low", "ci_high", "hands", "variance_ratio"]
         title = "every pair of policies on the same deals: difference in EV per hand, paired 95% intervals"
-    df["game"] = [game_name(int(p)) for p in df.players]
+    _name_the_game(df)
     if args.plot:
         _core.plot_cross(df, args.plot)
     return Output(df, title, cols)
