@@ -746,15 +746,37 @@ cdef uint64_t choose_random(Game* g, const Turn* T) noexcept nogil:
     return 0
 
 
+cdef inline int opp_min_of(const Game* g, int p) noexcept nogil:
+    """Fewest cards held by a seat other than ``p``."""
+    cdef int s, m = 99
+    for s in range(g.N):
+        if s != p and g.cnt[s] < m:
+            m = g.cnt[s]
+    return m
+
+
 cdef uint64_t choose_greedy(Game* g, const Turn* T) noexcept nogil:
     cdef Move res
     cdef uint64_t choice = 0
+    cdef uint64_t clean = T.hand & ~nibmask(g.rbs[12])
     cdef int c
     if T.leading:
+        # the options without a top rank card first (docs "greedy")
         for c in range(5, 1, -1):
-            if weakest(g, T.hand, c, -1, T.must, &res):
+            if weakest(g, clean, c, -1, T.must, &res):
                 choice = res.mask
                 break
+        if choice == 0:
+            if T.filter:
+                if (T.top_bit & clean) and (T.must == 0 or T.must == T.top_bit):
+                    choice = T.top_bit
+            elif weakest(g, clean, 1, -1, T.must, &res):
+                choice = res.mask
+        if choice == 0:
+            for c in range(5, 1, -1):
+                if weakest(g, T.hand, c, -1, T.must, &res):
+                    choice = res.mask
+                    break
         if choice == 0:
             if T.filter:
                 choice = T.top_bit
@@ -765,6 +787,9 @@ cdef uint64_t choose_greedy(Game* g, const Turn* T) noexcept nogil:
         return choice
     if T.has_w:
         choice = T.w.mask
+        if T.t == 1 and (choice & nibmask(g.rbs[12])) and T.pass_option and opp_min_of(g, T.p) > 6 \
+                and popcount64(T.hand) > 6:
+            return 0
     if T.top_active and T.top_forced and choice and popcount64(choice) == 1:
         choice = T.top_bit
     return choice
@@ -928,7 +953,7 @@ cdef inline int is_boss(const Move* u, const int64_t* mx) noexcept nogil:
 
 
 cdef uint64_t choose_heuristic(Game* g, const Turn* T) noexcept nogil:
-    cdef int tt, cat, nu, i, best, opp_min, s, first_boss
+    cdef int tt, cat, nu, i, best, opp_min, s, first_boss, all_boss
     cdef int64_t key
     cdef int64_t mx[4]
     cdef uint64_t choice = 0
@@ -954,11 +979,28 @@ cdef uint64_t choose_heuristic(Game* g, const Turn* T) noexcept nogil:
             if nu == 2 and first_boss >= 0:
                 choice = U[first_boss].mask
             else:
-                choice = U[0].mask
+                # C = the non-boss units (every unit if all are bosses)
+                all_boss = 1
                 for i in range(nu):
                     if not is_boss(&U[i], mx):
-                        choice = U[i].mask
+                        all_boss = 0
                         break
+                opp_min = opp_min_of(g, T.p)
+                choice = 0
+                best = -1
+                for i in range(nu):
+                    if not all_boss and is_boss(&U[i], mx):
+                        continue
+                    if opp_min <= 3:
+                        if best < 0 or popcount64(U[i].mask) > popcount64(U[best].mask):
+                            best = i
+                    else:
+                        if best < 0:
+                            best = i
+                        if popcount64(U[i].mask) >= 4:
+                            best = i
+                            break
+                choice = U[best].mask
         if T.top_active and popcount64(choice) == 1:
             choice = T.top_bit
             for i in range(nu):

@@ -16,8 +16,9 @@ reference engine (:mod:`kaptai.bigtwo.engine_reference`) make the same moves:
     Uniform over the options (plays in play order, then PASS when allowed); one draw
     ``bounded(len(options))`` from the run's stream when there are two or more options.
 ``'greedy'``
-    Leads the weakest play of the largest trick class it holds; follows with the weakest
-    beating play, passing only when it cannot beat.
+    Leads the weakest play of the largest trick class it holds (keeping its 2s out of leads
+    while it can); follows with the weakest beating play, passing when it cannot beat or when
+    that play is a 2 on a single early in the hand.
 ``'heuristic'``
     Splits the hand into a *plan* (:func:`plan`), keeps control with *boss* units
     (:func:`boss_units`), counts what is out and respects 頂大 (blocking).
@@ -186,13 +187,24 @@ class GreedyPolicy(Policy):
 
     def choose(self, view: PlayerView) -> Play | None:
         opts = view.options
+        rs = rules_info(view.rules).rank_strength
         if view.leading:
             if not opts:
                 return None
-            tmax = max(p.trick for p in opts)
-            choice: Play | None = next(p for p in opts if p.trick == tmax)
+            clean = [p for p in opts if all(rs[c >> 2] != 12 for c in p.cards)] or list(opts)
+            tmax = max(p.trick for p in clean)
+            choice: Play | None = next(p for p in clean if p.trick == tmax)
         else:
             choice = opts[0] if opts else None
+            if (
+                choice is not None
+                and choice.trick == 1
+                and rs[choice.cards[0] >> 2] == 12
+                and view.opp_min > 6
+                and len(view.hand) > 6
+                and view.can_pass
+            ):
+                choice = None
         if (
             choice is not None
             and view.rules.top_rule in ("liability", "mandatory")
@@ -387,8 +399,12 @@ class HeuristicPolicy(Policy):
                 if len(units) == 2 and bosses:
                     choice = bosses[0]
                 else:
-                    others = [u for u, b in zip(units, boss) if not b]
-                    choice = others[0] if others else units[0]
+                    cs = [u for u, b in zip(units, boss) if not b] or list(units)
+                    if view.opp_min <= 3:
+                        most = max(len(u.cards) for u in cs)
+                        choice = next(u for u in cs if len(u.cards) == most)
+                    else:
+                        choice = next((u for u in cs if len(u.cards) >= 4), cs[0])
             if view.blocking and choice.trick == 1:
                 multi = [u for u in units if u.trick != 1]
                 choice = multi[0] if multi else top_play

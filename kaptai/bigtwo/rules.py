@@ -273,6 +273,8 @@ class RuleSet(RuleSetMethods):
             put("suit_order", "taiwan")
         for opt in _BOOLS:
             put(opt, check_bool(opt, getattr(self, opt)))
+        if isinstance(self.chao, Integral) and not isinstance(self.chao, (bool, np.bool_)):
+            put("chao", str(int(self.chao)))  # '-o chao=13' arrives as the number 13: one threshold
         _parse_chao(self.chao)
         st = self.stake
         if isinstance(st, (bool, np.bool_)) or not isinstance(st, Real) or not math.isfinite(float(st)) or st <= 0:

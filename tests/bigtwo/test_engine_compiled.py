@@ -219,6 +219,7 @@ class Replay:
             top_active = rules.top_rule != "off" and bin(hands[nxt]).count("1") == 1
             top = self.top(hands[p])
             tk = self.cls(1 << top)[1]
+            opp_min = min(bin(hands[s]).count("1") for s in range(N) if s != p)
             prev_pending, pending = pending, -1
             opening_card = must
             viol = False
@@ -237,7 +238,7 @@ class Replay:
                     assert t == trick[1] and k > trick[2], "same class, strictly higher"
                     viol = top_active and trick[1] == 1 and tk > trick[2] and cards != 1 << top
                 if self.policies[p] == GREEDY:
-                    assert cards == self.greedy(hands[p], trick, must, top_active, top, tk), "greedy move"
+                    assert cards == self.greedy(hands[p], trick, must, top_active, top, tk, opp_min), "greedy move"
                 hands[p] &= ~cards
                 played |= cards
                 trick, last, passes, must = (cards, t, k), p, 0, 0
@@ -251,7 +252,7 @@ class Replay:
                         assert not beat, "pass_only_if_unable: passing while able"
                     viol = top_active and trick[1] == 1 and tk > trick[2]
                     if self.policies[p] == GREEDY:
-                        assert self.greedy(hands[p], trick, 0, top_active, top, tk) == 0, "greedy move"
+                        assert self.greedy(hands[p], trick, 0, top_active, top, tk, opp_min) == 0, "greedy move"
                 passes += 1
                 if rules.pass_locks_out:
                     locked[p] = True
@@ -287,21 +288,27 @@ class Replay:
         assert out["points_left"][g].tolist() == [int(sum(POINT_VALUES[c] for c in bits(m))) for m in hands]
         assert out["swapped"][g] == swapped
 
-    def greedy(self, hand, trick, must, top_active, top, tk) -> int:
+    def greedy(self, hand, trick, must, top_active, top, tk, opp_min=99) -> int:
         """The greedy policy (docs, Policies) from the public enumeration of plays."""
         mandatory = self.rules.top_rule == "mandatory"
+        rs = [int(x) for x in self.rules.rank_strength()]
         if trick is None:
             opts = [m for m in self.plays(hand) if not must or m & must]
             if mandatory and top_active:
                 kept = [m for m in opts if bin(m).count("1") > 1 or m == 1 << top]
                 opts = kept or opts
-            tmax = max(self.cls(m)[0] for m in opts)
-            choice = next(m for m in opts if self.cls(m)[0] == tmax)
+            clean = [m for m in opts if all(rs[c >> 2] != 12 for c in bits(m))] or opts
+            tmax = max(self.cls(m)[0] for m in clean)
+            choice = next(m for m in clean if self.cls(m)[0] == tmax)
             if top_active and bin(choice).count("1") == 1:
                 choice = 1 << top
             return choice if choice in opts else opts[0]
         beat = self.plays(hand, trick[0])
         choice = beat[0] if beat else 0
+        can_pass = not (self.rules.pass_only_if_unable and beat)
+        if (choice and trick[1] == 1 and rs[bits(choice)[0] >> 2] == 12 and opp_min > 6
+                and bin(hand).count("1") > 6 and can_pass):
+            choice = 0  # no 2 on an early single
         if top_active and choice and trick[1] == 1 and tk > trick[2]:
             choice = 1 << top
         return choice
