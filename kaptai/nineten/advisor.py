@@ -2,7 +2,7 @@
 
 From a position a player can type -- the hand, the cards seen and the card just offered, if
 any -- :func:`advise` values every move the rules leave open with the layouts and rollouts
-of the ``search`` policy (``docs/nine-ten-engine.md``, "search"): ``samples`` layouts of the
+of the ``search`` policy (``docs/nine-ten-engine.md``, "search"): layouts of the
 cards the player has not seen, consistent with what it has seen, each option played on every
 layout (the same layouts for every option) and the rest of the hand played by ``colour_cut``
 at every seat; the value of an option is the mean net result of the player in 頭 under the
@@ -22,6 +22,11 @@ Model of a typed position
   §4.6), so the advice is the claim -- a win if it completes five pairs -- and then every
   discard; a player without a single of it cannot claim, and the advice gives the value of
   letting it pass.
+* A hand of ten cards in five pairs is complete (the dealer's natural, §6.5): the answer is the
+  win row alone (action ``win``), scored as a self-draw paid by every other player, the bonus
+  flip at its expectation (0 under ``natural='redeal'``).
+* ``vs_best`` is each option's paired difference to the best (the same layouts), with its 95%
+  interval; equal values share a rank (competition ranking, "1224").
 
 Examples
 --------
@@ -35,13 +40,15 @@ Examples
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from kaptai.core.advise import DEFAULT_BUDGET_MS, check_budget_ms, check_samples, paired_budget
 from kaptai.core.stats import wilson_interval, z_value
-from kaptai.errors import InvalidHandError, RulesError
+from kaptai.errors import InvalidHandError, RulesError, quote_token
 from kaptai.nineten.cards import N_KINDS, format_card, parse_cards, parse_hand
 from kaptai.nineten.config import SEARCH_ROLLOUT, make_config
 from kaptai.nineten.rules import RuleSet, resolve_rules
@@ -49,11 +56,13 @@ from kaptai.nineten.scoring import score_components
 
 __all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise"]
 
-#: Default layouts per advice (the median answer stays within 200 ms on one core).
+#: The fixed layout count the engine benchmarks time (the advisor's default is the time budget).
 ADVISE_SAMPLES = 1000
 #: Columns of :func:`advise`.
-ADVICE_COLUMNS = ["rank", "action", "discard", "ev", "ev_low", "ev_high", "p_win", "p_win_low", "p_win_high",
-                  "forced", "samples"]
+ADVICE_COLUMNS = ["rank", "action", "discard", "ev", "ev_low", "ev_high", "vs_best", "vs_best_low", "vs_best_high",
+                  "p_win", "p_win_low", "p_win_high", "forced", "samples"]
+#: Layouts per batch of the sampling budget (:mod:`kaptai.core.advise`).
+BATCH = 64
 
 
 def _counts(text: Any, what: str) -> np.ndarray:
@@ -69,9 +78,30 @@ def _win_now(rules: RuleSet, held: np.ndarray, kz_wait: bool) -> int:
     return int(sum(score_components(rules, colours, "discard", 0, 0, kz_wait).values()))
 
 
+def _natural_row(rules: RuleSet, held: np.ndarray, seen: np.ndarray, players: int) -> dict[str, Any]:
+    """The complete ten-card hand (five pairs: the dealer's natural, §6.5) as a win row.
+
+    Scored as a self-draw paid by every other player; the bonus flip (``natural='self_draw'``,
+    not with four colours) is counted at its expectation: each of the five bonus cards is uniform
+    over the unseen cards (cards 1-4 score 1, card 5 scores 2 when it is one of the pairs' cards).
+    ``natural='redeal'``: the hand is redealt, worth 0."""
+    colours = len({k // 7 for k in range(N_KINDS) if held[k] >= 2})
+    if rules.natural == "redeal":
+        tou = 0.0
+    else:
+        unseen = 4 - held - seen
+        p = float(unseen[held >= 2].sum()) / float(unseen.sum())
+        bonus = 6.0 * p if (rules.natural == "self_draw" and colours < 4) else 0.0
+        parts = score_components(rules, colours, "natural", 0, 0, False)
+        tou = float(sum(parts.values())) + bonus
+    ev = tou * (players - 1)
+    return {"action": "win", "discard": None, "ev": ev, "ev_low": ev, "ev_high": ev, "p_win": 1.0,
+            "p_win_low": 1.0, "p_win_high": 1.0, "forced": True, "samples": 0}
+
+
 def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
-           rules: RuleSet | str | None = None, samples: int = ADVISE_SAMPLES, seed: int = 0,
-           engine: str = "compiled") -> pd.DataFrame:
+           rules: RuleSet | str | None = None, samples: int | None = None, seed: int = 0,
+           engine: str = "compiled", budget_ms: float = DEFAULT_BUDGET_MS) -> pd.DataFrame:
     """Every open move of a typed position, valued by the search's layouts and rollouts.
 
     Parameters
@@ -86,12 +116,16 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
     players : int
         4-7 (the 10/9 deal).
     rules : RuleSet or preset name
-    samples : int
-        Layouts (the budget), 1 to 100,000.
+    samples : int, optional
+        A fixed number of layouts (1 to 100,000); default None: layouts are drawn in batches until
+        the best option's lead over the second is resolved (paired 95% interval) or ``budget_ms``
+        is spent (:mod:`kaptai.core.advise`; ``samples=N`` reproduces a budgeted answer of N).
     seed : int
         Seed of the layouts (the same seed gives the same table).
     engine : {'compiled', 'reference'}
         The reference engine gives the same numbers, slowly (tests).
+    budget_ms : float
+        The time budget without ``samples`` (default 150 ms).
 
     Returns
     -------
@@ -119,19 +153,25 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
     >>> from kaptai.nineten.advisor import advise
     >>> advise("RKx2 RA YAx2 GE WC WP GK", offered="RA", samples=100)[["action", "discard", "forced"]].head(2)
               action discard  forced
-    0  claim+discard      WC   False
-    1  claim+discard      WP   False
+    0  claim+discard      WP   False
+    1  claim+discard      GK   False
+    >>> advise("RKx2 RAx2 YAx2 GEx2 WCx2")[["rank", "action", "ev", "p_win"]]   # five pairs: complete
+       rank action   ev  p_win
+    0     1    win  3.0    1.0
     >>> advise("RKx2 RA YAx2 GE WC WP GK GA", seen="RX")
     Traceback (most recent call last):
     ...
     kaptai.nineten.cards.InvalidCardError: seen: unknown card token 'RX' (item 1)
     """
+    start = time.perf_counter()
     rules = resolve_rules(rules)
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 4 <= players <= 7:
-        raise RulesError(f"players={players!r}: the advisor plays the 10/9 deal of 4-7 players")
-    cfg = make_config(int(players), rules, samples=samples)
+        raise RulesError(f"players={quote_token(players)}: the advisor plays the 10/9 deal of 4-7 players")
+    samples = check_samples(samples)
+    budget_ms = check_budget_ms(budget_ms)
+    cfg = make_config(int(players), rules)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise RulesError(f"seed={seed!r}: expected a whole number from 0 to 2^63-1")
+        raise RulesError(f"seed={quote_token(seed)}: expected a whole number from 0 to 2^63-1")
     if engine not in ("compiled", "reference"):
         raise RulesError(f"engine={engine!r}: expected 'compiled' or 'reference'")
     from kaptai.nineten.cards import InvalidCardError
@@ -165,8 +205,7 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
                                    "after a claim")
         raise InvalidHandError(f"hand has {n_hand} cards, expected {want}" +
                                (" with an offered card" if off is not None else " (a turn to discard)"))
-    if off is None and not (held & 1).any():
-        raise InvalidHandError("hand is already five pairs: nothing to discard")
+    natural = off is None and not (held & 1).any()  # ten cards in five pairs: complete (the dealer's natural)
     N = cfg.players
     out_of_play = int(seen_c.sum()) + (1 if off is not None else 0)
     stock = 112 - n_hand - 9 * (N - 1) - out_of_play
@@ -184,7 +223,10 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
     offered_kinds = set(np.flatnonzero(seen_c).tolist())
     mode_pass = False
     forced_claim = False
-    if off is not None:
+    res = None
+    if natural:
+        rows.append(_natural_row(rules, held, seen_c, N))
+    elif off is not None:
         offered_kinds.add(off)
         if held[off] & 1:  # a single of it: the claim is mandatory
             forced_claim = True
@@ -220,26 +262,34 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
         else:
             opts = [int(k) for k in np.flatnonzero(p_held & 1)]
             action, offer_from = ("claim+discard" if forced_claim else "discard"), -1
-        bg = np.random.PCG64(np.random.SeedSequence(int(seed)))
         if engine == "compiled":
-            from kaptai.nineten import _engine
-
-            vals, wins, _ = _engine.search_values(cfg, state, 0, opts, int(samples), bg, offer_from)
+            from kaptai.nineten import _engine as eng
         else:
-            from kaptai.nineten import engine_reference
+            from kaptai.nineten import engine_reference as eng  # type: ignore[no-redef]
 
-            vals, wins, _ = engine_reference.search_values(cfg, state, 0, opts, int(samples), bg, offer_from)
-        S = int(samples)
-        lo_w, hi_w = wilson_interval(wins.sum(axis=1), S, 0.95)
+        def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
+            vals, wins, _ = eng.search_values(cfg, state, 0, opts, n, bg, offer_from)
+            return np.stack([np.asarray(vals, dtype=np.float64), np.asarray(wins, dtype=np.float64)])
+
+        res = paired_budget(evaluate, len(opts), seed=int(seed), samples=samples, budget_ms=budget_ms, batch=BATCH,
+                            start=start)
+        S = res.samples
+        lo_w, hi_w = wilson_interval(res.sums[1], S, 0.95)
+        mean = res.means(0)
+        lo, hi = res.interval(0, z)
+        d, dlo, dhi = res.vs_best(z)
         for i, k in enumerate(opts):
-            v = vals[i].astype(np.float64)
-            mean = float(v.mean())
-            half = z * float(v.std(ddof=1)) / np.sqrt(S) if S > 1 else float("nan")
-            rows.append({"action": action, "discard": None if mode_pass else format_card(k), "ev": mean,
-                         "ev_low": mean - half, "ev_high": mean + half, "p_win": float(wins[i].mean()),
+            rows.append({"action": action, "discard": None if mode_pass else format_card(k), "ev": float(mean[i]),
+                         "ev_low": float(lo[i]), "ev_high": float(hi[i]), "vs_best": float(d[i]),
+                         "vs_best_low": float(dlo[i]), "vs_best_high": float(dhi[i]),
+                         "p_win": float(res.sums[1][i] / S),
                          "p_win_low": float(np.atleast_1d(lo_w)[i]), "p_win_high": float(np.atleast_1d(hi_w)[i]),
                          "forced": mode_pass or len(opts) == 1, "samples": S})
     rows.sort(key=lambda r: -r["ev"])  # stable: ties keep kind order
+    best = rows[0]["ev"]
+    for r in rows:  # a win now is certain: its difference to the best is exact
+        if "vs_best" not in r or r["samples"] == 0:
+            r.update(vs_best=r["ev"] - best, vs_best_low=r["ev"] - best, vs_best_high=r["ev"] - best)
     rank = 0
     for pos, r in enumerate(rows):
         if pos == 0 or r["ev"] != rows[pos - 1]["ev"]:
@@ -248,12 +298,15 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
     df = pd.DataFrame(rows, columns=ADVICE_COLUMNS)
     df = df.astype({"rank": np.int64, "samples": np.int64, "forced": bool})
     df.attrs.update({
-        "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed), "samples": int(samples),
+        "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed),
+        **(res.attrs() if res is not None else {"samples": 0, "stop": "exact", "batch": BATCH, "budget_ms": None,
+                                                "elapsed_ms": 0.0}),
+        "natural": natural,
         "hand": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(held[k]))),
         "seen": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(seen_c[k]))),
         "offered": None if off is None else format_card(off), "stock": stock, "unit": "tou",
         "claim": ("forced" if forced_claim else "not possible (no single of it)") if off is not None else None,
-        "model": (f"{samples} layouts of the unseen cards (other hands of 9, even counts of every seen kind; the "
+        "model": (f"layouts of the unseen cards (other hands of 9, even counts of every seen kind; the "
                   f"stock), each option played on every layout, then the hand to its end by {SEARCH_ROLLOUT} at "
                   f"every seat; mean net 頭 of the player with normal 95% intervals, P(win) with Wilson intervals"),
     })

@@ -81,17 +81,25 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.advise import stop_text
     from kaptai.nineten.advisor import advise as run
 
     rules = _rules(args, game)
     df = run(args.hand, seen=args.seen or "", offered=args.offered, players=args.players, rules=rules,
-             samples=args.samples, seed=args.seed)
-    claim = df.attrs.get("claim")
-    title = (f"nine-ten: {df.attrs['samples']} layouts of the unseen cards, every option rolled out by colour_cut "
-             f"to the end of the hand; EV = mean net 頭 of your seat, P(win), 95% intervals"
-             + (f"; the claim of {df.attrs['offered']}: {claim}" if claim else ""))
-    return Output(df, title, ["rank", "action", "discard", "ev", "ev_low", "ev_high", "p_win", "p_win_low",
-                              "p_win_high", "forced"])
+             samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
+    a = df.attrs
+    claim = a.get("claim")
+    if a["natural"]:
+        title = ("nine-ten: ten cards in five pairs are complete, the dealer's natural: the win, scored as a "
+                 "self-draw paid by every other player (EV in 頭, the bonus flip at its expectation)")
+    else:
+        how = stop_text(a) if a["stop"] != "exact" else "a win now: exact"
+        title = (f"nine-ten: every option rolled out by colour_cut to the end of the hand on sampled layouts of the "
+                 f"unseen cards; EV = mean net 頭 of your seat, P(win), 95% intervals, vs_best = paired difference "
+                 f"to the best option; equal values share a rank; {how}"
+                 + (f"; the claim of {a['offered']}: {claim}" if claim else ""))
+    return Output(df, title, ["rank", "action", "discard", "ev", "ev_low", "ev_high", "vs_best", "vs_best_low",
+                              "vs_best_high", "p_win", "p_win_low", "p_win_high", "forced"])
 
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -138,7 +146,7 @@ def _commands() -> dict[str, Command]:
                 help="the card the previous player just discarded: claim it (if you can) or let it pass?"),
             Opt("--players", "int", default=4, lo=4, hi=7, unit="players", help="player count (the 10/9 deal)",
                 sample="4"),
-            o.samples(1000), Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED,
+            *o.advice_budget("position"), Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED,
                                  help="seed of the layouts (the same seed gives the same advice)"),
             *rules, *o.output(),
         ), example=f'kaptai advise {name} "RKx2 RA YAx2 GE WC WP GK GA" --seen "RE YE" --format json'),
