@@ -336,7 +336,7 @@ def test_8_tables_for_a_person():
     assert "empty" not in lines[1] and "exact" in lines[1]
     assert lines[2].split()[1:4] == ["0", "0", "0"]  # noise as 0, the interval too
     pct = format_table(df, percent=True)
-    assert "25%" in pct and "50%" in pct
+    assert "25.00%" in pct and "50.00%" in pct  # 4 significant digits, one notation
     odds = format_table(deal_odds(4, "traditional", distance=False), percent=True)
     assert "%" in odds and " 1/1" not in format_table(deal_odds(4, "traditional", distance=False))
     assert want_progress(False, io.StringIO()) is False
