@@ -722,13 +722,15 @@ def plot_cross(df: pd.DataFrame, path: Any = None, *, value: str = "auto"):
             M[i, j] = row.v
             sure = row.lo > 0 or row.hi < 0
             ax.text(j, i, f"{row.v:+.2f}\n[{row.lo:+.2f}, {row.hi:+.2f}]", ha="center", va="center",
-                    fontsize=7, fontweight="bold" if sure else "normal")
+                    fontsize=7, fontweight="bold" if sure else "normal",
+                    color="white" if abs(row.v) > 0.6 * lim else "black")
         im = ax.imshow(M, cmap="RdBu", vmin=-lim, vmax=lim)
         ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
         ax.set_yticks(range(len(names)), names)
         ax.set_xlabel("field" if "field" in df.columns else "other policy")
         ax.set_ylabel("policy")
-        ax.set_title(f"{P} players" + (f", {k} seat(s) each" if "field" in df.columns else ""))
+        ax.set_title(f"{P} players" + (f", the policy at {k} seat{'s' if k > 1 else ''}" if "field" in df.columns
+                                        else ""))
     assert im is not None
     fig.colorbar(im, ax=list(axes), label=what + " (bold: 95% interval clear of 0)")
     return save_figure(fig, path, close=path is not None)

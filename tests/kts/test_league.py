@@ -352,3 +352,8 @@ def test_bad_input_raises_rules_error(kwargs, match):
 def test_bad_advisor_draws():
     with pytest.raises(RulesError, match="draws=0"):
         AdvisorPolicy(draws=0)
+
+
+def test_the_same_ruleset_twice_is_refused():
+    with pytest.raises(RulesError, match="same name"):
+        policy_league(players=4, rules=("traditional", "traditional"), hands=8, progress=False)
