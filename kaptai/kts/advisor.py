@@ -38,6 +38,15 @@ the self-draw point with probability ``P(first success is a draw | win within 2k
 The end of the wall (流局) is not modelled beyond requiring ``draws`` (``2 * draws`` with
 claims) to be at most the number of unseen tiles.
 
+*Exact, not sampled.*  Every figure here is exact, so the sampling budget that the other games'
+advisors share (:mod:`kaptai.core.advise`: paired layouts until the best option is resolved or
+150 ms are spent) has nothing to do: there is no ``samples``, ``seed`` or ``budget_ms``.  A hand
+that is already a win gives the row ``win`` (``claim_win`` for a claimed discard) first, with its
+score.  Ranks: options equal on the whole ranking key share a rank and the next rank skips
+(competition ranking, "1224", as every advise table of kaptai); the key goes on after the first
+figure (P(win), then the expected score, the live outs and the distance), so two options of equal
+P(win) but different expected scores rank apart.
+
 Examples
 --------
 >>> from kaptai.kts.advisor import advise, draw_odds

@@ -128,13 +128,18 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
     df = run(args.hand, _rules(args, game), seen=args.seen or (), draws=args.draws, players=args.players,
              sets=args.sets, offered=args.offered, model=args.model, claims=args.claims, objective=args.objective)
+    ties = ("exact, no sampling; options equal on every key share a rank (competition ranking: 1, 2, 2, 4), "
+            "so equal P(win) with different expected scores rank apart")
     if args.model == "one_tile":
         title = (f"P(win within {args.draws} own draws), keeping the hand and throwing every tile "
-                 f"that does not win; expected score of that win (one-tile model)")
+                 f"that does not win; expected score of that win (one-tile model); ranked by P(win), then the "
+                 f"expected score, then live outs, then distance; {ties}")
     else:
-        title = (f"{df.attrs.get('model', 'exact look-ahead')}; ranked by "
-                 f"{'P(win)' if args.objective == 'win' else 'expected score'} within {args.draws} "
-                 f"{'turns (claim, then draw)' if args.claims else 'own draws'}")
+        first, second = (("P(win)", "the expected score") if args.objective == "win"
+                         else ("the expected score", "P(win)"))
+        title = (f"{df.attrs.get('model', 'exact look-ahead')}; ranked by {first} within {args.draws} "
+                 f"{'turns (claim, then draw)' if args.claims else 'own draws'}, then {second}, then live outs, "
+                 f"then distance; {ties}")
     return Output(df, title, [c for c in df.columns if c != "exact"])
 
 
