@@ -555,7 +555,7 @@ def format_estimate(value: float, ci_low: float, ci_high: float, scale: float = 
         return ""
     if v == 0:
         return "0"  # never seen: no digits to support (its interval is one-sided)
-    return f"{v:.4g}" if d is None else f"{v:.{d}f}"
+    return _fixed(v, 4) if d is None else f"{v:.{d}f}"  # fixed point either way, never 1e-05
 
 
 def wrap_label(text: str, width: int = 14) -> str:
