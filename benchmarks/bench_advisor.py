@@ -10,6 +10,11 @@ Run ``python benchmarks/bench_advisor.py [--quick]``.  ``run(quick)`` returns ro
   is under 50 ms for any legal hand.  ``hands`` says how many hands were timed (1,000;
   200 with ``--quick``), after a warm-up of 20 calls; ``max`` is the slowest call.
 * ``draw_odds`` on the same hands (every discard's rows), likewise.
+* ``advise <game> default budget``: the sampling advisors of the other four games (Big Two,
+  nine-ten, Nantong, Heaven Eleven bids and plays) at their default settings (the 150 ms paired
+  budget of ``kaptai.core.advise``), in-process, on a few typed positions x seeds after one
+  warm-up call each: the median and the slowest call in milliseconds, and the median number of
+  layouts used.  The target is a median under 200 ms.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from _timing import Rows
@@ -58,11 +64,51 @@ def _times(fn, hands, preset: str) -> list[float]:
     return out
 
 
+#: (game, callable, positions) of the sampling advisors; each position is (args, kwargs)
+def _sampling_advisors() -> list[tuple[str, Any, list[tuple[tuple, dict]]]]:
+    from kaptai.bigtwo.advisor import advise as bigtwo
+    from kaptai.heaven11.advisor import advise as heaven11
+    from kaptai.nantong.advisor import advise as nantong
+    from kaptai.nineten.advisor import advise as nineten
+
+    h11 = "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C"
+    return [
+        ("big-two", bigtwo, [(("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C",), {"to_beat": "3D", "by": 3}),
+                             (("3D 4C 9S 9H KD 2S 5H 6H 7C 8D JC QS AH",), {})]),
+        ("nine-ten", nineten, [(("RKx2 RA YAx2 GE WC WP GK GA",), {"seen": "RE YE"}),
+                               (("RKx2 RA YAx2 GE WC WP GK",), {"offered": "GE"})]),
+        ("nantong", nantong, [(("123b 234w 678t 333w qzx3 789t 99w bhx2 hh",), {}),
+                              (("11w 234w 567w 789w 11t 234t 567t 9t qz bh 5b",), {})]),
+        ("heaven-eleven bid", heaven11, [((h11,), {}), (("2C 3C 4C 5D 6D 7D 8H 9H TH 2S 3S 4S 5S",), {})]),
+        ("heaven-eleven play", heaven11, [((h11,), {"contract": "4S"}), ((h11,), {"auction": "1S PASS PASS PASS"})]),
+    ]
+
+
+def sampling_rows(seeds: int) -> list[dict]:
+    """``advise <game> default budget`` rows: median / max ms and median layouts over positions x seeds."""
+    rows = []
+    for game, fn, positions in _sampling_advisors():
+        times, used = [], []
+        for args, kw in positions:
+            fn(*args, **kw)  # warm-up
+            for seed in range(seeds):
+                t0 = time.perf_counter()
+                df = fn(*args, seed=seed, **kw)
+                times.append((time.perf_counter() - t0) * 1e3)
+                used.append(df.attrs["samples"])
+        rows.append({"name": f"advise {game} default budget median", "value": statistics.median(times), "unit": "ms",
+                     "calls": len(times), "max": round(max(times), 1), "layouts": int(statistics.median(used)),
+                     "target": 200.0})
+    return rows
+
+
 def run(quick: bool = False) -> list[dict]:
     """Measure and return the rows (see the module docstring)."""
     n = 200 if quick else 1000
     hands = deals(n)
     rows = Rows()
+    for r in sampling_rows(3 if quick else 10):
+        rows.append(r)
     for fn in (advise, draw_odds):
         for preset in PRESETS:
             t = _times(fn, hands, preset)
@@ -79,7 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = run(args.quick)
     for row in rows:
-        print(f"{row['name']:<32} {row['value']:>8.2f} {row['unit']:<3} hands={row['hands']} max={row['max']}")
+        size = f"hands={row['hands']}" if "hands" in row else f"calls={row['calls']} layouts={row['layouts']}"
+        print(f"{row['name']:<44} {row['value']:>8.2f} {row['unit']:<3} {size} max={row['max']}")
+    slow = [r for r in rows if "default budget" in r["name"] and r["value"] >= r["target"]]
+    print("sampling advisors: " + ("every median within 200 ms" if not slow else
+                                   "OVER 200 ms: " + ", ".join(r["name"] for r in slow)))
     worst = max(r["value"] for r in rows if r["name"].startswith("advise") and r["name"].endswith("p95"))
     print(f"advise p95 {worst:.2f} ms: {'within' if worst < TARGET_MS else 'OVER'} the {TARGET_MS:.0f} ms target")
     return 0
