@@ -302,6 +302,47 @@ def test_every_card_function_refuses_what_is_not_cards(fn, n_args):
         pytest.fail(f"{fn.__name__}({value!r:.40}) was accepted")
 
 
+#: Other arguments of the analysis functions: (function, valid arguments, argument, bad values).
+ANALYSIS_CASES = [
+    ("kaptai.kts:evaluate", ("66 66 44 44 14 14 55 55 46 46",), "sets", (0, 10**30, 1.5, "x" * LONG, True)),
+    ("kaptai.kts:waits", ("16 16 16 12 33 13 15 22 66",), "sets", (0, 10**30, 1.5, "x" * LONG, True)),
+    ("kaptai.kts:waits", ("16 16 16 12 33 13 15 22 66",), "seen", (123, 1.5, "x" * LONG, object())),
+    ("kaptai.kts:deal_odds", (4,), "distance", (1.5, "x" * LONG, None, 1)),
+    ("kaptai.kts:deal_odds", (4,), "workers", (0, -1, 1.5, "x" * LONG, 10**30)),
+    ("kaptai.kts:deal_odds", (), "players", (1.5, "x" * LONG, True, 10**30, None)),
+    ("kaptai.nantong:live_outs", ("147w 258w 369w 147t 258t 369b 147b 5b",), "caps",
+     (123, "x" * LONG, [None] * 30, [-1] * 30, [10**30] * 30)),
+    ("kaptai.nantong:waits", ("147w 258w 369w 147t 258t 369b 147b 5b",), "rules", (123, "x" * LONG, 1.5)),
+    ("kaptai.nantong:deal_odds", (3,), "metrics", (1.5, 123, ["x" * LONG], [None])),
+    ("kaptai.bigtwo:deal_odds", (4,), "hand_size", (0, 53, 1.5, "x" * LONG, True)),
+    ("kaptai.bigtwo:deal_odds", (), "players", (1.5, "x" * LONG, True, 10**30)),
+    ("kaptai.nineten:bonus_flip_odds", ("RK RA", 10), "pool", ("x" * LONG, 1.5, None)),
+    ("kaptai.nineten:deal_odds", (4,), "seed", BAD_SEEDS),
+    ("kaptai.nineten:deal_odds", (4,), "monte_carlo_deals", (-1, 10**30, 1.5, "x" * LONG)),
+    ("kaptai.heaven11:deal_odds", (), "players", (1.5, "x" * LONG, True, 3)),
+    ("kaptai.heaven11:score", ("3C",), "tricks", (123, 1.5, "x" * LONG, [None] * 4, {"a": 1})),
+]
+
+
+@pytest.mark.parametrize("entry, args, name, values", [
+    pytest.param(*case, id=f"{case[0].split(':')[0].split('.')[1]}-{case[0].split(':')[1]}-{case[2]}")
+    for case in ANALYSIS_CASES])
+def test_every_analysis_argument_is_checked(entry, args, name, values):
+    fn = _load(entry)
+    assert fn is not None, entry
+    for value in values:
+        try:
+            _call_with_alarm(lambda: fn(*args, **{name: value}))
+        except KaptaiError as exc:
+            assert _longest_run(str(exc), "x") <= QUOTED, str(exc)[:300]
+            continue
+        except _Timeout:
+            pytest.fail(f"{entry} {name}={value!r:.50} was accepted and ran for 20 s")
+        except BaseException as exc:  # noqa: BLE001
+            pytest.fail(f"{entry} {name}={value!r:.50} raised {type(exc).__name__}: {exc!s:.200}")
+        pytest.fail(f"{entry} {name}={value!r:.50} was accepted")
+
+
 # --------------------------------------------------------------------------------------
 # Checkpoints: no temporary file after a resume; Ctrl-C counts what is on disk
 # --------------------------------------------------------------------------------------

@@ -70,6 +70,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
+from numbers import Integral
+
 import numpy as np
 import pandas as pd
 
@@ -548,6 +550,13 @@ def check_hand_kind(players: Any, hand: Any) -> str:
     return hand
 
 
+def _hand_size(hand_size: object) -> int:
+    """``hand_size`` as an int from 1 to 52, else RulesError naming it."""
+    if isinstance(hand_size, bool) or not isinstance(hand_size, Integral) or not 1 <= hand_size <= 52:
+        raise RulesError(f"hand_size={quote_token(hand_size)} is not supported: expected 1 to 52")
+    return int(hand_size)
+
+
 def deal_odds(
     players: int = 4,
     rules: RuleSet | str | Mapping[str, Any] | None = None,
@@ -614,10 +623,8 @@ def deal_odds(
     if hand not in HAND_KINDS:
         raise RulesError(f"hand={quote_token(hand)} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
     if hand_size is not None and hand != "dealt":
-        raise RulesError(f"hand_size={hand_size!r} can only be combined with hand='dealt', not hand={hand!r}")
-    h = 52 // players if hand_size is None else int(hand_size)
-    if not 1 <= h <= 52:
-        raise RulesError(f"hand_size={hand_size!r} is not supported: expected 1 to 52")
+        raise RulesError(f"hand_size={quote_token(hand_size)} can only be combined with hand='dealt', not hand={hand!r}")
+    h = 52 // players if hand_size is None else _hand_size(hand_size)
     probs, cards = _metric_counts(rules, players, hand, h)
     rows = []
     for metric in _PLAIN_METRICS:
@@ -886,9 +893,7 @@ def best_hand_distribution(
     """
     rules = resolve_rules(rules)
     players = validate_players(players)
-    h = 52 // players if hand_size is None else int(hand_size)
-    if not 1 <= h <= 52:
-        raise RulesError(f"hand_size={hand_size!r} is not supported: expected 1 to 52")
+    h = 52 // players if hand_size is None else _hand_size(hand_size)
     total = math.comb(52, h)
     levels = [lv for lv in BEST_FIVE_LEVELS if lv != "two_pair_plus_one" or rules.two_pair_five]
     by_order = {}

@@ -20,7 +20,7 @@ from fractions import Fraction
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts.rules import RuleSet, n_dice, resolve_rules, validate_players
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,7 +58,7 @@ def dice_total_counts(dice: int) -> dict[int, int]:
     (6, 216)
     """
     if isinstance(dice, bool) or not isinstance(dice, Integral) or dice < 1:
-        raise RulesError(f"dice={dice!r} is not allowed: expected a positive integer")
+        raise RulesError(f"dice={quote_token(dice)} is not allowed: expected a positive integer")
     counts = {0: 1}
     for _ in range(int(dice)):
         nxt: dict[int, int] = {}

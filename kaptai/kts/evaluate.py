@@ -28,11 +28,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kaptai.errors import InvalidHandError, RulesError
+from kaptai.errors import InvalidHandError, RulesError, quote_token
 from kaptai.kts import _eval
 from kaptai.kts.rules import FORMS, RuleSet, forms_mask, hand_sizes, resolve_rules, validate_players
 from kaptai.kts.tiles import (
     COPIES_PER_SET,
+    MAX_SETS,
     copies_error,
     GENERAL_EYE_IDS,
     N_TILE_TYPES,
@@ -306,10 +307,10 @@ def check_sets(rules: RuleSet, sets: Any) -> int | None:
     """
     if sets is None:
         return None
-    if isinstance(sets, bool) or not isinstance(sets, Integral) or sets < 1:
-        raise RulesError(f"sets={sets!r} is not allowed: expected a positive integer")
+    if isinstance(sets, bool) or not isinstance(sets, Integral) or not 1 <= sets <= MAX_SETS:
+        raise RulesError(f"sets={quote_token(sets)} is not allowed: expected an integer from 1 to {MAX_SETS}")
     if rules.sets is not None and int(sets) != rules.sets:
-        raise RulesError(f"sets={sets!r} contradicts the rules' option sets={rules.sets}: give one of them")
+        raise RulesError(f"sets={quote_token(sets)} contradicts the rules' option sets={rules.sets}: give one of them")
     return int(sets)
 
 

@@ -61,6 +61,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from kaptai.core.options import check_bool, check_count
+from kaptai.core.runner import MAX_WORKERS
 from kaptai.core.tables import exact_fraction, hypergeometric_total, tidy_frame
 from kaptai.kts import _eval
 from kaptai.kts.dice import first_hand_distribution
@@ -228,6 +230,9 @@ def deal_odds(
     players = validate_players(players)
     r, mask, base_sum, gj = c_rules(rules)
     check_deal(players, r)
+    distance = check_bool("distance", distance)
+    if workers is not None:
+        workers = check_count("workers", workers, 1, MAX_WORKERS)
     sets = r.sets_for(players)
     n = half_groups(players)
     first_size, other_size = hand_sizes(players)

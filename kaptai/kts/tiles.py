@@ -494,8 +494,8 @@ def parse_hand(
             )
 
     if sets is not None:
-        if isinstance(sets, bool) or not isinstance(sets, Integral) or sets < 1:
-            raise RulesError(f"sets={sets!r} is not allowed: expected a positive integer")
+        if isinstance(sets, bool) or not isinstance(sets, Integral) or not 1 <= sets <= MAX_SETS:
+            raise RulesError(f"sets={quote_token(sets)} is not allowed: expected an integer from 1 to {MAX_SETS}")
         err = copies_error(np.bincount(np.asarray(ids, dtype=np.int64), minlength=N_TILE_TYPES), int(sets))
         if err is not None:
             raise err

@@ -31,9 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from numbers import Integral
+
 import numpy as np
 
-from kaptai.errors import InvalidHandError
+from kaptai.errors import InvalidHandError, as_items, quote_token
 from kaptai.nantong import _eval
 from kaptai.nantong.cards import N_KINDS, ScoreRecord, TooManyCopiesError, format_card, parse_cards
 from kaptai.nantong.rules import RuleSet, resolve_rules
@@ -261,7 +263,13 @@ def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | None = N
     h = hand_counts(hand)[None, :]
     check_hand_sizes(h.sum(axis=1, dtype=np.int64), "rest", "waits are defined for")
     s = np.zeros((1, N_KINDS), np.uint8) if seen is None else hand_counts(seen)[None, :]
-    cp = np.full(N_KINDS, 4, np.uint8) if caps is None else np.ascontiguousarray(caps, dtype=np.uint8)
+    if caps is None:
+        cp = np.full(N_KINDS, 4, np.uint8)
+    else:
+        items = as_items(caps, "caps")
+        if not all(isinstance(c, Integral) and not isinstance(c, (bool, np.bool_)) and 0 <= c <= 4 for c in items):
+            raise InvalidHandError(f"caps must be 30 counts from 0 to 4, got {quote_token(items)}")
+        cp = np.ascontiguousarray(items, dtype=np.uint8)
     if cp.shape != (N_KINDS,):
         raise InvalidHandError(f"caps must be 30 counts, got shape {cp.shape}")
     over = np.nonzero(h[0].astype(int) + s[0] > cp)[0]

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai.core.tables import tidy_frame
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, as_items, quote_token
 from kaptai.nantong.rules import RuleSet, resolve_rules, validate_players
 
 __all__ = [
@@ -524,10 +524,10 @@ def deal_odds(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | None 
     """
     players = validate_players(players)
     r = _rules(rules)
-    wanted = METRICS if metrics is None else tuple(metrics)
-    bad = [m for m in wanted if m not in METRICS]
+    wanted = METRICS if metrics is None else tuple(as_items(metrics, "metrics", RulesError))
+    bad = [m for m in wanted if not isinstance(m, str) or m not in METRICS]
     if bad:
-        raise RulesError(f"unknown deal_odds metric {bad[0]!r}: expected one of {', '.join(METRICS)}")
+        raise RulesError(f"unknown deal_odds metric {quote_token(bad[0])}: expected one of {', '.join(METRICS)}")
     active = r.active_players(players)
     sizes = [DEALER_CARDS] + [OTHER_CARDS] * (active - 1)
     rows: list[dict] = []

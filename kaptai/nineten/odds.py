@@ -534,7 +534,7 @@ def bonus_flip_odds(hand: Any, stock: Any, rules: RuleSet | str | Mapping[str, A
     """
     rules = resolve_rules(rules)
     if pool not in ("stock", "unseen"):
-        raise RulesError(f"pool={pool!r} is not allowed: expected 'stock' or 'unseen'")
+        raise RulesError(f"pool={quote_token(pool)} is not allowed: expected 'stock' or 'unseen'")
     h = parse_hand(hand) if isinstance(hand, str) else np.asarray(hand)
     s = np.zeros(N_KINDS, dtype=np.int64)
     for k in parse_cards(stock):
