@@ -80,7 +80,7 @@ def check_samples(samples: object, name: str = "samples") -> int | None:
         return None
     from kaptai.errors import quote_token
 
-    if isinstance(samples, (bool, np.bool_)) or not isinstance(samples, Integral) or not 1 <= samples <= MAX_SAMPLES:
+    if isinstance(samples, (bool, np.bool_)) or not isinstance(samples, Integral) or not 1 <= int(samples) <= MAX_SAMPLES:
         raise RulesError(f"{name}={quote_token(samples)} is not allowed: expected a whole number from 1 to "
                          f"{MAX_SAMPLES:,} (or None: sample within the time budget)")
     return int(samples)

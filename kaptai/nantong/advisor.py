@@ -294,11 +294,11 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
 
     n_cand = int((h > 0).sum())
     exact: dict[int, tuple[int, str, int]] = {-1: (-1, "", 0)}  # per kind: distance, waits, live outs (before
-    for k in np.flatnonzero(h):                                   # the sampling: the budget covers them)
+    for kind in np.flatnonzero(h):                                # the sampling: the budget covers them)
         rest = h.copy()
-        rest[k] -= 1
+        rest[kind] -= 1
         wk, outs = live_outs(rest.astype(np.uint8), seen=np.minimum(used - h, 4).astype(np.uint8), rules=r)
-        exact[int(k)] = (table_distance([int(x) for x in rest], int(r.honour_sequence)),
+        exact[int(kind)] = (table_distance([int(x) for x in rest], int(r.honour_sequence)),
                          " ".join(format_card(x) for x in wk), int(outs))
     res = paired_budget(evaluate, n_cand + complete, seed=entropy, samples=samples, budget_ms=budget_ms,
                         batch=BATCH, min_samples=2 * BATCH, start=start)
