@@ -486,7 +486,8 @@ def policy_league(
                          else _series_rotated(Y, arr_index, name, base, P))
         for name in played:
             n = int(np.isfinite(ser[name].ev).sum())
-            runs.append({"players": P, "policy": name, "deals": n, "hands": n * P, "seed_part": 0})
+            runs.append({"players": P, "policy": name, "deals": n, "hands": n * P,
+                         "arrangements": 1 if name == base else P})
         means = {name: _mean_var(ser[name].ev)[0] for name in played}
         for name in pols:
             e = ser[name]

@@ -213,8 +213,9 @@ def option_table(opt, metric: str):
 
 def skill_table(players: int, hands: int, seed: int, *, per_seat: int | None = None) -> tuple[pd.DataFrame, int]:
     """``search`` at each seat from the dealer against a field of ``colour_cut`` and of ``random``:
-    mean net 頭 per hand with 95% intervals, and the seat average (the league's design,
-    :mod:`kaptai.core.league`: one table per seat, independent seeds, variances added).
+    mean net 頭 per hand with 95% intervals, and the seat average (one table per seat,
+    independent seeds, variances added; the league itself, :mod:`kaptai.core.league`, replays
+    the same deals at every seat).
 
     ``per_seat`` hands a table (default ``hands // 100`` within 20-2,000: the search costs
     about 25 ms a hand).
