@@ -343,6 +343,28 @@ def test_every_analysis_argument_is_checked(entry, args, name, values):
         pytest.fail(f"{entry} {name}={value!r:.50} was accepted")
 
 
+def test_every_plot_path_is_checked_before_the_figure_is_written(tmp_path):
+    """The plot functions of every game save through save_figure: a 300-byte file name, a path
+    of the wrong type or a suffix matplotlib cannot write is a PathError, no OSError."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from kaptai.core.paths import PathError
+    from kaptai.core.plotting import save_figure
+
+    for path, message in [(tmp_path / ("x" * 300 + ".png"), "304 bytes long"), (123, "got int 123"),
+                          (tmp_path / "f.xyz", "a .xyz file"), (tmp_path / "no" / "f.png", "does not exist"),
+                          (str(tmp_path / "a\x00b.png"), "NUL")]:
+        fig = plt.figure()
+        with pytest.raises(PathError, match=message) as info:
+            save_figure(fig, path)
+        assert _longest_run(str(info.value), "x") <= QUOTED
+    assert not list(tmp_path.iterdir())
+    assert list(inspect.signature(save_figure).parameters)[:2] == ["fig", "path"]
+
+
 # --------------------------------------------------------------------------------------
 # Checkpoints: no temporary file after a resume; Ctrl-C counts what is on disk
 # --------------------------------------------------------------------------------------

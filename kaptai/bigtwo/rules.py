@@ -32,7 +32,7 @@ import numpy as np
 
 from kaptai.bigtwo.cards import RANKS
 from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "OPTION_VALUES",
@@ -134,7 +134,7 @@ def _parse_chao(value: object) -> tuple[int, ...]:
     if isinstance(value, str) and value in _CHAO_TABLES:
         return _CHAO_TABLES[value]
     msg = (
-        f"option 'chao' has bad value {value!r}: expected 'standard', 'eight' or thresholds "
+        f"option 'chao' has bad value {quote_token(value)}: expected 'standard', 'eight' or thresholds "
         f"such as '8/11/13' (card counts from which x2, x3, x4 apply; increasing, 1-13)"
     )
     if not isinstance(value, str):
@@ -253,7 +253,7 @@ class RuleSet(RuleSetMethods):
             object.__setattr__(self, name, value)
 
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RulesError(f"option 'name' has bad value {self.name!r}: expected a non-empty string")
+            raise RulesError(f"option 'name' has bad value {quote_token(self.name)}: expected a non-empty string")
         put("players", validate_players(self.players))
         tr = self.top_rank
         if isinstance(tr, Integral) and not isinstance(tr, (bool, np.bool_)):
@@ -263,7 +263,7 @@ class RuleSet(RuleSetMethods):
             key = "T"
         if key is None or len(key) != 1 or key not in RANKS:
             raise RulesError(
-                f"option 'top_rank' has bad value {self.top_rank!r}: expected a rank "
+                f"option 'top_rank' has bad value {quote_token(self.top_rank)}: expected a rank "
                 f"({' '.join(RANKS)}; 10 = T)"
             )
         put("top_rank", key)
@@ -278,7 +278,7 @@ class RuleSet(RuleSetMethods):
         _parse_chao(self.chao)
         st = self.stake
         if isinstance(st, (bool, np.bool_)) or not isinstance(st, Real) or not math.isfinite(float(st)) or st <= 0:
-            raise RulesError(f"option 'stake' has bad value {st!r}: expected a positive number")
+            raise RulesError(f"option 'stake' has bad value {quote_token(st)}: expected a positive number")
         put("stake", float(st))
         if self.four_card_play != "none" and self.quad_kicker == "optional":
             raise RulesError(

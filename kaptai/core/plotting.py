@@ -155,6 +155,27 @@ def with_cjk_font(fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def check_figure_path(path: Any, what: str = "path") -> None:
+    """A figure's file (a name matplotlib writes, in a folder that exists and can be written, its
+    names short enough for the file system) or a binary file object; else
+    :class:`~kaptai.core.paths.PathError` naming it.
+
+    >>> from kaptai.core.plotting import check_figure_path
+    >>> check_figure_path(123)
+    Traceback (most recent call last):
+    ...
+    kaptai.core.paths.PathError: path: expected a file name or a binary file, got int 123
+    """
+    from kaptai.core.paths import FIGURE_KINDS, PathError, check_output_path, kind_of
+
+    if isinstance(path, (str, os.PathLike)):
+        check_output_path(path, FIGURE_KINDS if kind_of(path) else None, what=what)
+    elif not callable(getattr(path, "write", None)):
+        from kaptai.errors import quote_token
+
+        raise PathError(f"{what}: expected a file name or a binary file, got {type(path).__name__} {quote_token(path)}")
+
+
 def save_figure(fig: Any, path: Any, *, close: bool = True, **savefig_kw: Any) -> Any:
     """Save ``fig`` to ``path`` (a file name or a binary file; nothing when None) with the CJK font
     and return it.
@@ -166,6 +187,7 @@ def save_figure(fig: Any, path: Any, *, close: bool = True, **savefig_kw: Any) -
     ``dpi=110, bbox_inches='tight'``)."""
     if path is None:
         return fig
+    check_figure_path(path)
     kw = {"dpi": 110, "bbox_inches": "tight", **savefig_kw}
     with cjk_font_context():
         fig.savefig(path, **kw)

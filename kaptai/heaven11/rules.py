@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["OPTION_VALUES", "PLAYERS", "RuleSet", "PRESETS", "resolve_rules", "validate_players"]
 
@@ -125,13 +125,13 @@ class RuleSet(RuleSetMethods):
             object.__setattr__(self, name, value)
 
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RulesError(f"option 'name' has bad value {self.name!r}: expected a non-empty string")
+            raise RulesError(f"option 'name' has bad value {quote_token(self.name)}: expected a non-empty string")
         for opt, allowed in OPTION_VALUES.items():
             put(opt, check_choice(opt, getattr(self, opt), allowed))
         put("must_trump", check_bool("must_trump", self.must_trump))
         r = self.rounds
         if isinstance(r, (bool, np.bool_)) or not isinstance(r, Integral) or r < 1:
-            raise RulesError(f"option 'rounds' has bad value {r!r}: expected an integer >= 1")
+            raise RulesError(f"option 'rounds' has bad value {quote_token(r)}: expected an integer >= 1")
         put("rounds", int(r))
 
     @property

@@ -32,7 +32,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts.tiles import MAX_SETS as _MAX_SETS
 from kaptai.kts.tiles import TILES_PER_SET, run_values
 
@@ -125,7 +125,7 @@ def _normalise_forms(value: object) -> frozenset[str]:
         items = list(value)
     else:
         raise RulesError(
-            f"option 'forms' has bad value {value!r}: expected a non-empty collection (or a "
+            f"option 'forms' has bad value {quote_token(value)}: expected a non-empty collection (or a "
             f"comma-separated string) of {_allowed(FORMS)}"
         )
     out = set()
@@ -224,7 +224,7 @@ class RuleSet(RuleSetMethods):
             object.__setattr__(self, name, value)
 
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RulesError(f"option 'name' has bad value {self.name!r}: expected a non-empty string")
+            raise RulesError(f"option 'name' has bad value {quote_token(self.name)}: expected a non-empty string")
         put("forms", _normalise_forms(self.forms))
         for opt in OPTION_VALUES:
             put(opt, _check_choice(opt, getattr(self, opt)))
@@ -237,7 +237,7 @@ class RuleSet(RuleSetMethods):
             or not 0.0 <= float(cut) <= 1.0
         ):
             raise RulesError(
-                f"option 'house_cut' has bad value {cut!r}: expected a number from 0 to 1 inclusive"
+                f"option 'house_cut' has bad value {quote_token(cut)}: expected a number from 0 to 1 inclusive"
             )
         put("house_cut", float(cut))
 
@@ -252,7 +252,7 @@ class RuleSet(RuleSetMethods):
                 or not 1 <= sets <= MAX_SETS
             ):
                 raise RulesError(
-                    f"option 'sets' has bad value {sets!r}: expected None (the table for the "
+                    f"option 'sets' has bad value {quote_token(sets)}: expected None (the table for the "
                     f"player count) or an integer 1-{MAX_SETS}"
                 )
             put("sets", int(sets))

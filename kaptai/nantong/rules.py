@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "OPTION_VALUES",
@@ -189,7 +189,7 @@ class RuleSet(RuleSetMethods):
             object.__setattr__(self, name, value)
 
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RulesError(f"option 'name' has bad value {self.name!r}: expected a non-empty string")
+            raise RulesError(f"option 'name' has bad value {quote_token(self.name)}: expected a non-empty string")
         for opt, allowed in OPTION_VALUES.items():
             put(opt, check_choice(opt, getattr(self, opt), allowed))
         for opt in BOOL_OPTIONS:
@@ -197,7 +197,7 @@ class RuleSet(RuleSetMethods):
         for opt, lo, hi in (("reserve", 0, 40), ("rounds", 1, 1000)):
             v = getattr(self, opt)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise RulesError(f"option {opt!r} has bad value {v!r}: expected an integer from {lo} to {hi}")
+                raise RulesError(f"option {quote_token(opt)} has bad value {quote_token(v)}: expected an integer from {lo} to {hi}")
         if self.wilds:
             put("deck", 125)
 

@@ -147,7 +147,7 @@ class RuleSet(RuleSetMethods):
             object.__setattr__(self, name, value)
 
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RulesError(f"option 'name' has bad value {self.name!r}: expected a non-empty string")
+            raise RulesError(f"option 'name' has bad value {quote_token(self.name)}: expected a non-empty string")
         for opt, allowed in OPTION_VALUES.items():
             put(opt, check_choice(opt, getattr(self, opt), allowed))
         for opt in _BOOLS:
@@ -156,12 +156,12 @@ class RuleSet(RuleSetMethods):
             v = getattr(self, opt)
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, Real) or not math.isfinite(float(v)) or (
                     v <= 0 if positive else v < 0):
-                raise RulesError(f"option {opt!r} has bad value {v!r}: expected a {'positive' if positive else 'non-negative'} number")
+                raise RulesError(f"option {quote_token(opt)} has bad value {quote_token(v)}: expected a {'positive' if positive else 'non-negative'} number")
             put(opt, float(v))
         r = self.reserve
         if isinstance(r, (bool, np.bool_)) or not isinstance(r, Integral) or r < 5 or r > 100:
             raise RulesError(
-                f"option 'reserve' has bad value {r!r}: expected an integer >= 5 (the bonus flip takes 5 stock cards)")
+                f"option 'reserve' has bad value {quote_token(r)}: expected an integer >= 5 (the bonus flip takes 5 stock cards)")
         put("reserve", int(r))
 
 #: Named presets (read-only mapping name -> RuleSet).
