@@ -130,7 +130,7 @@ def _commands() -> dict[str, Command]:
             *o.output(),
         ), example=f"kaptai fairness {name} --variants top_rule --games 50000", monte_carlo=True),
         "advise": Command(_M + "advise", (
-            o.hand("your cards", "3D 4C 9S 9H KD 2S"),
+            o.hand("your cards", "3D 4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D"),
             Opt("--played", "str", default="", empty_ok=True, metavar="CARDS", sample="5C 6D 7H 8S",
                 help="every card played so far in the hand (default: none)"),
             Opt("--to-beat", "str", default=None, metavar="PLAY", sample="JH",
