@@ -144,7 +144,7 @@ def _search_rows(row, cfg, seeds, quick: bool) -> None:
     times, walls = [], []
     for p in _positions(8 if quick else 40, 7):
         t0, w0 = time.process_time(), time.perf_counter()
-        advise_play(p["hand"], contract="2S", declarer=0, seat=p["seat"], plays=p["plays"])
+        advise_play(p["hand"], contract="2S", declarer=0, seat=p["seat"], plays=p["plays"], samples=48)
         times.append(1e3 * (time.process_time() - t0))
         walls.append(1e3 * (time.perf_counter() - w0))
     row("heaven11 advise play, median CPU ms (48 layouts)", float(np.median(times)), "ms", len(times), target="<= 200")
@@ -157,7 +157,7 @@ def _search_rows(row, cfg, seeds, quick: bool) -> None:
     for _ in range(3 if quick else 10):
         hand = format_cards(sorted(int(c) for c in rng.permutation(52)[:13]))
         t0 = time.process_time()
-        advise_bid(hand)
+        advise_bid(hand, samples=200)
         times.append(1e3 * (time.process_time() - t0))
     row("heaven11 advise calls, median CPU ms (200 layouts, both scorings)", float(np.median(times)), "ms", len(times))
 
