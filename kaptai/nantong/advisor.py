@@ -13,7 +13,7 @@ other card face up (discards, the other seats' sets); ``jiang`` the turned cards
 known.  Every other card is *unseen*: the other hands, the stock and, when ``jiang`` is not
 given, the turned cards; the stock is whatever is left of them.
 
-*Values.*  ``samples`` layouts of the unseen cards are dealt uniformly at random (the search's
+*Values.*  Layouts of the unseen cards are dealt uniformly at random (the search's
 sampling, docs/nantong-engine.md, *Search*); for every layout and every discard the hand is
 played to its end by the compiled engine with ``max_melds`` at every seat (the same layouts for
 every discard: common random numbers).  Each option's figures are means over the layouts with
@@ -21,6 +21,18 @@ every discard: common random numbers).  Each option's figures are means over the
 1 point to the hand winner, so it equals ``p_win``), ``p_win`` the chance of being the hand
 winner (此局勝利者, a tie shared; Wilson interval), ``expected_hu`` the player's 胡數 total after
 破頭 at the end (completed or not), ``p_complete`` the chance of completing (胡).
+
+*Budget.*  Layouts are drawn in batches of :data:`BATCH` until the best option's lead over the
+second is resolved (the paired 95% interval of the difference of values excludes 0) or the time
+budget (150 ms) is spent, or exactly ``samples`` (:mod:`kaptai.core.advise`); ``vs_best`` is each
+option's paired difference to the best.  The sampling cannot separate discards whose values
+differ by a few hundredths at a budget of ~50 layouts, so the options it cannot tell from the best
+are ranked by the exact distance from ready first (a ready hand first), then the live outs, then
+the value (see *Returns*).
+
+*A complete hand* is a win (自摸): its row ``win`` gives the self-drawn win now, with its 胡數
+(the best reading of the drawn card) and its value and P(hand winner) on sampled hands of the
+other seats (their 胡數 as non-completers; the turned cards sampled when not given).
 
 *Exact columns.*  ``distance`` is the exact distance from ready of the 22 cards left, ``waits``
 the kinds that complete them when ready, ``live_outs`` the unseen copies of the waits.
@@ -122,19 +134,25 @@ def _text_arg(name: str, value: Any, *, seq: bool = True) -> None:
                             "TYPE:CARD tokens such as 'pong:5w ckong:6w'"))
 
 
-def _win_score(hand: tuple[int, ...], ms: list[tuple[str, int, int]], jiang: tuple[int, ...], r: RuleSet) -> int:
-    """胡數 total of the complete hand won by self-draw: the best reading of the winning card (the
-    card just drawn is not typed: every kind held is tried)."""
+def _win_score(hand: tuple[int, ...], ms: list[tuple[str, int, int]], jiang: tuple[int, ...], r: RuleSet,
+               order: list[int]) -> tuple[int, int]:
+    """(胡數 total, raw) of the complete hand won by self-draw: the best reading of the winning card
+    (the card just drawn is not typed).  Every kind held is tried the first time (``order`` empty;
+    it is then filled with the kinds, best first); afterwards, for other turned cards, the three
+    best kinds of that first reading."""
     from kaptai.nantong.cards import Meld, ScoreRecord
     from kaptai.nantong.scoring import score
 
     melds = tuple(Meld(t, k) for t, k, _ in ms)
-    best = None
-    for wc in sorted(set(hand)):
-        s = score(ScoreRecord(jiang=jiang, win="self", win_card=wc, hand=hand, melds=melds), r).total
-        best = s if best is None else max(best, s)
-    assert best is not None
-    return int(best)
+    kinds = order[:3] if order else sorted(set(hand))
+    scored = []
+    for wc in kinds:
+        sc = score(ScoreRecord(jiang=jiang, win="self", win_card=wc, hand=hand, melds=melds), r)
+        scored.append((sc.total, sc.raw, wc))
+    if not order:
+        order.extend(wc for _, _, wc in sorted(scored, key=lambda x: (-x[0], -x[1])))
+    total, raw, _ = max(scored)
+    return int(total), int(raw)
 
 
 def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, melds: str = "", jiang: Any = "",
@@ -250,7 +268,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     complete = bool(is_complete(h.astype(np.uint8), r))
     hand_t = tuple(k for k in range(30) for _ in range(int(h[k])))
     pool = np.repeat(np.arange(30), np.maximum(4 - used, 0))
-    win_cache: dict[tuple[int, ...], int] = {}
+    win_cache: dict[tuple[int, ...], tuple[int, int]] = {}
+    win_order: list[int] = []
     meld_arg = [(_MELD_CODE[t], k) for t, k, _ in ms]
     h8, pub64 = h.astype(np.uint8), pub.astype(np.int64)
     cand_box: list[list[int]] = []
@@ -268,12 +287,14 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
             turned = jt if jt else tuple(int(x) for x in perm[:nt])
             rest = perm[0 if jt else nt:]
             if turned not in win_cache:
-                win_cache[turned] = _win_score(hand_t, ms, turned, r)
-            totals = [win_cache[turned]]
+                win_cache[turned] = _win_score(hand_t, ms, turned, r, win_order)
+            totals, raws = [win_cache[turned][0]], [win_cache[turned][1]]
             for q in range(others):
                 oh = tuple(sorted(int(x) for x in rest[22 * q: 22 * (q + 1)]))
-                totals.append(score(ScoreRecord(jiang=turned, win="none", win_card=None, hand=oh, melds=()), r).total)
-            winners = hand_winners(totals, [True] + [False] * others, r)
+                sc = score(ScoreRecord(jiang=turned, win="none", win_card=None, hand=oh, melds=()), r)
+                totals.append(sc.total)
+                raws.append(sc.raw)
+            winners = hand_winners(totals, [True] + [False] * others, r, raws=raws)
             net = float(settle(totals, winners, r)[0]) if r.settlement != "rank_only" else 0.0
             share = 1.0 / len(winners) if 0 in winners else 0.0
             out[:, t] = (share if r.settlement == "rank_only" else net, share, totals[0], 1.0)
