@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from kaptai._version import __version__
 from kaptai.errors import KaptaiError, RulesError, UsageError, quote_token
 from kaptai.games import game, games_for
-from kaptai.spec import Command, GameSpec, Output
+from kaptai.spec import Command, GameSpec, Opt, Output
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 # the functions below), so that ``kaptai --version`` and ``--help`` import none of them:
 # tests/test_startup.py holds the modules each command line imports.
 
-__all__ = ["main", "build_parser", "run_command", "default_args", "show", "COMMANDS"]
+__all__ = ["main", "build_parser", "run_command", "default_args", "show", "check_settings", "COMMANDS"]
 
 
 def _emit(df: pd.DataFrame, fmt: str, columns: Sequence[str] | None = None) -> None:
@@ -128,7 +128,8 @@ show = _show
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("odds", "exact odds of the deal"),
     ("simulate", "Monte Carlo of whole hands with playing policies"),
-    ("advise", "rank the discards of a hand after the draw, or advise on claiming an offered tile"),
+    ("advise", "every option of a position ranked by its expected result: the discards or the claim of a "
+               "hand, the plays of a trick or the calls of an auction, in every game"),
     ("draw-odds", "exact odds of winning within k own draws"),
     ("fairness", "expected value per seat, house take and fairness of scoring variants"),
     ("league", "policies head to head: win rate, EV per hand, value of playing well"),
@@ -154,6 +155,56 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help lines wrapped between words, never inside an option's name (``--budget-ms``)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+
+def _games_epilog() -> str:
+    """The games, for ``kaptai --help`` (from the registry: its declarations only, no engine)."""
+    from kaptai.games import GAMES
+
+    lines = ["games (kaptai games lists them with their commands):"]
+    for g in GAMES.values():
+        aliases = f" (also {', '.join(g.aliases)})" if g.aliases else ""
+        note = f" ({g.players_note})" if g.players_note else ""
+        lines.append(f"  {g.name:<14} {g.title}: {g.players_text().split(' (')[0]} players{note}{aliases}")
+    lines.append("kaptai <command> <game> --help lists that command's options for that game.")
+    return "\n".join(lines)
+
+
+def _show_value(value: Any) -> str:
+    """A rule option's value as one types it after ``-o KEY=`` (text that would read as another
+    Python value is quoted)."""
+    import ast
+
+    if isinstance(value, str):
+        try:
+            same = ast.literal_eval(value) == value
+        except (ValueError, SyntaxError):
+            same = value.lower() not in ("true", "false")
+        return value if same or not value else repr(value)
+    return repr(value)
+
+
+def _rule_options(spec: GameSpec, command: Command) -> Opt:
+    """The ``-o`` option of a game's command, its help listing the game's rule options with their
+    values in the default preset (the RuleSet's own, so the list cannot drift from it)."""
+    opt = command.option("option")
+    assert opt is not None
+    preset = spec.presets[0]
+    rules = spec.resolve_rules(preset).to_dict()
+    listing = ", ".join(f"{k}={_show_value(v)}" for k, v in rules.items() if k != "name")
+    others = [p for p in spec.presets[1:]]
+    text = (f"set a rule option on top of the preset (repeatable): -o KEY=VALUE. The options, as in the preset "
+            f"{preset}{' (--rules ' + ', '.join(others) + ' change some)' if others else ''}: {listing}")
+    return dataclasses.replace(opt, help=text)
+
+
 def _epilog(spec: GameSpec | None, command: Command) -> str:
     lines = []
     if spec is not None:
@@ -168,12 +219,15 @@ def _epilog(spec: GameSpec | None, command: Command) -> str:
 
 
 def _command_parser(sub: Any, name: str, command: Command, spec: GameSpec | None, prog_name: str,
-                    aliases: Sequence[str] = (), options: bool = True) -> argparse.ArgumentParser:
+                    aliases: Sequence[str] = (), options: bool = True,
+                    rule_help: bool = True) -> argparse.ArgumentParser:
     p = sub.add_parser(name, aliases=list(aliases), help=command.help or (spec.title if spec else None),
                        description=(command.help or "") if spec is None else f"{spec.title}",
-                       epilog=_epilog(spec, command), formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=_epilog(spec, command), formatter_class=_HelpFormatter)
     if options:
         for opt in command.options:
+            if spec is not None and opt.dest == "option" and opt.kind == "keyvalue" and rule_help:
+                opt = _rule_options(spec, command)
             opt.add_to(p)
     p.set_defaults(command_spec=command, game_name=spec.name if spec else None, target=prog_name)
     return p
@@ -195,7 +249,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         return bool(words) and words[0] == name and (target is None or (len(words) > 1 and words[1] in
                                                                          (target, *aliases)))
 
-    parser = _Parser(prog="kaptai", description="Odds for traditional Chinese tile and card games.")
+    # the -o help lists the game's rule options: it loads the game's rules (numpy), so only when
+    # the help is printed
+    help_wanted = argv is None or any(a in ("-h", "--help") for a in argv)
+    parser = _Parser(prog="kaptai", description="Odds for traditional Chinese tile and card games.",
+                     epilog=_games_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"kaptai {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for name, command in TOOLS.items():
@@ -214,7 +272,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                                      help="one of: " + ", ".join(targets))
         for spec in specs:
             _command_parser(games_sub, spec.name, spec.commands[name], spec, f"{name} {spec.name}",
-                            aliases=spec.aliases, options=wanted(name, spec.name, spec.aliases))
+                            aliases=spec.aliases, options=wanted(name, spec.name, spec.aliases),
+                            rule_help=help_wanted)
         for target, command in extra.items():
             _command_parser(games_sub, target, command, None, f"{name} {target}", options=wanted(name, target))
     return parser
@@ -222,7 +281,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 @functools.lru_cache(maxsize=64)
 def _parser_for(words: tuple[str, ...]) -> argparse.ArgumentParser:
-    """The parser of one command line, by its first two words (a parser is reusable)."""
+    """The parser of one command line, by its first two words (and ``--help`` when it asks for
+    help: the help lists the game's rule options; a parser is reusable)."""
     return build_parser(words)
 
 
@@ -258,6 +318,74 @@ def _unknown(extra: Sequence[str], args: argparse.Namespace) -> NoReturn:
         whose = f" to {args.game_name}" if args.game_name else f" to 'kaptai {args.target}'"
         raise UsageError(f"{quote_token(flag)[1:-1]} does not apply{whose}: {where} takes {takes}")
     raise UsageError(f"unexpected argument {quote_token(token)}: {where} takes {takes}")
+
+
+def _given(argv: Sequence[str], command: Command) -> dict[str, str]:
+    """The options of ``command`` that the command line gives explicitly: dest -> the flag as
+    typed (a default is not given; ``--flag=value`` and ``-oKEY=VALUE`` count)."""
+    flags = {f: o for o in command.options if not o.positional for f in o.flags}
+    out: dict[str, str] = {}
+    for token in argv:
+        if token == "--":
+            break
+        if not token.startswith("-") or token == "-":
+            continue
+        flag = token.split("=", 1)[0]
+        if flag not in flags and not token.startswith("--") and token[:2] in flags:
+            flag = token[:2]  # -oKEY=VALUE
+        if flag in flags:
+            out.setdefault(flags[flag].dest, flag)
+    return out
+
+
+def _shown(value: Any) -> str:
+    return quote_token(value if isinstance(value, str) else repr(value), quote="")
+
+
+def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
+    """Refuse, before any work, what a command line says that would be ignored or contradict
+    itself (:class:`UsageError` naming it):
+
+    * an option given where it has no effect (its declaration's :attr:`~kaptai.spec.Opt.applies`
+      says why: ``--percent`` outside the table format, ``--samples`` when no seat samples);
+    * one setting given twice with two values: ``-o KEY=`` twice, or ``-o KEY=`` and the option
+      that sets the same rule (``--players 4 -o players=3``).  The same value twice passes.
+
+    >>> from kaptai.cli import build_parser, check_settings
+    >>> from kaptai.games import GAMES
+    >>> argv = ["odds", next(iter(GAMES)), "--players", "4", "-o", "players=3"]
+    >>> check_settings(argv, build_parser(argv).parse_args(argv))
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --players 4 and -o players=3 set the rule option players to two values: give one of them
+    """
+    command: Command | None = getattr(args, "command_spec", None)
+    if command is None:
+        return
+    given = _given(argv, command)
+    for opt in command.options:
+        if opt.dest in given and opt.applies is not None:
+            why = opt.applies(args)
+            if why:
+                raise UsageError(f"{given[opt.dest]} has no effect here: {why}")
+    pairs = list(getattr(args, "option", None) or []) if command.option("option") is not None else []
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen and not _same(seen[key], value):
+            raise UsageError(f"-o {key}={_shown(seen[key])} and -o {key}={_shown(value)} set the rule option {key} "
+                             "to two values: give it once")
+        seen.setdefault(key, value)
+    for opt in command.options:
+        if opt.dest in given and opt.rule_name in seen and opt.dest != "option":
+            mine = getattr(args, opt.dest)
+            if not _same(mine, seen[opt.rule_name]):
+                raise UsageError(f"{given[opt.dest]} {_shown(mine)} and -o {opt.rule_name}={_shown(seen[opt.rule_name])} "
+                                 f"set the rule option {opt.rule_name} to two values: give one of them")
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                                              and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
 
 
 def run_command(args: argparse.Namespace) -> Output:
@@ -316,10 +444,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args: argparse.Namespace | None = None
     try:
         _check_target(argv)
-        parser = _parser_for(tuple(argv[:2]))
+        wants_help = any(a in ("-h", "--help") for a in argv)
+        parser = _parser_for(tuple(argv[:2]) + (("--help",) if wants_help else ()))
         args, extra = parser.parse_known_args(argv)
         if extra:
             _unknown(extra, args)
+        check_settings(argv, args)  # ineffective options, one setting given twice: before any work
         from kaptai.core.paths import check_arg_paths
 
         check_arg_paths(args)  # --out, --plot, --checkpoint: before any work

@@ -76,6 +76,7 @@ def _games_list(text: str) -> str:
     from kaptai.games import GAMES, game
 
     names = [t.strip() for t in text.split(",")]
+    seen: dict[str, str] = {}
     for n in names:
         try:
             spec = game(n)
@@ -84,6 +85,10 @@ def _games_list(text: str) -> str:
                              "(comma-separated)") from None
         if not spec.atlas:
             raise ValueError(f"{spec.name} has no atlas feed")
+        if spec.name in seen:  # by its id: an alias is the same game
+            raise ValueError(f"{spec.name} is given twice in {quote_token(text)}"
+                             + (f" ({quote_token(seen[spec.name])} and {quote_token(n)})" if seen[spec.name] != n else ""))
+        seen[spec.name] = n
     return ",".join(names)
 
 

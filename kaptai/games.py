@@ -102,7 +102,7 @@ def games_table() -> Any:
     """One row per game: name, aliases, title, players, commands (for ``kaptai games``).
 
     >>> games_table().loc[0, ["name", "players"]].tolist()
-    ['kap-tai-shap', '2-22']
+    ['kap-tai-shap', "2-22 (2 is Kap Shap's deal)"]
     """
     import pandas as pd
 
@@ -111,7 +111,7 @@ def games_table() -> Any:
             "name": g.name,
             "aliases": list(g.aliases),
             "title": g.title,
-            "players": f"{g.players[0]}-{g.players[1]}" if g.players[0] != g.players[1] else str(g.players[0]),
+            "players": g.players_text(),
             "commands": list(g.commands),
             "rules_page": g.rules_page,
         }

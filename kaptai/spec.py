@@ -82,6 +82,22 @@ class Opt:
         Other flags for the same option (``--games`` for ``--hands``).
     short : str, optional
         A one-letter flag (``-o``).
+    applies : callable, optional
+        When the option has an effect: called with the parsed arguments of a command line
+        that gives it, returns None when it does, else the reason it does not (``--percent``
+        outside the table format, ``--samples`` when no seat plays a policy that samples).
+        The command line refuses an option given where it has no effect, with that reason.
+    rule : str, optional
+        The rule option (``-o KEY=VALUE``) this option sets, when it is not the option's own
+        name (``--players`` sets ``players`` by its name): the command line refuses the two
+        given with two values.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> pct = Opt("--percent", "flag", applies=lambda a: None if a.format in (None, "table") else "not a table")
+    >>> pct.applies(argparse.Namespace(format="json"))
+    'not a table'
     """
 
     name: str
@@ -99,6 +115,13 @@ class Opt:
     sample: str | None = None
     aliases: tuple[str, ...] = ()
     short: str | None = None
+    applies: Callable[[argparse.Namespace], str | None] | None = field(default=None, compare=False)
+    rule: str | None = None
+
+    @property
+    def rule_name(self) -> str:
+        """The rule option (``-o KEY=``) that this option sets, if the game has one of that name."""
+        return self.rule or self.dest
 
     @property
     def positional(self) -> bool:
@@ -350,6 +373,9 @@ class GameSpec:
     metrics : tuple of str
         ``'module:NAME'`` of mappings metric -> description of the game's Monte Carlo tables;
         a description starting ``P(`` or ``distribution`` marks a probability (``--percent``).
+    players_note : str or None
+        What the range :attr:`players` does not say (the counts the default rules play, the
+        options that open the others), shown by ``kaptai games`` after it.
     """
 
     name: str
@@ -368,6 +394,18 @@ class GameSpec:
     report_sections: str | None = None
     atlas: str | None = None
     metrics: tuple[str, ...] = ()
+    players_note: str | None = None
+
+    def players_text(self) -> str:
+        """The player counts as ``kaptai games`` shows them: the range, and the note if any.
+
+        >>> from kaptai.games import game
+        >>> game("kap-shap").players_text(), game("nantong").players_text()
+        ('2', '3-4')
+        """
+        lo, hi = self.players
+        text = f"{lo}-{hi}" if lo != hi else str(lo)
+        return f"{text} ({self.players_note})" if self.players_note else text
 
     def resolve_rules(self, rules: Any = None, **overrides: Any) -> Any:
         """The game's ``rules.resolve_rules(rules, **overrides)``."""

@@ -167,6 +167,7 @@ SPEC = GameSpec(
     title="Big Two (鋤大D)",
     rules_page="docs/rules/big-two.md",
     players=(2, 52),
+    players_note="3-4 usual",
     default_players=4,
     package="kaptai.bigtwo",
     presets=_PRESETS,

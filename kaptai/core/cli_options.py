@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from kaptai.core.paths import FORMATS
 from kaptai.errors import quote_token
@@ -114,6 +115,11 @@ def per_seat(flag: str, names: Sequence[str], what: str, help: str, sample: str 
 
     def check(text: str) -> str:
         items = [text] if "=" not in text else [part.partition("=")[2] for part in text.split(",")]
+        if "=" in text:
+            seats = [part.partition("=")[0].strip() for part in text.split(",")]
+            twice = next((s for i, s in enumerate(seats) if s in seats[:i]), None)
+            if twice is not None:
+                raise ValueError(f"seat {quote_token(twice)} is given twice in {quote_token(text)}")
         for item in items:
             if item.strip() not in allowed:
                 raise ValueError(f"unknown {what} {quote_token(item.strip())}: expected "
@@ -137,6 +143,8 @@ def rules(presets: Sequence[str]) -> tuple[Opt, Opt]:
 
 
 def option() -> Opt:
+    """``-o KEY=VALUE`` (repeatable); ``kaptai <command> <game> --help`` lists the game's rule
+    options with their values in the default preset (the command line adds them to this help)."""
     return Opt("--option", "keyvalue", short="-o",
                help="set a rule option on top of the preset (repeatable), e.g. -o KEY=VALUE; "
                     "the options are on the game's rules page and in its docs")
@@ -163,8 +171,24 @@ def output(percent: bool = True, formats: Sequence[str] = FORMATS) -> tuple[Opt,
         out += (Opt("--out", "str", default=None, metavar="FILE", check=_path("--out"),
                     help="write the table to FILE (.csv, .json, .parquet, .txt); parquet needs it"),)
     if percent:
-        out += (Opt("--percent", "flag", help="probabilities as percentages (table format)"),)
+        out += (Opt("--percent", "flag", help="probabilities as percentages (table format)",
+                    applies=_percent_applies),)
     return out
+
+
+def _percent_applies(args: Any) -> str | None:
+    """``--percent`` changes the table format only: refused with another format (or an
+    ``--out`` whose suffix selects one)."""
+    from kaptai.core.paths import kind_of
+
+    fmt = getattr(args, "format", None)
+    out = getattr(args, "out", None)
+    if fmt is None and out is not None and kind_of(out) in ("csv", "json", "parquet"):
+        return (f"--out {quote_token(out)} writes {kind_of(out)}, whose probabilities are numbers; --percent "
+                "is for the table format")
+    if fmt not in (None, "table", "txt"):
+        return f"--format {fmt} writes probabilities as numbers; --percent is for the table format"
+    return None
 
 
 def report_output() -> tuple[Opt, ...]:
@@ -197,8 +221,8 @@ def runner(workers: bool = True, distributed: bool = True) -> tuple[Opt, ...]:
                     help="worker processes (same seed, same table for any number)"),)
     if distributed:
         out += (Opt("--scheduler", "str", default=None, check=_scheduler, metavar="ADDRESS",
-                    help="run on a Dask cluster: tcp://host:port, or 'local' for a LocalCluster "
-                         "(pip install kaptai[distributed])"),
+                    help="run on a Dask cluster: tcp://host:port, or 'local' for a LocalCluster (needs "
+                         "Dask: pip install 'dask[distributed]', or pip install '.[distributed]' in the clone)"),
                 Opt("--checkpoint", "str", default=None, metavar="DIR", check=_path("--checkpoint"),
                     help="write each finished chunk to DIR; the same command again resumes from there"))
     return out + (progress(),)
@@ -217,6 +241,9 @@ def variants(names: Sequence[str], default: str, multi: Sequence[str] = ()) -> O
             return text
         items = [t.strip() for t in text.split(",")]
         if parts and all(items) and all(t in parts for t in items):
+            twice = next((t for i, t in enumerate(items) if t in items[:i]), None)
+            if twice is not None:
+                raise ValueError(f"{quote_token(twice)} is given twice in {quote_token(text)}")
             return ",".join(items)
         raise ValueError(f"unknown variants {quote_token(text)}: expected one of {', '.join(allowed)}"
                          + (f", or presets comma-separated ({', '.join(parts)})" if parts else ""))

@@ -162,6 +162,18 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.heaven11.commands:"
+#: the play policies that --samples sets (rollouts per decision); search has its own budget
+_SAMPLING_POLICIES = ("rollout",)
+
+
+def _rollout_samples(args: argparse.Namespace) -> str | None:
+    """``--samples`` has an effect only when a seat plays a policy that samples (declared on the option)."""
+    text = str(getattr(args, "policy", "") or "")
+    names = {part.partition("=")[2].strip() if "=" in part else part.strip() for part in text.split(",")}
+    if names & set(_SAMPLING_POLICIES):
+        return None
+    return (f"--samples sets the rollouts of the {' and '.join(_SAMPLING_POLICIES)} policy, and no seat plays it "
+            f"(--policy {text}); e.g. --policy rollout or --policy 0=rollout")
 
 
 def _commands() -> dict[str, Command]:
@@ -187,7 +199,7 @@ def _commands() -> dict[str, Command]:
             o.per_seat("--bidding", _BIDDERS, "bidder", "the bidder of every seat, or SEAT=BIDDER,...: "
                        + " | ".join(_BIDDERS), sample="underbid"),
             Opt("--samples", "int", default=16, lo=1, hi=100_000, unit="rollouts",
-                help="rollout samples per decision (the rollout policy)"),
+                help="rollout samples per decision (the rollout policy)", applies=_rollout_samples),
             *rules, *o.runner(), *o.output(),
         ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --rules symmetric", monte_carlo=True),
         "fairness": Command(_M + "fairness", (

@@ -268,6 +268,7 @@ KAP_TAI_SHAP = GameSpec(
     name="kap-tai-shap",
     title="Kap Tai Shap (夾大十)",
     players=(2, 22),
+    players_note="2 is Kap Shap's deal",
     default_players=4,
     commands=_commands("kap-tai-shap", (2, 22), 4, report=True),
     report_players="3-10",

@@ -76,16 +76,31 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
     rules = game.resolve_rules()
     pol = _policy(args, game, rules.active_players(players))
     runner = dict(progress=args.progress, workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    matches = _matches(args, rules.rounds * players)
     if args.variants == "nantong":
-        df = run(players, None, args.matches, args.seed, policies=pol, **runner)
+        df = run(players, None, matches, args.seed, policies=pol, **runner)
     else:
-        df = compare_variants(args.variants, players, args.matches, args.seed, policies=pol, **runner)
+        df = compare_variants(args.variants, players, matches, args.seed, policies=pol, **runner)
     if args.plot:
         from kaptai.nantong.plots import plot_fairness
 
         plot_fairness(df, path=args.plot)
-    header = f"# nantong: {players} players, {args.matches} matches of {rules.rounds * players} hands"
+    header = f"# nantong: {players} players, {matches} matches of {rules.rounds * players} hands"
     return Output(df, header, ["variant", "settlement", "metric", "seat", "relative_to", "value", "ci_low", "ci_high"])
+
+
+def _matches(args: argparse.Namespace, per_match: int) -> int:
+    """``--matches``, or ``--hands`` as whole matches of ``per_match`` hands (rounded up), else 4,000."""
+    hands = getattr(args, "hands", None)
+    if getattr(args, "matches", None) is not None:
+        return int(args.matches)
+    return -(-int(hands) // per_match) if hands is not None else _MATCHES
+
+
+def _hands_or_matches(args: argparse.Namespace) -> str | None:
+    if getattr(args, "matches", None) is not None:
+        return f"--matches {args.matches} is given too: give one of them"
+    return None
 
 
 def score(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -153,6 +168,8 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.nantong.commands:"
+#: full matches per variant of ``kaptai fairness nantong`` without --matches or --hands
+_MATCHES = 4_000
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
 
 
@@ -169,8 +186,12 @@ def _commands() -> dict[str, Command]:
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
         ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --policy 0=chase_qing", monte_carlo=True),
         "fairness": Command(_M + "fairness", (
-            players, Opt("--matches", "int", default=4_000, lo=1, hi=o.MAX_HANDS, unit="matches", sample="2",
-                         help="full matches (each of the rules' rounds x players hands) per variant"),
+            players, Opt("--matches", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="matches", sample="2",
+                         help=f"full matches (each of the rules' rounds x players hands) per variant; "
+                              f"default {_MATCHES:,}"),
+            Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands", sample="100",
+                applies=_hands_or_matches, aliases=("--games",),
+                help="hands per variant instead of --matches, played as whole matches (rounded up)"),
             o.seed(), o.variants(_VARIANT_SETS, "nantong"), o.policy(_POLICIES), o.plot(), *o.runner(),
             *o.output(),
         ), example=f"kaptai fairness {name} --variants tie --matches 2000", monte_carlo=True),

@@ -168,6 +168,7 @@ SPEC = GameSpec(
     title="Nine-ten (九支十仔)",
     rules_page="docs/rules/nine-ten.md",
     players=(2, 15),
+    players_note="4-7 by default; 2-3 and 8-11 by rule options; 8-15 odds only",
     default_players=4,
     package="kaptai.nineten",
     presets=_PRESETS,
