@@ -343,6 +343,21 @@ def test_every_analysis_argument_is_checked(entry, args, name, values):
         pytest.fail(f"{entry} {name}={value!r:.50} was accepted")
 
 
+@pytest.mark.parametrize("entry", ["kaptai.report:build_report#big-two", "kaptai.report.atlas:build_atlas_report"])
+def test_every_report_path_is_checked_before_any_work(entry, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    name, _, game = entry.partition("#")
+    fn = _load(name)
+    assert fn is not None, entry
+    args = (game,) if game else ()
+    for kw in ({"out": tmp_path / ("x" * 300 + ".html")}, {"out": 123}, {"out": "x" * LONG + ".md"},
+               {"checkpoint": 123}, {"checkpoint": "x" * 300}, {"checkpoint": ""}):
+        with pytest.raises(KaptaiError) as info:
+            _call_with_alarm(lambda: fn(*args, hands=10, progress=False, **kw))
+        assert _longest_run(str(info.value), "x") <= QUOTED, str(info.value)[:300]
+    assert not list(tmp_path.iterdir())
+
+
 def test_every_plot_path_is_checked_before_the_figure_is_written(tmp_path):
     """The plot functions of every game save through save_figure: a 300-byte file name, a path
     of the wrong type or a suffix matplotlib cannot write is a PathError, no OSError."""

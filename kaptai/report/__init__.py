@@ -69,13 +69,13 @@ def build_report(
         spec = None
     if spec is None or not spec.report_sections:
         raise RulesError(f"no report for game {game!r}: expected one of {', '.join(REPORT_GAMES)}")
-    fmt = report_format(out, fmt)
+    fmt = report_format(out, fmt, checkpoint)
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise RulesError(f"hands={quote_token(hands)} is not allowed: expected an integer >= 1")
     lo, top = spec.players
     for p in players:
         if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= top:
-            raise RulesError(f"players={p!r} is not supported: expected integers from 2 to {top}")
+            raise RulesError(f"players={quote_token(p)} is not supported: expected integers from 2 to {top}")
     build_sections = load_entry(spec.report_sections)
     title, sections, meta, results = build_sections(players, hands, seed, workers=workers, progress=progress,
                                                     scheduler=scheduler, checkpoint=checkpoint)

@@ -225,7 +225,7 @@ def build_atlas_report(
     """Run the atlas and write its report; returns (document text, atlas table)."""
     from kaptai.atlas import MEASURES, atlas, atlas_figures, ranking, verdict
 
-    fmt = report_format(out, fmt)
+    fmt = report_format(out, fmt, checkpoint)
     report_step(progress, f"atlas: {hands:,} hands per default table, seed {seed}")
     t0 = time.perf_counter()
     df = atlas(games=games, hands=hands, seed=seed, workers=workers, progress=progress, scheduler=scheduler,

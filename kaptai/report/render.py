@@ -30,14 +30,20 @@ __all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "ch
            "report_format"]
 
 
-def report_format(out, fmt: str | None) -> str:
-    """``fmt``, or the format of ``out``'s suffix (``.md``: Markdown, else HTML); checked."""
-    from kaptai.errors import RulesError
+def report_format(out, fmt: str | None, checkpoint=None) -> str:
+    """``fmt``, or the format of ``out``'s suffix (``.md``: Markdown, else HTML); checked, and
+    ``out`` and ``checkpoint`` with it (their types and names, before any work)."""
+    from kaptai.core.paths import check_path_names
+    from kaptai.core.runner import check_checkpoint_arg
+    from kaptai.errors import RulesError, quote_token
 
+    if out is not None:
+        check_path_names(out, "out")
+    check_checkpoint_arg(checkpoint)
     if fmt is None:
         fmt = "md" if out is not None and str(out).endswith(".md") else "html"
     if fmt not in ("html", "md"):
-        raise RulesError(f"report format {fmt!r}: expected 'html' or 'md'")
+        raise RulesError(f"report format {quote_token(fmt)}: expected 'html' or 'md'")
     return fmt
 
 
