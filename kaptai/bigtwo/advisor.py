@@ -245,9 +245,17 @@ def advise(
             try:
                 counts = tuple(int(x) for x in cards_left.replace(",", " ").split())
             except ValueError:
-                raise RulesError(f"cards_left={cards_left!r}: expected card counts like '10,6,9'") from None
+                raise RulesError(f"cards_left={quote_token(cards_left)}: expected card counts like '10,6,9'") from None
         else:
-            counts = tuple(int(x) for x in cards_left)
+            try:
+                items = list(cards_left)
+            except TypeError:
+                raise RulesError(f"cards_left={quote_token(cards_left)}: expected card counts like (10, 6, 9)") from None
+            bad = [x for x in items if isinstance(x, (bool, np.bool_)) or not isinstance(x, Integral)]
+            if bad:
+                raise RulesError(f"cards_left={quote_token(cards_left)}: {quote_token(bad[0])} is not a whole number "
+                                 f"of cards")
+            counts = tuple(int(x) for x in items)
         if len(counts) != N - 1:
             raise RulesError(f"cards_left has {len(counts)} counts, expected {N - 1} (seats 1 to {N - 1})")
         for j, n in enumerate(counts, 1):

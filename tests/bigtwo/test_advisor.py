@@ -133,6 +133,9 @@ def test_declared_budget_is_the_library_default():
     ({"hand": HAND, "to_beat": "3D", "seed": -1}, "seed=-1"),
     ({"hand": HAND, "to_beat": "3D", "seed": 1.5}, "seed=1.5"),
     ({"hand": HAND, "to_beat": "3D", "budget_ms": 0}, "budget_ms=0"),
+    ({"hand": HAND, "to_beat": "3D", "cards_left": (13.5, 13, 12)}, "13.5 is not a whole number"),
+    ({"hand": HAND, "to_beat": "3D", "cards_left": 38}, "cards_left=38"),
+    ({"hand": HAND, "to_beat": "3D", "cards_left": "x" * 4000}, "4000 characters"),
 ])
 def test_positions_that_cannot_occur_and_bad_arguments(kwargs, match):
     with pytest.raises(KaptaiError, match=match):
