@@ -196,6 +196,8 @@ def advise(
     from kaptai.bigtwo import _engine
 
     start = time.perf_counter()
+    if players is not None and (isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral)):
+        raise RulesError(f"players={quote_token(players)}: expected a whole number of players")
     r = resolve_rules(rules) if players is None else resolve_rules(rules, players=int(players))
     cfg = make_config(r.players, r)
     r = cfg.rules

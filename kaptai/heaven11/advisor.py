@@ -266,6 +266,9 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
         groups = [g for g in groups if g.strip()] if plays.strip() else []
     else:
         groups = list(plays or [])
+        for g in groups:
+            if not isinstance(g, str):
+                raise RulesError(f"plays={quote_token(plays)}: each play is a string of cards, such as 'AS' or 'KD QD'")
     step = cfg.play_step
     key = cfg.key
     mine = _mask(ids)

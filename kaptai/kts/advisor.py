@@ -71,7 +71,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai.core.tables import tidy_frame
-from kaptai.errors import InvalidHandError, RulesError
+from kaptai.errors import InvalidHandError, RulesError, quote_token
 from kaptai.kts import _eval
 from kaptai.kts.evaluate import score_hands, waits_hands
 from kaptai.kts.rules import RuleSet
@@ -463,7 +463,7 @@ def advise(
     'look-ahead: 3 looks drawn uniformly from the unseen pool, optimal discards (exact)'
     """
     if not isinstance(model, str) or model not in ("lookahead", "one_tile"):
-        raise RulesError(f"model={model!r} is not allowed: expected 'lookahead' or 'one_tile'")
+        raise RulesError(f"model={quote_token(model)} is not allowed: expected 'lookahead' or 'one_tile'")
     ctx = _context(hand, rules, seen, players, sets, draws, offered)
     look = model == "lookahead"
     if look:

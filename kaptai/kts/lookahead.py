@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from kaptai.core.tables import tidy_frame
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts import _lookahead
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile
 
@@ -68,13 +68,13 @@ LOOKAHEAD_COLUMNS = ["rank", "action", "discard", "value", "exact", "optimal", "
 
 def check_objective(objective: Any) -> str:
     if not isinstance(objective, str) or objective not in OBJECTIVES:
-        raise RulesError(f"objective={objective!r} is not allowed: expected 'win' or 'score'")
+        raise RulesError(f"objective={quote_token(objective)} is not allowed: expected 'win' or 'score'")
     return objective
 
 
 def check_claims(claims: Any) -> bool:
     if not isinstance(claims, (bool, np.bool_)):
-        raise RulesError(f"claims={claims!r} is not allowed: expected True or False")
+        raise RulesError(f"claims={quote_token(claims)} is not allowed: expected True or False")
     return bool(claims)
 
 

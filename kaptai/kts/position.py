@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import InvalidHandError, InvalidTileError, RulesError
+from kaptai.errors import InvalidHandError, InvalidTileError, RulesError, quote_token
 from kaptai.kts.evaluate import c_rules, score_hands
 from kaptai.kts.rules import RuleSet, check_deal, half_groups, resolve_rules, validate_players
 from kaptai.kts.tiles import COPIES_PER_SET, N_TILE_TYPES, Tile, copies_error, format_tile, parse_hand
@@ -75,7 +75,7 @@ def _one_tile(value: Any) -> int:
 
 def _check_draws(draws: Any) -> int:
     if isinstance(draws, (bool, np.bool_)) or not isinstance(draws, (int, np.integer)) or draws < 1:
-        raise RulesError(f"draws={draws!r} is not allowed: expected a whole number of draws, at least 1")
+        raise RulesError(f"draws={quote_token(draws)} is not allowed: expected a whole number of draws, at least 1")
     return int(draws)
 
 

@@ -173,7 +173,7 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise RulesError(f"seed={quote_token(seed)}: expected a whole number from 0 to 2^63-1")
     if engine not in ("compiled", "reference"):
-        raise RulesError(f"engine={engine!r}: expected 'compiled' or 'reference'")
+        raise RulesError(f"engine={quote_token(engine)}: expected 'compiled' or 'reference'")
     from kaptai.nineten.cards import InvalidCardError
 
     def parsed(text: Any, what: str) -> np.ndarray:
