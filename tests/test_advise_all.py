@@ -75,3 +75,41 @@ def test_ctrl_c_stops_the_slowest_batches_within_a_second():
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def _api_cases():
+    from kaptai.bigtwo.advisor import advise as bigtwo
+    from kaptai.heaven11.advisor import advise as heaven11
+    from kaptai.kts.advisor import advise as kts
+    from kaptai.nantong.advisor import advise as nantong
+    from kaptai.nineten.advisor import advise as nineten
+
+    h11 = ("AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C",)
+    return [
+        ("big-two", bigtwo, ("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C",), {"to_beat": "3D"},
+         ["played", "to_beat", "by", "cards_left", "players", "rules", "seed", "budget_ms"]),
+        ("nine-ten", nineten, ("RKx2 RA YAx2 GE WC WP GK GA",), {}, ["seen", "offered", "players", "rules", "seed",
+                                                                     "engine", "budget_ms"]),
+        ("heaven-eleven bid", heaven11, h11, {}, ["seat", "dealer", "auction", "rules", "seed", "budget_ms",
+                                                  "declarer", "plays"]),
+        ("heaven-eleven play", heaven11, h11, {"contract": "4S"}, ["seat", "dealer", "auction", "plays", "contract"]),
+        ("nantong", nantong, ("123b 234w 678t 333w qzx3 789t 99w bhx2 hh",), {}, ["seen", "rules", "melds", "jiang",
+                                                                                  "players", "seed", "budget_ms"]),
+        ("kap-tai-shap", kts, ("16 16 12 33 13 15 22 66 45 55",), {}, ["rules", "seen", "draws", "players", "sets",
+                                                                         "offered", "model", "claims", "objective"]),
+    ]
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_every_api_argument_refuses_bad_values_with_a_short_kaptai_error(case):
+    name, fn, args, kw, params = _api_cases()[case]
+    for p in params:
+        for bad in (1.5, "x" * 4000, [1.5, 2], object(), -(10**30)):
+            k = {**kw, p: bad}
+            if name != "kap-tai-shap":
+                k.setdefault("samples", 4)
+            try:
+                fn(*args, **k)
+            except KaptaiError as e:
+                assert len(str(e)) < 450, (name, p, str(e)[:80])
+            # a value that is accepted is fine (e.g. a list of cards); a traceback is not
