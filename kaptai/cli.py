@@ -205,10 +205,17 @@ def _rule_options(spec: GameSpec, command: Command) -> Opt:
     return dataclasses.replace(opt, help=text)
 
 
+def _docs_page(spec: GameSpec) -> str:
+    """The game's page of the docs (``docs/<page>.md``, named as its rules page: Kap Shap's is
+    Kap Tai Shap's)."""
+    return "docs/" + spec.rules_page.rsplit("/", 1)[-1]
+
+
 def _epilog(spec: GameSpec | None, command: Command) -> str:
     lines = []
     if spec is not None:
-        lines.append(f"{spec.title}: rules in {spec.rules_page} (docs/{spec.name}.md)")
+        lines.append(f"{spec.title}: rules in {spec.rules_page}, its commands in {_docs_page(spec)} "
+                     "(in the repository)")
         if command.option("rules") is not None:
             lines.append("presets: " + ", ".join(spec.presets) + f" (default {spec.presets[0]})")
         if command.option("policy") is not None and spec.policies:

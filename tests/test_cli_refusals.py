@@ -221,3 +221,18 @@ def test_check_settings_reads_flags_as_typed():
         check_settings(argv, build_parser(argv).parse_args(argv))
     argv = ["odds", "big-two", "-o", "players=3"]  # --players at its default: -o sets it
     check_settings(argv, build_parser(argv).parse_args(argv))
+
+
+def test_every_help_names_pages_that_exist_in_the_clone(capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for spec in GAMES.values():
+        with pytest.raises(SystemExit):
+            main([next(iter(spec.commands)), spec.name, "--help"])
+        text = capsys.readouterr().out
+        pages = [w.rstrip(",") for w in text.split() if w.startswith("docs/") and w.rstrip(",").endswith(".md")]
+        assert len(pages) == 2, (spec.name, pages)
+        for page in pages:
+            assert (root / page).is_file(), (spec.name, page)
+        assert "../shared" not in text
