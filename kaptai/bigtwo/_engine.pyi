@@ -35,7 +35,19 @@ def search_position(
     turns: int = ...,
     bit_generator: np.random.BitGenerator | None = ...,
     samples: int | None = ...,
+    history: Sequence[Sequence[int]] | None = ...,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+def search_layouts(
+    cfg: EngineConfig,
+    seat: int,
+    cards_left: Sequence[int],
+    hand: int,
+    played: int = ...,
+    dead: int = ...,
+    history: Sequence[Sequence[int]] | None = ...,
+    bit_generator: np.random.BitGenerator | None = ...,
+    samples: int | None = ...,
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8], npt.NDArray[np.int64], float]: ...
 def _options(cfg: EngineConfig, hand: int, target: int = ..., must: int = ...) -> npt.NDArray[np.uint64]: ...
 def _weakest(cfg: EngineConfig, hand: int, t: int, target: int = ..., must: int = ...) -> int: ...
 def _plan(cfg: EngineConfig, hand: int) -> list[int]: ...

@@ -61,6 +61,10 @@ cdef enum:
     POL_GREEDY = 1
     POL_HEURISTIC = 2
     POL_SEARCH = 3
+    POL_CONTEST = 4          # rollout style only (docs "search", Styles)
+    N_STYLES = 3
+    HMAX = 512               # history entries kept per game (docs "search", History)
+    W_SHIFT = 30             # inference weights 2^(30 - B * (mm - mm*))
 
     TOP_LIABILITY = 0
     TOP_MANDATORY = 1
@@ -122,6 +126,14 @@ cdef struct Turn:
     int pass_option    # PASS is among the (filtered) options
 
 
+cdef struct Hist:
+    int seat
+    uint64_t trick     # the play to beat, 0 when leading
+    uint64_t must      # the card the lead had to contain, or 0
+    uint64_t played    # played before the turn
+    uint64_t choice    # 0 = PASS
+
+
 cdef struct Game
 
 
@@ -163,7 +175,12 @@ cdef struct Game:
     # the search policy (docs "search"): budget, rollout policy, the rollout game
     int samples
     int rollout
+    int infer_bits
     Game* sim
+    # the public record of the game's turns (docs "search", History); shared by the rollouts
+    Hist* hist
+    int n_hist
+    int hist_on
     # seating from the leader: engine seat s plays rel[(s - leader) % N]
     int by_leader
     int rel[MAXP]
@@ -795,6 +812,31 @@ cdef uint64_t choose_greedy(Game* g, const Turn* T) noexcept nogil:
     return choice
 
 
+cdef uint64_t choose_contest(Game* g, const Turn* T) noexcept nogil:
+    """The ``contest`` rollout style: greedy without its 2-keeping rules."""
+    cdef Move res
+    cdef uint64_t choice = 0
+    cdef int c
+    if T.leading:
+        for c in range(5, 1, -1):
+            if weakest(g, T.hand, c, -1, T.must, &res):
+                choice = res.mask
+                break
+        if choice == 0:
+            if T.filter:
+                choice = T.top_bit
+            elif weakest(g, T.hand, 1, -1, T.must, &res):
+                choice = res.mask
+        if T.top_active and popcount64(choice) == 1:
+            choice = T.top_bit
+        return choice
+    if T.has_w:
+        choice = T.w.mask
+    if T.top_active and T.top_forced and choice and popcount64(choice) == 1:
+        choice = T.top_bit
+    return choice
+
+
 cdef int make_plan(Game* g, uint64_t hand) noexcept nogil:
     """The heuristic's plan of ``hand`` into ``g.units``, ordered by lowest card; returns
     the number of units."""
@@ -1192,6 +1234,29 @@ cdef uint64_t first_option(Game* g, const Turn* T) noexcept nogil:
     return 0
 
 
+cdef uint64_t builtin_choice(Game* g, const Turn* T, int code) noexcept nogil:
+    """The choice of a deterministic built-in policy or style (a choice that is not an option
+    becomes the first option)."""
+    cdef uint64_t choice
+    if code == POL_GREEDY:
+        choice = choose_greedy(g, T)
+    elif code == POL_HEURISTIC:
+        choice = choose_heuristic(g, T)
+    else:
+        choice = choose_contest(g, T)
+    if not is_option(g, T, choice):
+        choice = first_option(g, T)
+    return choice
+
+
+cdef inline int style_code(int style) noexcept nogil:
+    if style == 0:
+        return POL_CONTEST
+    if style == 1:
+        return POL_GREEDY
+    return POL_HEURISTIC
+
+
 cdef inline int next_turn(Game* g, uint64_t* trick, int* passes, int p, int last) noexcept nogil:
     """Seat of the next turn: after N - 1 passes in a row the trick ends (locks cleared) and
     the last player leads; otherwise the next seat."""
@@ -1250,33 +1315,62 @@ cdef int64_t seat_net(const Game* g, int d) noexcept nogil:
     return net[d]
 
 
-cdef int search_eval(Game* g, const PState* st, const uint64_t* cand, int nc, int S,
-                     int64_t* sums, int64_t* sqs, int64_t* wins) noexcept nogil:
-    """Docs "search", steps 2-5: the S layouts of the unseen cards (drawn first, from the
-    game's stream), then one rollout per candidate and layout on ``g.sim``; ``sums[o]`` =
-    V(o) (``sqs``, ``wins``: the sums of v^2 and of the seat's wins, if not NULL).  Returns
-    an error code."""
-    cdef int N = g.N, p = st.p, m = 0, c, i, j, k, o, q, pos, tmp, rc
-    cdef int u[52]
-    cdef int* samp
-    cdef int* a
-    cdef uint64_t U = FULL_DECK & ~g.hand[p] & ~g.played & ~g.dead_known, hm
+cdef void sim_from(Game* g) noexcept nogil:
+    """``g.sim`` = a copy of ``g`` that records nothing and searches nowhere."""
     cdef Game* sim = g.sim
-    cdef PState ps
-    cdef int64_t v
-    if sim == NULL:
-        g.error = ERR_MEMORY
-        return g.error
+    memcpy(sim, g, sizeof(Game))
+    sim.sim = NULL
+    sim.recording = 0
+    sim.by_leader = 0
+    sim.hist_on = 0
+
+
+cdef int mismatches(Game* g, int p, const uint64_t* lay, const int* sty) noexcept nogil:
+    """Docs "search", step 4: history entries of the other seats that the layout ``lay``
+    (hands by seat) with styles ``sty`` (by seat) contradicts."""
+    cdef Game* sim = g.sim
+    cdef uint64_t acc[MAXP]
+    cdef int N = g.N, e, s, q, mm = 0, tt, cat
+    cdef int64_t key
+    cdef Turn T
+    cdef const Hist* H
+    sim_from(g)
+    for s in range(N):
+        acc[s] = 0
+    for e in range(g.n_hist - 1, -1, -1):
+        H = &g.hist[e]
+        q = H.seat
+        acc[q] |= H.choice
+        if q == p:
+            continue
+        for s in range(N):
+            sim.cnt[s] = g.cnt[s] + popcount64(acc[s])
+        sim.hand[q] = lay[q] | acc[q]
+        sim.played = H.played
+        if H.trick == 0:
+            setup_turn(sim, &T, q, 1, 0, -1, H.must)
+        else:
+            classify(H.trick, &g.R, &tt, &cat, &key)
+            setup_turn(sim, &T, q, 0, tt, key, 0)
+        if builtin_choice(sim, &T, style_code(sty[q])) != H.choice:
+            mm += 1
+    return mm
+
+
+cdef int draw_layouts(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t* w, double* ess) noexcept nogil:
+    """Docs "search", steps 2-4: S layouts (``lays[i*N + q]``, seat p's own hand included) and
+    styles (``stys[i*N + q]``) drawn from the game's stream, and their weights ``w``."""
+    cdef int N = g.N, m = 0, c, i, j, k, q, pos, tmp, mn, same
+    cdef int u[52]
+    cdef int a[52]
+    cdef int* mm
+    cdef uint64_t U = FULL_DECK & ~g.hand[p] & ~g.played & ~g.dead_known, hm
+    cdef double sw = 0.0, sw2 = 0.0
     for c in range(52):
         if (U >> c) & 1:
             u[m] = c
             m += 1
-    samp = <int*> malloc((S * m + 1) * sizeof(int))
-    if samp == NULL:
-        g.error = ERR_MEMORY
-        return g.error
     for i in range(S):
-        a = samp + i * m
         for c in range(m):
             a[c] = u[c]
         for k in range(m - 1, 0, -1):
@@ -1284,6 +1378,79 @@ cdef int search_eval(Game* g, const PState* st, const uint64_t* cand, int nc, in
             tmp = a[k]
             a[k] = a[j]
             a[j] = tmp
+        lays[i * N + p] = g.hand[p]
+        stys[i * N + p] = -1
+        pos = 0
+        for j in range(1, N):
+            q = (p + j) % N
+            hm = 0
+            for c in range(g.cnt[q]):
+                hm |= bit(a[pos + c])
+            pos += g.cnt[q]
+            lays[i * N + q] = hm
+        for j in range(1, N):
+            q = (p + j) % N
+            stys[i * N + q] = <int>bounded(g.rng, <uint32_t>N_STYLES)
+    for i in range(S):
+        w[i] = 1
+    if g.infer_bits > 0 and g.n_hist > 0 and g.sim != NULL:
+        mm = <int*> malloc(S * sizeof(int))
+        if mm == NULL:
+            g.error = ERR_MEMORY
+            return g.error
+        mn = 1 << 30
+        for i in range(S):
+            mm[i] = mismatches(g, p, lays + i * N, stys + i * N)
+            if mm[i] < mn:
+                mn = mm[i]
+        same = 1
+        for i in range(S):
+            if mm[i] != mn:
+                same = 0
+        if not same:
+            for i in range(S):
+                k = g.infer_bits * (mm[i] - mn)
+                w[i] = (<int64_t>1 << (W_SHIFT - k)) if k <= W_SHIFT else 0
+        free(mm)
+    if ess != NULL:
+        for i in range(S):
+            sw += <double>w[i]
+            sw2 += <double>w[i] * <double>w[i]
+        ess[0] = sw * sw / sw2 if sw2 > 0 else 0.0
+    return 0
+
+
+cdef int search_eval(Game* g, const PState* st, const uint64_t* cand, int nc, int S,
+                     int64_t* sums, int64_t* sqs, int64_t* wins) noexcept nogil:
+    """Docs "search", steps 2-6: the S layouts, styles and weights (drawn first, from the
+    game's stream), then one rollout per candidate and layout on ``g.sim``; ``sums[o]`` =
+    V(o) (``sqs``, ``wins``: the weighted sums of v^2 and of the seat's wins, if not NULL).
+    Returns an error code."""
+    cdef int N = g.N, p = st.p, i, o, q, rc
+    cdef uint64_t* lays
+    cdef int* stys
+    cdef int64_t* w
+    cdef Game* sim = g.sim
+    cdef PState ps
+    cdef int64_t v
+    if sim == NULL:
+        g.error = ERR_MEMORY
+        return g.error
+    lays = <uint64_t*> malloc((S * N + 1) * sizeof(uint64_t))
+    stys = <int*> malloc((S * N + 1) * sizeof(int))
+    w = <int64_t*> malloc((S + 1) * sizeof(int64_t))
+    if lays == NULL or stys == NULL or w == NULL:
+        free(lays)
+        free(stys)
+        free(w)
+        g.error = ERR_MEMORY
+        return g.error
+    rc = draw_layouts(g, p, S, lays, stys, w, NULL)
+    if rc:
+        free(lays)
+        free(stys)
+        free(w)
+        return rc
     for o in range(nc):
         sums[o] = 0
         if sqs != NULL:
@@ -1291,35 +1458,32 @@ cdef int search_eval(Game* g, const PState* st, const uint64_t* cand, int nc, in
         if wins != NULL:
             wins[o] = 0
         for i in range(S):
-            memcpy(sim, g, sizeof(Game))
-            sim.sim = NULL
-            sim.recording = 0
-            sim.by_leader = 0
+            if w[i] == 0:
+                continue
+            sim_from(g)
             for q in range(N):
-                sim.policy[q] = g.rollout
-            a = samp + i * m
-            pos = 0
-            for j in range(1, N):
-                q = (p + j) % N
-                hm = 0
-                for c in range(g.cnt[q]):
-                    hm |= bit(a[pos + c])
-                pos += g.cnt[q]
-                sim.hand[q] = hm
+                sim.policy[q] = style_code(stys[i * N + q])
+                if q != p:
+                    sim.hand[q] = lays[i * N + q]
+            sim.policy[p] = g.rollout
             ps = st[0]
             ps.pending = st.prev    # the turn's first step moves it back to ps.prev
             rc = play_from(sim, &ps, 1, cand[o])
             if rc:
                 g.error = rc
-                free(samp)
+                free(lays)
+                free(stys)
+                free(w)
                 return rc
             v = seat_net(sim, p)
-            sums[o] += v
+            sums[o] += w[i] * v
             if sqs != NULL:
-                sqs[o] += v * v
+                sqs[o] += w[i] * v * v
             if wins != NULL and sim.winner == p:
-                wins[o] += 1
-    free(samp)
+                wins[o] += w[i]
+    free(lays)
+    free(stys)
+    free(w)
     return 0
 
 
@@ -1386,19 +1550,20 @@ cdef int play_from(Game* g, PState* st, int forced, uint64_t forced_choice) noex
             choice = forced_choice
         elif g.policy[st.p] == POL_RANDOM:
             choice = choose_random(g, &T)
-        elif g.policy[st.p] == POL_GREEDY:
-            choice = choose_greedy(g, &T)
-            if not is_option(g, &T, choice):
-                choice = first_option(g, &T)
-        elif g.policy[st.p] == POL_HEURISTIC:
-            choice = choose_heuristic(g, &T)
-            if not is_option(g, &T, choice):
-                choice = first_option(g, &T)
-        else:
+        elif g.policy[st.p] == POL_SEARCH:
             choice = choose_search(g, &T, st)
             if g.error:
                 return g.error
+        else:
+            choice = builtin_choice(g, &T, g.policy[st.p])
         first = 0
+        if g.hist_on and g.n_hist < HMAX:
+            g.hist[g.n_hist].seat = st.p
+            g.hist[g.n_hist].trick = st.trick
+            g.hist[g.n_hist].must = st.must if st.trick == 0 else 0
+            g.hist[g.n_hist].played = g.played
+            g.hist[g.n_hist].choice = choice
+            g.n_hist += 1
         viol = is_violation(&T, choice)
         if viol and g.top_rule == TOP_LIABILITY:
             g.violations += 1
@@ -1443,6 +1608,7 @@ cdef int play_game(Game* g) noexcept nogil:
     g.turns = 0
     g.violations = 0
     g.played = 0
+    g.n_hist = 0
     if g.by_leader:
         for s in range(N):
             g.policy[s] = g.rel[0]     # the swap decider is the leader
@@ -1559,6 +1725,8 @@ cdef void configure(Game* g, cfg, policy_codes) except *:
     # the search: budget, rollout policy, the scoring in force
     g.samples = int(cfg.search_samples)
     g.rollout = int(cfg.rollout_code)
+    g.infer_bits = int(cfg.search_infer)
+    g.hist_on = 1 if POL_SEARCH in codes else 0
     if g.rollout not in (POL_GREEDY, POL_HEURISTIC):
         raise ValueError(f"search rollout policy code {g.rollout}: expected 1 greedy or 2 heuristic")
     g.points_scoring = 1 if rules.scoring == "points" else 0
@@ -1583,7 +1751,10 @@ cdef Game* new_game() except NULL:
         raise MemoryError()
     memset(g, 0, sizeof(Game))
     g.opts = <Move*> malloc(MAX_OPTS * sizeof(Move))
-    if g.opts == NULL:
+    g.hist = <Hist*> malloc(HMAX * sizeof(Hist))
+    if g.opts == NULL or g.hist == NULL:
+        free(g.opts)
+        free(g.hist)
         free(g)
         raise MemoryError()
     return g
@@ -1593,6 +1764,7 @@ cdef void free_game(Game* g) noexcept:
     if g != NULL:
         log_free(&g.log)
         free(g.opts)
+        free(g.hist)
         free(g.sim)
         free(g)
 
@@ -1717,10 +1889,78 @@ def run_hands(cfg, policy_codes, bit_generator, long long games, long long recor
 
 
 # ------------------------------------------------------------------ the search from a position
+cdef void load_history(Game* g, history) except *:
+    """The public record of a position (docs "search", History) into ``g.hist``."""
+    g.n_hist = 0
+    if history is None:
+        return
+    rows = [tuple(int(x) for x in r) for r in history]
+    for r in rows[:HMAX]:
+        if len(r) != 5 or not 0 <= r[0] < g.N:
+            raise ValueError("history rows are (seat, trick, must, played, choice) with a seat of the table")
+        g.hist[g.n_hist].seat = r[0]
+        g.hist[g.n_hist].trick = <uint64_t>r[1]
+        g.hist[g.n_hist].must = <uint64_t>r[2]
+        g.hist[g.n_hist].played = <uint64_t>r[3]
+        g.hist[g.n_hist].choice = <uint64_t>r[4]
+        g.n_hist += 1
+
+
+def search_layouts(cfg, int seat, cards_left, unsigned long long hand, unsigned long long played=0,
+                   unsigned long long dead=0, history=None, bit_generator=None, samples=None):
+    """The layouts, styles and inference weights the search of ``seat`` draws in a position
+    (docs "search", steps 2-4; the calibration of the inference).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray, float)
+        Hands (uint64, shape (S, N), the seat's own hand in its column), styles (int8, (S, N),
+        -1 for the seat), weights (int64, (S,)) and the effective sample size.
+    """
+    cdef Game* g = new_game()
+    cdef int S, N, i, rc
+    cdef double ess = 0.0
+    cdef uint64_t[:, ::1] lv
+    cdef int64_t[::1] wv
+    cdef int[:, ::1] sv
+    try:
+        N = cfg.players
+        configure(g, cfg, [POL_SEARCH] * N)
+        S = int(cfg.search_samples if samples is None else samples)
+        counts = [int(x) for x in cards_left]
+        if S < 1 or len(counts) != N or not 0 <= seat < N or counts[seat] != popcount64(hand):
+            raise ValueError("samples >= 1, one count per seat, cards_left[seat] = the hand size")
+        if sum(counts) - counts[seat] > popcount64(FULL_DECK & ~hand & ~played & ~dead):
+            raise ValueError("the other seats hold more cards than are unseen")
+        for i in range(N):
+            g.cnt[i] = counts[i]
+            g.hand[i] = 0
+        g.hand[seat] = hand
+        g.played = played
+        g.dead_known = dead
+        load_history(g, history)
+        if bit_generator is None:
+            raise ValueError("the search needs a bit generator")
+        lays = np.zeros((S, N), dtype=np.uint64)
+        stys = np.zeros((S, N), dtype=np.intc)
+        w = np.zeros(S, dtype=np.int64)
+        lv = lays
+        sv = stys
+        wv = w
+        g.rng = bitgen_of(bit_generator)
+        with bit_generator.lock, nogil:
+            rc = draw_layouts(g, seat, S, &lv[0, 0], &sv[0, 0], &wv[0], &ess)
+        if rc == ERR_MEMORY:
+            raise MemoryError("search")
+        return lays, stys.astype(np.int8), w, float(ess)
+    finally:
+        free_game(g)
+
+
 def search_position(cfg, int seat, cards_left, unsigned long long hand, unsigned long long played=0,
                     unsigned long long dead=0, unsigned long long trick=0, int trick_seat=-1, int passes=0,
                     locked=None, unsigned long long must=0, int violator=-1, int turns=0,
-                    bit_generator=None, samples=None):
+                    bit_generator=None, samples=None, history=None):
     """Evaluate every candidate of the turn of ``seat`` in a position (docs "search",
     steps 1-5; the advisor and the tests).
 
@@ -1748,13 +1988,16 @@ def search_position(cfg, int seat, cards_left, unsigned long long hand, unsigned
         The stream the layouts are drawn from.
     samples : int, optional
         Layouts (default ``cfg.search_samples``).
+    history : sequence of (seat, trick, must, played, choice), optional
+        The public record of the game so far (docs "search", History); None or empty: no
+        inference (every layout weighs 1).
 
     Returns
     -------
     (numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray)
         Candidate masks (uint64, play order, 0 = PASS last when it is an option), and per
         candidate the int64 sums over the layouts of the seat's net in points, of its square
-        and of its wins.
+        and of its wins (weighted by the layouts' inference weights).
     """
     cdef Game* g = new_game()
     cdef Turn T
@@ -1796,6 +2039,7 @@ def search_position(cfg, int seat, cards_left, unsigned long long hand, unsigned
         g.dead_known = dead
         g.turns = turns
         g.samples = S
+        load_history(g, history)
         if bit_generator is None:
             raise ValueError("the search needs a bit generator")
         if trick:

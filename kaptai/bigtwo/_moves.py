@@ -34,7 +34,10 @@ from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import InvalidHandError, KaptaiError
 
+#: Mask of the whole deck.
 FULL_MASK: int = (1 << N_CARDS) - 1
+#: Entries of a game's public history that are kept (docs "search", History).
+HMAX: int = 512
 
 
 # --------------------------------------------------------------------------------------
@@ -183,6 +186,12 @@ class PlayerView:
     violator : int
         The seat whose 頂大 violation was the previous turn (liable if this seat goes out
         now), -1 for none; public, like every play.
+    history : tuple of tuple
+        The public record of the game's turns so far that were not automatic passes, each
+        ``(seat, trick, must, played, choice)``: the mask of the play to beat (0 when leading),
+        of the card the lead had to contain (0: none), of the cards played before the turn and
+        of the choice (0 = PASS); at most :data:`HMAX` entries (docs ``big-two-engine.md``,
+        "search", History).
 
     Examples
     --------
@@ -216,6 +225,7 @@ class PlayerView:
     passes: int = 0
     locked: tuple[bool, ...] = ()
     violator: int = -1
+    history: tuple[tuple[int, int, int, int, int], ...] = field(default=(), repr=False, compare=False)
 
     def unseen(self) -> int:
         """Mask of the cards this seat cannot see: deck - own hand - played - dead."""
@@ -530,6 +540,7 @@ def make_view(
     passes: int = 0,
     locked: Sequence[bool] = (),
     violator: int = -1,
+    history: Sequence[Sequence[int]] = (),
 ) -> PlayerView:
     """A :class:`PlayerView` of a hand-built position, options computed as the engine does.
 
@@ -554,9 +565,9 @@ def make_view(
         Turns taken so far.
     rng : RandomStream, optional
         The stream policies draw from.
-    passes, locked, violator
+    passes, locked, violator, history
         Passes since the play to beat, seats locked out (``pass_locks_out``), the 頂大
-        violator of the previous turn (see :class:`PlayerView`).
+        violator of the previous turn, the public record of the game (see :class:`PlayerView`).
 
     Examples
     --------
@@ -595,6 +606,7 @@ def make_view(
         next_cards=left[(seat + 1) % n], options=tuple(e[3] for e in opts.plays),
         option_masks=tuple(e[2] for e in opts.plays), can_pass=opts.can_pass, turn=turn, rng=rng,
         passes=int(passes), locked=tuple(bool(x) for x in locked), violator=int(violator),
+        history=tuple((int(h[0]), int(h[1]), int(h[2]), int(h[3]), int(h[4])) for h in history),
     )
 
 
@@ -756,6 +768,7 @@ class Game:
         g._entries = [None] * g.N
         g._opts_turn = -1
         g._opts = None
+        g.history = None  # a rollout keeps no history
         return g
 
     # ------------------------------------------------------------------ helpers
@@ -911,6 +924,7 @@ class Game:
         self._entries: list[list | None] = [None] * self.N
         self._opts_turn = -1
         self._opts: TurnOptions | None = None
+        self.history: list[tuple[int, int, int, int, int]] | None = []
 
     # ------------------------------------------------------------------ turns
     def _options(self) -> TurnOptions:
@@ -949,6 +963,7 @@ class Game:
             options=tuple(e[3] for e in plays), option_masks=tuple(e[2] for e in plays),
             can_pass=can_pass, turn=self.turns, rng=self.stream,
             passes=self.passes, locked=tuple(self.locked), violator=self._violator,
+            history=tuple(self.history) if self.history else (),
         )
 
     def _illegal(self, text: str, reason: str) -> IllegalPlayError:
@@ -1052,6 +1067,10 @@ class Game:
                 choice = self._policy(p).choose(self.view())
             mask = self._parse_choice(choice)
             self._check(mask, opts)
+            if self.history is not None and len(self.history) < HMAX:
+                oc = self.opening_card if self.trick is None else None
+                self.history.append((p, 0 if self.trick is None else self.trick[2],
+                                     0 if oc is None else 1 << oc, self.played, 0 if mask is None else mask))
         # ---- the choice is legal: apply it
         self._violator = -1
         if opts is not None and opts.violates(mask) and self.rules.top_rule == "liability":

@@ -57,6 +57,9 @@ POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
 POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
 #: Default budget of the ``search`` policy: sampled layouts of the unseen cards per decision.
 SEARCH_SAMPLES: int = 32
+#: Inference weight exponent of the ``search`` policy (``search_infer``): a sampled layout's
+#: weight is divided by ``2**SEARCH_INFER`` per observed action that its styles contradict.
+SEARCH_INFER: int = 2
 #: Policies the ``search`` policy can play its rollouts with (``search_rollout``).
 SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: Engine settings of the Malaysian swap decision, by code.
@@ -109,7 +112,11 @@ class EngineConfig:
     search_samples : int
         Layouts of the unseen cards the ``search`` policy samples at each decision.
     search_rollout : str
-        The policy every seat plays in the ``search`` rollouts (``'greedy'`` or ``'heuristic'``).
+        The policy the ``search`` seat itself plays in its rollouts (``'greedy'`` or
+        ``'heuristic'``; the other seats play sampled styles, docs ``big-two-engine.md``).
+    search_infer : int
+        Inference weight exponent B of the ``search`` (a layout's weight is divided by ``2**B``
+        per observed action its styles contradict; 0: no inference).
     """
 
     rules: RuleSet
@@ -122,6 +129,7 @@ class EngineConfig:
     classifier: tuple
     search_samples: int = SEARCH_SAMPLES
     search_rollout: str = "greedy"
+    search_infer: int = SEARCH_INFER
 
     @property
     def rollout_code(self) -> int:
@@ -153,6 +161,8 @@ class EngineConfig:
         d: dict[str, Any] = {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap}
         if (self.search_samples, self.search_rollout) != (SEARCH_SAMPLES, default_rollout(self.rules)):
             d["search"] = {"samples": self.search_samples, "rollout": self.search_rollout}
+        if self.search_infer != SEARCH_INFER:
+            d.setdefault("search", {})["infer"] = self.search_infer
         return d
 
 
@@ -175,6 +185,7 @@ def make_config(
     malaysian_swap: str = "policy",
     search_samples: int | None = None,
     search_rollout: str = "auto",
+    search_infer: int | None = None,
 ) -> EngineConfig:
     """Validate a table: players, rules and the Malaysian swap setting.
 
@@ -189,7 +200,9 @@ def make_config(
         Budget of the ``search`` policy: layouts sampled per decision, 1-100,000 (default
         :data:`SEARCH_SAMPLES`).
     search_rollout : {'auto', 'greedy', 'heuristic'}
-        Rollout policy of ``search`` (``'auto'``: :func:`default_rollout`).
+        Rollout policy of the ``search`` seat itself (``'auto'``: :func:`default_rollout`).
+    search_infer : int, optional
+        Inference weight exponent of ``search``, 0-30 (default :data:`SEARCH_INFER`; 0: none).
 
     Raises
     ------
@@ -229,6 +242,12 @@ def make_config(
             f"search_rollout={search_rollout!r} is not allowed: expected 'auto', "
             + ", ".join(repr(v) for v in SEARCH_ROLLOUTS)
         )
+    if search_infer is None:
+        search_infer = SEARCH_INFER
+    if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or not (
+        0 <= int(search_infer) <= 30
+    ):
+        raise RulesError(f"search_infer={search_infer!r} is not allowed: expected a whole number from 0 to 30")
     h, r = rules.deal_sizes()
     strength = rules.card_strength().astype(np.int64)
     strength.setflags(write=False)
@@ -243,6 +262,7 @@ def make_config(
         classifier=_params(rules),
         search_samples=int(search_samples),
         search_rollout=search_rollout,
+        search_infer=int(search_infer),
     )
 
 

@@ -58,7 +58,7 @@ from typing import Any, cast
 
 from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_record
 from kaptai.bigtwo.evaluate import Play
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES, make_config
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_SAMPLES, make_config
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import KaptaiError
@@ -81,7 +81,9 @@ __all__ = [
 
 #: Mask of the whole deck.
 from kaptai.bigtwo import scoring
-from kaptai.bigtwo._moves import FULL_MASK, Game, PlayerView, RulesInfo, _bits, make_view, rules_info  # noqa: F401
+from kaptai.bigtwo._moves import (  # noqa: F401  (make_view, RulesInfo: re-exported)
+    FULL_MASK, Game, PlayerView, RulesInfo, _bits, legal_entries, make_view, rules_info, turn_options,
+)
 
 # --------------------------------------------------------------------------------------
 # The interface
@@ -440,18 +442,22 @@ class SearchPolicy(Policy):
     """Determinized Monte Carlo search (``'search'``; docs ``big-two-engine.md``, "search").
 
     At a turn with two or more options it deals ``samples`` layouts of the unseen cards to
-    the other seats (their card counts are the only constraint), plays every option and then
-    the rest of the game with ``rollout`` at every seat on each layout (the reference
-    engine), and plays the option with the largest total net of the seat under the scoring
-    in force, the first on ties.  The layouts are drawn from ``view.rng`` (the engine's
-    stream), so the reference and the compiled engine make the same choices.
+    the other seats (their card counts are the only constraint) with a sampled style per
+    opponent (``contest``, ``greedy`` or ``heuristic``), weighs each layout by how well its
+    styles explain the opponents' observed plays and passes (inference), plays every option and
+    then the rest of the game (the seat itself with ``rollout``) on each layout (the reference
+    engine), and plays the option with the largest weighted total net of the seat under the
+    scoring in force, the first on ties.  The layouts and styles are drawn from ``view.rng``
+    (the engine's stream), so the reference and the compiled engine make the same choices.
 
     Parameters
     ----------
     samples : int
         Layouts per decision (the compiled engine reads ``EngineConfig.search_samples``).
     rollout : {'greedy', 'heuristic'}
-        The policy of every seat in the rollouts.
+        The policy of the searching seat in its rollouts.
+    infer : int
+        Inference weight exponent (``EngineConfig.search_infer``; 0: no inference).
 
     Examples
     --------
@@ -466,17 +472,18 @@ class SearchPolicy(Policy):
 
     name = "search"
 
-    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy"):
+    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy", infer: int = SEARCH_INFER):
         if rollout not in ("greedy", "heuristic"):
             raise RulesError(f"rollout={rollout!r} is not allowed: expected 'greedy' or 'heuristic'")
         self.samples = int(samples)
         self.rollout = rollout
+        self.infer = int(infer)
 
     def choose(self, view: PlayerView) -> Play | None:
         n = len(view.options) + int(view.can_pass)
         if n <= 1:
             return view.options[0] if view.options else None
-        cands, sums, _, _ = search_values(view, self.samples, self.rollout)
+        cands, sums, _, _ = search_values(view, self.samples, self.rollout, self.infer)
         best = max(range(len(cands)), key=lambda i: (sums[i], -i))
         return None if cands[best] is None else rules_info(view.rules).play(cast(int, cands[best]))
 
@@ -484,15 +491,150 @@ class SearchPolicy(Policy):
         return HeuristicPolicy().swap(view)
 
 
-def search_values(view: PlayerView, samples: int, rollout: str = "greedy") -> tuple[list, list, list, list]:
-    """Docs "search", steps 1-5, in the reference engine: the candidates of the view's turn
-    and, per candidate, the sums over ``samples`` layouts of the seat's net in points (before
-    ``stake``), of its square and of its wins.
+class ContestPolicy(GreedyPolicy):
+    """The ``contest`` rollout style of ``search`` (docs "search", Styles): ``greedy`` without
+    its two 2-keeping rules -- it leads the weakest play of the largest class among all options
+    and follows every trick with its weakest beating play.  Not a table policy.
 
-    The layouts are drawn from ``view.rng`` (the engine's stream) exactly as the compiled
-    engine draws them; each rollout is a :meth:`Game.from_position` played by ``rollout``
-    at every seat, scored by :func:`kaptai.bigtwo.scoring.penalties` and
-    :func:`kaptai.bigtwo.scoring.settle_many`.
+    Examples
+    --------
+    >>> from kaptai.bigtwo.policies import ContestPolicy, make_view
+    >>> str(ContestPolicy().choose(make_view("3D 4C 2S 9H", trick="8S", cards_left=(4, 13, 13, 13))))
+    '9H'
+    >>> str(ContestPolicy().choose(make_view("4C 5C 6C 7C 2C 9H")))   # greedy would keep its 2
+    '4C 5C 6C 7C 2C'
+    """
+
+    name = "contest"
+
+    def choose(self, view: PlayerView) -> Play | None:
+        opts = view.options
+        if view.leading:
+            if not opts:
+                return None
+            tmax = max(p.trick for p in opts)
+            choice: Play | None = next(p for p in opts if p.trick == tmax)
+        else:
+            choice = opts[0] if opts else None
+        if (
+            choice is not None
+            and view.rules.top_rule in ("liability", "mandatory")
+            and view.next_cards == 1
+            and choice.trick == 1
+            and (view.leading or view.top_beats_trick())
+        ):
+            choice = rules_info(view.rules).play(1 << view.top)
+        return _fallback(view, choice)
+
+
+#: The rollout styles of ``search`` by index (docs "search", Styles).
+STYLE_NAMES: tuple[str, ...] = ("contest", "greedy", "heuristic")
+#: Inference weights are ``2 ** (W_SHIFT - B * (mm - mm*))`` (docs "search", step 4).
+W_SHIFT = 30
+
+
+def _styles() -> tuple[Policy, ...]:
+    return (ContestPolicy(), GreedyPolicy(), HeuristicPolicy())
+
+
+@lru_cache(maxsize=200_000)
+def _entries_of(hand: int, rules: RuleSet) -> list:
+    return legal_entries(hand, rules_info(rules))
+
+
+def _replay_choice(view: PlayerView, style: Policy, q: int, hand: int, counts: Sequence[int],
+                   trick: int, must: int, played: int) -> int:
+    """The mask (0 = PASS) that ``style`` chooses in a past turn of seat ``q`` replayed with
+    ``hand`` (docs "search", step 4)."""
+    rules, info = view.rules, rules_info(view.rules)
+    N = view.players
+    tentry = info.entry(trick) if trick else None
+    oc = None if (trick or not must) else (must & -must).bit_length() - 1
+    opts = turn_options(info, _entries_of(hand, rules), hand, tentry, oc, counts[(q + 1) % N])
+    pv = PlayerView(
+        seat=q, players=N, rules=rules, hand=tuple(sorted(_bits(hand), key=info.strength.__getitem__)),
+        hand_mask=hand, cards_left=tuple(counts), trick_mask=None if tentry is None else tentry[2],
+        trick_class=None if tentry is None else tentry[0], trick_key=None if tentry is None else tentry[1],
+        trick_seat=-1, leading=tentry is None, opening_card=oc, played=played, dead=view.dead,
+        next_cards=counts[(q + 1) % N], options=tuple(e[3] for e in opts.plays),
+        option_masks=tuple(e[2] for e in opts.plays), can_pass=opts.can_pass,
+    )
+    c = style.choose(pv)
+    return 0 if c is None else sum(1 << x for x in c.cards)
+
+
+def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER) -> tuple[list, list, list, float]:
+    """Docs "search", steps 2-4, in the reference engine: the layouts (hands by seat, the
+    seat's own included), the styles (by seat, -1 for the seat) and the inference weights of
+    ``samples`` draws from ``view.rng``, and the effective sample size ``(Σw)² / Σw²``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.bigtwo.policies import make_view, search_layouts
+    >>> v = make_view("3D 9S", trick="8D", cards_left=(2, 1, 1, 1), rng=RandomStream(np.random.PCG64(1)))
+    >>> lays, styles, w, ess = search_layouts(v, 3)
+    >>> len(lays), styles[0][0], w, ess   # no history: every layout weighs 1
+    (3, -1, [1, 1, 1], 3.0)
+    """
+    if view.rng is None:
+        raise KaptaiError("the search policy needs a random stream (view.rng is None)")
+    N, p = view.players, view.seat
+    unseen = [c for c in range(N_CARDS) if view.unseen() >> c & 1]
+    m = len(unseen)
+    lays: list[list[int]] = []
+    stys: list[list[int]] = []
+    for _ in range(int(samples)):
+        a = list(unseen)
+        for k in range(m - 1, 0, -1):
+            j = view.rng.bounded(k + 1)
+            a[k], a[j] = a[j], a[k]
+        hands = [0] * N
+        hands[p] = view.hand_mask
+        pos = 0
+        for j in range(1, N):
+            q = (p + j) % N
+            hands[q] = sum(1 << c for c in a[pos:pos + view.cards_left[q]])
+            pos += view.cards_left[q]
+        st = [-1] * N
+        for j in range(1, N):
+            st[(p + j) % N] = view.rng.bounded(len(STYLE_NAMES))
+        lays.append(hands)
+        stys.append(st)
+    w = [1] * len(lays)
+    if infer > 0 and view.history and lays:
+        styles = _styles()
+        mms = []
+        for hands, st in zip(lays, stys):
+            acc = [0] * N
+            mm = 0
+            for seat, trick, must, played, choice in reversed(view.history):
+                acc[seat] |= choice
+                if seat == p:
+                    continue
+                counts = [view.cards_left[s] + bin(acc[s]).count("1") for s in range(N)]
+                got = _replay_choice(view, styles[st[seat]], seat, hands[seat] | acc[seat], counts, trick, must,
+                                     played)
+                mm += int(got != choice)
+            mms.append(mm)
+        lo = min(mms)
+        if any(x != lo for x in mms):
+            w = [1 << (W_SHIFT - infer * (x - lo)) if infer * (x - lo) <= W_SHIFT else 0 for x in mms]
+    sw, sw2 = float(sum(w)), float(sum(float(x) * float(x) for x in w))
+    return lays, stys, w, (sw * sw / sw2 if sw2 > 0 else 0.0)
+
+
+def search_values(view: PlayerView, samples: int, rollout: str = "greedy",
+                  infer: int = SEARCH_INFER) -> tuple[list, list, list, list]:
+    """Docs "search", steps 1-6, in the reference engine: the candidates of the view's turn
+    and, per candidate, the weighted sums over ``samples`` layouts of the seat's net in points
+    (before ``stake``), of its square and of its wins.
+
+    The layouts, styles and weights are :func:`search_layouts` (drawn from ``view.rng``
+    exactly as the compiled engine draws them); each rollout is a :meth:`Game.from_position`
+    in which the seat plays ``rollout`` and every other seat its sampled style, scored by
+    :func:`kaptai.bigtwo.scoring.penalties` and :func:`kaptai.bigtwo.scoring.settle_many`.
 
     Returns
     -------
@@ -514,46 +656,31 @@ def search_values(view: PlayerView, samples: int, rollout: str = "greedy") -> tu
     cfg = make_config(view.players, rules)
     N, p = view.players, view.seat
     cands: list = list(view.option_masks) + ([None] if view.can_pass else [])
-    if view.rng is None:
-        raise KaptaiError("the search policy needs a random stream (view.rng is None)")
-    unseen = [c for c in range(N_CARDS) if view.unseen() >> c & 1]
-    m = len(unseen)
-    layouts = []
-    for _ in range(int(samples)):
-        a = list(unseen)
-        for k in range(m - 1, 0, -1):
-            j = view.rng.bounded(k + 1)
-            a[k], a[j] = a[j], a[k]
-        hands = [0] * N
-        hands[p] = view.hand_mask
-        pos = 0
-        for j in range(1, N):
-            q = (p + j) % N
-            hands[q] = sum(1 << c for c in a[pos:pos + view.cards_left[q]])
-            pos += view.cards_left[q]
-        layouts.append(hands)
+    lays, stys, w, _ = search_layouts(view, samples, infer)
     flat = rules.replace(stake=1.0, bankroll="off")
     roll: Policy = GreedyPolicy() if rollout == "greedy" else HeuristicPolicy()
+    styles = _styles()
     sums, sqs, wins = [], [], []
     for cand in cands:
-        s1 = s2 = w = 0
-        for hands in layouts:
-            g = Game.from_position(cfg, [roll] * N, view, hands)
+        s1 = s2 = s3 = 0
+        for hands, st, wi in zip(lays, stys, w):
+            if wi == 0:
+                continue
+            pols = [roll if q == p else styles[st[q]] for q in range(N)]
+            g = Game.from_position(cfg, pols, view, hands)
             g.step(None if cand is None else _bits(cand))
             res = g.play()
             pen = scoring.penalties([list(res.cards_left)], flat, points_left=[list(res.points_left)],
                                     winner=[res.winner])
             net = scoring.settle_many(pen, flat, winner=[res.winner], liable=[res.liable])
             v = round(float(net[0, p]))
-            s1 += v
-            s2 += v * v
-            w += int(res.winner == p)
+            s1 += wi * v
+            s2 += wi * v * v
+            s3 += wi * int(res.winner == p)
         sums.append(s1)
         sqs.append(s2)
-        wins.append(w)
+        wins.append(s3)
     return cands, sums, sqs, wins
-
-
 
 
 # --------------------------------------------------------------------------------------
@@ -626,7 +753,7 @@ def _builtin(name: str, stream: Any, cfg: Any = None) -> Policy:
     if name == "search":
         if cfg is None:
             return SearchPolicy()
-        return SearchPolicy(cfg.search_samples, cfg.search_rollout)
+        return SearchPolicy(cfg.search_samples, cfg.search_rollout, cfg.search_infer)
     raise KaptaiError(f"unknown policy {name!r}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
 
 

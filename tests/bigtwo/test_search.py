@@ -18,7 +18,7 @@ from kaptai.bigtwo import engine_reference as reference
 from kaptai.bigtwo.cards import cards_to_mask, parse_cards
 from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES, make_config
 from kaptai.bigtwo.engine import run_hands
-from kaptai.bigtwo.policies import SearchPolicy
+from kaptai.bigtwo.policies import SearchPolicy, search_layouts
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import RulesError
 
@@ -26,8 +26,8 @@ from kaptai.errors import RulesError
 class CountingSearch(SearchPolicy):
     """The reference search, counting its decisions with two or more options."""
 
-    def __init__(self, samples, rollout, counter):
-        super().__init__(samples, rollout)
+    def __init__(self, samples, rollout, counter, infer=2):
+        super().__init__(samples, rollout, infer)
         self.counter = counter
 
     def choose(self, view):
@@ -45,6 +45,8 @@ GAME_CASES = [
     (4, {"scoring": "points", "winner_bonus": 5, "chao": "eight"}, 1, 1, "sgsg"),
     (4, {"pass_locks_out": True, "top_rule": "mandatory"}, 1, 1, "ssgs"),
     (5, {"pass_only_if_unable": True, "four_card_play": "quad"}, 1, 1, "sgsgs"),
+    # several layouts: the inference weights differ between layouts (styles, history replays)
+    (4, {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off"}, 3, 1, "gsrh"),
 ]
 _OTHER = {"s": "search", "g": "greedy", "h": "heuristic", "r": "random"}
 
@@ -55,7 +57,8 @@ def test_search_games_match_reference():
     for players, options, samples, games, seats in GAME_CASES:
         cfg = make_config(players, options, search_samples=samples)
         names = [_OTHER[c] for c in seats]
-        objs = [CountingSearch(samples, cfg.search_rollout, counter) if n == "search" else n for n in names]
+        objs = [CountingSearch(samples, cfg.search_rollout, counter, cfg.search_infer) if n == "search" else n
+                for n in names]
         seed = 11 * players + len(options)
         a, la = _engine.run_hands(cfg, [POLICY_CODES[n] for n in names], np.random.PCG64(seed), games, record=games)
         b, lb = reference.run_hands(cfg, objs, np.random.PCG64(seed), games, record=games)
@@ -67,15 +70,15 @@ def test_search_games_match_reference():
     assert counter[0] >= 200, counter[0]
 
 
-def _positions(cfg, seed, count):
-    """Views of the positions met by greedy players (every ``k``-th turn), from the reference Game."""
+def _positions(cfg, seed, count, players="greedy"):
+    """Views of the positions met by ``players`` (every 5th turn), from the reference Game."""
     stream = RandomStream(np.random.PCG64(seed))
     out = []
-    g = reference.Game(cfg, "greedy", stream)
+    g = reference.Game(cfg, players, stream)
     turn = 0
     while len(out) < count:
         if g.over:
-            g = reference.Game(cfg, "greedy", stream)
+            g = reference.Game(cfg, players, stream)
             continue
         v = g.view()
         if (len(v.options) + int(v.can_pass) >= 2) and turn % 5 == 0:
@@ -110,6 +113,71 @@ def test_search_position_matches_reference(players, options):
         rc, rs, rq, rw = reference.search_values(view, 3, cfg.search_rollout)
         assert [0 if c is None else c for c in rc] == cands.tolist()
         assert rs == sums.tolist() and rq == sqs.tolist() and rw == wins.tolist()
+
+
+@pytest.mark.parametrize("players,options", [
+    (4, {}),
+    (4, {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off"}),
+    (3, {"malaysian_3p": True, "pass_only_if_unable": True}),
+])
+def test_inference_matches_reference(players, options):
+    """Positions with a history: the layouts, styles, inference weights and effective sample
+    size, and every candidate's weighted sums, agree exactly; some weights differ."""
+    cfg = make_config(players, options)
+    uneven = 0
+    seats = ["greedy", "heuristic", "random", "greedy"][:players]
+    for i, v in enumerate(_positions(cfg, 40 + players, 5, seats)):
+        if not v.history:   # the first turn of a game
+            continue
+        seed = 300 + i
+        hl, hs, hw, hess = _engine.search_layouts(cfg, v.seat, v.cards_left, v.hand_mask, played=v.played,
+                                                  dead=v.dead, history=v.history,
+                                                  bit_generator=np.random.PCG64(seed), samples=12)
+        view = reference.make_view(
+            v.hand_mask, cfg.rules, trick=v.trick_mask, seat=v.seat, cards_left=v.cards_left, played=v.played,
+            dead=v.dead, opening_card=v.opening_card, trick_seat=v.trick_seat, turn=v.turn,
+            rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked, violator=v.violator,
+            history=v.history,
+        )
+        rl, rs_, rw, ress = search_layouts(view, 12, cfg.search_infer)
+        assert hl.tolist() == rl and hs.tolist() == rs_ and hw.tolist() == rw
+        assert hess == pytest.approx(ress, rel=1e-12)
+        uneven += len(set(rw)) > 1
+        if i % 2 == 0:
+            must = 0 if v.opening_card is None else 1 << v.opening_card
+            cands, sums, sqs, wins = _engine.search_position(
+                cfg, v.seat, v.cards_left, v.hand_mask, played=v.played, dead=v.dead, trick=v.trick_mask or 0,
+                trick_seat=v.trick_seat, passes=v.passes, locked=v.locked or None, must=must,
+                violator=v.violator, turns=v.turn, bit_generator=np.random.PCG64(seed), samples=4,
+                history=v.history,
+            )
+            view2 = reference.make_view(
+                v.hand_mask, cfg.rules, trick=v.trick_mask, seat=v.seat, cards_left=v.cards_left,
+                played=v.played, dead=v.dead, opening_card=v.opening_card, trick_seat=v.trick_seat, turn=v.turn,
+                rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked,
+                violator=v.violator, history=v.history,
+            )
+            rc, rsum, rq, rwin = reference.search_values(view2, 4, cfg.search_rollout, cfg.search_infer)
+            assert [0 if c is None else c for c in rc] == cands.tolist()
+            assert rsum == sums.tolist() and rq == sqs.tolist() and rwin == wins.tolist()
+    assert uneven >= 1
+
+
+def test_inference_rejects_contradicted_layouts():
+    """A seat that passed on a single it could have beaten with every style's choice: layouts
+    that give it a card all styles would have played weigh less; without inference all weigh 1."""
+    cfg = make_config(4, {"redeal": "off"})
+    g = reference.Game(cfg, "greedy",
+                       RandomStream(np.random.PCG64(8)))
+    while g.seat != 0 or len(g.history) < 6:
+        g.step()
+    v = g.view()
+    args = dict(played=v.played, dead=v.dead, history=v.history, samples=64)
+    _, _, w, ess = _engine.search_layouts(cfg, 0, v.cards_left, v.hand_mask, bit_generator=np.random.PCG64(1), **args)
+    _, _, w0, ess0 = _engine.search_layouts(make_config(4, {"redeal": "off"}, search_infer=0), 0, v.cards_left,
+                                            v.hand_mask, bit_generator=np.random.PCG64(1), **args)
+    assert set(w0.tolist()) == {1} and ess0 == 64.0
+    assert len(set(w.tolist())) > 1 and 1.0 <= ess < 64.0
 
 
 def test_liability_is_priced():
