@@ -205,7 +205,7 @@ def test_cross_and_diff_from_the_command_line(name, capsys, tmp_path):
     pols = GAMES[name][2][:2] if name in GAMES else ("greedy", "random")
     extra = ["--players", "4", "--rules-list", "traditional"] if name == "kap-tai-shap" else []
     plot = tmp_path / "cross.png"
-    cross = league(capsys, name, "--hands", "40", "--seed", "2", "--policies", ",".join(pols), "--cross",
+    cross = league(capsys, name, "--hands", "24", "--seed", "2", "--policies", ",".join(pols), "--cross",
                    "--plot", str(plot), *extra)
     assert plot.stat().st_size > 0
     assert {"policy", "field", "seats", "ev_per_hand", "diff_vs_field", "diff_ci_low", "diff_ci_high",
@@ -213,7 +213,7 @@ def test_cross_and_diff_from_the_command_line(name, capsys, tmp_path):
     P = int(cross.players.iloc[0])
     assert len(cross) == 2 * (2 if P == 4 else 1)
     assert (cross.policy != cross.field).all()
-    diff = league(capsys, name, "--hands", "40", "--seed", "2", "--policies", ",".join(pols), "--diff", *extra)
+    diff = league(capsys, name, "--hands", "24", "--seed", "2", "--policies", ",".join(pols), "--diff", *extra)
     assert {"policy", "other", "value", "ci_low", "ci_high", "variance_ratio"} <= set(diff.columns)
     assert len(diff) == 2
     a, b = diff.iloc[0], diff.iloc[1]

@@ -226,7 +226,7 @@ def test_nantong_deals_the_same_wall_in_every_arrangement():
 
     v = FEED.variants[0]
     chunk = plan_chunks(5, 5, 3)[0]
-    outs = deal_rows(v, [("max_melds",) * 3, ("random",) * 3, ("search", "chase_qing", "random")], chunk)
+    outs = deal_rows(v, [("max_melds",) * 3, ("random",) * 3, ("chase_hun", "chase_qing", "random")], chunk)
     for o in outs[1:]:
         assert np.array_equal(o["dealt_qishou"], outs[0]["dealt_qishou"])
     # the dealer's first view (no draw before it) is the dealt hand, whatever the others play
