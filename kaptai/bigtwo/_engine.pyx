@@ -64,7 +64,7 @@ cdef enum:
     POL_CONTEST = 4          # rollout style only (docs "search", Styles)
     N_STYLES = 3
     HMAX = 512               # history entries kept per game (docs "search", History)
-    W_SHIFT = 30             # inference weights 2^(30 - B * (mm - mm*))
+    W_EXP = 9                # inference weights n^d * 10^(9 - d), d = mm - mm* <= 9
 
     TOP_LIABILITY = 0
     TOP_MANDATORY = 1
@@ -1393,7 +1393,7 @@ cdef int draw_layouts(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t*
             stys[i * N + q] = <int>bounded(g.rng, <uint32_t>N_STYLES)
     for i in range(S):
         w[i] = 1
-    if g.infer_bits > 0 and g.n_hist > 0 and g.sim != NULL:
+    if g.infer_bits < 10 and g.n_hist > 0 and g.sim != NULL:
         mm = <int*> malloc(S * sizeof(int))
         if mm == NULL:
             g.error = ERR_MEMORY
@@ -1409,8 +1409,15 @@ cdef int draw_layouts(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t*
                 same = 0
         if not same:
             for i in range(S):
-                k = g.infer_bits * (mm[i] - mn)
-                w[i] = (<int64_t>1 << (W_SHIFT - k)) if k <= W_SHIFT else 0
+                k = mm[i] - mn
+                if k > W_EXP:
+                    w[i] = 0
+                else:
+                    w[i] = 1
+                    for j in range(k):
+                        w[i] *= g.infer_bits
+                    for j in range(W_EXP - k):
+                        w[i] *= 10
         free(mm)
     if ess != NULL:
         for i in range(S):

@@ -57,9 +57,10 @@ POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
 POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
 #: Default budget of the ``search`` policy: sampled layouts of the unseen cards per decision.
 SEARCH_SAMPLES: int = 32
-#: Inference weight exponent of the ``search`` policy (``search_infer``): a sampled layout's
-#: weight is divided by ``2**SEARCH_INFER`` per observed action that its styles contradict.
-SEARCH_INFER: int = 2
+#: Inference of the ``search`` policy (``search_infer``): a sampled layout's weight is
+#: multiplied by ``SEARCH_INFER / 10`` per observed action that its styles contradict (the
+#: value whose beliefs were calibrated, docs ``big-two.md``).
+SEARCH_INFER: int = 4
 #: Policies the ``search`` policy can play its rollouts with (``search_rollout``).
 SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: Engine settings of the Malaysian swap decision, by code.
@@ -115,8 +116,8 @@ class EngineConfig:
         The policy the ``search`` seat itself plays in its rollouts (``'greedy'`` or
         ``'heuristic'``; the other seats play sampled styles, docs ``big-two-engine.md``).
     search_infer : int
-        Inference weight exponent B of the ``search`` (a layout's weight is divided by ``2**B``
-        per observed action its styles contradict; 0: no inference).
+        Inference of the ``search``: a layout's weight is multiplied by ``search_infer / 10`` per
+        observed action its styles contradict (10: no inference; 0: such layouts are rejected).
     """
 
     rules: RuleSet
@@ -202,7 +203,8 @@ def make_config(
     search_rollout : {'auto', 'greedy', 'heuristic'}
         Rollout policy of the ``search`` seat itself (``'auto'``: :func:`default_rollout`).
     search_infer : int, optional
-        Inference weight exponent of ``search``, 0-30 (default :data:`SEARCH_INFER`; 0: none).
+        Inference of ``search``, 0-10: a layout's weight is multiplied by ``search_infer / 10``
+        per observed action its styles contradict (default :data:`SEARCH_INFER`; 10: none).
 
     Raises
     ------
@@ -245,9 +247,9 @@ def make_config(
     if search_infer is None:
         search_infer = SEARCH_INFER
     if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or not (
-        0 <= int(search_infer) <= 30
+        0 <= int(search_infer) <= 10
     ):
-        raise RulesError(f"search_infer={search_infer!r} is not allowed: expected a whole number from 0 to 30")
+        raise RulesError(f"search_infer={search_infer!r} is not allowed: expected a whole number from 0 to 10")
     h, r = rules.deal_sizes()
     strength = rules.card_strength().astype(np.int64)
     strength.setflags(write=False)

@@ -457,7 +457,8 @@ class SearchPolicy(Policy):
     rollout : {'greedy', 'heuristic'}
         The policy of the searching seat in its rollouts.
     infer : int
-        Inference weight exponent (``EngineConfig.search_infer``; 0: no inference).
+        Inference: a layout's weight is multiplied by ``infer / 10`` per observed action its
+        styles contradict (``EngineConfig.search_infer``; 10: no inference, 0: rejection).
 
     Examples
     --------
@@ -529,8 +530,8 @@ class ContestPolicy(GreedyPolicy):
 
 #: The rollout styles of ``search`` by index (docs "search", Styles).
 STYLE_NAMES: tuple[str, ...] = ("contest", "greedy", "heuristic")
-#: Inference weights are ``2 ** (W_SHIFT - B * (mm - mm*))`` (docs "search", step 4).
-W_SHIFT = 30
+#: Inference weights are ``n ** d * 10 ** (W_EXP - d)`` with ``d = mm - mm*`` (docs "search", step 4).
+W_EXP = 9
 
 
 def _styles() -> tuple[Policy, ...]:
@@ -603,7 +604,7 @@ def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER) ->
         lays.append(hands)
         stys.append(st)
     w = [1] * len(lays)
-    if infer > 0 and view.history and lays:
+    if infer < 10 and view.history and lays:
         styles = _styles()
         mms = []
         for hands, st in zip(lays, stys):
@@ -620,7 +621,7 @@ def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER) ->
             mms.append(mm)
         lo = min(mms)
         if any(x != lo for x in mms):
-            w = [1 << (W_SHIFT - infer * (x - lo)) if infer * (x - lo) <= W_SHIFT else 0 for x in mms]
+            w = [infer ** (x - lo) * 10 ** (W_EXP - (x - lo)) if x - lo <= W_EXP else 0 for x in mms]
     sw, sw2 = float(sum(w)), float(sum(float(x) * float(x) for x in w))
     return lays, stys, w, (sw * sw / sw2 if sw2 > 0 else 0.0)
 

@@ -26,7 +26,7 @@ from kaptai.errors import RulesError
 class CountingSearch(SearchPolicy):
     """The reference search, counting its decisions with two or more options."""
 
-    def __init__(self, samples, rollout, counter, infer=2):
+    def __init__(self, samples, rollout, counter, infer=4):
         super().__init__(samples, rollout, infer)
         self.counter = counter
 
@@ -174,7 +174,7 @@ def test_inference_rejects_contradicted_layouts():
     v = g.view()
     args = dict(played=v.played, dead=v.dead, history=v.history, samples=64)
     _, _, w, ess = _engine.search_layouts(cfg, 0, v.cards_left, v.hand_mask, bit_generator=np.random.PCG64(1), **args)
-    _, _, w0, ess0 = _engine.search_layouts(make_config(4, {"redeal": "off"}, search_infer=0), 0, v.cards_left,
+    _, _, w0, ess0 = _engine.search_layouts(make_config(4, {"redeal": "off"}, search_infer=10), 0, v.cards_left,
                                             v.hand_mask, bit_generator=np.random.PCG64(1), **args)
     assert set(w0.tolist()) == {1} and ess0 == 64.0
     assert len(set(w.tolist())) > 1 and 1.0 <= ess < 64.0

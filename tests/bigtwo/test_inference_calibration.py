@@ -1,0 +1,35 @@
+"""The Big Two search's inference is calibrated (docs/big-two.md, "Inference").
+
+Games of the search's three opponent styles (reference engine); at decision points the
+compiled search draws its weighted layouts (``_engine.search_layouts``), and its belief that a
+seat holds a card is compared with the true hands, binned.  A bin's true frequency must contain
+its mean belief within the 95% interval (clustered by decision point) widened by 0.03 for the
+model's approximation (a style is a likelihood with a fixed error rate, the layouts a finite
+sample); and the inference must sharpen the beliefs: a lower Brier score than the uniform
+layouts (no inference) on the same positions.
+"""
+
+from __future__ import annotations
+
+from kaptai.bigtwo.inference import belief_calibration
+
+
+def _brier(table):
+    n = sum(r["beliefs"] for r in table)
+    return sum(r["brier"] * r["beliefs"] for r in table) / n
+
+
+def test_beliefs_are_calibrated_and_sharper_than_uniform_layouts():
+    table = belief_calibration(deals=24, samples=200, seed=3)
+    assert sum(r["beliefs"] for r in table) > 10_000
+    checked = 0
+    for r in table:
+        if r["beliefs"] < 300:
+            continue
+        checked += 1
+        assert r["ci_low"] - 0.03 <= r["mean_belief"] <= r["ci_high"] + 0.03, r
+    assert checked >= 6
+    # beliefs away from the uniform 1/3 exist and are right
+    assert any(r["mean_belief"] > 0.6 and r["beliefs"] >= 100 for r in table)
+    uniform = belief_calibration(deals=24, samples=200, seed=3, infer=10)
+    assert _brier(table) < _brier(uniform)
