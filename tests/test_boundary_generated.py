@@ -139,7 +139,7 @@ BAD_PLAYERS = (1.5, "x" * LONG, True, 10**30, -1)
 #: The run-level functions of each game (its API for the commands that run chunks).
 RUN_FUNCTIONS = {
     "kap-tai-shap": ["kaptai.kts.simulate:simulate", "kaptai.kts.fairness:compare_variants", "kaptai.kts.fairness:fairness",
-                     "kaptai.kts.fairness:cut_curve"],
+                     "kaptai.kts.fairness:cut_curve", "kaptai.kts.league:policy_league"],
     "big-two": ["kaptai.bigtwo:simulate", "kaptai.bigtwo:fairness", "kaptai.bigtwo:compare_variants",
                 "kaptai.bigtwo:simulate_log", "kaptai.bigtwo.sessions:sessions"],
     "nine-ten": ["kaptai.nineten:simulate", "kaptai.nineten:fairness", "kaptai.nineten:compare_variants",

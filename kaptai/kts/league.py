@@ -428,6 +428,9 @@ def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols
     for p in counts:
         for r in rule_sets:
             make_config(p, r)  # validates players, rules and the deal
+    from kaptai.core.runner import check_checkpoint_arg
+
+    checkpoint = check_checkpoint_arg(checkpoint)  # a wrong type or too long a name: before any work
     g = _game()
     names = pols + ([_ADVISOR] if include_advisor else [])
     out = []
