@@ -16,7 +16,9 @@ scoring), the median of several timed runs after a warm-up:
   target < 1 s each);
 * the ``search`` policy at its default budget (``config.SEARCH_SAMPLES`` layouts a decision),
   4 players: search decisions per second (one search seat against three ``colour_cut``, the
-  decisions counted by the engine, :func:`kaptai.nineten._engine.search_stats`), complete hands
+  decisions counted by the engine, :func:`kaptai.nineten._engine.search_stats`), with uniform
+  layouts (``search_infer=0``, the search before its inference) and with the default inference
+  (its mean effective sample size too), complete hands
   per second of a table of four ``search`` players, and the median time of
   :func:`kaptai.nineten.advisor.advise` at its default budget (``ADVISE_SAMPLES`` layouts) over
   positions taken from played hands (target <= 200 ms).
@@ -104,13 +106,21 @@ def search_rows(quick: bool = False) -> list[dict]:
     out: list[dict] = []
     four = make_config(4)
     hands = 20 if quick else 150
-    t0 = time.perf_counter()
-    before = _engine.search_stats()["decisions"]
-    _engine.run_hands(four, [POLICY_CODES["search"]] + [POLICY_CODES["colour_cut"]] * 3, np.random.PCG64(1), hands)
-    dt = time.perf_counter() - t0
-    n_dec = _engine.search_stats()["decisions"] - before
-    out.append({"name": f"search decisions/s 4p ({SEARCH_SAMPLES} layouts, 1 search seat)", "value": n_dec / dt,
-                "unit": "decisions/s", "repeats": 1, "decisions": n_dec})
+    for infer in (0, four.search_infer):
+        cfg = make_config(4, search_infer=infer)
+        t0, c0 = time.perf_counter(), time.process_time()
+        before = _engine.search_stats()
+        _engine.run_hands(cfg, [POLICY_CODES["search"]] + [POLICY_CODES["colour_cut"]] * 3, np.random.PCG64(1), hands)
+        dt, dc = time.perf_counter() - t0, time.process_time() - c0
+        after = _engine.search_stats()
+        n_dec = after["decisions"] - before["decisions"]
+        n_inf = after["inferred"] - before["inferred"]
+        what = "uniform layouts (search_infer=0)" if infer == 0 else f"inference, search_infer={infer}"
+        out.append({"name": f"search decisions/s 4p ({SEARCH_SAMPLES} layouts, 1 search seat, {what})",
+                    "value": n_dec / dt, "unit": "decisions/s", "repeats": 1, "decisions": n_dec,
+                    "cpu_decisions_per_s": n_dec / dc,
+                    "mean_ess": (after["ess"] - before["ess"]) / n_inf if n_inf else None,
+                    "inferred": n_inf})
     n4 = 5 if quick else 40
     t0 = time.perf_counter()
     _engine.run_hands(four, [POLICY_CODES["search"]] * 4, np.random.PCG64(2), n4)

@@ -1,7 +1,7 @@
 """Duplicate-deal duel of nine-ten: one ``search`` seat against a field of another policy.
 
 ``python benchmarks/nineten_duel.py --field colour_cut --hands 4000 --seed 1 [--variant taiwan|covers_all]
-[--infer 4] [--samples 300] [--workers 2]``
+[--infer 4] [--samples 300] [--z 1] [--mix 0|1] [--workers 2]``
 
 Every deal (a shuffled deck, the dealer rotating with the hand index) is played ``2 N`` times
 with the compiled engine: ``N`` times with
@@ -28,11 +28,11 @@ VARIANTS = {"taiwan": None, "covers_all": {"discard_payer_covers_all": True}}
 
 
 def _chunk(args: tuple) -> dict:
-    field, n, seed, variant, infer, samples, z, players = args
+    field, n, seed, variant, infer, samples, z, players, mix = args
     from kaptai.nineten import _engine
     from kaptai.nineten.config import POLICY_CODES, make_config
 
-    cfg = make_config(players, VARIANTS[variant], samples=samples, search_infer=infer, search_z=z)
+    cfg = make_config(players, VARIANTS[variant], samples=samples, search_infer=infer, search_z=z, search_mix=mix)
     rng = np.random.default_rng([seed, 7])
     decks = np.stack([rng.permutation(112) for _ in range(n)]).astype(np.int64)
     fc = POLICY_CODES[field]
@@ -59,13 +59,13 @@ def _chunk(args: tuple) -> dict:
 
 def duel(field: str, hands: int, seed: int, variant: str = "taiwan", infer: int | None = None,
          samples: int | None = None, z: float | None = None, players: int = 4, workers: int = 1,
-         chunk: int = 250) -> dict:
+         chunk: int = 250, mix: int | None = None) -> dict:
     jobs = []
     done = 0
     i = 0
     while done < hands:
         n = min(chunk, hands - done)
-        jobs.append((field, n, seed * 100_000 + i, variant, infer, samples, z, players))
+        jobs.append((field, n, seed * 100_000 + i, variant, infer, samples, z, players, mix))
         done += n
         i += 1
     t0 = time.time()
@@ -82,7 +82,7 @@ def duel(field: str, hands: int, seed: int, variant: str = "taiwan", infer: int 
         for k, v in p["stats"].items():
             stats[k] = stats.get(k, 0) + v
     m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
-    return {"field": field, "variant": variant, "infer": infer, "samples": samples, "z": z, "seed": seed,
+    return {"field": field, "variant": variant, "infer": infer, "samples": samples, "z": z, "mix": mix, "seed": seed,
             "hands": int(len(d)), "mean": round(m, 4), "se": round(se, 4),
             "ci95": [round(m - 1.96 * se, 4), round(m + 1.96 * se, 4)], "search_ev": round(float(own.mean()), 4),
             "unchanged": round(float(same.mean()), 4),
@@ -101,9 +101,10 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=250)
+    ap.add_argument("--mix", type=int, default=None)
     a = ap.parse_args()
     print(json.dumps(duel(a.field, a.hands, a.seed, a.variant, a.infer, a.samples, a.z, a.players, a.workers,
-                          a.chunk)), flush=True)
+                          a.chunk, a.mix)), flush=True)
 
 
 if __name__ == "__main__":

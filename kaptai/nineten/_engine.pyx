@@ -3,7 +3,8 @@
 
 Plays whole hands without the GIL with the built-in discard policies ``random`` (code 0),
 ``colour_cut`` (1), ``live_first`` (2) and ``search`` (3, determinized Monte Carlo over
-layouts of the unseen cards, rolled out with ``colour_cut``) and returns one row of outcome arrays per hand
+layouts of the unseen cards, resampled by what the other seats' discards say about their hands,
+rolled out with ``colour_cut``) and returns one row of outcome arrays per hand
 plus, for the first ``record`` hands, the full log.  It implements
 ``docs/nine-ten-engine.md`` line by line; its pure-Python twin
 :mod:`kaptai.nineten.engine_reference` follows the same page and the tests compare the two
@@ -100,6 +101,7 @@ cdef struct G:
     int64_t decisions        # search decisions (two or more options)
     int inflight             # a kind on offer (search_values with offer_from): not in the pool
     int infer                # candidates per rolled-out layout (0: uniform layouts)
+    int mix                  # rollouts: other seats by a style drawn per layout (config.SEARCH_MIX)
     double pi0, pi1, pi2, eps  # config.INFER_PRIOR, config.INFER_EPS
     int track                # record discards into hist (off in rollouts)
     Hist* hist
@@ -704,9 +706,8 @@ cdef void pool(G* g, int p, int* U0, int* nt) noexcept nogil:
                 nt[t] += g.held[t][k] - g.exposed[t][k]
 
 
-cdef void draw_hidden(G* g, int p, int* U0, int* nt, int hid[MAXP][NK], double* totals) noexcept nogil:
-    """Steps 1-2 of a layout: the concealed parts of the other seats (totals[t]: the count seat t
-    was drawn from, when totals is not NULL)."""
+cdef void draw_hidden(G* g, int p, int* U0, int* nt, int hid[MAXP][NK]) noexcept nogil:
+    """Steps 1-2 of a layout: the concealed parts of the other seats."""
     cdef int N = g.N
     cdef int U[NK]
     cdef uint64_t W[NK + 1][MAXH + 1]
@@ -729,8 +730,6 @@ cdef void draw_hidden(G* g, int p, int* U0, int* nt, int hid[MAXP][NK], double* 
                 g.relaxed += 1
                 total = count_table(U, g.offered, 0, n, W)
             x = bounded64(g.rng, total)
-            if totals != NULL:
-                totals[t] = <double>total
             unrank(U, g.offered, parity, n, x, W, hid[t])
             for k in range(NK):
                 U[k] -= hid[t][k]
@@ -770,6 +769,11 @@ cdef uint64_t finish(G* g, int p, int* U0, int hid[MAXP][NK], G* gs) noexcept no
         gs.deck[g.top + i] = 4 * stock[i]
     for t in range(N):
         gs.policy[t] = ROLLOUT
+    if g.mix:
+        for j in range(1, N):
+            r = <int>bounded(g.rng, 10)
+            gs.policy[(p + j) % N] = ROLLOUT if r < 8 else (2 if r == 8 else 0)
+    for t in range(N):
         if t == p:
             continue
         gs.pairs[t] = 0
@@ -797,7 +801,7 @@ cdef uint64_t layout(G* g, int p, G* gs) noexcept nogil:
     cdef int nt[MAXP]
     cdef int hid[MAXP][NK]
     pool(g, p, U0, nt)
-    draw_hidden(g, p, U0, nt, hid, NULL)
+    draw_hidden(g, p, U0, nt, hid)
     return finish(g, p, U0, hid, gs)
 
 
@@ -1153,6 +1157,7 @@ cdef int configure(G* g, cfg) except -1:
     g.samples = int(cfg.samples)
     g.gate = float(cfg.search_z)
     g.infer = int(getattr(cfg, "search_infer", 0))
+    g.mix = int(getattr(cfg, "search_mix", 0))
     from kaptai.nineten.config import INFER_PRIOR, INFER_EPS
     g.pi0 = float(INFER_PRIOR[0])
     g.pi1 = float(INFER_PRIOR[1])

@@ -42,6 +42,7 @@ __all__ = [
     "INFER_PRIOR",
     "INFER_EPS",
     "INFER_MAX_EVENTS",
+    "SEARCH_MIX",
     "CODED_OPTIONS",
     "OUTCOME_DTYPES",
     "IllegalMoveError",
@@ -85,6 +86,9 @@ SEARCH_INFER: int = 4
 INFER_PRIOR: tuple[float, float, float] = (0.8, 0.1, 0.1)
 #: The softened colour_cut style: colour_cut's choice with probability 1 - INFER_EPS, else any option.
 INFER_EPS: float = 0.05
+#: Rollouts with a mixture of styles: 1 plays each other seat of a layout's rollouts by a style
+#: drawn for it (colour_cut 8 in 10, live_first 1, random 1), 0 plays colour_cut everywhere.
+SEARCH_MIX: int = 0
 #: Discards of a hand kept for the inference (never reached: a hand has fewer than 5 x 15 claims).
 INFER_MAX_EVENTS: int = 128
 #: The options handed to the compiled engine as integer codes (index in OPTION_VALUES, or 0/1).
@@ -139,6 +143,8 @@ class EngineConfig:
         The search's test against the rollout policy's own choice (``docs/nine-ten-engine.md``).
     search_infer : int
         Candidate layouts per rolled-out layout of the search's inference (0: uniform layouts).
+    search_mix : int
+        1: the search's rollouts play the other seats by styles drawn per layout; 0: colour_cut.
     """
 
     rules: RuleSet
@@ -150,6 +156,7 @@ class EngineConfig:
     samples: int = SEARCH_SAMPLES
     search_z: float = SEARCH_Z
     search_infer: int = SEARCH_INFER
+    search_mix: int = SEARCH_MIX
 
     def codes(self) -> dict[str, int]:
         """Integer code of every option in :data:`CODED_OPTIONS`."""
@@ -171,7 +178,7 @@ class EngineConfig:
 
 def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
                 samples: int | None = None, search_z: float | None = None,
-                search_infer: int | None = None) -> EngineConfig:
+                search_infer: int | None = None, search_mix: int | None = None) -> EngineConfig:
     """Validate a table for play.
 
     Parameters
@@ -187,6 +194,9 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     search_infer : int, optional
         Candidate layouts drawn per rolled-out layout and resampled by the likelihood of the other
         seats' discards (default :data:`SEARCH_INFER`; 0 samples uniform layouts), 0 to 64.
+    search_mix : int, optional
+        1: the rollouts play the other seats by a style drawn per layout (default
+        :data:`SEARCH_MIX`).
 
     Raises
     ------
@@ -218,7 +228,12 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or \
             not 0 <= search_infer <= 64:
         raise RulesError(f"search_infer={search_infer!r}: expected a whole number of candidates from 0 to 64")
-    return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z), int(search_infer))
+    if search_mix is None:
+        search_mix = SEARCH_MIX
+    if isinstance(search_mix, bool) or search_mix not in (0, 1):
+        raise RulesError(f"search_mix={search_mix!r}: expected 0 or 1")
+    return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z), int(search_infer),
+                        int(search_mix))
 
 
 def new_outcomes(hands: int, players: int) -> dict[str, np.ndarray]:

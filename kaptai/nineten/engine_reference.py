@@ -20,6 +20,7 @@ from kaptai.nineten.config import (
     MAX_REDEALS,
     MAX_STEPS,
     POLICY_CODES,
+    POLICY_NAMES,
     INFER_EPS,
     INFER_MAX_EVENTS,
     INFER_PRIOR,
@@ -180,6 +181,8 @@ class SplitMixStream(RandomStream):
 _M64 = (1 << 64) - 1
 _SEARCH = POLICY_CODES["search"]
 _ROLLOUT = POLICY_CODES[SEARCH_ROLLOUT]
+_LIVE_FIRST = POLICY_CODES["live_first"]
+_RANDOM = POLICY_CODES["random"]
 
 
 def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGenerator | None, hands: int, *,
@@ -460,10 +463,8 @@ def _pool(h: Hand, p: int, inflight: int = -1) -> tuple[list[int], list[int]]:
     return U0, nt
 
 
-def _draw_hidden(h: Hand, p: int, rng: RandomStream, U0: list[int], nt: list[int],
-                 totals: list[int] | None = None) -> dict[int, list[int]]:
-    """Steps 1-2 of a layout: the concealed parts of the other seats (with the tries and the net);
-    ``totals[t]`` gets the count ``W[0][n_t]`` seat ``t`` was drawn from."""
+def _draw_hidden(h: Hand, p: int, rng: RandomStream, U0: list[int], nt: list[int]) -> dict[int, list[int]]:
+    """Steps 1-2 of a layout: the concealed parts of the other seats (with the tries and the net)."""
     N = h.N
     hid: dict[int, list[int]] = {}
     for attempt in range(SEARCH_TRIES):
@@ -481,8 +482,6 @@ def _draw_hidden(h: Hand, p: int, rng: RandomStream, U0: list[int], nt: list[int
                 RELAXED[0] += 1
                 W = _count_table(U, h.offered, False, nt[t])
             x = _bounded64(rng, W[0][nt[t]])
-            if totals is not None:
-                totals[t] = W[0][nt[t]]
             hid[t] = _unrank(U, h.offered, parity, nt[t], x, W)
             U = [u - c for u, c in zip(U, hid[t])]
         if ok:
@@ -505,6 +504,11 @@ def _finish(h: Hand, p: int, rng: RandomStream, U0: list[int], hid: dict[int, li
     b = rng.next_uint32()
     gs = h.clone()
     gs.events = None
+    gs.styles = [_ROLLOUT] * N
+    if h.cfg.search_mix:
+        for j in range(1, N):
+            r = rng.bounded(10)
+            gs.styles[(p + j) % N] = _ROLLOUT if r < 8 else (_LIVE_FIRST if r == 8 else _RANDOM)
     for i, kind in enumerate(stock):
         gs.deck[h.top + i] = 4 * kind
     for t in range(N):
@@ -680,8 +684,8 @@ def _rollout(gs: Hand, p: int, k: int, offer_from: int, seed: int) -> tuple[int,
     codes = cfg.codes()
     h = gs.clone()
     rng = SplitMixStream(seed)
-    pcodes = [_ROLLOUT] * cfg.players
-    pols = [SEARCH_ROLLOUT] * cfg.players
+    pcodes = list(getattr(gs, "styles", [_ROLLOUT] * cfg.players))
+    pols = [POLICY_NAMES[c] for c in pcodes]
 
     def nolog(seat: int, action: int, card: int, value: int) -> None:
         return None

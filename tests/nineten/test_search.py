@@ -65,6 +65,12 @@ def test_search_without_inference_still_equal():
     _same(make_config(4, samples=3, search_infer=0), 6, 3, ["search", "colour_cut", "live_first", "search"])
 
 
+def test_search_with_mixed_rollout_styles_equal():
+    _same(make_config(4, samples=3, search_mix=1), 6, 5, "search")
+    _same(make_config(5, samples=2, search_mix=1, search_infer=2), 3, 9,
+          ["search", "colour_cut", "random", "search", "live_first"])
+
+
 def test_search_values_with_the_record_compiled_equals_reference():
     from kaptai.nineten import _engine
 
@@ -187,6 +193,9 @@ def test_make_config_checks_the_budget():
     for bad in (-1, 65, 1.5, True):
         with pytest.raises(RulesError, match="search_infer"):
             make_config(4, search_infer=bad)
+    for bad in (-1, 2, True, "1"):
+        with pytest.raises(RulesError, match="search_mix"):
+            make_config(4, search_mix=bad)
     with pytest.raises(RulesError, match="search_z"):
         make_config(4, search_z=-1)
 
