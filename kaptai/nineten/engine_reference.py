@@ -64,6 +64,7 @@ class Hand:
         self.cum = [[0] * N_KINDS for _ in range(N)]  # claims minus discards of each kind, per seat
         self.index = 0       # the hand's index in its run and the run's search decisions so far
         self.run = [0]       # (the seed of a search decision's private stream)
+        self.styles: list[int] | None = None  # the rollout policies of a sampled state (search_mix)
         pos = 0
         for i in range(N):
             s = (dealer + i) % N
@@ -684,7 +685,7 @@ def _rollout(gs: Hand, p: int, k: int, offer_from: int, seed: int) -> tuple[int,
     codes = cfg.codes()
     h = gs.clone()
     rng = SplitMixStream(seed)
-    pcodes = list(getattr(gs, "styles", [_ROLLOUT] * cfg.players))
+    pcodes = list(gs.styles) if gs.styles is not None else [_ROLLOUT] * cfg.players
     pols = [POLICY_NAMES[c] for c in pcodes]
 
     def nolog(seat: int, action: int, card: int, value: int) -> None:
