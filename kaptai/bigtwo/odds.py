@@ -552,7 +552,7 @@ def check_hand_kind(players: Any, hand: Any) -> str:
 
 def _hand_size(hand_size: object) -> int:
     """``hand_size`` as an int from 1 to 52, else RulesError naming it."""
-    if isinstance(hand_size, bool) or not isinstance(hand_size, Integral) or not 1 <= hand_size <= 52:
+    if isinstance(hand_size, bool) or not isinstance(hand_size, Integral) or not 1 <= int(hand_size) <= 52:
         raise RulesError(f"hand_size={quote_token(hand_size)} is not supported: expected 1 to 52")
     return int(hand_size)
 

@@ -307,7 +307,7 @@ def check_sets(rules: RuleSet, sets: Any) -> int | None:
     """
     if sets is None:
         return None
-    if isinstance(sets, bool) or not isinstance(sets, Integral) or not 1 <= sets <= MAX_SETS:
+    if isinstance(sets, bool) or not isinstance(sets, Integral) or not 1 <= int(sets) <= MAX_SETS:
         raise RulesError(f"sets={quote_token(sets)} is not allowed: expected an integer from 1 to {MAX_SETS}")
     if rules.sets is not None and int(sets) != rules.sets:
         raise RulesError(f"sets={quote_token(sets)} contradicts the rules' option sets={rules.sets}: give one of them")

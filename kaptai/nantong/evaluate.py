@@ -267,7 +267,7 @@ def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | None = N
         cp = np.full(N_KINDS, 4, np.uint8)
     else:
         items = as_items(caps, "caps")
-        if not all(isinstance(c, Integral) and not isinstance(c, (bool, np.bool_)) and 0 <= c <= 4 for c in items):
+        if not all(isinstance(c, Integral) and not isinstance(c, (bool, np.bool_)) and 0 <= int(c) <= 4 for c in items):
             raise InvalidHandError(f"caps must be 30 counts from 0 to 4, got {quote_token(items)}")
         cp = np.ascontiguousarray(items, dtype=np.uint8)
     if cp.shape != (N_KINDS,):
