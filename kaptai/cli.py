@@ -193,12 +193,12 @@ def _show_value(value: Any) -> str:
 
 def _rule_options(spec: GameSpec, command: Command) -> Opt:
     """The ``-o`` option of a game's command, its help listing the game's rule options with their
-    values in the default preset (the RuleSet's own, so the list cannot drift from it)."""
+    values in the default preset (:meth:`~kaptai.spec.GameSpec.rule_defaults`: the RuleSet's own,
+    read without importing the game's engine or numpy)."""
     opt = command.option("option")
     assert opt is not None
     preset = spec.presets[0]
-    rules = spec.resolve_rules(preset).to_dict()
-    listing = ", ".join(f"{k}={_show_value(v)}" for k, v in rules.items() if k != "name")
+    listing = ", ".join(f"{k}={_show_value(v)}" for k, v in spec.rule_defaults().items())
     others = [p for p in spec.presets[1:]]
     text = (f"set a rule option on top of the preset (repeatable): -o KEY=VALUE. The options, as in the preset "
             f"{preset}{' (--rules ' + ', '.join(others) + ' change some)' if others else ''}: {listing}")
@@ -256,8 +256,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         return bool(words) and words[0] == name and (target is None or (len(words) > 1 and words[1] in
                                                                          (target, *aliases)))
 
-    # the -o help lists the game's rule options: it loads the game's rules (numpy), so only when
-    # the help is printed
+    # the -o help lists the game's rule options (read from the game's rules source): only when the
+    # help is printed
     help_wanted = argv is None or any(a in ("-h", "--help") for a in argv)
     parser = _Parser(prog="kaptai", description="Odds for traditional Chinese tile and card games.",
                      epilog=_games_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)

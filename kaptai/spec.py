@@ -411,6 +411,25 @@ class GameSpec:
         """The game's ``rules.resolve_rules(rules, **overrides)``."""
         return load_entry(f"{self.package}.rules:resolve_rules")(rules, **overrides)
 
+    def rule_defaults(self) -> dict[str, Any]:
+        """The rule options (``-o KEY=VALUE``) and their values in the default preset.
+
+        Read from the source of the game's ``rules`` module (its ``RuleSet`` fields and the
+        default preset, literals only) so that ``--help`` imports no numpy; the RuleSet itself
+        when the source says more than literals (tests compare the two for every game).
+
+        >>> from kaptai.games import game
+        >>> d = game("heaven-eleven").rule_defaults()
+        >>> d["short_penalty"], d == {k: v for k, v in game("heaven-eleven").resolve_rules().to_dict().items()
+        ...                            if k != "name"}
+        ('none', True)
+        """
+        found = _literal_rule_defaults(f"{self.package}.rules", self.presets[0])
+        if found is not None:
+            return found
+        rules = self.resolve_rules(self.presets[0]).to_dict()
+        return {k: v for k, v in rules.items() if k != "name"}
+
     def check_players(self, players: int | None) -> int:
         """``players``, or :attr:`default_players` when None; a fixed-size game refuses others."""
         if players is None:
@@ -423,6 +442,70 @@ class GameSpec:
     def variant_set_names(self) -> tuple[str, ...]:
         """Names of the ready-made fairness comparisons (``VARIANT_SETS``)."""
         return tuple(load_entry(self.variant_sets)) if self.variant_sets else ()
+
+
+def _literal(node: Any) -> Any:
+    """The value of a literal default (``1``, ``'a'``, ``frozenset({'a'})``, ``field(default=...)``);
+    ValueError if it is anything else."""
+    import ast
+
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id == "field" and not node.args and [k.arg for k in node.keywords] == ["default"]:
+            return _literal(node.keywords[0].value)
+        if node.func.id in ("frozenset", "tuple") and len(node.args) == 1 and not node.keywords:
+            items = ast.literal_eval(node.args[0])
+            return sorted(items) if node.func.id == "frozenset" else list(items)
+        raise ValueError("not a literal")
+    value = ast.literal_eval(node)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _literal_rule_defaults(module: str, preset: str) -> dict[str, Any] | None:
+    """The ``RuleSet`` fields of ``module`` (a game's rules) with their defaults, as in the preset
+    ``preset`` when ``PRESETS`` makes it ``RuleSet(...)`` of literals; None when the source says
+    more than literals (then the RuleSet itself is asked)."""
+    import ast
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            return None
+        with open(spec.origin, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+        fields: dict[str, Any] = {}
+        made: dict[str, Any] | None = None
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == "RuleSet":
+                for item in node.body:
+                    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                        if item.value is None or "ClassVar" in ast.unparse(item.annotation):
+                            continue
+                        fields[item.target.id] = _literal(item.value)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                target, value = node.target, node.value
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id == "PRESETS":
+                if isinstance(value, ast.Call) and len(value.args) == 1:  # MappingProxyType({...})
+                    value = value.args[0]
+                if not isinstance(value, ast.Dict):
+                    return None
+                for key, call in zip(value.keys, value.values):
+                    if isinstance(key, ast.Constant) and key.value == preset:
+                        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                                and call.func.id == "RuleSet" and not call.args):
+                            return None
+                        made = {k.arg: _literal(k.value) for k in call.keywords if k.arg is not None}
+        if not fields or made is None:
+            return None
+        fields.update(made)
+        fields.pop("name", None)
+        return fields
+    except (OSError, SyntaxError, ValueError, ImportError):
+        return None
 
 
 def load_entry(entry: str) -> Any:

@@ -236,3 +236,16 @@ def test_every_help_names_pages_that_exist_in_the_clone(capsys):
         for page in pages:
             assert (root / page).is_file(), (spec.name, page)
         assert "../shared" not in text
+
+
+def test_the_rule_defaults_read_from_the_source_are_the_rulesets():
+    # --help reads the rule options from the source of each game's rules (no numpy): the same
+    # names, order and values as the default preset's RuleSet
+    from kaptai.spec import _literal_rule_defaults
+
+    for spec in GAMES.values():
+        read = _literal_rule_defaults(f"{spec.package}.rules", spec.presets[0])
+        assert read is not None, spec.name  # the literal path is the one --help takes
+        real = {k: v for k, v in spec.resolve_rules(spec.presets[0]).to_dict().items() if k != "name"}
+        assert list(read.items()) == list(real.items()), spec.name
+        assert spec.rule_defaults() == real

@@ -1,6 +1,8 @@
-"""What a command line imports: ``kaptai --version`` and every ``--help`` load no pandas, no
-matplotlib, no scipy and no Dask; ``kaptai advise <game>`` loads what its advisor needs
-(numpy and pandas, the table) and never matplotlib, scipy, Dask or another game's engine.
+"""What a command line imports: ``kaptai --version`` and every ``--help`` load no numpy, no
+pandas, no matplotlib, no scipy and no Dask, and no module of a game but its ``commands.py``
+(the help of ``-o`` lists the rule options read from the source of the game's rules, not from
+the imported RuleSet); ``kaptai advise <game>`` loads what its advisor needs (numpy and
+pandas, the table) and never matplotlib, scipy, Dask or another game's engine.
 
 These tests hold the *set of modules* (issue 30 item 5); the speed itself is measured by
 ``benchmarks/bench_startup.py`` (whole process, median of 20), not here: a timed test would
@@ -130,6 +132,10 @@ def test_version_and_help_import_nothing_heavy():
     assert not bad, f"command lines that import heavy modules or a game's engine: {bad}"
     # the version really is printed, and --help lists the games
     assert results[0]["out"].startswith("kaptai ")
+    assert all(g in results[1]["out"] for g in GAMES)
+    # the help of -o lists the rule options (read without importing the rules)
+    helps = {" ".join(a): r["out"] for a, r in zip(lines, results)}
+    assert "-o KEY=VALUE. The options, as in the preset" in " ".join(helps["odds big-two --help"].split())
 
 
 def test_the_registry_and_the_packages_load_light():
