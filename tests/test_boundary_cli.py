@@ -169,7 +169,7 @@ REFUSED = [
     (["odds", "big-two", "--hand", "leftover_receiver"], "no card is left over"),
     (["odds", "kap-tai-shap", "--hand", "leftover_receiver", "--no-distance"], "--hand"),
     (["evaluate", "kap-shap", "66 66 44 44 14 14 55 55 46 46"], "expected 8"),
-    (["simulate", "kap-tai-shap", "--policy", "0=score,0=random", "--hands", "10"], "seat 0 is given twice"),
+    (["simulate", "kap-tai-shap", "--policy", "0=score,0=random", "--hands", "10"], "seat '0' is given twice"),
     (["evaluate", "kap-tai-shap", "66 66 44 44 14 14 55 55 46 46", "-o", "sets=1", "--sets", "3"], "sets=1"),
     (["waits", "kap-tai-shap", "16 16 16 12 33 13 15 22 66", "-o", "sets=1", "--sets", "3"], "sets=1"),
     (["advise", "kap-tai-shap", "16 16 16 12 33 13 15 22 66 45", "-o", "sets=1", "--sets", "3"], "sets=1"),
