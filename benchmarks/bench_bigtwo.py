@@ -13,7 +13,8 @@ median of several timed runs after a warm-up:
   context target >= 10,000 games/s — and greedy with 3 players (Malaysian) and 2 players;
 * the ``search`` policy at its default budget (``EngineConfig.search_samples`` layouts per
   decision): decisions per second over positions met in greedy games (every turn with two
-  or more options), and complete games per second of a table of four ``search`` players;
+  or more options, with the game's history, so the inference is timed too), and complete
+  games per second of a table of four ``search`` players;
 * ``kaptai advise big-two`` (:func:`kaptai.bigtwo.advisor.advise`, its default budget): the
   median milliseconds of one answer over positions met in greedy games (target <= 200);
 * the reference engine (:mod:`kaptai.bigtwo.engine_reference`) on a few games per policy,
@@ -75,10 +76,12 @@ def _search_rows(row, quick: bool) -> None:
 
     def decide(v, seed):
         must = 0 if v.opening_card is None else 1 << v.opening_card
+        # the game's public history drives the search's inference (absent before it existed)
+        kw = {"history": v.history} if getattr(v, "history", None) else {}
         _engine.search_position(four, v.seat, v.cards_left, v.hand_mask, played=v.played, dead=v.dead,
                                 trick=v.trick_mask or 0, trick_seat=v.trick_seat, passes=v.passes,
                                 locked=v.locked or None, must=must, violator=v.violator, turns=v.turn,
-                                bit_generator=np.random.PCG64(seed))
+                                bit_generator=np.random.PCG64(seed), **kw)
 
     reps = 3 if quick else 5
     rates = []
