@@ -18,7 +18,7 @@ cimport numpy as cnp
 import numpy as np
 
 from kaptai.heaven11.config import new_outcomes, MAX_REDEALS as _MAX_REDEALS, LEAD_WEIGHT as _LW, HCP as _HCP
-from kaptai.heaven11.config import SEARCH_KEEP as _KEEP, SEARCH_ATTEMPTS as _ATTEMPTS
+from kaptai.heaven11.config import SEARCH_KEEP as _KEEP, SEARCH_ATTEMPTS as _ATTEMPTS, SEARCH_EPS as _EPS
 
 cnp.import_array()
 
@@ -46,6 +46,7 @@ cdef enum:
     B_NEVER = 3
     B_SEARCH = 4
     MAX_CALLS = 256
+    MAX_HIST = 64
     NCAND_BID = 51
     ERR_DECKS = 1
     ERR_MEMORY = 2
@@ -118,6 +119,14 @@ cdef struct Eng:
     int call_code[MAX_CALLS]
     int a_passes
     int a_opening
+    # inference: the plays of the hand so far (search weights), docs "Inference from the plays"
+    int search_infer
+    double eps
+    int n_hist
+    int hist_seat[MAX_HIST]
+    uint64_t hist_mask[MAX_HIST]
+    int hist_lead[MAX_HIST]
+    double* weights
 
 
 cdef inline int suit_of(uint64_t m) noexcept nogil:
@@ -534,23 +543,98 @@ cdef int play_value(Eng* e, Table* T, int seat, uint64_t opt, const uint64_t* hs
     return f[seat]
 
 
+cdef double layout_weight(Eng* e, Table* T, int seat, const uint64_t* lay) noexcept nogil:
+    """The likelihood of the other seats' recorded plays on the layout ``lay`` (docs)."""
+    cdef Table R
+    cdef uint64_t opts[MAXOPT]
+    cdef double G[4]
+    cdef double Rr[4]
+    cdef double w = 1.0
+    cdef int j, q, k, i, found
+    cdef uint64_t m, g
+    memset(&R, 0, sizeof(Table))
+    for q in range(4):
+        R.hands[q] = lay[q] | T.gone[q]
+        G[q] = 1.0
+        Rr[q] = 1.0
+    R.trump = T.trump
+    R.declarer = T.declarer
+    R.level = T.level
+    R.leader = T.declarer if e.first_leader == 0 else (T.declarer + e.play_step + 4) % 4
+    R.t_pos = 4
+    for j in range(e.n_hist):
+        q = e.hist_seat[j]
+        m = e.hist_mask[j]
+        if e.hist_lead[j]:
+            k = lead_options(R.hands[q], opts)
+        else:
+            k = follow_options(e, R.hands[q], R.t_led, R.t_n, R.trump, opts)
+        if q != seat and k >= 2:
+            found = 0
+            for i in range(k):
+                if opts[i] == m:
+                    found = 1
+                    break
+            if not found:
+                G[q] = 0.0
+                Rr[q] = 0.0
+            else:
+                if e.hist_lead[j]:
+                    g = greedy_lead(e, R.hands[q])
+                else:
+                    g = greedy_follow(e, &R, q, opts, k)
+                if g == m:
+                    G[q] = G[q] * ((1.0 - e.eps) + e.eps / k)
+                else:
+                    G[q] = G[q] * (e.eps / k)
+                Rr[q] = Rr[q] * (1.0 / k)
+        if e.hist_lead[j]:
+            R.t_pos = 0
+            start_trick(e, &R, m)
+        else:
+            apply_follow(e, &R, q, m)
+            if R.t_pos == 4:
+                end_trick(&R)
+    for q in range(4):
+        if q != seat:
+            w = w * (G[q] * 0.5 + Rr[q] * 0.5)
+    return w
+
+
+cdef void layout_weights(Eng* e, Table* T, int seat, const uint64_t* hs, int S, double* w) noexcept nogil:
+    cdef int si, nz = 0
+    for si in range(S):
+        w[si] = 1.0
+    if not e.search_infer or e.n_hist == 0:
+        return
+    for si in range(S):
+        w[si] = layout_weight(e, T, seat, hs + 4 * si)
+        if w[si] > 0.0:
+            nz = 1
+    if not nz:
+        for si in range(S):
+            w[si] = 1.0
+
+
 cdef uint64_t search_play(Eng* e, Table* T, int seat, const uint64_t* opts, int k, int leading) noexcept nogil:
     cdef int S = e.search_samples, S1, si, i, j, kept, K = e.search_keep
     cdef uint64_t* hs = e.sample_hands
-    cdef int64_t totals[MAXOPT]
+    cdef double* w = e.weights
+    cdef double totals[MAXOPT]
     cdef char keep[MAXOPT]
-    cdef int64_t best_total = 0
+    cdef double best_total = 0
     cdef int best = -1
     S1 = S // 4
     if S1 < 1:
         S1 = 1
     for si in range(S):
         search_sample(e, T, seat, hs + 4 * si)
+    layout_weights(e, T, seat, hs, S, w)
     for i in range(k):
         totals[i] = 0
         keep[i] = 0
         for si in range(S1):
-            totals[i] += play_value(e, T, seat, opts[i], hs + 4 * si, leading)
+            totals[i] += w[si] * play_value(e, T, seat, opts[i], hs + 4 * si, leading)
     if k <= K:
         for i in range(k):
             keep[i] = 1
@@ -565,7 +649,7 @@ cdef uint64_t search_play(Eng* e, Table* T, int seat, const uint64_t* opts, int 
         if not keep[i]:
             continue
         for si in range(S1, S):
-            totals[i] += play_value(e, T, seat, opts[i], hs + 4 * si, leading)
+            totals[i] += w[si] * play_value(e, T, seat, opts[i], hs + 4 * si, leading)
         if best < 0 or totals[i] > best_total:
             best = i
             best_total = totals[i]
@@ -825,6 +909,14 @@ cdef struct Out:
     int64_t* hands
 
 
+cdef inline void hist_add(Eng* e, int seat, uint64_t m, int lead) noexcept nogil:
+    if e.n_hist < MAX_HIST:
+        e.hist_seat[e.n_hist] = seat
+        e.hist_mask[e.n_hist] = m
+        e.hist_lead[e.n_hist] = lead
+        e.n_hist += 1
+
+
 cdef int play_hand(Eng* e, Out* o, int64_t h, int dealer) noexcept nogil:
     cdef uint64_t hands[4]
     cdef uint64_t opts[MAXOPT]
@@ -856,6 +948,7 @@ cdef int play_hand(Eng* e, Out* o, int64_t h, int dealer) noexcept nogil:
         redeals += 1
         log_row(e, dealer, A_PASSOUT, 0, redeals)
     memset(&T, 0, sizeof(Table))
+    e.n_hist = 0
     for s in range(4):
         T.hands[s] = hands[s]
     T.level = code // 5
@@ -869,12 +962,14 @@ cdef int play_hand(Eng* e, Out* o, int64_t h, int dealer) noexcept nogil:
         T.t_pos = 0
         lead = choose(e, &T, seat, opts, k, 1)
         start_trick(e, &T, lead)
+        hist_add(e, seat, lead, 1)
         log_row(e, seat, A_LEAD, <int64_t>lead, T.t_n)
         while T.t_pos < 4:
             seat = seat_at(e, &T, T.t_pos)
             k = follow_options(e, T.hands[seat], T.t_led, T.t_n, T.trump, opts)
             m = choose(e, &T, seat, opts, k, 0)
             kind = apply_follow(e, &T, seat, m)
+            hist_add(e, seat, m, 0)
             log_row(e, seat, A_FOLLOW, <int64_t>m, kind)
         w = end_trick(&T)
         log_row(e, w, A_WIN, 0, T.t_n)
@@ -944,6 +1039,8 @@ cdef void configure(Eng* e, cfg, play_codes, bid_codes):
     e.bid_offset[3] = 0
     e.bid_offset[4] = 0
     e.search_samples = int(cfg.search_samples)
+    e.search_infer = int(cfg.search_infer)
+    e.eps = float(_EPS)
     e.bid_samples = int(cfg.bid_samples)
     e.search_keep = int(_KEEP)
     e.search_attempts = int(_ATTEMPTS)
@@ -980,9 +1077,10 @@ def run_hands(cfg, play_codes, bid_codes, bit_generator, long long hands, long l
     try:
         configure(e, cfg, play_codes, bid_codes)
         e.sample_hands = <uint64_t*> malloc(4 * (max(e.samples, e.search_samples) + 1) * sizeof(uint64_t))
+        e.weights = <double*> malloc((e.search_samples + 1) * sizeof(double))
         e.log_cap = 1024
         e.log = <int64_t*> malloc(e.log_cap * 6 * sizeof(int64_t))
-        if e.sample_hands == NULL or e.log == NULL:
+        if e.sample_hands == NULL or e.log == NULL or e.weights == NULL:
             raise MemoryError()
         if decks is not None:
             darr = np.ascontiguousarray(decks, dtype=np.int8)
@@ -1020,6 +1118,7 @@ def run_hands(cfg, play_codes, bid_codes, bit_generator, long long hands, long l
         return out, log
     finally:
         free(e.sample_hands)
+        free(e.weights)
         free(e.log)
         free(e)
 

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import KaptaiError, RulesError
+from kaptai.errors import KaptaiError, RulesError, quote_token
 from kaptai.heaven11.evaluate import key_tables
 from kaptai.heaven11.rules import RuleSet, resolve_rules
 
 __all__ = [
     "ACTIONS", "LOG_COLUMNS", "PLAY_POLICIES", "PLAY_CODES", "BID_POLICIES", "BID_CODES", "BID_OFFSETS",
-    "FIRST_LEADERS", "MAX_REDEALS", "SEARCH_SAMPLES", "SEARCH_KEEP", "BID_SAMPLES", "SEARCH_ATTEMPTS", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
+    "FIRST_LEADERS", "MAX_REDEALS", "SEARCH_SAMPLES", "SEARCH_KEEP", "BID_SAMPLES", "SEARCH_ATTEMPTS", "SEARCH_INFER", "SEARCH_EPS", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
     "IllegalPlayError", "EngineConfig", "make_config", "new_outcomes", "check_policies", "check_bidding",
     "default_bid_table",
 ]
@@ -52,6 +52,10 @@ SEARCH_KEEP: int = 6
 BID_SAMPLES: int = 24
 #: Attempts per layout to draw one consistent with the voids and the auction.
 SEARCH_ATTEMPTS: int = 100
+#: default of ``make_config(search_infer=)``: weight the search's layouts by the plays so far
+SEARCH_INFER: int = 1
+#: the greedy style's error rate in the search's inference (docs/heaven-eleven-engine.md)
+SEARCH_EPS: float = 0.25
 #: Who leads the first play: the declarer (the rules) or the next seat in play order (an experiment).
 FIRST_LEADERS: tuple[str, ...] = ("declarer", "next")
 #: A deal passed out under ``passout='redeal'`` is redealt at most this many times; the dealer
@@ -117,6 +121,8 @@ class EngineConfig:
         Layouts per decision of the ``search`` play policy.
     bid_samples : int
         Layouts per call of the ``search`` bidding policy.
+    search_infer : int
+        1: the ``search`` play policy weights its layouts by the plays so far; 0: uniform.
     play_step, bid_step : int
         +1 / -1.
     passout_0c, short_free, must_trump, symmetric : int
@@ -136,6 +142,7 @@ class EngineConfig:
     samples: int
     search_samples: int
     bid_samples: int
+    search_infer: int
     play_step: int
     bid_step: int
     passout_0c: int
@@ -153,7 +160,7 @@ class EngineConfig:
     def fingerprint(self) -> dict[str, Any]:
         """JSON-friendly identity (checkpoints)."""
         return {"rules": self.rules.to_dict(), "samples": self.samples, "search_samples": self.search_samples,
-                "bid_samples": self.bid_samples, "first_leader": FIRST_LEADERS[self.first_leader],
+                "bid_samples": self.bid_samples, "search_infer": self.search_infer, "first_leader": FIRST_LEADERS[self.first_leader],
                 "first_dealer": self.first_dealer, "contract": list(self.contract) if self.contract else None,
                 "bid_table": int(np.asarray(self.bid_table, dtype=np.int64).sum())}
 
@@ -170,7 +177,8 @@ def _beat_table(key: np.ndarray) -> np.ndarray:
 
 
 def make_config(players: int | None = None, rules: RuleSet | str | Mapping | None = None, *, samples: int = 16,
-                search_samples: int = SEARCH_SAMPLES, bid_samples: int = BID_SAMPLES, first_leader: str = "declarer",
+                search_samples: int = SEARCH_SAMPLES, bid_samples: int = BID_SAMPLES, search_infer: int = SEARCH_INFER,
+                first_leader: str = "declarer",
                 first_dealer: int | None = None, contract: Any = None,
                 bid_table: np.ndarray | None = None) -> EngineConfig:
     """Validate a table.
@@ -187,6 +195,10 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
         judge every candidate, all ``S`` the best :data:`SEARCH_KEEP`).
     bid_samples : int
         Layouts per call of the ``search`` bidding policy (>= 1).
+    search_infer : {0, 1}
+        1: the ``search`` play policy weights each layout by the likelihood of the other seats'
+        plays so far under a mixture of greedy and random play (``docs/heaven-eleven-engine.md``);
+        0: every layout weighs the same.
     first_leader : {'declarer', 'next'}
         ``'next'``: the seat after the declarer leads the first play (to measure the value of
         leading first; not a rule of the page).
@@ -214,6 +226,8 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
     samples = check_count("samples", samples, 1)
     search_samples = check_count("search_samples", search_samples, 1)
     bid_samples = check_count("bid_samples", bid_samples, 1)
+    if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or search_infer not in (0, 1):
+        raise RulesError(f"search_infer={quote_token(search_infer)} is not allowed: expected 0 or 1")
     if first_leader not in FIRST_LEADERS:
         raise RulesError(f"first_leader={first_leader!r} is not allowed: expected one of 'declarer', 'next'")
     if first_dealer is None:
@@ -235,7 +249,7 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
         raise RulesError(f"bid_table must have shape (2, 14, {HCP_BUCKETS}), got {table.shape}")
     return EngineConfig(
         rules=rules, key=key, beat=beat, bid_table=table, samples=samples,
-        search_samples=search_samples, bid_samples=bid_samples,
+        search_samples=search_samples, bid_samples=bid_samples, search_infer=int(search_infer),
         play_step=rules.step(rules.play_direction), bid_step=rules.step(rules.bid_direction),
         passout_0c=int(rules.passout == "dealer_0C"), short_free=int(rules.short_follow == "free"),
         must_trump=int(rules.must_trump), symmetric=int(rules.short_penalty == "symmetric"),

