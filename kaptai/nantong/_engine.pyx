@@ -6,8 +6,9 @@ hand analysis and scoring from the per-suit tables of :mod:`kaptai.nantong._eval
 from one numpy ``bitgen_t`` through :func:`kaptai.core._rng.bounded`, read exactly as
 :mod:`kaptai.nantong.engine_reference` reads it.
 """
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
+from libc.stdlib cimport malloc, free
 from numpy.random cimport bitgen_t
 from kaptai.core._rng cimport bitgen_of, bounded
 from kaptai.nantong._eval cimport complete_hand, wait_mask, distance_hand, best_score_c, suit_profile16
@@ -21,6 +22,15 @@ DEF MAXA = 4
 DEF MAXM = 12
 DEF MAXC = 30      # candidates of one search decision
 DEF NET_SCALE = 12 # nets are scaled by 12 (exact integers for every settlement)
+DEF MAXEV = 512    # events of a hand's record
+
+# record event types (docs/nantong-engine.md, "Record")
+DEF EV_EXPOSE = 0
+DEF EV_DRAW = 1
+DEF EV_DISCARD = 2
+DEF EV_SKONG = 3
+DEF EV_CLAIM = 4
+DEF EV_DEAD = 5
 
 # meld types
 DEF PONG = 0
@@ -74,6 +84,17 @@ cdef struct Hand:
     Py_ssize_t logcap
     Py_ssize_t nlog
     Py_ssize_t hidx
+    # inference
+    int F           # particles per layout (0: uniform layouts)
+    double pi[4]
+    double eps
+    uint64_t key    # the deal's first 8 cards in base 120
+    int ndec        # search decisions (with layouts) so far in the hand
+    int32_t* ev     # the record: (type, seat, kind, n) per event; NULL: none kept
+    int nev
+    double* bel     # belief log rows (NULL: none)
+    Py_ssize_t belcap
+    Py_ssize_t nbel
     # result
     int win_type
     int ncomp
@@ -89,6 +110,18 @@ cdef inline int _draw(Hand* g) noexcept nogil:
         return -1
     g.pos += 1
     return g.deck[g.pos - 1] >> 2
+
+
+cdef inline void _rec(Hand* g, int typ, int s, int k, int n) noexcept nogil:
+    cdef int32_t* e
+    if g.rollout or g.ev == NULL or g.nev >= MAXEV:
+        return
+    e = g.ev + 4 * g.nev
+    e[0] = typ
+    e[1] = s
+    e[2] = k
+    e[3] = n
+    g.nev += 1
 
 
 cdef inline int _counted(Hand* g, int t, int k) noexcept nogil:
@@ -320,11 +353,13 @@ cdef int _qishou(Hand* g) noexcept nogil:
                 s.nm += 1
                 s.qn += 1
                 changed = 1
+                _rec(g, EV_EXPOSE, p, found, out)
                 for r in range(repl):
                     k = _draw(g)
                     if k < 0:
                         return -1
                     s.c[k] += 1
+                    _rec(g, EV_DRAW, p, -1, 0)
         if not changed:
             return 0
 
@@ -372,6 +407,7 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
     ``fd >= 0``: the first discard is kind ``fd`` (a search candidate); ``fj >= 0``: on that
     discard seat ``fj`` answers ``fa`` (a search candidate) instead of its policy."""
     cdef int k, j, off, d, i, opt_t, opt_k, nwin, can_w, can_k, can_p, ans
+    cdef int after = 0
     cdef int answers[MAXA]
     cdef int seats[MAXA]
     cdef int na
@@ -383,8 +419,10 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
             if last < 0:
                 return
             s.c[last] += 1
+            _rec(g, EV_DRAW, cur, -1, 0)
             phase = 1
         if phase == 1:
+            after = 1
             if complete_hand(s.c, g.hs):
                 g.win_type = 1
                 g.ncomp = 1
@@ -410,6 +448,7 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
                     if bounded(g.rng, 2) != 1:
                         opt_t = -1
             if opt_t >= 0:
+                _rec(g, EV_SKONG, cur, opt_k, 4 if opt_t == CKONG else 1)
                 if opt_t == CKONG:
                     s.c[opt_k] -= 4
                     g.pub[opt_k] += 4
@@ -437,6 +476,7 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
                 if last < 0:
                     return
                 s.c[last] += 1
+                _rec(g, EV_DRAW, cur, -1, 0)
                 continue
             phase = 2
         if phase == 2:
@@ -448,6 +488,8 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
             s.c[d] -= 1
             g.pub[d] += 1
             g.discards += 1
+            _rec(g, EV_DISCARD, cur, d, after)
+            after = 0
             na = 0
             for off in range(1, g.A):
                 j = (cur + off) % g.A
@@ -490,11 +532,13 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
                 g.s[j].mt[g.s[j].nm] = MKONG
                 g.s[j].mk[g.s[j].nm] = d
                 g.s[j].nm += 1
+                _rec(g, EV_CLAIM, j, d, 3)
                 cur = j
                 last = _draw(g)
                 if last < 0:
                     return
                 g.s[cur].c[last] += 1
+                _rec(g, EV_DRAW, cur, -1, 0)
                 phase = 1
                 continue
             for i in range(na):
@@ -508,9 +552,11 @@ cdef void _resume(Hand* g, int cur, int phase, int last, int fd, int fj, int fa)
                 g.s[j].mt[g.s[j].nm] = PONG
                 g.s[j].mk[g.s[j].nm] = d
                 g.s[j].nm += 1
+                _rec(g, EV_CLAIM, j, d, 2)
                 cur = j
                 phase = 2
                 continue
+            _rec(g, EV_DEAD, cur, d, 0)
             cur = (cur + 1) % g.A
             phase = 0
 
@@ -772,6 +818,384 @@ cdef int _best(Hand* g, int64_t* sums, int64_t* sq, int n) noexcept nogil:
     return 0
 
 
+# ----------------------------------------------------------------------------- inference (docs: "Opponent model", "Layouts")
+
+cdef struct SplitMix:
+    uint64_t state
+
+
+cdef uint64_t sm_next64(void* st) noexcept nogil:
+    cdef SplitMix* sm = <SplitMix*> st
+    cdef uint64_t z
+    sm.state += <uint64_t>0x9E3779B97F4A7C15ULL
+    z = sm.state
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef uint32_t sm_next32(void* st) noexcept nogil:
+    return <uint32_t>(sm_next64(st) >> 32)
+
+
+cdef double sm_double(void* st) noexcept nogil:
+    return (sm_next64(st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef double STATS[3]   # decisions, fallbacks, sum of effective sample sizes
+STATS[0] = 0.0
+STATS[1] = 0.0
+STATS[2] = 0.0
+
+
+def search_stats():
+    """Totals over this process's compiled ``search`` decisions: ``decisions`` (with two or more
+    candidates), ``fallbacks`` (a seat whose particles all weighed 0) and ``ess`` (the sum of the
+    decisions' effective sample sizes)."""
+    return {"decisions": int(STATS[0]), "fallbacks": int(STATS[1]), "ess": float(STATS[2])}
+
+
+cdef void _claim_dec(Hand* g, uint8_t* H, int d, int obs, double* a) noexcept nogil:
+    cdef int can_w, can_k, can_p, m, mm, cq, before, after, i
+    cdef double q[4]
+    H[d] += 1
+    can_w = complete_hand(H, g.hs)
+    H[d] -= 1
+    can_k = 1 if H[d] >= 3 else 0
+    can_p = 1 if H[d] >= 2 else 0
+    m = 1 + can_w + can_k + can_p
+    if m == 1:
+        return
+    for i in range(4):
+        q[i] = 0.0
+    if not can_w:
+        if can_k:
+            mm = 2
+        elif can_p:
+            before = distance_hand(H, g.hs)
+            H[d] -= 2
+            _best_discard(H, g.hs, &after)
+            H[d] += 2
+            mm = 1 if after <= before else 0
+        else:
+            mm = 0
+        cq = 2 if can_k else (1 if can_p else 0)
+        q[0] = 1.0 if obs == mm else 0.0
+        q[1] = 1.0 if obs == cq else 0.0
+        q[2] = 1.0 if obs == 0 else 0.0
+        q[3] = 1.0 / <double>m
+    for i in range(4):
+        a[i] = a[i] * ((1.0 - g.eps) * q[i] + g.eps / <double>m)
+
+
+cdef void _turn_dec(Hand* g, uint8_t* H, int after, uint32_t gm, int k, int kn, double* a) noexcept nogil:
+    cdef int can_w = 0, nk = 0, ft = 0, fk = -1, kk, nd = 0, n = 0, m, mm = -1, cq, hun, i, dd
+    cdef double first
+    cdef double q[4]
+    if after:
+        can_w = complete_hand(H, g.hs)
+        for kk in range(NK):
+            if H[kk] == 4:
+                nk += 1
+                if fk < 0:
+                    ft = 4
+                    fk = kk
+            elif H[kk] >= 1 and (gm >> kk) & 1:
+                nk += 1
+                if fk < 0:
+                    ft = 1
+                    fk = kk
+    for kk in range(NK):
+        if H[kk]:
+            nd += 1
+            n += H[kk]
+    m = can_w + nk + nd
+    for i in range(4):
+        q[i] = 0.0
+    if not can_w:
+        first = 1.0 if (kn > 0 and kn == ft and k == fk) else 0.0
+        if nk:
+            q[0] = first
+            q[1] = first
+        else:
+            mm = _best_discard(H, g.hs, &dd)
+            cq = -1
+            i = 99
+            for kk in range(NK):
+                if H[kk] and H[kk] <= i:
+                    cq = kk
+                    i = H[kk]
+            q[0] = 1.0 if (kn == 0 and k == mm) else 0.0
+            q[1] = 1.0 if (kn == 0 and k == cq) else 0.0
+        hun = -1
+        for kk in range(29, 26, -1):
+            if H[kk]:
+                hun = kk
+                break
+        if hun < 0:
+            hun = mm if not nk else _best_discard(H, g.hs, &dd)
+        q[2] = 1.0 if (kn == 0 and k == hun) else 0.0
+        if kn > 0:
+            q[3] = 0.5 * first
+        else:
+            q[3] = <double>H[k] / <double>n
+            if nk:
+                q[3] = 0.5 * q[3]
+    for i in range(4):
+        a[i] = a[i] * ((1.0 - g.eps) * q[i] + g.eps / <double>m)
+
+
+cdef double _likelihood(Hand* g, int t, const uint8_t* h, bitgen_t* rng) noexcept nogil:
+    """L_t(h): the likelihood of seat ``t``'s record given its concealed counts ``h``."""
+    cdef uint8_t H[NK]
+    cdef double a[4]
+    cdef uint32_t gm = 0
+    cdef int e, typ, s, k, n, i, kk, x, tot
+    cdef int32_t* ev
+    for kk in range(NK):
+        H[kk] = h[kk]
+    for i in range(g.s[t].nm):
+        if g.s[t].mt[i] == PONG:
+            gm |= (<uint32_t>1) << g.s[t].mk[i]
+    for i in range(4):
+        a[i] = 1.0
+    for e in range(g.nev - 1, -1, -1):
+        ev = g.ev + 4 * e
+        typ = ev[0]
+        s = ev[1]
+        k = ev[2]
+        n = ev[3]
+        if typ == EV_DEAD:
+            if s != t:
+                _claim_dec(g, H, k, 0, a)
+            continue
+        if s != t:
+            continue
+        if typ == EV_DRAW:
+            tot = 0
+            for kk in range(NK):
+                tot += H[kk]
+            x = <int>bounded(rng, <uint32_t>tot)
+            for kk in range(NK):
+                if x < H[kk]:
+                    H[kk] -= 1
+                    break
+                x -= H[kk]
+        elif typ == EV_EXPOSE:
+            H[k] += n
+        elif typ == EV_CLAIM:
+            H[k] += n
+            if n == 2:
+                gm &= ~((<uint32_t>1) << k)
+            _claim_dec(g, H, k, 2 if n == 3 else 1, a)
+        elif typ == EV_DISCARD:
+            H[k] += 1
+            _turn_dec(g, H, n, gm, k, 0, a)
+        else:
+            H[k] += n
+            if n == 1:
+                gm |= (<uint32_t>1) << k
+            _turn_dec(g, H, 1, gm, k, n, a)
+    return g.pi[0] * a[0] + g.pi[1] * a[1] + g.pi[2] * a[2] + g.pi[3] * a[3]
+
+
+cdef void _resample(bitgen_t* rng, const double* w, int C, double total, int n, int* out) noexcept nogil:
+    cdef double u = <double>rng.next_uint32(rng.state) / 4294967296.0
+    cdef double acc = w[0], x
+    cdef int c = 0, i
+    for i in range(n):
+        x = (u + i) * total / n
+        while acc <= x and c < C - 1:
+            c += 1
+            acc += w[c]
+        out[i] = c
+
+
+cdef struct Particles:
+    int C
+    uint8_t* hid     # C x MAXA x NK
+    uint8_t* pool    # C x NK
+    double* w        # C
+    double total
+    double ess
+    uint8_t* hid2
+    uint8_t* pool2
+    int* sel
+
+
+cdef int _particles(Hand* g, int p, bitgen_t* rng, Particles* P) noexcept nogil:
+    """Steps of *Layouts*: the particles of a decision of seat ``p``; -1 on an inconsistency."""
+    cdef int C = P.C, A = g.A, idx, t, c, k, i, j, n, nt, tmp
+    cdef int items[NCARDS]
+    cdef int U0[NK]
+    cdef double total = 0.0, sq, e
+    cdef uint8_t* hc
+    cdef uint8_t* pc
+    for k in range(NK):
+        U0[k] = 4 - g.s[p].c[k] - g.pub[k]
+        if U0[k] < 0:
+            return -1
+    for c in range(C):
+        for k in range(NK):
+            P.pool[c * NK + k] = <uint8_t>U0[k]
+        for i in range(MAXA * NK):
+            P.hid[c * MAXA * NK + i] = 0
+    P.ess = <double>C
+    for c in range(C):
+        P.w[c] = 1.0
+    P.total = <double>C
+    for idx in range(A - 1):
+        t = (p + 1 + idx) % A
+        nt = 0
+        for k in range(NK):
+            nt += g.s[t].c[k]
+        for c in range(C):
+            pc = P.pool + c * NK
+            hc = P.hid + (c * MAXA + t) * NK
+            n = 0
+            for k in range(NK):
+                for i in range(pc[k]):
+                    items[n] = k
+                    n += 1
+            if n < nt:
+                return -1
+            for i in range(nt):
+                j = i + <int>bounded(rng, <uint32_t>(n - i))
+                tmp = items[i]
+                items[i] = items[j]
+                items[j] = tmp
+            for k in range(NK):
+                hc[k] = 0
+            for i in range(nt):
+                hc[items[i]] += 1
+            for k in range(NK):
+                pc[k] -= hc[k]
+            P.w[c] = _likelihood(g, t, hc, rng) if g.F > 0 else 1.0
+        total = 0.0
+        sq = 0.0
+        for c in range(C):
+            total += P.w[c]
+            sq += P.w[c] * P.w[c]
+        if total == 0.0:
+            STATS[1] += 1.0
+            for c in range(C):
+                P.w[c] = 1.0
+            total = <double>C
+            sq = <double>C
+        e = total * total / sq
+        if e < P.ess:
+            P.ess = e
+        P.total = total
+        if idx < A - 2:
+            _resample(rng, P.w, C, total, C, P.sel)
+            for c in range(C):
+                memcpy(P.hid2 + c * MAXA * NK, P.hid + P.sel[c] * MAXA * NK, MAXA * NK)
+                memcpy(P.pool2 + c * NK, P.pool + P.sel[c] * NK, NK)
+            memcpy(P.hid, P.hid2, C * MAXA * NK)
+            memcpy(P.pool, P.pool2, C * NK)
+    return 0
+
+
+cdef int _alloc_particles(Particles* P, int C) noexcept nogil:
+    P.C = C
+    P.hid = <uint8_t*>malloc(C * MAXA * NK)
+    P.hid2 = <uint8_t*>malloc(C * MAXA * NK)
+    P.pool = <uint8_t*>malloc(C * NK)
+    P.pool2 = <uint8_t*>malloc(C * NK)
+    P.w = <double*>malloc(C * sizeof(double))
+    P.sel = <int*>malloc(C * sizeof(int))
+    if P.hid == NULL or P.hid2 == NULL or P.pool == NULL or P.pool2 == NULL or P.w == NULL or P.sel == NULL:
+        return -1
+    return 0
+
+
+cdef void _free_particles(Particles* P) noexcept nogil:
+    free(P.hid)
+    free(P.hid2)
+    free(P.pool)
+    free(P.pool2)
+    free(P.w)
+    free(P.sel)
+
+
+cdef int _layouts_begin(Hand* g, int p, SplitMix* sm, bitgen_t* bg, Particles* P, int* sel) noexcept nogil:
+    """Seed the decision's layout stream, draw and weigh the particles, log the beliefs and
+    resample the ``S`` layouts into ``sel``; -1 on failure."""
+    cdef int t, k, c
+    cdef double acc
+    cdef double* row
+    sm.state = g.key * <uint64_t>0x9E3779B97F4A7C15ULL + (<uint64_t>g.ndec) * <uint64_t>0xBF58476D1CE4E5B9ULL + <uint64_t>p
+    g.ndec += 1
+    bg.state = sm
+    bg.next_uint64 = sm_next64
+    bg.next_uint32 = sm_next32
+    bg.next_double = sm_double
+    bg.next_raw = sm_next64
+    if _alloc_particles(P, g.F * g.S if g.F > 0 else g.S) < 0:
+        _free_particles(P)
+        return -1
+    if _particles(g, p, bg, P) < 0:
+        _free_particles(P)
+        return -1
+    STATS[0] += 1.0
+    STATS[2] += P.ess
+    if g.bel != NULL:
+        if g.nbel < g.belcap:
+            row = g.bel + (3 + 3 * MAXA * NK) * g.nbel
+            row[0] = <double>g.hidx
+            row[1] = <double>p
+            row[2] = P.ess
+            for t in range(MAXA):
+                for k in range(NK):
+                    row[3 + t * NK + k] = 0.0
+                    row[3 + MAXA * NK + t * NK + k] = 0.0
+                    row[3 + 2 * MAXA * NK + t * NK + k] = 0.0
+            for t in range(g.A):
+                if t == p:
+                    continue
+                for k in range(NK):
+                    acc = 0.0
+                    for c in range(P.C):
+                        if P.hid[(c * MAXA + t) * NK + k] >= 1:
+                            acc += P.w[c]
+                    row[3 + t * NK + k] = acc / P.total
+                    row[3 + MAXA * NK + t * NK + k] = 1.0 if g.s[t].c[k] >= 1 else 0.0
+            for k in range(NK):
+                row[3 + 2 * MAXA * NK + k] = <double>(4 - g.s[p].c[k] - g.pub[k])
+        g.nbel += 1
+    _resample(bg, P.w, P.C, P.total, g.S, sel)
+    return 0
+
+
+cdef int _layout(Hand* g, int p, bitgen_t* bg, Particles* P, int c, Hand* out) noexcept nogil:
+    """Layout of particle ``c``: its hands, its pool shuffled into the stock; max_melds everywhere."""
+    cdef int items[NCARDS]
+    cdef int n = 0, k, i, j, tmp, o, q
+    memcpy(out, g, sizeof(Hand))
+    for o in range(g.A):
+        if o != p:
+            for k in range(NK):
+                out.s[o].c[k] = P.hid[(c * MAXA + o) * NK + k]
+    for k in range(NK):
+        for i in range(P.pool[c * NK + k]):
+            items[n] = k
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = <int>bounded(bg, <uint32_t>(i + 1))
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+    if n != NCARDS - g.pos:
+        return -1
+    for q in range(n):
+        out.deck[g.pos + q] = items[q] << 2
+    for o in range(g.A):
+        out.s[o].code = 0
+        out.s[o].dist = -100
+    out.rollout = 1
+    return 0
+
+
 cdef int _search_discard(Hand* g, int p) noexcept nogil:
     cdef int cand[NK]
     cdef int64_t sums[MAXC]
@@ -780,15 +1204,26 @@ cdef int _search_discard(Hand* g, int p) noexcept nogil:
     cdef int n, i, t, b
     cdef Hand smp
     cdef Hand r
+    cdef SplitMix sm
+    cdef bitgen_t bg
+    cdef Particles P
+    cdef int* sel
     n = _discard_candidates(g, p, cand, g.K, g.M)
     if n <= 1 or g.rollout:
         return cand[0]
     for i in range(n):
         sums[i] = 0
         sq[i] = 0
+    sel = <int*>malloc(g.S * sizeof(int))
+    if sel == NULL or _layouts_begin(g, p, &sm, &bg, &P, sel) < 0:
+        free(sel)
+        g.err = 1
+        return cand[0]
     for t in range(g.S):
-        if _sample(g, p, &smp, NULL, 0) < 0:
+        if _layout(g, p, &bg, &P, sel[t], &smp) < 0:
             g.err = 1
+            _free_particles(&P)
+            free(sel)
             return cand[0]
         for i in range(n):
             memcpy(&r, &smp, sizeof(Hand))
@@ -798,6 +1233,8 @@ cdef int _search_discard(Hand* g, int p) noexcept nogil:
                 v0 = v
             sums[i] += v
             sq[i] += (v - v0) * (v - v0)
+    _free_particles(&P)
+    free(sel)
     b = _best(g, sums, sq, n)
     _log(g, p, 0, n, cand[b], sums[b])
     return cand[b]
@@ -813,6 +1250,10 @@ cdef int _search_claim(Hand* g, int cur, int d, int j, int can_kong, int can_pon
     cdef int n = 1, a, i, t, b
     cdef Hand smp
     cdef Hand r
+    cdef SplitMix sm
+    cdef bitgen_t bg
+    cdef Particles P
+    cdef int* sel
     cand[0] = _mm_claim(g, j, d, can_kong, can_pong)
     for a in range(3):
         if a != cand[0] and (a == 0 or (a == 1 and can_pong) or (a == 2 and can_kong)):
@@ -823,9 +1264,16 @@ cdef int _search_claim(Hand* g, int cur, int d, int j, int can_kong, int can_pon
     for i in range(n):
         sums[i] = 0
         sq[i] = 0
+    sel = <int*>malloc(g.S * sizeof(int))
+    if sel == NULL or _layouts_begin(g, j, &sm, &bg, &P, sel) < 0:
+        free(sel)
+        g.err = 1
+        return cand[0]
     for t in range(g.S):
-        if _sample(g, j, &smp, NULL, 0) < 0:
+        if _layout(g, j, &bg, &P, sel[t], &smp) < 0:
             g.err = 1
+            _free_particles(&P)
+            free(sel)
             return cand[0]
         # back to the moment before the discard; it is replayed with j's answer forced
         smp.s[cur].c[d] += 1
@@ -839,6 +1287,8 @@ cdef int _search_claim(Hand* g, int cur, int d, int j, int can_kong, int can_pon
                 v0 = v
             sums[i] += v
             sq[i] += (v - v0) * (v - v0)
+    _free_particles(&P)
+    free(sel)
     b = _best(g, sums, sq, n)
     _log(g, j, 1, n, cand[b], sums[b])
     return cand[b]
@@ -874,15 +1324,30 @@ cdef object _configure(Hand* g, cfg, int32_t* opts, int8_t* lao):
     g.opts = opts
     for k in range(NK):
         g.lao[k] = lao[k]
+    from kaptai.nantong.config import INFER_EPS, INFER_PRIOR
+    g.F = int(getattr(cfg, "particles", 0))
+    for k in range(4):
+        g.pi[k] = float(INFER_PRIOR[k])
+    g.eps = float(INFER_EPS)
+    g.key = 0
+    g.ndec = 0
+    g.ev = NULL
+    g.nev = 0
+    g.bel = NULL
+    g.belcap = 0
+    g.nbel = 0
 
 
-def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None):
+def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None, belief_log=None):
     """Play ``hands`` hands with built-in policy ``codes`` (one per seat); outcome arrays.
 
     ``decision_log``: an int64 array ``(rows, 6)`` that receives one row per search decision
     (hand, seat, type 0 discard / 1 claim, candidates, choice, 12 x the sum of its nets);
     the outcomes then carry ``search_decisions``, the number of decisions made (rows beyond
-    the array's length are counted, not written)."""
+    the array's length are counted, not written).  ``belief_log``: a float64 array ``(rows,
+    3 + 3 x 4 x 30)`` that receives per search decision (hand, seat, effective sample size,
+    beliefs [seat][kind], truth [seat][kind], unseen copies per kind); the outcomes then carry
+    ``belief_rows``."""
     from kaptai.nantong.config import EngineError, new_outcomes
 
     _eval_module.build_tables()
@@ -909,7 +1374,16 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None):
     lao_arr = np.ascontiguousarray(cfg.laojiang, dtype=np.int8)
     cdef const int8_t[::1] lao = lao_arr
     cdef int64_t[:, ::1] logv
+    cdef double[:, ::1] belv
     _configure(&g, cfg, <int32_t*>&opts[0], <int8_t*>&lao[0])
+    ev_arr = np.zeros(4 * MAXEV, dtype=np.int32)
+    cdef int32_t[::1] evv = ev_arr
+    g.ev = &evv[0]
+    if belief_log is not None:
+        belv = belief_log
+        g.belcap = belv.shape[0]
+        if g.belcap:
+            g.bel = &belv[0, 0]
     if decision_log is not None:
         logv = decision_log
         g.logcap = logv.shape[0]
@@ -931,6 +1405,11 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None):
                 tmp = g.deck[i]
                 g.deck[i] = g.deck[j]
                 g.deck[j] = tmp
+            g.key = 0
+            for i in range(8):
+                g.key = g.key * <uint64_t>120 + <uint64_t>g.deck[i]
+            g.ndec = 0
+            g.nev = 0
             pos = 0
             for k in range(NK):
                 g.pub[k] = 0
@@ -974,6 +1453,8 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None):
         raise EngineError("search: the unseen cards do not fill the hidden places (an engine bug)")
     if decision_log is not None:
         out["search_decisions"] = np.array([g.nlog], dtype=np.int64)
+    if belief_log is not None:
+        out["belief_rows"] = np.array([g.nbel], dtype=np.int64)
     return out
 
 

@@ -46,6 +46,9 @@ __all__ = [
     "DEFAULT_CANDIDATES",
     "DEFAULT_MARGIN",
     "DEFAULT_GUARD",
+    "DEFAULT_PARTICLES",
+    "INFER_PRIOR",
+    "INFER_EPS",
     "NET_SCALE",
 ]
 
@@ -66,6 +69,12 @@ DEFAULT_MARGIN = 1
 #: The guard: the search leaves the heuristic's move only for a candidate whose paired mean
 #: difference to it exceeds this many standard errors.
 DEFAULT_GUARD = 1.0
+#: The search's inference: particles per layout (``C = F x S``); 0 = uniform layouts, no record read.
+DEFAULT_PARTICLES = 2
+#: The opponent model: prior of the styles max_melds, chase_qing, chase_hun, random.
+INFER_PRIOR: tuple[float, float, float, float] = (0.25, 0.25, 0.25, 0.25)
+#: Every style is softened: its own move with probability 1 - INFER_EPS, else any option.
+INFER_EPS = 0.05
 #: The engines add nets scaled by this factor (exact integers under every settlement).
 NET_SCALE = 12
 DEALER_CARDS = 23
@@ -126,6 +135,9 @@ class EngineConfig:
     guard : float
         z of the paired test a candidate must pass to replace the heuristic's move (0: the
         plain best mean).
+    particles : int
+        The inference's particles per layout (docs/nantong-engine.md, *Layouts*); 0 = uniform
+        layouts (the record is not read).
     """
 
     rules: RuleSet
@@ -151,16 +163,18 @@ class EngineConfig:
     candidates: int = DEFAULT_CANDIDATES
     margin: int = DEFAULT_MARGIN
     guard: float = DEFAULT_GUARD
+    particles: int = DEFAULT_PARTICLES
 
 
 def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
                 samples: int = DEFAULT_SAMPLES, candidates: int = DEFAULT_CANDIDATES, margin: int = DEFAULT_MARGIN,
-                guard: float = DEFAULT_GUARD, **overrides: Any) -> EngineConfig:
+                guard: float = DEFAULT_GUARD, particles: int = DEFAULT_PARTICLES, **overrides: Any) -> EngineConfig:
     """The engine configuration of ``players`` (3 or 4) under ``rules``.
 
     ``samples``, ``candidates``, ``margin`` and ``guard`` set the ``search`` policy (layouts of
     the unseen cards per decision; discard candidates at most; the distance margin of a
-    candidate over the best discard; the z a candidate must beat the heuristic's move by).  Raises RulesError for bad options, a bad budget and for
+    candidate over the best discard; the z a candidate must beat the heuristic's move by);
+    ``particles`` the inference's particles per layout (0: uniform layouts).  Raises RulesError for bad options, a bad budget and for
     the wild-card deck (no rules for it).
 
     >>> make_config(3, samples=4).samples, make_config(3, settlement="winner_collects").settlement
@@ -181,6 +195,8 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
         raise RulesError(f"margin={margin!r}: expected an integer from 0 to 30")
     if isinstance(guard, bool) or not isinstance(guard, (int, float, np.integer, np.floating)) or not 0 <= guard <= 10:
         raise RulesError(f"guard={guard!r}: expected a number from 0 to 10")
+    if isinstance(particles, bool) or not isinstance(particles, (int, np.integer)) or not 0 <= particles <= 16:
+        raise RulesError(f"particles={particles!r}: expected an integer from 0 to 16")
     r = resolve_rules(rules, **overrides)
     r.check_playable()
     lao = np.zeros(30, dtype=np.int8)
@@ -210,6 +226,7 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
         candidates=min(int(candidates), 30),
         margin=int(margin),
         guard=float(guard),
+        particles=int(particles),
     )
 
 

@@ -20,7 +20,7 @@ from kaptai.errors import RulesError
 from kaptai.nantong.config import POLICY_CODES, EngineConfig, seat_players
 from kaptai.nantong.policies import check_policies
 
-__all__ = ["run_hands", "run_matches", "CHUNK_HANDS"]
+__all__ = ["run_hands", "run_matches", "search_stats", "CHUNK_HANDS"]
 
 #: Hands per Monte Carlo chunk.
 CHUNK_HANDS: int = 20_000
@@ -28,7 +28,7 @@ CHUNK_HANDS: int = 20_000
 
 def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any = "max_melds", *,
               bit_generator: np.random.BitGenerator | None = None, compiled: bool | None = None,
-              decision_log: list | None = None) -> dict[str, np.ndarray]:
+              decision_log: list | None = None, belief_log: list | None = None) -> dict[str, np.ndarray]:
     """Play ``hands`` independent hands (seat 0 deals each); the outcome arrays.
 
     Parameters
@@ -51,6 +51,12 @@ def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any 
         Receives one tuple per ``search`` decision: (hand, seat, type 0 discard / 1 claim,
         candidates, choice (a kind, or 0 pass / 1 pong / 2 kong), 12 x the sum of the chosen
         move's nets over the samples); the same list from both engines for the same stream.
+    belief_log : list, optional
+        Receives one tuple per ``search`` decision: (hand, seat, effective sample size, beliefs,
+        truth, unseen), ``beliefs[t][k]`` the weighted share of the inference's particles in
+        which seat ``t`` holds kind ``k``, ``truth[t][k]`` 1 if it does, ``unseen[k]`` the copies
+        of ``k`` the deciding seat has not seen (docs/nantong-engine.md, *Layouts*); the same
+        from both engines.
 
     Returns
     -------
@@ -72,19 +78,48 @@ def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any 
         from kaptai.nantong import _engine
 
         codes = [POLICY_CODES[p] for p in pols]
-        if decision_log is None:
+        if decision_log is None and belief_log is None:
             return _engine.run_hands(config, codes, bit_generator, hands)
         cap = 64 * hands
         arr = np.zeros((cap, 6), dtype=np.int64)
-        out = _engine.run_hands(config, codes, bit_generator, hands, decision_log=arr)
+        bel = np.zeros((cap if belief_log is not None else 0, 3 + 3 * 4 * 30))
+        out = _engine.run_hands(config, codes, bit_generator, hands, decision_log=arr,
+                                belief_log=bel if belief_log is not None else None)
         n = int(out.pop("search_decisions")[0])
         if n > cap:  # pragma: no cover - more than 64 decisions a hand
             raise RulesError(f"decision_log: {n} decisions exceed the log of {cap} rows")
-        decision_log.extend(tuple(int(x) for x in row) for row in arr[:n])
+        if decision_log is not None:
+            decision_log.extend(tuple(int(x) for x in row) for row in arr[:n])
+        if belief_log is not None:
+            A = config.active
+            nb = int(out.pop("belief_rows")[0])
+            for row in bel[:nb]:
+                probs = row[3:3 + 120].reshape(4, 30)[:A]
+                truth = row[123:243].reshape(4, 30)[:A].astype(int)
+                belief_log.append((int(row[0]), int(row[1]), float(row[2]), probs.tolist(), truth.tolist(),
+                                   [int(x) for x in row[243:273]]))
         return out
     from kaptai.nantong import engine_reference
 
-    return engine_reference.run_hands(config, pols, bit_generator, hands, decision_log=decision_log)
+    return engine_reference.run_hands(config, pols, bit_generator, hands, decision_log=decision_log,
+                                      belief_log=belief_log)
+
+
+def search_stats(compiled: bool = True) -> dict:
+    """Totals over this process's ``search`` decisions (compiled or reference engine):
+    ``decisions``, ``fallbacks`` (a seat whose particles all weighed 0: uniform layouts) and
+    ``ess`` (the sum of the decisions' effective sample sizes; docs/nantong-engine.md, *Layouts*).
+
+    >>> sorted(search_stats())
+    ['decisions', 'ess', 'fallbacks']
+    """
+    if compiled:
+        from kaptai.nantong import _engine
+
+        return dict(_engine.search_stats())
+    from kaptai.nantong import engine_reference
+
+    return engine_reference.search_stats()
 
 
 def run_matches(config: EngineConfig, matches: int, seed: Any = None, policies: Any = "max_melds", *,

@@ -25,6 +25,8 @@ from kaptai.core.sampling import RandomStream
 from kaptai.nantong.cards import Meld, ScoreRecord
 from kaptai.nantong.config import (
     DECK_CARDS,
+    INFER_EPS,
+    INFER_PRIOR,
     NET_SCALE,
     POLICY_CODES,
     EngineConfig,
@@ -43,8 +45,58 @@ from kaptai.nantong.policies import (
     table_distance,
     table_waits,
 )
+from kaptai.nantong.policies import best_discard
 
-__all__ = ["run_hands", "play_hand", "HandResult"]
+__all__ = ["run_hands", "play_hand", "HandResult", "SplitMixStream", "search_stats"]
+
+_M64 = (1 << 64) - 1
+# record event types (docs/nantong-engine.md, *Record*)
+EXPOSE, DRAW, DISCARD, SKONG, CLAIM, DEAD = range(6)
+#: Totals over the process's reference search decisions (see :func:`search_stats`).
+_STATS = {"decisions": 0, "fallbacks": 0, "ess": 0.0}
+
+
+def search_stats() -> dict:
+    """Totals over this process's reference ``search`` decisions: ``decisions`` (with two or more
+    candidates), ``fallbacks`` (a seat whose particles all weighed 0) and ``ess`` (the sum of the
+    decisions' effective sample sizes)."""
+    return dict(_STATS)
+
+
+class SplitMixStream(RandomStream):
+    """SplitMix64 read as 32-bit draws (``z >> 32``): a search decision's layout stream.
+
+    >>> st = SplitMixStream(0)
+    >>> st.next_uint32(), st.bounded(10)
+    (3793791033, 4)
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int):  # no bit generator: the state is the seed
+        self._state = seed & _M64
+
+    def next_uint32(self) -> int:
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _M64
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return (z ^ (z >> 31)) >> 32
+
+
+def _resample(rng: RandomStream, w: list[float], total: float, n: int) -> list[int]:
+    """Systematic resampling of ``n`` indices from the weights ``w`` (docs: *Layouts*)."""
+    u = rng.next_uint32() / 4294967296.0
+    c, acc = 0, w[0]
+    out = []
+    C = len(w)
+    for i in range(n):
+        x = (u + i) * total / n
+        while acc <= x and c < C - 1:
+            c += 1
+            acc += w[c]
+        out.append(c)
+    return out
 
 
 class _Huang(Exception):
@@ -61,8 +113,11 @@ _CLAIMS = ("pass", "pong", "kong")
 
 class _Hand:
     def __init__(self, cfg: EngineConfig, pols: list, stream: RandomStream, log: list | None = None,
-                 hand_index: int = 0):
+                 hand_index: int = 0, beliefs: list | None = None):
         self.log = log
+        self.beliefs = beliefs
+        self.rec: list[tuple[int, int, int, int]] = []
+        self.ndec = 0
         self.hand_index = hand_index
         self.rollout = False
         self.cfg = cfg
@@ -73,6 +128,10 @@ class _Hand:
         self.hs = cfg.honour_sequence
 
     # -------------------------------------------------------------- helpers
+    def _rec(self, typ: int, s: int, k: int = -1, n: int = 0) -> None:
+        if not self.rollout:
+            self.rec.append((typ, s, k, n))
+
     def draw(self) -> int:
         if self.pos >= DECK_CARDS - self.cfg.reserve:
             raise _Huang()
@@ -101,6 +160,9 @@ class _Hand:
             j = self.stream.bounded(i + 1)
             deck[i], deck[j] = deck[j], deck[i]
         self.deck = deck
+        self.key = 0
+        for i in range(8):
+            self.key = self.key * 120 + deck[i]
         self.c = [[0] * 30 for _ in range(A)]
         pos = 0
         for s in range(A):
@@ -176,8 +238,10 @@ class _Hand:
                     self.melds[s].append((typ, k))
                     self.qishou_n[s] += 1
                     changed = True
+                    self._rec(EXPOSE, s, k, out)
                     for _ in range(repl):
                         self.c[s][self.draw()] += 1
+                        self._rec(DRAW, s)
             if not changed:
                 break
 
@@ -206,12 +270,15 @@ class _Hand:
         """Play from seat ``cur`` in ``phase`` to the end; ``fd``: a forced first discard, ``fj``/``fa``:
         the forced answer of seat ``fj`` to it (search candidates)."""
         cfg, A = self.cfg, self.A
+        after = 0
         while True:
             if phase == "draw":
                 last = self.draw()
                 self.c[cur][last] += 1
+                self._rec(DRAW, cur)
                 phase = "after"
             if phase == "after":
+                after = 1
                 if table_complete(self.c[cur], self.hs) and self._self_win(cur, last):
                     result.update(win_type=1, completers=[cur], win_card=last)
                     return
@@ -231,6 +298,7 @@ class _Hand:
                     choice = None
                 if choice is not None:
                     typ, k = choice
+                    self._rec(SKONG, cur, k, 4 if typ == "ckong" else 1)
                     if typ == "ckong":
                         self.c[cur][k] -= 4
                         self.pub[k] += 4
@@ -253,6 +321,7 @@ class _Hand:
                                     return
                     last = self.draw()
                     self.c[cur][last] += 1
+                    self._rec(DRAW, cur)
                     continue
                 phase = "discard"
             if phase == "discard":
@@ -270,6 +339,8 @@ class _Hand:
                 self.pub[d] += 1
                 self.discard_log.append(d)
                 self.discards += 1
+                self._rec(DISCARD, cur, d, after)
+                after = 0
                 answers = []
                 for off in range(1, A):
                     j = (cur + off) % A
@@ -307,9 +378,11 @@ class _Hand:
                     self.pub[d] += 3
                     self.melds[j].append(("mkong", d))
                     self.claimed += 1
+                    self._rec(CLAIM, j, d, 3)
                     cur = j
                     last = self.draw()
                     self.c[cur][last] += 1
+                    self._rec(DRAW, cur)
                     phase = "after"
                 elif pongs:
                     j = pongs[0]
@@ -317,9 +390,11 @@ class _Hand:
                     self.pub[d] += 2
                     self.melds[j].append(("pong", d))
                     self.claimed += 1
+                    self._rec(CLAIM, j, d, 2)
                     cur = j
                     phase = "discard"
                 else:
+                    self._rec(DEAD, cur, d)
                     cur = (cur + 1) % A
                     phase = "draw"
 
@@ -359,6 +434,220 @@ class _Hand:
             raise EngineError("search: the unseen cards do not fill the hidden places")
         h.deck[self.pos:] = [4 * k for k in pool[idx:]]
         return h
+
+    # ---------------------------------------------- inference (docs/nantong-engine.md, *Opponent model*)
+    def _claim_dec(self, H: list[int], d: int, obs: int, a: list[float]) -> None:
+        """The claim decision on ``d`` with hand ``H``; ``obs`` 0 pass, 1 pong, 2 kong."""
+        H[d] += 1
+        can_w = table_complete(H, self.hs)
+        H[d] -= 1
+        can_k = H[d] >= 3
+        can_p = H[d] >= 2
+        m = 1 + int(can_w) + int(can_k) + int(can_p)
+        if m == 1:
+            return
+        eps = INFER_EPS
+        q = [0.0, 0.0, 0.0, 0.0]
+        if not can_w:
+            if can_k:
+                mm = 2
+            elif can_p:
+                before = table_distance(H, self.hs)
+                H[d] -= 2
+                after = best_discard(H, self.hs)[1]
+                H[d] += 2
+                mm = 1 if after <= before else 0
+            else:
+                mm = 0
+            q[0] = 1.0 if obs == mm else 0.0
+            q[1] = 1.0 if obs == (2 if can_k else (1 if can_p else 0)) else 0.0
+            q[2] = 1.0 if obs == 0 else 0.0
+            q[3] = 1.0 / m
+        for i in range(4):
+            a[i] = a[i] * ((1.0 - eps) * q[i] + eps / m)
+
+    def _turn_dec(self, H: list[int], after: int, g: set[int], k: int, kn: int, a: list[float]) -> None:
+        """The turn decision with hand ``H``: observed the discard ``k`` (``kn = 0``) or the kong
+        of ``k`` (``kn`` 4 暗槓, 1 加槓)."""
+        can_w = False
+        nk = 0
+        ft, fk = 0, -1
+        if after:
+            can_w = table_complete(H, self.hs)
+            for kk in range(30):
+                if H[kk] == 4:
+                    nk += 1
+                    if fk < 0:
+                        ft, fk = 4, kk
+                elif H[kk] >= 1 and kk in g:
+                    nk += 1
+                    if fk < 0:
+                        ft, fk = 1, kk
+        nd = 0
+        n = 0
+        for kk in range(30):
+            if H[kk]:
+                nd += 1
+                n += H[kk]
+        m = int(can_w) + nk + nd
+        eps = INFER_EPS
+        q = [0.0, 0.0, 0.0, 0.0]
+        if not can_w:
+            first = 1.0 if (kn > 0 and kn == ft and k == fk) else 0.0
+            if nk:
+                q[0] = first
+                q[1] = first
+            else:
+                mm = best_discard(H, self.hs)[0]
+                q[0] = 1.0 if (kn == 0 and k == mm) else 0.0
+                q[1] = 1.0 if (kn == 0 and k == builtin_discard(1, H, self.hs, None)) else 0.0
+            hun = -1
+            for kk in (29, 28, 27):
+                if H[kk]:
+                    hun = kk
+                    break
+            if hun < 0:
+                hun = mm if not nk else best_discard(H, self.hs)[0]
+            q[2] = 1.0 if (kn == 0 and k == hun) else 0.0
+            if kn > 0:
+                q[3] = 0.5 * first
+            else:
+                q[3] = float(H[k]) / float(n)
+                if nk:
+                    q[3] = 0.5 * q[3]
+        for i in range(4):
+            a[i] = a[i] * ((1.0 - eps) * q[i] + eps / m)
+
+    def _likelihood(self, t: int, h: list[int], rng: RandomStream) -> float:
+        """``L_t(h)``: the likelihood of seat ``t``'s record given its concealed counts ``h``."""
+        H = list(h)
+        g = {k for typ, k in self.melds[t] if typ == "pong"}
+        a = [1.0, 1.0, 1.0, 1.0]
+        for typ, s, k, n in reversed(self.rec):
+            if typ == DEAD:
+                if s != t:
+                    self._claim_dec(H, k, 0, a)
+                continue
+            if s != t:
+                continue
+            if typ == DRAW:
+                x = rng.bounded(sum(H))
+                for kk in range(30):
+                    if x < H[kk]:
+                        H[kk] -= 1
+                        break
+                    x -= H[kk]
+            elif typ == EXPOSE:
+                H[k] += n
+            elif typ == CLAIM:
+                H[k] += n
+                if n == 2:
+                    g.discard(k)
+                self._claim_dec(H, k, 2 if n == 3 else 1, a)
+            elif typ == DISCARD:
+                H[k] += 1
+                self._turn_dec(H, n, g, k, 0, a)
+            else:  # SKONG
+                H[k] += n
+                if n == 1:
+                    g.add(k)
+                self._turn_dec(H, 1, g, k, n, a)
+        pi = INFER_PRIOR
+        return pi[0] * a[0] + pi[1] * a[1] + pi[2] * a[2] + pi[3] * a[3]
+
+    def _particles(self, p: int, rng: RandomStream):
+        """The particles of a decision of seat ``p`` (*Layouts*): per particle the other seats'
+        hands and the pool left; the last seat's weights, their total, the smallest ESS."""
+        A = self.A
+        U0 = [4 - self.c[p][k] - self.pub[k] for k in range(30)]
+        if min(U0) < 0:
+            raise EngineError("search: the unseen cards do not fill the hidden places")
+        F, S = self.cfg.particles, self.cfg.samples
+        C = F * S if F > 0 else S
+        parts: list[dict[int, list[int]]] = [{} for _ in range(C)]
+        pools = [list(U0) for _ in range(C)]
+        order = [(p + j) % A for j in range(1, A)]
+        w = [1.0] * C
+        total = float(C)
+        ess_min = float(C)
+        for idx, t in enumerate(order):
+            nt = sum(self.c[t])
+            w = []
+            for c in range(C):
+                U = pools[c]
+                items = [k for k in range(30) for _ in range(U[k])]
+                n = len(items)
+                if n < nt:
+                    raise EngineError("search: the unseen cards do not fill the hidden places")
+                for i in range(nt):
+                    j = i + rng.bounded(n - i)
+                    items[i], items[j] = items[j], items[i]
+                h = [0] * 30
+                for k in items[:nt]:
+                    h[k] += 1
+                parts[c][t] = h
+                pools[c] = [U[k] - h[k] for k in range(30)]
+                w.append(self._likelihood(t, h, rng) if F > 0 else 1.0)
+            total = 0.0
+            sq = 0.0
+            for x in w:
+                total += x
+                sq += x * x
+            if total == 0.0:
+                _STATS["fallbacks"] += 1
+                w = [1.0] * C
+                total = float(C)
+                sq = float(C)
+            ess = total * total / sq
+            if ess < ess_min:
+                ess_min = ess
+            if idx < len(order) - 1:
+                sel = _resample(rng, w, total, C)
+                parts = [dict(parts[c]) for c in sel]
+                pools = [list(pools[c]) for c in sel]
+        return parts, pools, w, total, ess_min
+
+    def _layouts(self, p: int):
+        """A function drawing the decision's ``S`` layouts one by one (rollout copies)."""
+        seed = (self.key * 0x9E3779B97F4A7C15 + self.ndec * 0xBF58476D1CE4E5B9 + p) & _M64
+        self.ndec += 1
+        rng = SplitMixStream(seed)
+        parts, pools, w, total, ess = self._particles(p, rng)
+        _STATS["decisions"] += 1
+        _STATS["ess"] += ess
+        if self.beliefs is not None:
+            probs = [[0.0] * 30 for _ in range(self.A)]
+            truth = [[0] * 30 for _ in range(self.A)]
+            for t in range(self.A):
+                if t == p:
+                    continue
+                for k in range(30):
+                    acc = 0.0
+                    for c in range(len(w)):
+                        if parts[c][t][k] >= 1:
+                            acc += w[c]
+                    probs[t][k] = acc / total
+                    truth[t][k] = int(self.c[t][k] >= 1)
+            unseen = [4 - self.c[p][k] - self.pub[k] for k in range(30)]
+            self.beliefs.append((self.hand_index, p, ess, probs, truth, unseen))
+        sel = _resample(rng, w, total, self.cfg.samples)
+        it = iter(sel)
+
+        def make() -> _Hand:
+            c = next(it)
+            h = self._clone()
+            for t, hand in parts[c].items():
+                h.c[t] = list(hand)
+            items = [k for k in range(30) for _ in range(pools[c][k])]
+            for i in range(len(items) - 1, 0, -1):
+                j = rng.bounded(i + 1)
+                items[i], items[j] = items[j], items[i]
+            if len(items) != DECK_CARDS - self.pos:
+                raise EngineError("search: the unseen cards do not fill the hidden places")
+            h.deck[self.pos:] = [4 * k for k in items]
+            return h
+
+        return make
 
     def _net12(self, row: dict, p: int) -> int:
         """12 x seat ``p``'s net of a finished rollout under the settlement (exact)."""
@@ -429,8 +718,10 @@ class _Hand:
         if len(cand) <= 1:
             return cand[0]
 
+        layout = self._layouts(p)
+
         def make():
-            return self._sample(p), lambda h, k: self._rollout(h, p, p, k)
+            return layout(), lambda h, k: self._rollout(h, p, p, k)
 
         sums, sq = self._values(make, cand, p)
         b = self._best(sums, sq)
@@ -442,8 +733,10 @@ class _Hand:
         cand = [first] + [a for a in range(3) if a != first and _CLAIMS[a] in options]
         if len(cand) <= 1:
             return _CLAIMS[cand[0]]
+        layout = self._layouts(j)
+
         def make():
-            smp = self._sample(j)
+            smp = layout()
             smp.c[cur][d] += 1  # back to before the discard; it is replayed with j's answer forced
             smp.pub[d] -= 1
             smp.discards -= 1
@@ -536,16 +829,19 @@ def play_hand(cfg: EngineConfig, policies: Any, stream: RandomStream) -> dict:
 
 
 def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGenerator, hands: int,
-              decision_log: list | None = None) -> dict[str, np.ndarray]:
+              decision_log: list | None = None, belief_log: list | None = None) -> dict[str, np.ndarray]:
     """Play ``hands`` hands on one stream; the outcome arrays (:data:`~kaptai.nantong.config.OUTCOME_FIELDS`).
 
     ``decision_log``: a list that receives one tuple per ``search`` decision (hand, seat, type 0
-    discard / 1 claim, candidates, choice, 12 x the sum of its nets), as the compiled engine's."""
+    discard / 1 claim, candidates, choice, 12 x the sum of its nets), as the compiled engine's.
+    ``belief_log``: a list that receives per search decision (hand, seat, effective sample size,
+    beliefs ``[seat][kind]``, truth ``[seat][kind]`` (1 if the seat holds the kind), unseen
+    copies per kind): docs/nantong-engine.md, *Layouts*."""
     pols = check_policies(policies, cfg.active)
     stream = RandomStream(bit_generator)
     out = new_outcomes(hands, cfg.active)
     for i in range(hands):
-        row = _Hand(cfg, pols, stream, decision_log, i).play()
+        row = _Hand(cfg, pols, stream, decision_log, i, belief_log).play()
         for name, arr in out.items():
             arr[i] = row[name]
     return out

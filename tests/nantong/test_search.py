@@ -80,9 +80,10 @@ def test_search_plays_legal_hands_and_is_reproducible():
     # the hands end as the rules say: one or more hand winners, a completer on every win
     assert (a["winner"].sum(axis=1) >= 1).all()
     assert ((a["win_type"] == 0) | (a["completer"].sum(axis=1) >= 1)).all()
-    # search draws from the stream, so the deals after its first decision differ from max_melds'
+    # search reads a private stream per decision, never the engine's: the deals are max_melds'
     c = run_hands(cfg, 30, seed=9, policies="max_melds")
-    assert not np.array_equal(a["total"], c["total"])
+    for k in ("dealt_qishou", "double_jiang"):
+        assert np.array_equal(a[k], c[k])
 
 
 @pytest.mark.parametrize("guard,expected", [(0.0, 1), (0.9, 1), (1.1, 0)])
@@ -111,24 +112,62 @@ def test_reference_nets_match_the_settlement(settlement):
 
 def test_sampled_layouts_keep_what_the_seat_has_seen(monkeypatch):
     checked = []
-    original = ER._Hand._sample
+    original = ER._Hand._layouts
 
-    def checked_sample(self, p):
-        smp = original(self, p)
-        assert smp.c[p] == self.c[p] and smp.pub == self.pub and smp.melds == self.melds
-        assert [sum(x) for x in smp.c] == [sum(x) for x in self.c]
-        counts = np.array(smp.pub) + np.bincount([smp.deck[i] // 4 for i in range(self.pos, 120)], minlength=30)
-        for o in range(self.A):
-            counts += np.array(smp.c[o])
-        assert (counts == 4).all()  # every card is somewhere exactly once
-        if self.pos < 119:
-            assert smp.deck[self.pos:] != self.deck[self.pos:] or smp.c != self.c  # a new layout
-        checked.append(p)
-        return smp
+    def checked_layouts(self, p):
+        make = original(self, p)
 
-    monkeypatch.setattr(ER._Hand, "_sample", checked_sample)
+        def checked_make():
+            smp = make()
+            assert smp.c[p] == self.c[p] and smp.pub == self.pub and smp.melds == self.melds
+            assert [sum(x) for x in smp.c] == [sum(x) for x in self.c]
+            counts = np.array(smp.pub) + np.bincount([smp.deck[i] // 4 for i in range(self.pos, 120)], minlength=30)
+            for o in range(self.A):
+                counts += np.array(smp.c[o])
+            assert (counts == 4).all()  # every card is somewhere exactly once
+            if self.pos < 119:
+                assert smp.deck[self.pos:] != self.deck[self.pos:] or smp.c != self.c  # a new layout
+            checked.append(p)
+            return smp
+
+        return checked_make
+
+    monkeypatch.setattr(ER._Hand, "_layouts", checked_layouts)
     run_hands(make_config(3, {"reserve": 36}, samples=1, candidates=2), 1, seed=12, policies="search", compiled=False)
     assert len(set(checked)) == 3
+
+
+@pytest.mark.parametrize("particles", [0, 3])
+def test_compiled_beliefs_equal_reference_beliefs(particles):
+    # the inference's particles and weights, bit for bit (with particles=0: uniform layouts)
+    cfg = make_config(3, {"reserve": 30}, samples=3, candidates=2, particles=particles)
+    la: list = []
+    lb: list = []
+    ba: list = []
+    bb: list = []
+    a = run_hands(cfg, 2, seed=31, policies=["search", "random", "chase_qing"], decision_log=la, belief_log=ba)
+    b = run_hands(cfg, 2, seed=31, policies=["search", "random", "chase_qing"], compiled=False, decision_log=lb,
+                  belief_log=bb)
+    assert la == lb and len(ba) == len(la) > 5
+    _same(a, b)
+    for x, y in zip(ba, bb):
+        assert x[:3] == y[:3] and x[3] == y[3] and x[4] == y[4] and x[5] == y[5]
+        if particles == 0:
+            assert x[2] == 3.0  # every particle weighs 1
+    ess = [x[2] for x in ba]
+    if particles:
+        assert min(ess) < 9.0  # the record weighs the particles
+
+
+def test_inference_counters():
+    from kaptai.nantong.engine import search_stats
+
+    s0 = search_stats()
+    log: list = []
+    run_hands(make_config(3, samples=4), 2, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log)
+    s1 = search_stats()
+    assert s1["decisions"] - s0["decisions"] == len(log) > 0
+    assert 1.0 <= (s1["ess"] - s0["ess"]) / len(log) <= 8.0  # C = 2 x 4 particles
 
 
 def test_budget_is_validated():
@@ -138,3 +177,5 @@ def test_budget_is_validated():
         make_config(3, guard=-1)
     with pytest.raises(RulesError, match="margin='x'"):
         make_config(3, margin="x")
+    with pytest.raises(RulesError, match="particles=17"):
+        make_config(3, particles=17)
