@@ -274,7 +274,7 @@ cdef struct Game:
     double search_z                # standard errors an option must beat the reference by
     int settle                     # SETTLE_POT / SETTLE_ADVANCED
     double cut                     # the house cut
-    int roll_pol                   # the rollout policy R (greedy under pot, score under advanced)
+    int roll_pol                   # the rollout policy R (greedy/score, or lookahead/lookahead_score)
     Game* sub                      # the rollout Game (its table config copied once a run)
     Snap* snap                     # one layout
     int64_t search_decisions, search_layouts, search_rollouts
@@ -2321,7 +2321,10 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         if not 1 <= g.search_S <= 100_000 or not 0.0 <= g.search_z <= 10.0 or not 0 <= g.settle <= 1:
             raise ValueError(f"search_samples={g.search_S}, search_z={g.search_z} or settlement code "
                              f"{g.settle}: out of range (1-100,000, 0-10, 0 or 1)")
-        g.roll_pol = POL_GREEDY if g.settle == SETTLE_POT else POL_SCORE
+        if int(cfg.rollout_code) == 1:       # the reference policy itself
+            g.roll_pol = POL_LOOKAHEAD if g.settle == SETTLE_POT else POL_LOOKAHEAD_SCORE
+        else:
+            g.roll_pol = POL_GREEDY if g.settle == SETTLE_POT else POL_SCORE
         # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
         # forms), and the forms other than basic (greedy's extra waits)
         if uses_look or g.has_extra:

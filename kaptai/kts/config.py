@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts.rules import (
     CLAIMS,
     TURNS,
@@ -50,6 +50,8 @@ __all__ = [
     "new_outcomes",
     "SEARCH_SAMPLES",
     "SEARCH_Z",
+    "SEARCH_ROLLOUT",
+    "SEARCH_ROLLOUTS",
     "SETTLEMENT_CODES",
 ]
 
@@ -67,6 +69,12 @@ SEARCH_SAMPLES: int = 32
 #: (-0.007 to +0.061): the greedy rollouts are biased against the look-ahead's own plans, so
 #: only a clear difference overrules it.
 SEARCH_Z: float = 2.5
+#: The ``'search'`` policy's rollout policies (``make_config(search_rollout=...)``; index = code):
+#: ``'greedy'`` plays greedy (pot) or score (advanced) at every seat of a rollout, ``'lookahead'``
+#: plays the reference policy itself, lookahead (pot) or lookahead_score (advanced).
+SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "lookahead")
+#: The default rollout policy of ``'search'`` (``docs/kap-tai-shap-engine.md``, "search").
+SEARCH_ROLLOUT: str = "greedy"
 #: Settlement codes handed to the compiled engine (index = code).
 SETTLEMENT_CODES: tuple[str, ...] = ("pot", "advanced")
 
@@ -119,6 +127,12 @@ class EngineConfig:
     gee_joon_run_value: int
     search_samples: int = SEARCH_SAMPLES
     search_z: float = SEARCH_Z
+    search_rollout: str = SEARCH_ROLLOUT
+
+    @property
+    def rollout_code(self) -> int:
+        """0 greedy/score rollouts, 1 lookahead/lookahead_score (the ``'search'`` policy)."""
+        return SEARCH_ROLLOUTS.index(self.search_rollout)
 
     @property
     def settlement_code(self) -> int:
@@ -142,7 +156,8 @@ class EngineConfig:
 
 
 def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
-                search_samples: int | None = None, search_z: float | None = None) -> EngineConfig:
+                search_samples: int | None = None, search_z: float | None = None,
+                search_rollout: str | None = None) -> EngineConfig:
     """Validate a table (player count and rules) for the engines.
 
     Parameters
@@ -157,6 +172,9 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
     search_z : float, optional
         Paired standard errors by which ``'search'`` must find an option better than the
         look-ahead's choice (default :data:`SEARCH_Z`; 0 takes the best mean), 0 to 10.
+    search_rollout : {'greedy', 'lookahead'}, optional
+        The policy at every seat of the ``'search'`` policy's rollouts (default
+        :data:`SEARCH_ROLLOUT`; :data:`SEARCH_ROLLOUTS`).
 
     Returns
     -------
@@ -190,6 +208,10 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
     if isinstance(search_z, bool) or not isinstance(search_z, (int, float, np.integer, np.floating)) or \
             not 0.0 <= float(search_z) <= 10.0:
         raise RulesError(f"search_z={search_z!r}: expected a number from 0 to 10")
+    if search_rollout is None:
+        search_rollout = SEARCH_ROLLOUT
+    if not isinstance(search_rollout, str) or search_rollout not in SEARCH_ROLLOUTS:
+        raise RulesError(f"search_rollout={quote_token(search_rollout)}: expected 'greedy' or 'lookahead'")
     p = validate_players(players)
     r = resolve_rules(rules)
     check_deal(p, r)
@@ -214,6 +236,7 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
         gee_joon_run_value=r.gee_joon_run_value,
         search_samples=int(search_samples),
         search_z=float(search_z),
+        search_rollout=search_rollout,
     )
 
 

@@ -249,7 +249,10 @@ class _Hand:
         advanced = cfg.settlement_code == 1
         # the search's reference policy and rollout policy (docs: "search")
         self.ref_policy: Policy = LookaheadScorePolicy() if advanced else LookaheadPolicy()
-        self.rollout_policy: Policy = ScorePolicy() if advanced else GreedyPolicy()
+        if cfg.rollout_code == 1:
+            self.rollout_policy: Policy = self.ref_policy
+        else:
+            self.rollout_policy = ScorePolicy() if advanced else GreedyPolicy()
 
     # ------------------------------------------------------------------ helpers
     def event(self, seat: int, action: int, tile: int = -1, value: int = -1) -> None:

@@ -47,9 +47,9 @@ from .test_engine import replay
 # --------------------------------------------------------------------------------------
 
 
-def _cfg(players, preset, options=None, samples=2, z=1.0):
+def _cfg(players, preset, options=None, samples=2, z=1.0, rollout=None):
     return make_config(players, resolve_rules(preset, **(options or {})), search_samples=samples,
-                       search_z=z)
+                       search_z=z, search_rollout=rollout)
 
 
 def _compiled_rows(log) -> list[tuple]:
@@ -198,6 +198,36 @@ def test_compiled_equals_reference_over_200_decisions():
     assert total >= 200, total
     assert overrides > 0 and moved > 0  # the search does not just replay the look-ahead
     assert {"discard", "exchange", "claim", "early"} <= set(kinds), kinds
+
+
+# (players, preset, options, policies, seed): search_rollout='lookahead', 2 layouts, z = 0
+LOOK_CASES = [
+    (2, "traditional", {}, ["search", "search"], 1),
+    (2, "advanced", {"claim": "any", "keep_drawn": False}, ["search", "lookahead_score"], 3),
+    (3, "traditional", {"turn": "claim-or-draw"}, ["search", "greedy", "lookahead"], 5),
+]
+
+
+@pytest.mark.slow
+def test_lookahead_rollouts_compiled_equals_reference():
+    """search_rollout='lookahead': the rollouts play the reference policy at every seat; both
+    engines write the same logs (the reference engine's look-ahead is the oracle's: some 50x
+    slower than greedy rollouts, hence few decisions and a slow test)."""
+    total = 0
+    for players, preset, options, pols, seed in LOOK_CASES:
+        cfg = _cfg(players, preset, options, samples=2, z=0.0, rollout="lookahead")
+        assert cfg.rollout_code == 1
+        _, trace, n = compare(cfg, pols, seed, 1)
+        total += n
+        for d in trace:                  # z = 0: the best passing mean, as with greedy rollouts
+            check_best_passing_mean(d)
+    assert total >= 20, total
+
+
+def test_search_rollout_is_checked():
+    assert make_config(4).search_rollout == "greedy" and make_config(4).rollout_code == 0
+    with pytest.raises(RulesError, match="search_rollout='x"):
+        make_config(4, search_rollout="x" * 60)
 
 
 @pytest.mark.slow
