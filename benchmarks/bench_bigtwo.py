@@ -1,6 +1,8 @@
 """Throughput of the Big Two (鋤大D) game engine: compiled against the pure-Python reference.
 
 Run ``python benchmarks/bench_bigtwo.py [--quick]``; prints one row per measurement.
+``python benchmarks/bench_bigtwo.py --duel DEALS SEED`` prints the search's strength table
+(one search seat against each field, seats rotated, duplicate deals; :func:`duel`).
 ``run(quick)`` returns the rows as dicts ``{name, value, unit, repeats}`` (plus ``target``
 where there is one).
 
@@ -174,8 +176,52 @@ def run(quick: bool = False) -> list[dict]:
     return out
 
 
+#: The rule sets of the search's strength table (docs/big-two.md, "Strength against each field").
+DUEL_RULES = {
+    "default": {},
+    "wta": {"settlement": "winner_takes_all"},
+    "outside": {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off",
+                "redeal": "off", "settlement": "winner_takes_all", "chao": "13"},
+}
+
+
+def duel(deals: int, seed: int, rulesets=tuple(DUEL_RULES), fields=("greedy", "heuristic", "random")) -> dict:
+    """One ``search`` seat against a field of one policy, seats rotated, on duplicate deals.
+
+    The decks come from ``numpy.random.default_rng(seed)`` (``3 * deals`` of them, spare ones for
+    redeals) and are the same for every seat of the search; the search's stream of rotation
+    ``s`` is ``PCG64(seed + 1 + s)``. Per deal, the search seat's net (points, stake 1) is
+    averaged over the 4 rotations; the interval is over deals. Returns
+    ``{'<rules>/<field>': {'ev', 'ev_ci', 'hands', 'per_deal'}}``.
+    """
+    from kaptai.bigtwo import scoring
+
+    out = {}
+    for rs in rulesets:
+        cfg = make_config(4, DUEL_RULES[rs])
+        rng = np.random.default_rng(seed)
+        decks = np.array([rng.permutation(52) for _ in range(deals * 3)])
+        flat = cfg.rules.replace(stake=1.0, bankroll="off")
+        for field in fields:
+            ev = np.zeros(deals)
+            for s in range(4):
+                codes = [POLICY_CODES[field]] * 4
+                codes[s] = POLICY_CODES["search"]
+                res, _ = _engine.run_hands(cfg, codes, np.random.PCG64(seed + 1 + s), deals, decks=decks)
+                pen = scoring.penalties(res["cards_left"], flat, points_left=res["points_left"], winner=res["winner"])
+                ev += scoring.settle_many(pen, flat, winner=res["winner"], liable=res["liable"])[:, s] / 4
+            out[f"{rs}/{field}"] = {"ev": float(ev.mean()), "ev_ci": float(1.96 * ev.std(ddof=1) / np.sqrt(deals)),
+                                    "hands": 4 * deals, "per_deal": ev}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--duel"]:
+        deals, seed = int(argv[1]), int(argv[2])
+        for key, r in duel(deals, seed).items():
+            print(f"{key:<22} search EV {r['ev']:+.2f} +- {r['ev_ci']:.2f} points a hand ({r['hands']:,} hands)")
+        return 0
     for r in run(quick="--quick" in argv):
         print(f"{r['name']:<42} {r['value']:>14,.1f} {r['unit']}  (median of {r['repeats']})")
     return 0
