@@ -341,7 +341,7 @@ def atlas(
     """
     hands = check_count("hands", hands, 1)
     if not isinstance(confidence, float) or not 0.0 < confidence < 1.0:
-        raise RulesError(f"confidence={confidence!r}: expected a float strictly between 0 and 1")
+        raise RulesError(f"confidence={quote_token(confidence)}: expected a float strictly between 0 and 1")
     z_value(confidence)
     entropy = check_seed(seed)
     jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy, strong_hands=strong_hands)

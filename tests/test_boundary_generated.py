@@ -135,6 +135,22 @@ BAD_SEEDS = (-1, 1.5, "x", True, 2**200)
 BAD_WORKERS = (0, -1, 1.5, "2", True, 10**30)
 BAD_CHECKPOINTS = (123, 1.5, ["ck"], "x" * 300, "", "x" * LONG)
 BAD_PLAYERS = (1.5, "x" * LONG, True, 10**30, -1)
+#: Other arguments of the run functions and what each must refuse.
+BAD_OTHERS = {
+    "policies": (123, ["x" * LONG], "x" * LONG, object(), 1.5),
+    "rules": (123, "x" * LONG, 1.5, ["a"]),
+    "variants": (123, "x" * LONG, 1.5),
+    "bidding": (123, "x" * LONG),
+    "malaysian_swap": (123, "x" * LONG),
+    "first_leader": (123, "x" * LONG),
+    "house_cut": ("x", -1, 10**30, float("nan")),
+    "cut": ("x" * LONG, 123),
+    "record": (-1, 1.5, "x", 10**30),
+    "confidence": (2, "x", -1),
+    "scheduler": (123, "x" * LONG),
+    "baseline": (123, "x" * LONG),
+    "coins": ("x" * LONG, -1),
+}
 
 #: The run-level functions of each game (its API for the commands that run chunks).
 RUN_FUNCTIONS = {
@@ -173,12 +189,15 @@ def _api_cases() -> Iterator[Any]:
                     values = BAD_CHECKPOINTS
                 elif name == "players":
                     values = BAD_PLAYERS
+                elif name in BAD_OTHERS:
+                    values = BAD_OTHERS[name]
                 else:
                     continue
                 yield pytest.param(entry, name, values, id=f"{entry.split(':')[0].split('.')[1]}-{entry.split(':')[1]}-{name}")
     for game in ("big-two", "nine-ten", "nantong", "heaven-eleven"):  # the shared league
         for name, values in (("hands", BAD_COUNTS), ("seed", BAD_SEEDS), ("workers", BAD_WORKERS),
-                             ("checkpoint", BAD_CHECKPOINTS)):
+                             ("checkpoint", BAD_CHECKPOINTS), ("policies", BAD_OTHERS["policies"]),
+                             ("baseline", BAD_OTHERS["baseline"]), ("scheduler", BAD_OTHERS["scheduler"])):
             yield pytest.param(f"kaptai.core.league:policy_league#{game}", name, values, id=f"league-{game}-{name}")
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from kaptai.bigtwo.evaluate import _params
 from kaptai.bigtwo.rules import FIRST_LEADS, REDEALS, TOP_RULES, RuleSet, resolve_rules, validate_players
-from kaptai.errors import KaptaiError, RulesError
+from kaptai.errors import KaptaiError, RulesError, quote_token
 
 __all__ = [
     "ACTIONS",
@@ -228,7 +228,7 @@ def make_config(
         rules = resolve_rules(rules, players=validate_players(players))
     if malaysian_swap not in MALAYSIAN_SWAP:
         raise RulesError(
-            f"malaysian_swap={malaysian_swap!r} is not allowed: expected one of "
+            f"malaysian_swap={quote_token(malaysian_swap)} is not allowed: expected one of "
             + ", ".join(repr(v) for v in MALAYSIAN_SWAP)
         )
     if search_samples is None:

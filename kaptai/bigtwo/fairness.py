@@ -35,7 +35,7 @@ from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.bigtwo.simulate import CONFIDENCE, SCORING_OPTIONS, _entropy, _count, run_tallies
 from kaptai.core.stats import mean_interval, sd_interval, spread_interval, wilson_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "FRAME_COLUMNS",
@@ -142,7 +142,7 @@ def _variant(name: str, spec: Any, players: int) -> Variant:
     spec = dict(spec)
     swap = spec.pop("malaysian_swap", "policy")
     if swap not in MALAYSIAN_SWAP:
-        raise RulesError(f"variant {name!r}: malaysian_swap={swap!r}, expected one of {', '.join(map(repr, MALAYSIAN_SWAP))}")
+        raise RulesError(f"variant {quote_token(name)}: malaysian_swap={quote_token(swap)}, expected one of {', '.join(map(repr, MALAYSIAN_SWAP))}")
     preset = spec.pop("preset", None)
     p = spec.pop("players", players)
     rules = resolve_rules(preset, **{**spec, "players": p, "name": str(name)})
@@ -175,7 +175,7 @@ def resolve_variants(variants: Any = "scoring", players: int = 4) -> list[Varian
                 out.append(_variant(part, part, players))
             else:
                 raise RulesError(
-                    f"unknown variant set or preset {part!r}: sets are {', '.join(VARIANT_SETS)}; "
+                    f"unknown variant set or preset {quote_token(part)}: sets are {', '.join(VARIANT_SETS)}; "
                     f"the preset is 'hong_kong'"
                 )
         return out

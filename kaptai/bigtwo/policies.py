@@ -61,7 +61,7 @@ from kaptai.bigtwo.evaluate import Play
 from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_SAMPLES, make_config
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
-from kaptai.errors import KaptaiError
+from kaptai.errors import KaptaiError, quote_token
 
 __all__ = [
     "FULL_MASK",
@@ -755,7 +755,7 @@ def _builtin(name: str, stream: Any, cfg: Any = None) -> Policy:
         if cfg is None:
             return SearchPolicy()
         return SearchPolicy(cfg.search_samples, cfg.search_rollout, cfg.search_infer)
-    raise KaptaiError(f"unknown policy {name!r}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
+    raise KaptaiError(f"unknown policy {quote_token(name)}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
 
 
 def check_policies(policies: Any, players: int) -> list:
@@ -778,7 +778,7 @@ def check_policies(policies: Any, players: int) -> list:
     for seat, p in enumerate(policies):
         if isinstance(p, str) and p not in POLICY_CODES:
             raise RulesError(
-                f"unknown policy {p!r} for seat {seat}: expected one of "
+                f"unknown policy {quote_token(p)} for seat {seat}: expected one of "
                 + ", ".join(repr(n) for n in POLICY_NAMES)
                 + " or a kaptai.bigtwo.policies.Policy"
             )

@@ -19,7 +19,7 @@ from kaptai.bigtwo.rules import RuleSet
 from kaptai.bigtwo.simulate import CONFIDENCE, _count, _entropy
 from kaptai.core.options import policy_label
 from kaptai.core.stats import mean_interval, wilson_interval
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["CHUNK_SESSIONS", "SESSION_METRICS", "simulate_sessions"]
 
@@ -124,10 +124,14 @@ def simulate_sessions(
     sessions = _count("sessions", sessions, 1)
     games = _count("games", games, 1)
     pols = check_policies(policies, cfg.players)
-    c = np.broadcast_to(np.asarray(coins, dtype=np.float64), (cfg.players,)).copy() if np.ndim(coins) == 0 else \
-        np.asarray(coins, dtype=np.float64)
-    if c.shape != (cfg.players,) or not np.all(np.isfinite(c)) or np.any(c <= 0):
-        raise RulesError(f"coins={coins!r}: expected a positive number or one per seat ({cfg.players})")
+    bad_coins = RulesError(f"coins={quote_token(coins)}: expected a positive number or one per seat ({cfg.players})")
+    try:
+        c = np.broadcast_to(np.asarray(coins, dtype=np.float64), (cfg.players,)).copy() if np.ndim(coins) == 0 else \
+            np.asarray(coins, dtype=np.float64)
+    except (TypeError, ValueError):  # text, None, ragged lists ...
+        raise bad_coins from None
+    if isinstance(coins, (str, bytes, bool)) or c.shape != (cfg.players,) or not np.all(np.isfinite(c)) or np.any(c <= 0):
+        raise bad_coins
     entropy = _entropy(seed)
     tasks = LazyTasks(lambda ch: (cfg, pols, ch.seed, ch.size, games, c, rules_capped),
                       plan_chunks(sessions, CHUNK_SESSIONS, entropy))

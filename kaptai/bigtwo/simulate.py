@@ -57,7 +57,7 @@ from kaptai.core.runner import LazyTasks, plan_chunks, resume_seed, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "CHUNK_HANDS",
@@ -497,7 +497,7 @@ def check_malaysian_swap(players: Any, rules: Any, malaysian_swap: Any) -> None:
     r = resolve_rules(rules)
     if not (players == 3 and r.malaysian_3p):
         raise RulesError(
-            f"malaysian_swap={malaysian_swap!r} does not apply: the Malaysian swap is played only with 3 "
+            f"malaysian_swap={quote_token(malaysian_swap)} does not apply: the Malaysian swap is played only with 3 "
             f"players and malaysian_3p=True (got {players} players, malaysian_3p={r.malaysian_3p})"
         )
 

@@ -1093,7 +1093,7 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
 def _check_scheduler(scheduler: str) -> None:
     if not isinstance(scheduler, str) or not (scheduler == "local" or _SCHEME.match(scheduler)):
         raise SchedulerError(
-            f"scheduler={scheduler!r}: expected 'local' or a Dask scheduler address such as "
+            f"scheduler={quote_token(scheduler)}: expected 'local' or a Dask scheduler address such as "
             "'tcp://10.0.0.5:8786'"
         )
 

@@ -106,7 +106,7 @@ def validate_cut(cut: object, name: str = "house_cut") -> float:
         or not math.isfinite(float(cut))
         or not 0.0 <= float(cut) <= 1.0
     ):
-        raise RulesError(f"{name}={cut!r} is not allowed: expected a number from 0 to 1 inclusive")
+        raise RulesError(f"{name}={quote_token(cut)} is not allowed: expected a number from 0 to 1 inclusive")
     return float(cut)
 
 

@@ -35,8 +35,10 @@ def z_value(confidence: float = 0.95) -> float:
     >>> round(z_value(0.95), 4), round(z_value(0.99), 4)
     (1.96, 2.5758)
     """
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence={confidence!r}: expected a number strictly between 0 and 1")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 < confidence < 1.0:
+        from kaptai.errors import RulesError, quote_token  # a ValueError too
+
+        raise RulesError(f"confidence={quote_token(confidence)}: expected a number strictly between 0 and 1")
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
@@ -193,8 +195,10 @@ def clopper_pearson_interval(successes, n, confidence: float = 0.95):
 
     k = np.asarray(successes, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence={confidence!r}: expected a number strictly between 0 and 1")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 < confidence < 1.0:
+        from kaptai.errors import RulesError, quote_token  # a ValueError too
+
+        raise RulesError(f"confidence={quote_token(confidence)}: expected a number strictly between 0 and 1")
     a = (1.0 - confidence) / 2.0
     with np.errstate(invalid="ignore", divide="ignore"):
         lo = np.where(k <= 0, 0.0, betaincinv(np.maximum(k, 1e-300), n - k + 1.0, a))

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import KaptaiError, RulesError, quote_token
+from kaptai.errors import KaptaiError, RulesError, as_items, quote_token
 from kaptai.heaven11.evaluate import key_tables
 from kaptai.heaven11.rules import RuleSet, resolve_rules
 
@@ -229,7 +229,7 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
     if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or search_infer not in (0, 1):
         raise RulesError(f"search_infer={quote_token(search_infer)} is not allowed: expected 0 or 1")
     if first_leader not in FIRST_LEADERS:
-        raise RulesError(f"first_leader={first_leader!r} is not allowed: expected one of 'declarer', 'next'")
+        raise RulesError(f"first_leader={quote_token(first_leader)} is not allowed: expected one of 'declarer', 'next'")
     if first_dealer is None:
         fd = -1
     elif isinstance(first_dealer, (int, np.integer)) and not isinstance(first_dealer, bool) and 0 <= first_dealer < 4:
@@ -284,7 +284,7 @@ def check_policies(policies: Any) -> list:
     for seat, p in enumerate(policies):
         if isinstance(p, str):
             if p not in PLAY_CODES:
-                raise RulesError(f"unknown policy {p!r} for seat {seat}: expected one of "
+                raise RulesError(f"unknown policy {quote_token(p)} for seat {seat}: expected one of "
                                  + ", ".join(repr(n) for n in PLAY_POLICIES) + " or a kaptai.heaven11.policies.Policy")
         elif not callable(getattr(p, "play", None)):
             raise RulesError(f"policy for seat {seat} ({p!r}) has no play(view) method")
@@ -299,11 +299,11 @@ def check_bidding(bidding: Any) -> list[str]:
     """
     if isinstance(bidding, str):
         bidding = [bidding] * 4
-    bidding = list(bidding)
+    bidding = as_items(bidding, "bidding", RulesError)
     if len(bidding) != 4:
         raise RulesError(f"got {len(bidding)} bidding policies for 4 players: give one, or one per seat")
     for seat, b in enumerate(bidding):
         if b not in BID_CODES:
-            raise RulesError(f"unknown bidding policy {b!r} for seat {seat}: expected one of "
+            raise RulesError(f"unknown bidding policy {quote_token(b)} for seat {seat}: expected one of "
                              + ", ".join(repr(n) for n in BID_POLICIES))
     return bidding

@@ -70,14 +70,19 @@ def compare_variants(variants: str | Mapping[str, dict] = "play", hands: int = 2
     """
     if isinstance(variants, str):
         if variants not in VARIANT_SETS:
-            from kaptai.errors import RulesError
+            from kaptai.errors import RulesError, quote_token
 
-            raise RulesError(f"unknown variant set {variants!r}: expected one of "
+            raise RulesError(f"unknown variant set {quote_token(variants)}: expected one of "
                              + ", ".join(repr(k) for k in VARIANT_SETS) + " (or 'asymmetry', 'leading' on the command line)")
         variants = VARIANT_SETS[variants]
     workers = check_count("workers", workers, 1)
     seed = resume_seed(seed, checkpoint)
     entropy = check_seed(seed)
+    if not isinstance(variants, Mapping) or not variants:
+        from kaptai.errors import RulesError, quote_token
+
+        raise RulesError(f"variants={quote_token(variants)}: expected a variant set name or a mapping of "
+                         "labels to rule options")
     labels = list(variants)
     built = [tallies_job(opts, hands, entropy, policies=policies, bidding=bidding) for opts in variants.values()]
     counts = run_jobs([job for job, _ in built], workers=workers, executor=executor, scheduler=scheduler,

@@ -164,7 +164,7 @@ def _variant(name: str, spec: Any, players: int, cut: float | None) -> Variant:
     elif isinstance(spec, str):
         if spec not in PRESETS:
             raise RulesError(
-                f"unknown variant {spec!r}: expected a preset ({', '.join(map(repr, PRESETS))}), "
+                f"unknown variant {quote_token(spec)}: expected a preset ({', '.join(map(repr, PRESETS))}), "
                 f"a RuleSet, a dict of rule options, or a set of VARIANT_SETS "
                 f"({', '.join(map(repr, VARIANT_SETS))})"
             )

@@ -78,7 +78,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from kaptai.errors import InvalidHandError, RulesError
+from kaptai.errors import InvalidHandError, RulesError, quote_token
 from kaptai.kts import reference
 from kaptai.kts.tiles import N_TILE_TYPES, TEN_VALUE
 
@@ -915,7 +915,7 @@ def resolve_policies(policies: str | Policy | Sequence[str | Policy], players: i
             key = item.strip().lower()
             if key not in BUILTIN_POLICIES:
                 raise RulesError(
-                    f"unknown policy {item!r}: expected one of "
+                    f"unknown policy {quote_token(item)}: expected one of "
                     f"{', '.join(repr(p) for p in BUILTIN_POLICIES)} or a "
                     "kaptai.kts.policies.Policy instance"
                 )

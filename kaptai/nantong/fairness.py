@@ -43,7 +43,7 @@ from kaptai.core.runner import Job, plan_chunks, run_chunks, run_jobs
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, sd_interval, wilson_interval
 from kaptai.core.tables import FAIRNESS_COLUMNS
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.nantong.config import EngineConfig, make_config, seat_players
 from kaptai.nantong.engine import run_hands
 from kaptai.nantong.policies import check_policies
@@ -211,7 +211,7 @@ def compare_variants(variants: Any = "qishou", players: int = 3, matches: int = 
     """
     if isinstance(variants, str):
         if variants not in VARIANT_SETS:
-            raise RulesError(f"unknown variant set {variants!r}: expected one of {', '.join(VARIANT_SETS)}")
+            raise RulesError(f"unknown variant set {quote_token(variants)}: expected one of {', '.join(VARIANT_SETS)}")
         variants = VARIANT_SETS[variants]
     if not isinstance(variants, Mapping):
         raise RulesError("variants must be a variant-set name or a mapping name -> options")

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, as_items, quote_token
 from kaptai.nantong.config import POLICY_NAMES, IllegalMoveError
 from kaptai.nantong.cards import format_card
 
@@ -360,14 +360,14 @@ def check_policies(policies: Any, active: int) -> list:
     """
     if isinstance(policies, (str, Policy)):
         policies = [policies] * active
-    pols = list(policies)
+    pols = as_items(policies, "policies", RulesError)
     if len(pols) != active:
         raise RulesError(f"{len(pols)} policies given for {active} active seats")
     for p in pols:
         if isinstance(p, str):
             if p not in POLICY_NAMES:
                 raise RulesError(
-                    f"unknown policy {p!r}: expected one of {', '.join(repr(n) for n in POLICY_NAMES)} or a Policy object"
+                    f"unknown policy {quote_token(p)}: expected one of {', '.join(repr(n) for n in POLICY_NAMES)} or a Policy object"
                 )
         elif not isinstance(p, Policy):
             raise RulesError(f"a policy must be a built-in name or a Policy object, got {type(p).__name__}")

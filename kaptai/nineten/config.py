@@ -263,7 +263,7 @@ def check_policies(policies: Any, players: int) -> list:
         raise RulesError(f"got {len(policies)} policies for {players} players: give one, or one per seat")
     for seat, p in enumerate(policies):
         if isinstance(p, str) and p not in POLICY_CODES:
-            raise RulesError(f"unknown policy {p!r} for seat {seat}: expected one of "
+            raise RulesError(f"unknown policy {quote_token(p)} for seat {seat}: expected one of "
                              + ", ".join(repr(x) for x in POLICY_NAMES) + " or a kaptai.nineten.policies.Policy")
         if not isinstance(p, str) and not callable(getattr(p, "discard", None)):
             raise RulesError(f"policy for seat {seat} ({p!r}) has no discard(view) method")

@@ -33,7 +33,7 @@ from kaptai.core.tables import FAIRNESS_COLUMNS
 from kaptai.nineten.config import make_config
 from kaptai.nineten.rules import resolve_rules
 from kaptai.nineten.simulate import tallies_frame, tallies_job
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["VARIANT_SETS", "Variant", "resolve_variants", "compare_variants", "fairness"]
 
@@ -116,7 +116,7 @@ def resolve_variants(variants: Any = "options", players: int = 4) -> list[Varian
         out: list[Variant] = []
         for part in (p.strip() for p in variants.split(",")):
             if part not in VARIANT_SETS:
-                raise RulesError(f"unknown variant set {part!r}: sets are {', '.join(VARIANT_SETS)}")
+                raise RulesError(f"unknown variant set {quote_token(part)}: sets are {', '.join(VARIANT_SETS)}")
             out += [_variant(k, v, players) for k, v in VARIANT_SETS[part].items()]
         return out
     if isinstance(variants, Mapping):
