@@ -305,7 +305,7 @@ def parse_hand(cards: str | Iterable[int | str], size: int | None = None) -> tup
     """
     ids = parse_cards(cards)
     if size is not None and len(ids) != size:
-        raise InvalidHandError(f"hand has {len(ids)} cards, expected {size}")
+        raise InvalidHandError(f"hand has {len(ids)} cards, expected {quote_token(size)}")
     return ids
 
 
@@ -376,7 +376,7 @@ def format_card(card_id: int, style: str = "letter") -> str:
         return RANKS[c >> 2] + SUITS[c & 3]
     if style == "symbol":
         return RANKS[c >> 2] + SUIT_SYMBOLS[c & 3]
-    raise KaptaiError(f"unknown style {style!r}: expected 'letter' or 'symbol'")
+    raise KaptaiError(f"unknown style {quote_token(style)}: expected 'letter' or 'symbol'")
 
 
 def format_cards(cards: Iterable[int], style: str = "letter", *, sort: bool = False, rules=None) -> str:

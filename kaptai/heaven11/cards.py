@@ -270,7 +270,7 @@ def parse_hand(cards: str | Iterable[int | str], size: int | None = 13) -> tuple
     """
     ids = parse_cards(cards)
     if size is not None and len(ids) != size:
-        raise InvalidHandError(f"hand has {len(ids)} cards, expected {size}")
+        raise InvalidHandError(f"hand has {len(ids)} cards, expected {quote_token(size)}")
     return ids
 
 

@@ -487,7 +487,7 @@ def parse_hand(
         ):
             allowed = tuple(sorted({int(s) for s in size}))
         else:
-            raise RulesError(f"size={size!r} is not allowed: expected a hand size or a collection of sizes")
+            raise RulesError(f"size={quote_token(size)} is not allowed: expected a hand size or a collection of sizes")
         if len(ids) not in allowed:
             raise InvalidHandError(
                 f"the hand has {len(ids)} tiles: expected {_sizes_text(allowed)}"
@@ -604,7 +604,7 @@ def format_tile(tile_id: int, style: str = "pips") -> str:
     if style in ("zh", "en"):
         name = tile.name_zh if style == "zh" else tile.name_en
         return name if tile.is_civil else f"{name}({lo}-{hi})"
-    raise KaptaiError(f"unknown tile style {style!r}: expected one of {', '.join(STYLES)}")
+    raise KaptaiError(f"unknown tile style {quote_token(style)}: expected one of {', '.join(STYLES)}")
 
 
 def format_hand(ids: str | Iterable[int | str | Tile], style: str = "pips", sep: str = " ") -> str:
@@ -631,6 +631,8 @@ def format_hand(ids: str | Iterable[int | str | Tile], style: str = "pips", sep:
     >>> format_hand("天 天 鵝", style="compact", sep=",")
     '66,66,13'
     """
+    if not isinstance(sep, str):
+        raise KaptaiError(f"sep={quote_token(sep)}: expected a string")
     return sep.join(format_tile(i, style) for i in parse_hand(ids))
 
 

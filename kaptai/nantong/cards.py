@@ -244,6 +244,8 @@ def _item(token: str, position: int) -> list[int]:
 
 
 def _check_deck(kinds: Iterable[int], tokens: Sequence[str], deck: int) -> None:
+    if isinstance(deck, bool) or deck not in (120, 125):
+        raise KaptaiError(f"deck={quote_token(deck)}: expected 120 or 125 (cards)")
     if deck == 125:
         return
     for k in kinds:

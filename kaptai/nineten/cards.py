@@ -293,7 +293,7 @@ def parse_hand(cards: str | Iterable[int | str], size: int | None = None) -> np.
     counts = np.bincount(np.array(ks, dtype=np.int64), minlength=N_KINDS) if ks else np.zeros(N_KINDS, dtype=np.int64)
     _check_copies(counts)  # before the int8 cast: 256 copies must not wrap round to 0
     if size is not None and len(ks) != size:
-        raise InvalidHandError(f"hand has {len(ks)} cards, expected {size}")
+        raise InvalidHandError(f"hand has {len(ks)} cards, expected {quote_token(size)}")
     return counts.astype(np.int8)
 
 
@@ -316,7 +316,7 @@ def format_card(k: int, style: str = "ascii") -> str:
         return _COLOUR_SIMP[c] + _RANK_CHARS[r][fam + 1]
     if style == "pinyin":
         return _COLOUR_PINYIN[c] + "-" + _RANK_PINYIN[r][fam // 2]
-    raise KaptaiError(f"unknown style {style!r}: expected 'ascii', 'trad', 'simp' or 'pinyin'")
+    raise KaptaiError(f"unknown style {quote_token(style)}: expected 'ascii', 'trad', 'simp' or 'pinyin'")
 
 
 def format_cards(kinds: Iterable[int], style: str = "ascii") -> str:
