@@ -249,3 +249,19 @@ def test_the_rule_defaults_read_from_the_source_are_the_rulesets():
         real = {k: v for k, v in spec.resolve_rules(spec.presets[0]).to_dict().items() if k != "name"}
         assert list(read.items()) == list(real.items()), spec.name
         assert spec.rule_defaults() == real
+
+
+BUDGETED = commands_with("samples", "budget_ms")
+
+
+@pytest.mark.parametrize("game,name,cmd", BUDGETED, ids=_ids(BUDGETED))
+def test_a_time_budget_with_a_fixed_sample_count_is_refused(game, name, cmd, capsys):
+    base = [name, game, *positionals(cmd)]
+    err = refused([*base, "--samples", "4", "--budget-ms", "100"], capsys)
+    assert "--budget-ms has no effect" in err and "--samples 4" in err
+    settings_ok([*base, "--budget-ms", "100"])
+    settings_ok([*base, "--samples", "4"])
+
+
+def test_every_advise_has_the_time_budget():
+    assert {g for g, _, _ in BUDGETED} >= {"big-two", "nine-ten", "nantong", "heaven-eleven"}

@@ -286,8 +286,17 @@ def advice_budget(what: str = "answer") -> tuple[Opt, Opt]:
             help=f"a fixed number of layouts of the unseen cards per {what} (no time budget; default: sample "
                  "until the best option's lead over the second is resolved or --budget-ms is spent)"),
         Opt("--budget-ms", "int", default=ADVICE_BUDGET_MS, lo=1, hi=ADVICE_MAX_BUDGET_MS, unit="ms",
-            help=f"time budget of the sampling without --samples (default {ADVICE_BUDGET_MS} ms)"),
+            help=f"time budget of the sampling without --samples (default {ADVICE_BUDGET_MS} ms)",
+            applies=_budget_applies),
     )
+
+
+def _budget_applies(args: Any) -> str | None:
+    """``--budget-ms`` bounds the sampling only when ``--samples`` does not fix it."""
+    samples = getattr(args, "samples", None)
+    if samples is not None:
+        return f"--samples {samples} fixes the number of layouts, so no time budget applies: give one of them"
+    return None
 
 
 def samples(default: int, hi: int = 100_000, what: str = "decision") -> Opt:
