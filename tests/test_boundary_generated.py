@@ -335,6 +335,11 @@ ANALYSIS_CASES = [
     ("kaptai.nineten:deal_odds", (4,), "monte_carlo_deals", (-1, 10**30, 1.5, "x" * LONG)),
     ("kaptai.heaven11:deal_odds", (), "players", (1.5, "x" * LONG, True, 3)),
     ("kaptai.heaven11:score", ("3C",), "tricks", (123, 1.5, "x" * LONG, [None] * 4, {"a": 1})),
+    ("kaptai.nantong:parse_cards", ("5w",), "deck", (123, 1.5, "x" * LONG, None)),
+    ("kaptai.nineten:validate_players", (4,), "play", (123, "x" * LONG, None)),
+    ("kaptai.kts:format_hand", ("66 55",), "sep", (123, None, object())),
+    ("kaptai.kts:format_hand", ("66 55",), "style", (123, "x" * LONG)),
+    ("kaptai.bigtwo:parse_hand", ("3D",), "size", ("x" * LONG, 2)),
 ]
 
 
