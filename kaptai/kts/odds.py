@@ -111,8 +111,11 @@ def _run_slices(run, slices: list, workers: int | None) -> list:
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         return [run(p) for p in slices]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
         return list(pool.map(run, slices))
+    finally:  # Ctrl-C: the slices not started are dropped, not run to the end
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _tallies(copies: list[int], size: int, mask: int, base_sum: int, gj: int, n: int, distance: bool,
