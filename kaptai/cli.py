@@ -465,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kaptai: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        from kaptai.core.output import interrupted_message
+        from kaptai.core.interrupt import interrupted_message  # light: no pandas on Ctrl-C
 
         print(interrupted_message(exc, getattr(args, "checkpoint", None)), file=sys.stderr)
         return 130

@@ -612,13 +612,4 @@ def want_progress(no_progress: bool = False, stream: IO[str] | None = None, *,
     return is_terminal(sys.stderr if stream is None else stream)
 
 
-def interrupted_message(exc: BaseException | None = None, checkpoint: str | os.PathLike | None = None) -> str:
-    """The line printed on Ctrl-C: ``kaptai: interrupted``, and what was saved.
-
-    >>> from kaptai.core.runner import RunInterrupted
-    >>> from kaptai.core.output import interrupted_message
-    >>> interrupted_message(RunInterrupted("3 of 9 chunk(s) are saved in the checkpoint ck"))
-    'kaptai: interrupted: 3 of 9 chunk(s) are saved in the checkpoint ck'
-    """
-    detail = str(exc) if exc is not None else ""
-    return "kaptai: interrupted" + (f": {detail}" if detail else "")
+from kaptai.core.interrupt import interrupted_message  # noqa: E402  (its home: a light module)
