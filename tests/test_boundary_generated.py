@@ -468,3 +468,15 @@ def test_ctrl_c_on_the_command_line_counts_the_chunks_on_disk_under_its_checkpoi
     assert code == 130
     assert err.strip() == (f"kaptai: interrupted: 2 chunk(s) of 2 run(s) are saved under the checkpoint "
                            f"{tmp_path / 'ck'}: run the same command again to resume")
+
+
+def test_the_ctrl_c_line_imports_nothing_heavy():
+    """The command line imports the Ctrl-C line only when interrupted: it must not import
+    pandas or numpy then (a second or two on a loaded machine before the run stops)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from kaptai.core.interrupt import interrupted_message; "
+            "print(interrupted_message(KeyboardInterrupt()), sorted(m for m in ('pandas', 'numpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.strip() == "kaptai: interrupted []"
