@@ -88,6 +88,7 @@ cdef struct Hand:
     int F           # particles per layout (0: uniform layouts)
     double pi[4]
     double eps
+    int horizon     # config.INFER_HORIZON
     uint64_t key    # the deal's first 8 cards in base 120
     int ndec        # search decisions (with layouts) so far in the hand
     int32_t* ev     # the record: (type, seat, kind, n) per event; NULL: none kept
@@ -950,7 +951,7 @@ cdef double _likelihood(Hand* g, int t, const uint8_t* h, bitgen_t* rng) noexcep
     cdef uint8_t H[NK]
     cdef double a[4]
     cdef uint32_t gm = 0
-    cdef int e, typ, s, k, n, i, kk, x, tot
+    cdef int e, typ, s, k, n, i, kk, x, tot, draws = 0
     cdef int32_t* ev
     for kk in range(NK):
         H[kk] = h[kk]
@@ -972,6 +973,9 @@ cdef double _likelihood(Hand* g, int t, const uint8_t* h, bitgen_t* rng) noexcep
         if s != t:
             continue
         if typ == EV_DRAW:
+            draws += 1
+            if draws > g.horizon:
+                break
             tot = 0
             for kk in range(NK):
                 tot += H[kk]
@@ -1324,11 +1328,12 @@ cdef object _configure(Hand* g, cfg, int32_t* opts, int8_t* lao):
     g.opts = opts
     for k in range(NK):
         g.lao[k] = lao[k]
-    from kaptai.nantong.config import INFER_EPS, INFER_PRIOR
+    from kaptai.nantong.config import INFER_EPS, INFER_HORIZON, INFER_PRIOR
     g.F = int(getattr(cfg, "particles", 0))
     for k in range(4):
         g.pi[k] = float(INFER_PRIOR[k])
     g.eps = float(INFER_EPS)
+    g.horizon = int(INFER_HORIZON)
     g.key = 0
     g.ndec = 0
     g.ev = NULL

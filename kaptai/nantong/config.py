@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_PARTICLES",
     "INFER_PRIOR",
     "INFER_EPS",
+    "INFER_HORIZON",
     "NET_SCALE",
 ]
 
@@ -70,11 +71,13 @@ DEFAULT_MARGIN = 1
 #: difference to it exceeds this many standard errors.
 DEFAULT_GUARD = 1.0
 #: The search's inference: particles per layout (``C = F x S``); 0 = uniform layouts, no record read.
-DEFAULT_PARTICLES = 2
+DEFAULT_PARTICLES = 4
 #: The opponent model: prior of the styles max_melds, chase_qing, chase_hun, random.
 INFER_PRIOR: tuple[float, float, float, float] = (0.25, 0.25, 0.25, 0.25)
 #: Every style is softened: its own move with probability 1 - INFER_EPS, else any option.
 INFER_EPS = 0.05
+#: The record is weighed back to the seat's last INFER_HORIZON draws (older events are ignored).
+INFER_HORIZON = 0
 #: The engines add nets scaled by this factor (exact integers under every settlement).
 NET_SCALE = 12
 DEALER_CARDS = 23

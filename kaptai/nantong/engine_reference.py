@@ -26,6 +26,7 @@ from kaptai.nantong.cards import Meld, ScoreRecord
 from kaptai.nantong.config import (
     DECK_CARDS,
     INFER_EPS,
+    INFER_HORIZON,
     INFER_PRIOR,
     NET_SCALE,
     POLICY_CODES,
@@ -523,6 +524,7 @@ class _Hand:
         H = list(h)
         g = {k for typ, k in self.melds[t] if typ == "pong"}
         a = [1.0, 1.0, 1.0, 1.0]
+        draws = 0
         for typ, s, k, n in reversed(self.rec):
             if typ == DEAD:
                 if s != t:
@@ -531,6 +533,9 @@ class _Hand:
             if s != t:
                 continue
             if typ == DRAW:
+                draws += 1
+                if draws > INFER_HORIZON:
+                    break
                 x = rng.bounded(sum(H))
                 for kk in range(30):
                     if x < H[kk]:
