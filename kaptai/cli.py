@@ -187,7 +187,7 @@ def _show_value(value: Any) -> str:
             same = ast.literal_eval(value) == value
         except (ValueError, SyntaxError):
             same = value.lower() not in ("true", "false")
-        return value if same or not value else repr(value)
+        return value if same and value else repr(value)
     return repr(value)
 
 
@@ -375,6 +375,7 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
             why = opt.applies(args)
             if why:
                 raise UsageError(f"{given[opt.dest]} has no effect here: {why}")
+    _check_repeated(argv, command)
     pairs = list(getattr(args, "option", None) or []) if command.option("option") is not None else []
     seen: dict[str, Any] = {}
     for key, value in pairs:
@@ -388,6 +389,41 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
             if not _same(mine, seen[opt.rule_name]):
                 raise UsageError(f"{given[opt.dest]} {_shown(mine)} and -o {opt.rule_name}={_shown(seen[opt.rule_name])} "
                                  f"set the rule option {opt.rule_name} to two values: give one of them")
+
+
+def _check_repeated(argv: Sequence[str], command: Command) -> None:
+    """Refuse an option given twice with two values (``--hands 20 --hands 30``: argparse keeps
+    the last without a word), and a switch given as ``--name`` and ``--no-name``."""
+    flags = {f: o for o in command.options if not o.positional and o.kind != "keyvalue" for f in o.flags}
+    values: dict[str, tuple[str, Any]] = {}
+    for i, token in enumerate(argv):
+        if token == "--":
+            break
+        flag, eq, raw = token.partition("=")
+        opt = flags.get(flag)
+        value: Any
+        if opt is None and flag.startswith("--no-") and flags.get("--" + flag[5:]) is not None:
+            opt, value = flags["--" + flag[5:]], False
+        elif opt is None:
+            continue
+        elif opt.kind in ("flag", "switch"):
+            value = True
+        else:
+            if not eq:
+                if i + 1 >= len(argv):
+                    continue
+                raw = argv[i + 1]
+            try:
+                value = opt.parse(raw)
+            except argparse.ArgumentTypeError:
+                continue  # argparse has refused it already
+        if opt.dest in values and not _same(values[opt.dest][1], value):
+            first, was = values[opt.dest]
+            if opt.kind in ("flag", "switch"):
+                raise UsageError(f"{first} and {flag} contradict each other: give one of them")
+            raise UsageError(f"{opt.name} is given twice with two values ({_shown(was)} and {_shown(value)}): "
+                             "give it once")
+        values.setdefault(opt.dest, (flag, value))
 
 
 def _same(a: Any, b: Any) -> bool:
