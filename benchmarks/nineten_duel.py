@@ -57,9 +57,24 @@ def _chunk(args: tuple) -> dict:
             "stats": {k: s1[k] - s0[k] for k in s1}}
 
 
+def summarize(parts: list[dict]) -> dict:
+    """Mean, SE and 95% interval of the per-deal differences of finished chunks."""
+    d = np.concatenate([p["diff"] for p in parts])
+    own = np.concatenate([p["own"] for p in parts])
+    same = np.concatenate([p["same"] for p in parts])
+    stats: dict = {}
+    for p in parts:
+        for k, v in p["stats"].items():
+            stats[k] = stats.get(k, 0) + v
+    m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+    return {"hands": int(len(d)), "mean": round(m, 4), "se": round(se, 4),
+            "ci95": [round(m - 1.96 * se, 4), round(m + 1.96 * se, 4)], "search_ev": round(float(own.mean()), 4),
+            "unchanged": round(float(same.mean()), 4), "stats": stats}
+
+
 def duel(field: str, hands: int, seed: int, variant: str = "taiwan", infer: int | None = None,
          samples: int | None = None, z: float | None = None, players: int = 4, workers: int = 1,
-         chunk: int = 250, mix: int | None = None) -> dict:
+         chunk: int = 250, mix: int | None = None, chunks_out: str | None = None) -> dict:
     jobs = []
     done = 0
     i = 0
@@ -69,24 +84,23 @@ def duel(field: str, hands: int, seed: int, variant: str = "taiwan", infer: int 
         done += n
         i += 1
     t0 = time.time()
+    parts = []
+
+    def keep(part: dict) -> None:
+        parts.append(part)
+        if chunks_out:  # one JSON line a finished chunk, so that a stopped run keeps what it did
+            with open(chunks_out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(part) + "\n")
+
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
-            parts = list(ex.map(_chunk, jobs))
+            for part in ex.map(_chunk, jobs):
+                keep(part)
     else:
-        parts = [_chunk(j) for j in jobs]
-    d = np.concatenate([p["diff"] for p in parts])
-    own = np.concatenate([p["own"] for p in parts])
-    same = np.concatenate([p["same"] for p in parts])
-    stats: dict = {}
-    for p in parts:
-        for k, v in p["stats"].items():
-            stats[k] = stats.get(k, 0) + v
-    m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+        for j in jobs:
+            keep(_chunk(j))
     return {"field": field, "variant": variant, "infer": infer, "samples": samples, "z": z, "mix": mix, "seed": seed,
-            "hands": int(len(d)), "mean": round(m, 4), "se": round(se, 4),
-            "ci95": [round(m - 1.96 * se, 4), round(m + 1.96 * se, 4)], "search_ev": round(float(own.mean()), 4),
-            "unchanged": round(float(same.mean()), 4),
-            "wall_s": round(time.time() - t0, 1), "stats": stats}
+            **summarize(parts), "wall_s": round(time.time() - t0, 1)}
 
 
 def main() -> None:
@@ -102,9 +116,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=250)
     ap.add_argument("--mix", type=int, default=None)
+    ap.add_argument("--chunks-out", default=None, help="append each finished chunk (JSON lines) to this file")
     a = ap.parse_args()
     print(json.dumps(duel(a.field, a.hands, a.seed, a.variant, a.infer, a.samples, a.z, a.players, a.workers,
-                          a.chunk, a.mix)), flush=True)
+                          a.chunk, a.mix, a.chunks_out)), flush=True)
 
 
 if __name__ == "__main__":
