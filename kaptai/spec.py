@@ -180,7 +180,7 @@ class Opt:
     def _number(self, text: str) -> int | float:
         raw = text.strip()
         bad = argparse.ArgumentTypeError(f"expected {self.bounds_text()}, got {quote_token(text)}")
-        if len(raw) > _MAX_DIGITS:
+        if len(raw) > _MAX_DIGITS or not raw.isascii():  # int('١') and float('٣') are 1 and 3.0
             raise bad
         value: int | float
         if self.kind == "int":

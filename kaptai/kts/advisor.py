@@ -515,11 +515,11 @@ def advise(
                 f"offered applies to a hand of {small} tiles (the claim decision); a hand of "
                 f"{small + 1} must discard first"
             )
+        check(u)  # a bad horizon is said first, a complete hand too (draws=10**30 overflowed)
         s = _is_win(ctx, ctx.hand)
         if s >= 0:
             row("win", Fraction(1), Fraction(s + 1))
         else:
-            check(u)
             opts, u = _discard_options(ctx, ctx.hand, ctx.seen, "discard", distance=True)
             for opt in opts:
                 from_opt(opt, u, hand_counts)
