@@ -169,12 +169,27 @@ def _search_rows(quick: bool) -> list[dict]:
     cfg = make_config(3)
     nh = 10 if quick else 60
     log: list = []
+    from kaptai.nantong.engine import search_stats
+
+    s0 = search_stats()
     w0, t0 = time.perf_counter(), time.process_time()
     run_hands(cfg, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log)
     cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    s1 = search_stats()
     rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, 1 search + 2 max_melds", "value": len(log) / cpu,
                  "unit": "decisions/s", "repeats": 1, "wall_clock": round(len(log) / wall, 1),
                  "hands": nh, "decisions": len(log)})
+    nd = max(1, s1["decisions"] - s0["decisions"])
+    rows.append({"name": f"search inference: mean effective sample size of {cfg.particles * DEFAULT_SAMPLES} particles",
+                 "value": (s1["ess"] - s0["ess"]) / nd, "unit": "particles", "repeats": 1,
+                 "fallbacks": s1["fallbacks"] - s0["fallbacks"]})
+    cfg0 = make_config(3, particles=0)
+    log0: list = []
+    t0 = time.process_time()
+    run_hands(cfg0, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log0)
+    cpu = time.process_time() - t0
+    rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, uniform layouts (particles=0)",
+                 "value": len(log0) / cpu, "unit": "decisions/s", "repeats": 1, "decisions": len(log0)})
     n4 = 4 if quick else 20
     w0, t0 = time.perf_counter(), time.process_time()
     run_hands(cfg, n4, seed=4, policies="search")
