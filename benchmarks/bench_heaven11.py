@@ -128,6 +128,13 @@ def _search_rows(row, cfg, seeds, quick: bool) -> None:
     dec = _rollout_decisions(cfg, o, log)
     row(f"heaven11 search decisions/s (>= 2 options), search_samples={cfg.search_samples}", dec / max(dt - base, 1e-9),
         "decisions/s", 1)
+    # the same without the inference from the plays (search_infer=0: the search before it)
+    off = make_config(search_infer=0)
+    t0 = time.process_time()
+    o0, log0 = _engine.run_hands(off, [3, 1, 1, 1], [0] * 4, np.random.PCG64(next(seeds)), n, n)
+    dt0 = time.process_time() - t0
+    row("heaven11 search decisions/s, search_infer=0", _rollout_decisions(off, o0, log0) / max(dt0 - base, 1e-9),
+        "decisions/s", 1)
     row("heaven11 compiled search seat 0 + greedy", n / dt, "hands/s", 1)
     m = 4 if quick else 20
     t0 = time.process_time()

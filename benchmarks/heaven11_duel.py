@@ -1,7 +1,7 @@
 """Duplicate-deal duel of Heaven Eleven: one ``search`` seat against a field of another policy.
 
 ``python benchmarks/heaven11_duel.py --field rollout --hands 2000 --seed 1 [--variant standard|symmetric]
-[--workers 2] [-s KEY=VALUE ...]``
+[--workers 2] [-s KEY=VALUE ...] [--dump FILE.npy]``
 
 This is the ``seats=1`` cell of ``kaptai league heaven-eleven --cross`` (``kaptai.core.league.cross_play``)
 without the other cells: every deal (``kaptai.heaven11.atlas.deal_rows``, the league's deal
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,6 +31,11 @@ def _chunk(args: tuple) -> dict:
 
     from kaptai.heaven11 import atlas
 
+    from kaptai.heaven11 import config as hc
+
+    for name, var in (("SEARCH_EPS", "KAPTAI_H11_EPS"), ("SEARCH_TRUNC", "KAPTAI_H11_TRUNC")):
+        if os.environ.get(var):   # experiments with the inference's constants (the engine reads them per run)
+            setattr(hc, name, float(os.environ[var]))
     v = {x.name: x for x in atlas.VARIANTS}[variant]
     if extra:
         orig = atlas.variant_config
@@ -48,7 +54,7 @@ def _chunk(args: tuple) -> dict:
 
 
 def duel(field: str, hands: int, seed: int, variant: str = "standard", workers: int = 1, chunk: int = 50,
-         extra: dict | None = None) -> dict:
+         extra: dict | None = None, dump: str | None = None) -> dict:
     import numpy as np
 
     from kaptai.core.runner import plan_chunks
@@ -69,6 +75,8 @@ def duel(field: str, hands: int, seed: int, variant: str = "standard", workers: 
     mine = np.concatenate([p["mine"] for p in parts])
     fld = np.concatenate([p["field"] for p in parts])
     d = mine - fld
+    if dump:
+        np.save(dump, d)
     n = len(d)
     m, se = float(d.mean()), float(d.std(ddof=1) / math.sqrt(n))
     return {"field": field, "variant": variant, "deals": n, "hands": 4 * n, "seed": seed,
@@ -85,9 +93,10 @@ def main() -> None:
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("-s", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--dump", default=None, help="save the per-deal differences (.npy)")
     a = ap.parse_args()
     extra = {k: int(v) for k, v in (x.split("=", 1) for x in a.s)}
-    print(json.dumps(duel(a.field, a.hands, a.seed, a.variant, a.workers, extra=extra)))
+    print(json.dumps(duel(a.field, a.hands, a.seed, a.variant, a.workers, extra=extra, dump=a.dump)))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ cimport numpy as cnp
 import numpy as np
 
 from kaptai.heaven11.config import new_outcomes, MAX_REDEALS as _MAX_REDEALS, LEAD_WEIGHT as _LW, HCP as _HCP
-from kaptai.heaven11.config import SEARCH_KEEP as _KEEP, SEARCH_ATTEMPTS as _ATTEMPTS, SEARCH_EPS as _EPS
+from kaptai.heaven11.config import SEARCH_KEEP as _KEEP, SEARCH_ATTEMPTS as _ATTEMPTS
+from kaptai.heaven11 import config as _config
 
 cnp.import_array()
 
@@ -122,6 +123,7 @@ cdef struct Eng:
     # inference: the plays of the hand so far (search weights), docs "Inference from the plays"
     int search_infer
     double eps
+    double trunc
     int n_hist
     int hist_seat[MAX_HIST]
     uint64_t hist_mask[MAX_HIST]
@@ -603,6 +605,7 @@ cdef double layout_weight(Eng* e, Table* T, int seat, const uint64_t* lay) noexc
 
 cdef void layout_weights(Eng* e, Table* T, int seat, const uint64_t* hs, int S, double* w) noexcept nogil:
     cdef int si, nz = 0
+    cdef double total = 0.0, cap
     for si in range(S):
         w[si] = 1.0
     if not e.search_infer or e.n_hist == 0:
@@ -614,6 +617,14 @@ cdef void layout_weights(Eng* e, Table* T, int seat, const uint64_t* hs, int S, 
     if not nz:
         for si in range(S):
             w[si] = 1.0
+        return
+    if e.trunc > 0.0:
+        for si in range(S):
+            total = total + w[si]
+        cap = e.trunc * (total / S)
+        for si in range(S):
+            if w[si] > cap:
+                w[si] = cap
 
 
 cdef uint64_t search_play(Eng* e, Table* T, int seat, const uint64_t* opts, int k, int leading) noexcept nogil:
@@ -1040,7 +1051,8 @@ cdef void configure(Eng* e, cfg, play_codes, bid_codes):
     e.bid_offset[4] = 0
     e.search_samples = int(cfg.search_samples)
     e.search_infer = int(cfg.search_infer)
-    e.eps = float(_EPS)
+    e.eps = float(_config.SEARCH_EPS)
+    e.trunc = float(_config.SEARCH_TRUNC)
     e.bid_samples = int(cfg.bid_samples)
     e.search_keep = int(_KEEP)
     e.search_attempts = int(_ATTEMPTS)

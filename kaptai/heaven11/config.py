@@ -28,7 +28,7 @@ from kaptai.heaven11.rules import RuleSet, resolve_rules
 
 __all__ = [
     "ACTIONS", "LOG_COLUMNS", "PLAY_POLICIES", "PLAY_CODES", "BID_POLICIES", "BID_CODES", "BID_OFFSETS",
-    "FIRST_LEADERS", "MAX_REDEALS", "SEARCH_SAMPLES", "SEARCH_KEEP", "BID_SAMPLES", "SEARCH_ATTEMPTS", "SEARCH_INFER", "SEARCH_EPS", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
+    "FIRST_LEADERS", "MAX_REDEALS", "SEARCH_SAMPLES", "SEARCH_KEEP", "BID_SAMPLES", "SEARCH_ATTEMPTS", "SEARCH_INFER", "SEARCH_EPS", "SEARCH_TRUNC", "OUTCOME_DTYPES", "LEAD_WEIGHT", "HCP", "HCP_BUCKETS",
     "IllegalPlayError", "EngineConfig", "make_config", "new_outcomes", "check_policies", "check_bidding",
     "default_bid_table",
 ]
@@ -52,10 +52,13 @@ SEARCH_KEEP: int = 6
 BID_SAMPLES: int = 24
 #: Attempts per layout to draw one consistent with the voids and the auction.
 SEARCH_ATTEMPTS: int = 100
-#: default of ``make_config(search_infer=)``: weight the search's layouts by the plays so far
-SEARCH_INFER: int = 1
+#: default of ``make_config(search_infer=)`` (1: weight the search's layouts by the plays so far); off:
+#: measured not to pay (docs/heaven-eleven.md, "Inference from the plays")
+SEARCH_INFER: int = 0
 #: the greedy style's error rate in the search's inference (docs/heaven-eleven-engine.md)
-SEARCH_EPS: float = 0.25
+SEARCH_EPS: float = 0.5
+#: truncated importance weights: no layout weighs more than this times the mean weight (0 = no cap)
+SEARCH_TRUNC: float = 2.0
 #: Who leads the first play: the declarer (the rules) or the next seat in play order (an experiment).
 FIRST_LEADERS: tuple[str, ...] = ("declarer", "next")
 #: A deal passed out under ``passout='redeal'`` is redealt at most this many times; the dealer

@@ -23,8 +23,9 @@ import numpy as np
 
 from kaptai.core.sampling import RandomStream
 from kaptai.heaven11.cards import format_cards, parse_bid, parse_cards, bid_code, format_bid
+from kaptai.heaven11 import config as _config
 from kaptai.heaven11.config import (
-    BID_CODES, BID_OFFSETS, HCP, LEAD_WEIGHT, MAX_REDEALS, PLAY_CODES, SEARCH_ATTEMPTS, SEARCH_EPS, SEARCH_KEEP, EngineConfig,
+    BID_CODES, BID_OFFSETS, HCP, LEAD_WEIGHT, MAX_REDEALS, PLAY_CODES, SEARCH_ATTEMPTS, SEARCH_KEEP, EngineConfig,
     IllegalPlayError, new_outcomes,
 )
 
@@ -473,7 +474,7 @@ class _Engine:
     def _layout_weight(self, T: _Table, seat: int, lay: Sequence[int]) -> float:
         """The likelihood of the other seats' recorded plays on the layout ``lay`` (docs, "Inference")."""
         cfg = self.cfg
-        eps = SEARCH_EPS
+        eps = float(_config.SEARCH_EPS)
         R = _Table()
         R.hands = [lay[q] | T.gone[q] for q in range(4)]
         R.tricks = [0, 0, 0, 0]
@@ -516,7 +517,16 @@ class _Engine:
         if not self.cfg.search_infer or not self.hist:
             return [1.0] * len(hs)
         w = [self._layout_weight(T, seat, h) for h in hs]
-        return w if any(x > 0.0 for x in w) else [1.0] * len(hs)
+        if not any(x > 0.0 for x in w):
+            return [1.0] * len(hs)
+        trunc = float(_config.SEARCH_TRUNC)
+        if trunc > 0.0:
+            total = 0.0
+            for x in w:
+                total = total + x
+            cap = trunc * (total / len(hs))
+            w = [cap if x > cap else x for x in w]
+        return w
 
     def _search_play(self, T: _Table, seat: int, opts: list[int], leading: bool) -> int:
         S = self.cfg.search_samples

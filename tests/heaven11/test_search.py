@@ -90,9 +90,10 @@ def test_search_play_and_bid_together(counter):
 
 
 def test_search_play_equals_reference_200_decisions(counter):
-    """>= 200 search play decisions (20 hands; more at KAPTAI_SLOW_SCALE above 0.1)."""
+    """>= 200 search play decisions (20 hands; more at KAPTAI_SLOW_SCALE above 0.1), with the inference
+    from the plays on (the search without it is the default, compared in the tests above)."""
     hands = max(20, int(200 * SCALE))
-    cfg = make_config(search_samples=3)
+    cfg = make_config(search_samples=3, search_infer=1)
     for i in range(0, hands, 4):
         same_run(cfg, ["search", "greedy", "search", "greedy"], 100 + i, 4)
     assert counter["play"] >= 200, counter["play"]
