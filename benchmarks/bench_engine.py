@@ -17,6 +17,8 @@ the median of several timed runs after a warm-up:
   ``lookahead`` players (both presets; ``_engine.search_stats()`` counts the decisions), and
   complete hands per second of a table of four ``search`` players, with the reference engine's
   search hands per second (a 2-layout budget, 2 players) and the compiled/reference ratio;
+  the decisions per second of the other rollout policies (``search_rollout``: ``greedy``,
+  ``own``, ``lookahead``) at the same seat, one run each;
 * ``simulate`` of 4 ``lookahead`` players, one worker, in a fresh process (imports included:
   the issue-23 target is >= 2,000 hands/s under the advanced preset);
 * growth of the peak resident memory over a run of many chunks (should be ~0: tallies
@@ -34,7 +36,7 @@ import numpy as np
 from _timing import Rows, median_rate, run_python
 
 from kaptai.kts import _engine
-from kaptai.kts.config import make_config
+from kaptai.kts.config import SEARCH_ROLLOUTS, make_config
 from kaptai.kts.engine_reference import run_hands as reference_run_hands
 from kaptai.kts.policies import policy_codes
 
@@ -108,6 +110,17 @@ def run(quick: bool = False) -> list[dict]:
         row(f"search decisions 4p {label}", statistics.median(rates_d), "decisions/s")
         row(f"compiled search x4 4p {label}", _median(_compiled(cfg, "search"), 5 if quick else 50,
                                                       max(1, repeats // 2)), "hands/s")
+        for rollout in SEARCH_ROLLOUTS:         # the other rollout policies (search_rollout)
+            if rollout == cfg.search_rollout:
+                continue
+            other = make_config(4, label, search_rollout=rollout)
+            m = max(2, n // (20 if rollout == "lookahead" else 4))
+            before_d = _engine.search_stats()["decisions"]
+            t0 = time.process_time()
+            _engine.run_hands(other, [6, ref, ref, ref], np.random.PCG64(next(seeds)), m)
+            dt = max(time.process_time() - t0, 1e-9)
+            row(f"search decisions 4p {label}, {rollout} rollouts", (_engine.search_stats()["decisions"] - before_d) / dt,
+                "decisions/s")
     two = make_config(2, "traditional", search_samples=2)
     comp2 = _median(_compiled(two, "search"), 20 if quick else 200, max(1, repeats // 2))
     ref2 = _median(_reference(two, "search"), 1 if quick else 2, max(1, repeats // 2))

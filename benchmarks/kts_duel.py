@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -81,7 +82,12 @@ def duel(preset: str, field: str, hands: int, seed: int, samples: int | None = N
         with ProcessPoolExecutor(workers) as ex:
             parts = list(ex.map(_chunk, jobs))
     else:
-        parts = [_chunk(j) for j in jobs]
+        parts = []
+        for j in jobs:
+            parts.append(_chunk(j))
+            c = np.concatenate([p["cell"] for p in parts])
+            print(f"{len(c)} deals: cell {c.mean():+.4f} se {c.std(ddof=1) / np.sqrt(len(c)):.4f}",
+                  file=sys.stderr, flush=True)
     cell = np.concatenate([p["cell"] for p in parts])
     gain = np.concatenate([p["gain"] for p in parts])
     same = np.concatenate([p["same"] for p in parts])

@@ -275,6 +275,7 @@ cdef struct Game:
     int settle                     # SETTLE_POT / SETTLE_ADVANCED
     double cut                     # the house cut
     int roll_pol                   # the rollout policy R (greedy/score, or lookahead/lookahead_score)
+    int roll_own                   # the searching seat's policy in its rollouts
     Game* sub                      # the rollout Game (its table config copied once a run)
     Snap* snap                     # one layout
     int64_t search_decisions, search_layouts, search_rollouts
@@ -1684,7 +1685,10 @@ cdef double search_rollout(Game* g, int p, int ctx, int d, int opt) noexcept nog
     in the early window) played to the end on a copy of the layout g.snap, R at every seat."""
     cdef Game* b = g.sub
     cdef Snap* L = g.snap
-    cdef int P = g.P, w, sc
+    cdef int P = g.P, w, sc, i
+    for i in range(P):
+        b.policy[i] = g.roll_pol
+    b.policy[p] = g.roll_own
     memcpy(b.h, L.h, P * sizeof(HandState))
     memcpy(b.table, L.table, sizeof(b.table))
     b.table_total = L.table_total
@@ -2321,10 +2325,13 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         if not 1 <= g.search_S <= 100_000 or not 0.0 <= g.search_z <= 10.0 or not 0 <= g.settle <= 1:
             raise ValueError(f"search_samples={g.search_S}, search_z={g.search_z} or settlement code "
                              f"{g.settle}: out of range (1-100,000, 0-10, 0 or 1)")
+        g.roll_own = POL_LOOKAHEAD if g.settle == SETTLE_POT else POL_LOOKAHEAD_SCORE
         if int(cfg.rollout_code) == 1:       # the reference policy itself
-            g.roll_pol = POL_LOOKAHEAD if g.settle == SETTLE_POT else POL_LOOKAHEAD_SCORE
+            g.roll_pol = g.roll_own
         else:
             g.roll_pol = POL_GREEDY if g.settle == SETTLE_POT else POL_SCORE
+            if int(cfg.rollout_code) == 0:
+                g.roll_own = g.roll_pol      # 2 ('own'): the searching seat plays the reference
         # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
         # forms), and the forms other than basic (greedy's extra waits)
         if uses_look or g.has_extra:

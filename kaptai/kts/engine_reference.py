@@ -253,6 +253,8 @@ class _Hand:
             self.rollout_policy: Policy = self.ref_policy
         else:
             self.rollout_policy = ScorePolicy() if advanced else GreedyPolicy()
+        # the searching seat's own policy in its rollouts ('own': the reference policy)
+        self.rollout_own: Policy = self.ref_policy if cfg.rollout_code == 2 else self.rollout_policy
 
     # ------------------------------------------------------------------ helpers
     def event(self, seat: int, action: int, tile: int = -1, value: int = -1) -> None:
@@ -505,12 +507,13 @@ class _Hand:
         return self.run(self.apply_second(F, self.decide_discard(F, self.ids(F))))
 
     # ------------------------------------------------------------------ the search
-    def rollout_copy(self, hands: list[list[int]], wall_tail: list[int]) -> _Hand:
-        """A copy of this hand on a sampled layout, the rollout policy at every seat, no log,
-        no tallies."""
+    def rollout_copy(self, hands: list[list[int]], wall_tail: list[int], p: int) -> _Hand:
+        """A copy of this hand on a sampled layout, the rollout policy at every seat (the
+        searching seat ``p`` its own rollout policy), no log, no tallies."""
         h = object.__new__(_Hand)
         h.cfg = self.cfg
         h.policies = [self.rollout_policy] * self.cfg.players
+        h.policies[p] = self.rollout_own
         h.stream = self.stream
         h.wall = self.wall[:self.pos] + wall_tail
         h.first = self.first
@@ -531,6 +534,7 @@ class _Hand:
         h.search_trace = None
         h.ref_policy = self.ref_policy
         h.rollout_policy = self.rollout_policy
+        h.rollout_own = self.rollout_own
         return h
 
     def rollout_value(self, p: int, out: HandOutcome) -> float:
@@ -556,7 +560,7 @@ class _Hand:
                 self.committed, cfg.n_tiles - self.pos,
             )
             for i, o in enumerate(options):
-                h = self.rollout_copy(hands, tail)
+                h = self.rollout_copy(hands, tail, p)
                 values[i][j] = self.rollout_value(p, h.run(apply(h, o)))
         choice, best = ref, 0.0
         found = False
