@@ -215,7 +215,7 @@ def _games(games: Any) -> list[str]:
     names: list[str] = []
     for g in games:
         if not isinstance(g, str):
-            raise RulesError(f"games: {g!r} is not a game id")
+            raise RulesError(f"games: {quote_token(g)} is not a game id")
         name = feed_of(g.strip()).game
         if name not in names:
             names.append(name)
@@ -229,7 +229,7 @@ def _variants(feed: AtlasFeed, variants: str) -> tuple[AtlasVariant, ...]:
         return feed.variants
     if variants == "default":
         return feed.variants[:1]
-    raise RulesError(f"variants={variants!r}: expected 'main' (every main variant) or 'default'")
+    raise RulesError(f"variants={quote_token(variants)}: expected 'main' (every main variant) or 'default'")
 
 
 def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variants: str = "main",
@@ -687,7 +687,7 @@ def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = Non
     if seat is not None:
         sub = sub[sub.seat == seat]
     if sub.empty:
-        raise RulesError(f"measure {measure!r} is not in the table: it has {', '.join(sorted(set(df.measure)))}")
+        raise RulesError(f"measure {quote_token(measure)} is not in the table: it has {', '.join(sorted(set(df.measure)))}")
     labels = list(dict.fromkeys(_label(r) for _, r in sub.iterrows()))
 
     @with_cjk_font

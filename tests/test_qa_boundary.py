@@ -79,3 +79,75 @@ def test_kts_advise_a_complete_hand_checks_its_horizon_first():
         with pytest.raises(KaptaiError, match="draws"):
             advise("66 66 44 44 14 14 55 55 46 46", draws=draws)
     assert advise("66 66 44 44 14 14 55 55 46 46", draws=3)["action"].iloc[0] == "win"
+
+
+#: A token far past every declared bound (the issue's 4,000 characters).
+LONG = "z" * 4000
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc)
+    assert "z" * 46 not in text, f"the error quotes the whole token: {text[:200]}"
+    assert len(text) < 600, text[:200]
+    return text
+
+
+def _run_functions() -> Iterator[Any]:
+    """Every public function of every game (and the league) that takes progress= or executor=."""
+    import importlib
+    import inspect
+
+    for pkg in ("kts", "bigtwo", "nineten", "nantong", "heaven11"):
+        mod = importlib.import_module(f"kaptai.{pkg}")
+        for name in mod.__all__:
+            fn = getattr(mod, name)
+            if inspect.isfunction(fn):
+                params = inspect.signature(fn).parameters
+                for arg in ("progress", "executor"):
+                    if arg in params:
+                        yield pytest.param(fn, arg, id=f"{pkg}-{name}-{arg}")
+
+
+@pytest.mark.parametrize("fn, arg", list(_run_functions()))
+def test_run_functions_quote_a_long_progress_or_executor_briefly(fn, arg):
+    """progress= and executor= were quoted whole (repr) by the runner."""
+    with pytest.raises(KaptaiError) as info:
+        fn(**{arg: LONG})
+    assert arg in _short(info.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: __import__("kaptai.bigtwo", fromlist=["x"]).make_config(4, search_samples=LONG),
+    lambda: __import__("kaptai.bigtwo", fromlist=["x"]).make_config(4, search_rollout=LONG),
+    lambda: __import__("kaptai.bigtwo", fromlist=["x"]).make_config(4, search_infer=LONG),
+    lambda: __import__("kaptai.nineten", fromlist=["x"]).make_config(4, search_z=LONG),
+    lambda: __import__("kaptai.nineten", fromlist=["x"]).make_config(4, search_mix=LONG),
+    lambda: __import__("kaptai.nantong", fromlist=["x"]).make_config(3, margin=LONG),
+    lambda: __import__("kaptai.nantong", fromlist=["x"]).make_config(3, particles=LONG),
+    lambda: __import__("kaptai.heaven11", fromlist=["x"]).trick_winner(["AS", "2S", "3S", "4S"], trump=LONG),
+    lambda: __import__("kaptai.bigtwo", fromlist=["x"]).settle([0, 3, 5, 7], winner=LONG),
+    lambda: __import__("kaptai.kts", fromlist=["x"]).resolve_rules(forms=LONG),
+    lambda: __import__("kaptai.league", fromlist=["x"]).policy_league("nine-ten", hands=20, progress=LONG),
+], ids=["bigtwo-search_samples", "bigtwo-search_rollout", "bigtwo-search_infer", "nineten-search_z",
+        "nineten-search_mix", "nantong-margin", "nantong-particles", "heaven11-trump", "bigtwo-settle-winner",
+        "kts-forms", "league-progress"])
+def test_api_errors_quote_at_most_40_characters(call):
+    with pytest.raises(KaptaiError) as info:
+        call()
+    _short(info.value)
+
+
+def test_small_api_functions_refuse_what_is_not_their_input():
+    """best_bid of an empty distribution divided by zero; format_record(None) iterated None."""
+    from kaptai.bigtwo import format_record
+    from kaptai.heaven11 import best_bid
+
+    for dist in ({}, {(13, 0, 0, 0): 0}, {(13, 0, 0, 0): "x"}, {(13, 0, 0, 0): -1}, {(13, 0, 0, 0): float("nan")},
+                 {(13, 0, 0, 0): True}):
+        with pytest.raises(KaptaiError, match="distribution"):
+            best_bid(dist)
+    assert best_bid({(7, 2, 2, 2): 1})[0] >= 0
+    for plays in (None, 1.5, True, 10**30):
+        with pytest.raises(KaptaiError):
+            format_record(plays)
+    assert format_record([(0, 1), None]) == "3D 3C | PASS"

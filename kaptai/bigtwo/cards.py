@@ -416,7 +416,7 @@ def _strength_of(rules: object):
     """``rules.card_strength()`` of a RuleSet (cards do not import the rules module)."""
     strength = getattr(rules, "card_strength", None)
     if not callable(strength):
-        raise InvalidHandError(f"rules={rules!r} cannot order cards: pass a kaptai.bigtwo.RuleSet or None")
+        raise InvalidHandError(f"rules={quote_token(rules)} cannot order cards: pass a kaptai.bigtwo.RuleSet or None")
     return strength()
 
 
@@ -426,7 +426,7 @@ def format_record(plays: Iterable[Iterable[int] | None], style: str = "letter") 
     >>> format_record([(0, 1), None])
     '3D 3C | PASS'
     """
-    return " | ".join("PASS" if p is None else format_cards(p, style) for p in plays)
+    return " | ".join("PASS" if p is None else format_cards(p, style) for p in _items(plays))
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:

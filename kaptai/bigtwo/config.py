@@ -236,12 +236,12 @@ def make_config(
     if isinstance(search_samples, bool) or not isinstance(search_samples, (int, np.integer)) or not (
         1 <= int(search_samples) <= 100_000
     ):
-        raise RulesError(f"search_samples={search_samples!r} is not allowed: expected a whole number from 1 to 100,000")
+        raise RulesError(f"search_samples={quote_token(search_samples)} is not allowed: expected a whole number from 1 to 100,000")
     if search_rollout == "auto":
         search_rollout = default_rollout(rules)
     if search_rollout not in SEARCH_ROLLOUTS:
         raise RulesError(
-            f"search_rollout={search_rollout!r} is not allowed: expected 'auto', "
+            f"search_rollout={quote_token(search_rollout)} is not allowed: expected 'auto', "
             + ", ".join(repr(v) for v in SEARCH_ROLLOUTS)
         )
     if search_infer is None:
@@ -249,7 +249,7 @@ def make_config(
     if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or not (
         0 <= int(search_infer) <= 10
     ):
-        raise RulesError(f"search_infer={search_infer!r} is not allowed: expected a whole number from 0 to 10")
+        raise RulesError(f"search_infer={quote_token(search_infer)} is not allowed: expected a whole number from 0 to 10")
     h, r = rules.deal_sizes()
     strength = rules.card_strength().astype(np.int64)
     strength.setflags(write=False)

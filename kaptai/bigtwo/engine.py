@@ -20,7 +20,7 @@ import numpy as np
 
 from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, EngineConfig
 from kaptai.bigtwo.policies import check_policies
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["run_hands"]
 
@@ -76,7 +76,7 @@ def run_hands(
     pols = check_policies(policies, cfg.players)
     builtin = all(isinstance(p, str) for p in pols)
     if engine not in ("auto", "compiled", "reference"):
-        raise RulesError(f"engine={engine!r} is not allowed: expected 'auto', 'compiled' or 'reference'")
+        raise RulesError(f"engine={quote_token(engine)} is not allowed: expected 'auto', 'compiled' or 'reference'")
     if engine == "compiled" and not builtin:
         raise RulesError("the compiled engine plays only the built-in policies " + ", ".join(POLICY_NAMES))
     if decks is not None:

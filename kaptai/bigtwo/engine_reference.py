@@ -47,7 +47,7 @@ from kaptai.bigtwo._moves import (  # noqa: F401  (re-exported: the reference en
 from kaptai.bigtwo.config import EngineConfig, new_outcomes
 from kaptai.bigtwo.policies import PlayerView, resolve_policies, search_values  # noqa: F401
 from kaptai.core.sampling import RandomStream
-from kaptai.errors import KaptaiError
+from kaptai.errors import KaptaiError, quote_token
 
 __all__ = [
     "DEAL", "LEFTOVER", "SWAP", "INSTANT_WIN", "REDEAL", "LEAD", "PLAY", "PASS", "WIN",
@@ -158,7 +158,7 @@ def run_hands(
     ('int8', (2,))
     """
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, Integral) or games < 0:
-        raise KaptaiError(f"games={games!r}: expected a non-negative integer")
+        raise KaptaiError(f"games={quote_token(games)}: expected a non-negative integer")
     stream = RandomStream(bit_generator) if bit_generator is not None else None
     objs = resolve_policies(policies, cfg.players, stream, cfg)
     source = DeckSource(stream, decks)

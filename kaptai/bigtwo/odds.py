@@ -623,7 +623,7 @@ def deal_odds(
     if hand not in HAND_KINDS:
         raise RulesError(f"hand={quote_token(hand)} is not supported: expected one of {', '.join(map(repr, HAND_KINDS))}")
     if hand_size is not None and hand != "dealt":
-        raise RulesError(f"hand_size={quote_token(hand_size)} can only be combined with hand='dealt', not hand={hand!r}")
+        raise RulesError(f"hand_size={quote_token(hand_size)} can only be combined with hand='dealt', not hand={quote_token(hand)}")
     h = 52 // players if hand_size is None else _hand_size(hand_size)
     probs, cards = _metric_counts(rules, players, hand, h)
     rows = []

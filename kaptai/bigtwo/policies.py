@@ -475,7 +475,7 @@ class SearchPolicy(Policy):
 
     def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy", infer: int = SEARCH_INFER):
         if rollout not in ("greedy", "heuristic"):
-            raise RulesError(f"rollout={rollout!r} is not allowed: expected 'greedy' or 'heuristic'")
+            raise RulesError(f"rollout={quote_token(rollout)} is not allowed: expected 'greedy' or 'heuristic'")
         self.samples = int(samples)
         self.rollout = rollout
         self.infer = int(infer)
@@ -783,7 +783,7 @@ def check_policies(policies: Any, players: int) -> list:
                 + " or a kaptai.bigtwo.policies.Policy"
             )
         if not isinstance(p, str) and not callable(getattr(p, "choose", None)):
-            raise RulesError(f"policy for seat {seat} ({p!r}) has no choose(view) method")
+            raise RulesError(f"policy for seat {seat} ({quote_token(p)}) has no choose(view) method")
     return policies
 
 

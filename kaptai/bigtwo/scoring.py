@@ -127,7 +127,7 @@ from kaptai.core.settlement import int_array as _int_array
 from kaptai.core.settlement import per_hand as _per_game
 from kaptai.core.settlement import seat_table as _table
 from kaptai.core.settlement import settle_penalties
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "INSTANT_MULTIPLIER",
@@ -547,7 +547,7 @@ def settle(
         raise RulesError(f"p has shape {pa.shape}, expected one penalty per seat")
     for name, v in (("winner", winner), ("liable", liable)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, Integral):
-            raise RulesError(f"{name}={v!r} is not a seat number")
+            raise RulesError(f"{name}={quote_token(v)} is not a seat number")
     kw: dict[str, Any] = {}
     for name, v in (("coins", coins), ("cards_left", cards_left), ("active", active)):
         if v is not None:
@@ -594,7 +594,7 @@ def _outcome_arrays(outcomes: Mapping[str, Any], rules: RuleSet):
         raise RulesError(f"outcomes must be a mapping of outcome arrays, got {type(outcomes).__name__}")
     for key in ("winner", "cards_left"):
         if key not in outcomes:
-            raise RulesError(f"outcomes has no {key!r} array")
+            raise RulesError(f"outcomes has no {quote_token(key)} array")
     c = _int_array("cards_left", outcomes["cards_left"])
     if c.ndim != 2:
         raise RulesError(f"cards_left has shape {c.shape}, expected (games, seats)")

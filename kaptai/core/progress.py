@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from kaptai.errors import quote_token
+
 __all__ = ["INTERVAL", "MODES", "Progress", "is_terminal", "check_mode", "format_seconds"]
 
 #: Seconds between two plain progress lines.
@@ -78,10 +80,10 @@ def check_mode(mode: Any) -> bool | str:
     if isinstance(mode, str):
         if mode in ("bar", "lines"):
             return mode
-        raise ValueError(f"progress={mode!r}: expected True, False, 'bar' or 'lines'")
+        raise ValueError(f"progress={quote_token(mode)}: expected True, False, 'bar' or 'lines'")
     if mode in (True, False):  # bool, 0, 1, numpy bools
         return bool(mode)
-    raise ValueError(f"progress={mode!r}: expected True, False, 'bar' or 'lines'")
+    raise ValueError(f"progress={quote_token(mode)}: expected True, False, 'bar' or 'lines'")
 
 
 def format_seconds(seconds: float) -> str:
@@ -133,7 +135,7 @@ class Progress:
         self.file = sys.stderr if file is None else file
         self.interval = INTERVAL if interval is None else float(interval)
         if not self.interval > 0:
-            raise ValueError(f"interval={interval!r}: expected a positive number of seconds")
+            raise ValueError(f"interval={quote_token(interval)}: expected a positive number of seconds")
         self._clock = time.monotonic if clock is None else clock
         self.notes: dict[str, Any] = {}
         mode = check_mode(mode)

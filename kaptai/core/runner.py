@@ -1238,14 +1238,14 @@ def run_chunks(
         if progress_interval is not None and not (
             isinstance(progress_interval, (int, float)) and progress_interval > 0
         ):
-            raise ValueError(f"progress_interval={progress_interval!r}: expected a positive number of seconds")
+            raise ValueError(f"progress_interval={quote_token(progress_interval)}: expected a positive number of seconds")
     except ValueError as exc:
         raise RunnerError(str(exc)) from None
     if executor is not None and scheduler is not None:
         raise RunnerError("pass executor= or scheduler=, not both")
     if executor is not None and not (isinstance(executor, cf.Executor) or _is_dask_client(executor)):
         raise RunnerError(
-            f"executor={executor!r}: expected a concurrent.futures.Executor or a distributed.Client"
+            f"executor={quote_token(executor)}: expected a concurrent.futures.Executor or a distributed.Client"
         )
     if scheduler is not None:
         _check_scheduler(scheduler)

@@ -85,7 +85,7 @@ def chunk_plan(total: int, chunk_size: int) -> list[tuple[int, int, int]]:
     [(0, 0, 3)]
     """
     if chunk_size < 1:
-        raise ValueError(f"chunk_size={chunk_size!r}: expected a positive integer")
+        raise ValueError(f"chunk_size={quote_token(chunk_size)}: expected a positive integer")
     return [
         (i, start, min(chunk_size, total - start))
         for i, start in enumerate(range(0, total, chunk_size))

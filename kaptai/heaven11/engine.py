@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.heaven11.config import (
     ACTIONS, BID_CODES, LOG_COLUMNS, PLAY_CODES, EngineConfig, IllegalPlayError, check_bidding, check_policies,
     make_config,
@@ -63,7 +63,7 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
     bids = check_bidding(bidding)
     builtin = all(isinstance(p, str) for p in pols)
     if engine not in ("auto", "compiled", "reference"):
-        raise RulesError(f"engine={engine!r} is not allowed: expected 'auto', 'compiled' or 'reference'")
+        raise RulesError(f"engine={quote_token(engine)} is not allowed: expected 'auto', 'compiled' or 'reference'")
     if engine == "compiled" and not builtin:
         raise RulesError("the compiled engine plays only the built-in policies 'random', 'greedy', 'rollout', 'search'")
     d = None if decks is None else _check_decks(decks)

@@ -37,7 +37,7 @@ from kaptai.heaven11.cards import (
     parse_combination,
 )
 from kaptai.heaven11.rules import RuleSet, resolve_rules
-from kaptai.errors import KaptaiError, as_items
+from kaptai.errors import KaptaiError, as_items, quote_token
 
 __all__ = [
     "CLASS_NAMES",
@@ -181,7 +181,7 @@ def parse_strain(strain: Any) -> int:
             return STRAINS.index(s)
         if s in sym:
             return sym[s]
-    raise KaptaiError(f'invalid strain "{strain}": expected C, D, H, S or NT')
+    raise KaptaiError(f'invalid strain {quote_token(strain, quote=chr(34))}: expected C, D, H, S or NT')
 
 
 def _cards(x: Any) -> tuple[int, ...]:

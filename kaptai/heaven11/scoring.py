@@ -289,7 +289,13 @@ def best_bid(distribution: Mapping[tuple[int, int, int, int], Any],
         raise InvalidTricksError(f"distribution: expected a mapping of trick vectors to probabilities, got "
                                  f"{type(distribution).__name__} {quote_token(distribution)}")
     items = [(parse_tricks(t), w) for t, w in distribution.items()]
+    for t, w in items:  # probabilities (or weights): real, finite, >= 0, and not all 0
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, float, Fraction, np.integer, np.floating)) \
+                or not w >= 0 or w == float("inf"):
+            raise InvalidTricksError(f"distribution: the probability of {t} is {quote_token(w)}: expected a number >= 0")
     total = sum(w for _, w in items)
+    if not total > 0:
+        raise InvalidTricksError("distribution: expected at least one trick vector with a probability above 0")
     evs = {}
     for level in range(MAX_LEVEL + 1):
         evs[level] = sum(w * _compute(level, t, sym)[-1][0] for t, w in items) / total

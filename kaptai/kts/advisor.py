@@ -474,7 +474,7 @@ def advise(
     else:
         if claims is not False or objective != "win":
             raise RulesError(
-                f"claims={claims!r}, objective={objective!r}: the one-tile model has no claims and "
+                f"claims={quote_token(claims)}, objective={quote_token(objective)}: the one-tile model has no claims and "
                 "ranks by P(win); use model='lookahead'"
             )
     small = 2 * ctx.n + 1

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts import engine_reference
 from kaptai.kts.config import ACTIONS, EngineConfig
 from kaptai.kts.policies import Policy, policy_codes, policy_objects
@@ -80,7 +80,7 @@ def run_hands(
     True
     """
     if engine not in ("auto", "compiled", "reference"):
-        raise RulesError(f"engine={engine!r} is not allowed: expected 'auto', 'compiled' or 'reference'")
+        raise RulesError(f"engine={quote_token(engine)} is not allowed: expected 'auto', 'compiled' or 'reference'")
     codes = policy_codes(policies)
     if engine == "compiled" and codes is None:
         raise RulesError("the compiled engine plays only the built-in policies")

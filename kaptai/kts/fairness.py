@@ -157,7 +157,7 @@ class Variant:
 
 def _variant(name: str, spec: Any, players: int, cut: float | None) -> Variant:
     if not isinstance(name, str) or not name.strip():
-        raise RulesError(f"variant name {name!r}: expected a non-empty string")
+        raise RulesError(f"variant name {quote_token(name)}: expected a non-empty string")
     p = players
     if isinstance(spec, RuleSet):
         rules = spec
@@ -178,7 +178,7 @@ def _variant(name: str, spec: Any, players: int, cut: float | None) -> Variant:
         rules = resolve_rules(base, **opts)
     else:
         raise RulesError(
-            f"variant {name!r} has spec {spec!r}: expected a preset name, a RuleSet or a dict "
+            f"variant {quote_token(name)} has spec {quote_token(spec)}: expected a preset name, a RuleSet or a dict "
             f"of rule options"
         )
     if cut is not None:
@@ -255,7 +255,7 @@ def resolve_variants(
             else:
                 items.append((repr(spec), spec))
     else:
-        raise RulesError(f"variants={variants!r}: expected a name, a mapping or a sequence")
+        raise RulesError(f"variants={quote_token(variants)}: expected a name, a mapping or a sequence")
     if not items:
         raise RulesError("variants is empty: expected at least one variant")
     out = [_variant(name, spec, players, cut) for name, spec in items]
@@ -306,7 +306,7 @@ def outcome_table(stats: Mapping[str, np.ndarray], relative_to: str = "dealer"):
     """
     key = {"dealer": "score_dealer", "first_hand": "score_first"}.get(relative_to)
     if key is None:
-        raise RulesError(f"relative_to={relative_to!r}: expected 'dealer' or 'first_hand'")
+        raise RulesError(f"relative_to={quote_token(relative_to)}: expected 'dealer' or 'first_hand'")
     hist = np.asarray(stats[key])
     seats, scores = np.nonzero(hist)
     counts = hist[seats, scores]

@@ -61,7 +61,7 @@ from kaptai.core.options import check_count as _count
 from kaptai.core.plotting import save_figure, with_cjk_font
 from kaptai.core.settlement import pot_ev
 from kaptai.core.stats import z_value
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts.advisor import advise
 from kaptai.kts.policies import BUILTIN_POLICIES, Policy, PlayerView
 from kaptai.kts.rules import RuleSet, game_name, resolve_rules
@@ -146,7 +146,7 @@ class AdvisorPolicy(Policy):
 
     def __init__(self, draws: int = 3):
         if isinstance(draws, bool) or not isinstance(draws, Integral) or draws < 1:
-            raise RulesError(f"draws={draws!r} is not allowed: expected an integer >= 1")
+            raise RulesError(f"draws={quote_token(draws)} is not allowed: expected an integer >= 1")
         self.draws: int = int(draws)
 
     def _advise(self, view: PlayerView, hand: Sequence[int], seen: Sequence[int], offered=None):
@@ -373,7 +373,7 @@ def seat_ev(
 def _make_policy(name: str) -> Policy:
     if name == _ADVISOR:
         return AdvisorPolicy()
-    raise RulesError(f"unknown policy {name!r}")  # pragma: no cover - names are checked first
+    raise RulesError(f"unknown policy {quote_token(name)}")  # pragma: no cover - names are checked first
 
 
 def _deal_rows(variant: Any, arrangements: Any, chunk: Any) -> list[dict[str, np.ndarray]]:
@@ -408,7 +408,7 @@ def _rule_sets(rules: Any) -> list[RuleSet]:
     names = [r.name for r in out]
     if len(set(names)) != len(names):
         raise RulesError(
-            f"rulesets with the same name {names!r}: give each a distinct name= to label the rows (and no "
+            f"rulesets with the same name {quote_token(names)}: give each a distinct name= to label the rows (and no "
             "ruleset twice)"
         )
     return out
@@ -652,10 +652,10 @@ def plot_league(df: pd.DataFrame, metric: str = "ev_per_hand", ax=None, path=Non
     ('EV per hand (antes)', 'players')
     """
     if metric not in LEAGUE_METRICS:
-        raise RulesError(f"unknown metric {metric!r}: expected one of {', '.join(map(repr, LEAGUE_METRICS))}")
+        raise RulesError(f"unknown metric {quote_token(metric)}: expected one of {', '.join(map(repr, LEAGUE_METRICS))}")
     sel = df[df.metric == metric]
     if sel.empty:
-        raise RulesError(f"the table has no {metric!r} rows")
+        raise RulesError(f"the table has no {quote_token(metric)} rows")
     from matplotlib.figure import Figure
 
     rulesets = list(dict.fromkeys(sel.rules))

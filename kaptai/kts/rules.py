@@ -133,12 +133,12 @@ def _normalise_forms(value: object) -> frozenset[str]:
         key = item.strip().lower().replace("-", "_").replace(" ", "_") if isinstance(item, str) else item
         if key not in FORMS:
             raise RulesError(
-                f"option 'forms' has unknown form {item!r}: expected some of {_allowed(FORMS)}"
+                f"option 'forms' has unknown form {quote_token(item)}: expected some of {_allowed(FORMS)}"
             )
         out.add(key)
     if not out:
         raise RulesError(
-            f"option 'forms' is empty ({value!r}): expected at least one of {_allowed(FORMS)}"
+            f"option 'forms' is empty ({quote_token(value)}): expected at least one of {_allowed(FORMS)}"
         )
     return frozenset(out)
 

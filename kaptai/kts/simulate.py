@@ -54,7 +54,7 @@ from kaptai.core.runner import LazyTasks, plan_chunks, resume_seed, run_chunks
 from kaptai.core.sampling import bit_generator
 from kaptai.core.stats import mean_interval, wilson_interval
 from kaptai.core.tables import MONTE_CARLO_COLUMNS, standard_attrs
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 from kaptai.kts.engine import log_rows_to_array, run_hands
 from kaptai.kts.config import ACTIONS, SCRIPT_CODE, EngineConfig, make_config, new_outcomes
 from kaptai.kts.policies import (
@@ -552,14 +552,14 @@ def play_wall(
             f"{cfg.sets} set(s), each once"
         )
     if isinstance(first_hand, bool) or not isinstance(first_hand, Integral) or not 0 <= first_hand < players:
-        raise RulesError(f"first_hand={first_hand!r}: expected a seat 0-{players - 1}")
+        raise RulesError(f"first_hand={quote_token(first_hand)}: expected a seat 0-{players - 1}")
     if engine not in ("compiled", "reference"):
-        raise RulesError(f"engine={engine!r}: expected 'compiled' or 'reference'")
+        raise RulesError(f"engine={quote_token(engine)}: expected 'compiled' or 'reference'")
     resolved = list(resolve_policies(policies, cfg.players))
     scripts = dict(scripts or {})
     for seat in scripts:
         if not 0 <= seat < players:
-            raise RulesError(f"scripts has seat {seat!r}: expected seats 0-{players - 1}")
+            raise RulesError(f"scripts has seat {quote_token(seat)}: expected seats 0-{players - 1}")
     bg = np.random.PCG64(_entropy(seed))
     if engine == "compiled":
         codes = policy_codes(resolved)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import KaptaiError, RulesError
+from kaptai.errors import KaptaiError, RulesError, quote_token
 from kaptai.nantong.rules import RuleSet, resolve_rules, validate_players
 
 __all__ = [
@@ -195,11 +195,11 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
     samples = check_count("samples", samples, 1)
     candidates = check_count("candidates", candidates, 1)
     if isinstance(margin, bool) or not isinstance(margin, (int, np.integer)) or not 0 <= margin <= 30:
-        raise RulesError(f"margin={margin!r}: expected an integer from 0 to 30")
+        raise RulesError(f"margin={quote_token(margin)}: expected an integer from 0 to 30")
     if isinstance(guard, bool) or not isinstance(guard, (int, float, np.integer, np.floating)) or not 0 <= guard <= 10:
-        raise RulesError(f"guard={guard!r}: expected a number from 0 to 10")
+        raise RulesError(f"guard={quote_token(guard)}: expected a number from 0 to 10")
     if isinstance(particles, bool) or not isinstance(particles, (int, np.integer)) or not 0 <= particles <= 16:
-        raise RulesError(f"particles={particles!r}: expected an integer from 0 to 16")
+        raise RulesError(f"particles={quote_token(particles)}: expected an integer from 0 to 16")
     r = resolve_rules(rules, **overrides)
     r.check_playable()
     lao = np.zeros(30, dtype=np.int8)

@@ -222,16 +222,16 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
         search_z = SEARCH_Z
     if isinstance(search_z, bool) or not isinstance(search_z, (int, float, np.integer, np.floating)) or \
             not 0.0 <= float(search_z) <= 10.0:
-        raise RulesError(f"search_z={search_z!r}: expected a number from 0 to 10")
+        raise RulesError(f"search_z={quote_token(search_z)}: expected a number from 0 to 10")
     if search_infer is None:
         search_infer = SEARCH_INFER
     if isinstance(search_infer, bool) or not isinstance(search_infer, (int, np.integer)) or \
             not 0 <= search_infer <= 64:
-        raise RulesError(f"search_infer={search_infer!r}: expected a whole number of candidates from 0 to 64")
+        raise RulesError(f"search_infer={quote_token(search_infer)}: expected a whole number of candidates from 0 to 64")
     if search_mix is None:
         search_mix = SEARCH_MIX
     if isinstance(search_mix, bool) or search_mix not in (0, 1):
-        raise RulesError(f"search_mix={search_mix!r}: expected 0 or 1")
+        raise RulesError(f"search_mix={quote_token(search_mix)}: expected 0 or 1")
     return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z), int(search_infer),
                         int(search_mix))
 
@@ -266,5 +266,5 @@ def check_policies(policies: Any, players: int) -> list:
             raise RulesError(f"unknown policy {quote_token(p)} for seat {seat}: expected one of "
                              + ", ".join(repr(x) for x in POLICY_NAMES) + " or a kaptai.nineten.policies.Policy")
         if not isinstance(p, str) and not callable(getattr(p, "discard", None)):
-            raise RulesError(f"policy for seat {seat} ({p!r}) has no discard(view) method")
+            raise RulesError(f"policy for seat {seat} ({quote_token(p)}) has no discard(view) method")
     return policies

@@ -24,7 +24,7 @@ from kaptai.nineten.config import (
     ACTIONS, LOG_COLUMNS, OUTCOME_DTYPES, POLICY_CODES, POLICY_NAMES, EngineConfig, IllegalMoveError,
     check_policies, make_config,
 )
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = ["run_hands", "make_config", "EngineConfig", "IllegalMoveError", "ACTIONS", "LOG_COLUMNS",
            "OUTCOME_DTYPES", "POLICY_NAMES", "compiled_available"]
@@ -82,7 +82,7 @@ def run_hands(
     pols = check_policies(policies, cfg.players)
     builtin = all(isinstance(p, str) for p in pols)
     if engine not in ("auto", "compiled", "reference"):
-        raise RulesError(f"engine={engine!r} is not allowed: expected 'auto', 'compiled' or 'reference'")
+        raise RulesError(f"engine={quote_token(engine)} is not allowed: expected 'auto', 'compiled' or 'reference'")
     if engine == "compiled" and not builtin:
         raise RulesError("the compiled engine plays only the built-in policies " + ", ".join(POLICY_NAMES))
     if decks is not None:

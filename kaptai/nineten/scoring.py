@@ -39,7 +39,7 @@ import numpy as np
 
 from kaptai.nineten.cards import N_KINDS, Record, colour_of, format_card, parse_record
 from kaptai.nineten.rules import RuleSet, resolve_rules, validate_players
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, quote_token
 
 __all__ = [
     "COLOUR_TOU",
@@ -156,7 +156,7 @@ def payments(total: float, win: str, players: int, rules: RuleSet, winner: int =
     n = int(players)
     for name, s in (("winner", winner), ("source", source)):
         if s is not None and (isinstance(s, bool) or not isinstance(s, Integral) or not 0 <= s < n):
-            raise RulesError(f"{name}={s!r} is not a seat: expected 0-{n - 1}")
+            raise RulesError(f"{name}={quote_token(s)} is not a seat: expected 0-{n - 1}")
     if source is None:
         source = (winner + 1) % n
     if source == winner and win in ("flip", "discard"):
