@@ -151,3 +151,15 @@ def test_small_api_functions_refuse_what_is_not_their_input():
         with pytest.raises(KaptaiError):
             format_record(plays)
     assert format_record([(0, 1), None]) == "3D 3C | PASS"
+
+
+def test_a_process_pool_has_no_more_workers_than_pending_chunks():
+    """--workers 256 for a run of 2 chunks forked 256 processes (52 s for 20 hands)."""
+    from kaptai.core.runner import _Executors
+
+    ex = _Executors(256, None, None)
+    pool = ex.open(2)
+    try:
+        assert ex.kind == "processes" and ex.workers == ex.slots == 2 and pool._max_workers == 2
+    finally:
+        pool.shutdown()

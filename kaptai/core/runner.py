@@ -821,6 +821,7 @@ class _Executors:
             self._open_dask()
         elif self.workers > 1 and n_pending > 1:
             self.kind = "processes"
+            self.workers = min(self.workers, n_pending)  # --workers 256 for 2 chunks forked 256 processes
             self.slots = self.workers
             self.executor = cf.ProcessPoolExecutor(max_workers=self.workers)
         else:
