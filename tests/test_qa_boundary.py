@@ -163,3 +163,34 @@ def test_a_process_pool_has_no_more_workers_than_pending_chunks():
         assert ex.kind == "processes" and ex.workers == ex.slots == 2 and pool._max_workers == 2
     finally:
         pool.shutdown()
+
+
+def _api(module: str, name: str) -> Any:
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+@pytest.mark.parametrize("module, name, kwargs", [
+    ("kaptai.nantong", "compare_variants", {"variants": {}, "matches": 2}),
+    ("kaptai.nineten", "compare_variants", {"variants": {}, "hands": 20}),
+    ("kaptai.bigtwo", "compare_variants", {"variants": {}, "games": 20}),
+    ("kaptai.bigtwo", "compare_variants", {"variants": [], "games": 20}),
+    ("kaptai.nantong", "fairness", {"variant": {}, "matches": 2}),
+    ("kaptai.nantong", "fairness", {"variant": LONG, "matches": 2}),
+    ("kaptai.nantong", "hand_winners", {"totals": None, "completers": [True, False, False]}),
+    ("kaptai.nantong", "hand_winners", {"totals": [1, 2, 3], "completers": LONG}),
+    ("kaptai.nantong", "settle", {"totals": 1.5, "winners": [0]}),
+    ("kaptai.nantong", "settle", {"totals": [1, 2, 3], "winners": LONG}),
+    ("kaptai.nineten", "parse_cards", {"cards": "RA", "first_item": None}),
+    ("kaptai.nineten", "parse_record", {"text": "RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA", "bonus_rule": 1.5}),
+    ("kaptai.nineten", "bonus_flip_distribution", {"stock": None, "matches": 3}),
+    ("kaptai.nineten", "bonus_flip_distribution", {"stock": 40, "matches": "x"}),
+    ("kaptai.nineten", "validate_players", {"players": 4, "rules": 1.5}),
+])
+def test_api_arguments_of_the_wrong_kind_are_refused_before_any_work(module, name, kwargs):
+    """Each raised TypeError/ValueError/AttributeError (or ran nothing and returned an empty
+    table: empty variant mappings) before the QA review."""
+    with pytest.raises(KaptaiError) as info:
+        _api(module, name)(progress=False, **kwargs) if "variant" in str(kwargs) else _api(module, name)(**kwargs)
+    _short(info.value)

@@ -180,14 +180,18 @@ def resolve_variants(variants: Any = "scoring", players: int = 4) -> list[Varian
                 )
         return out
     if isinstance(variants, Mapping):
+        if not variants:
+            raise RulesError("variants is empty: give at least one variant (a set name, a mapping or a sequence)")
         return [_variant(str(k), v, players) for k, v in variants.items()]
     if isinstance(variants, Sequence):
         out = []
         for i, spec in enumerate(variants):
             name = spec if isinstance(spec, str) else getattr(spec, "name", None) or f"variant {i}"
             out.append(_variant(str(name), spec, players))
+        if not out:
+            raise RulesError("variants is empty: give at least one variant (a set name, a mapping or a sequence)")
         return out
-    raise RulesError(f"variants must be a set name, a mapping or a sequence, got {variants!r}")
+    raise RulesError(f"variants must be a set name, a mapping or a sequence, got {quote_token(variants)}")
 
 
 def _rows_for(v: Variant, t: Mapping[str, np.ndarray], i: int, confidence: float) -> list[tuple]:

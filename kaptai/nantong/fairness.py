@@ -188,6 +188,8 @@ def fairness(players: int = 3, rules: Any = None, matches: int = 2_000, seed: in
         with ``settlement`` None.
     """
     workers = check_count("workers", workers, 1)
+    if variant is not None and not (isinstance(variant, str) and variant.strip() and len(variant) <= 200):
+        raise RulesError(f"variant={quote_token(variant)}: expected a label (text of 1 to 200 characters) or None")
     job, meta = fairness_job(players, rules, matches, seed, policies=policies)
     t = run_chunks(job.fn, job.tasks, workers=workers, scheduler=scheduler, executor=executor, checkpoint=checkpoint,
                    fingerprint=job.fingerprint, progress=progress, desc="nantong fairness", sizes=job.sizes,
@@ -215,6 +217,8 @@ def compare_variants(variants: Any = "qishou", players: int = 3, matches: int = 
         variants = VARIANT_SETS[variants]
     if not isinstance(variants, Mapping):
         raise RulesError("variants must be a variant-set name or a mapping name -> options")
+    if not variants:
+        raise RulesError("variants is empty: give at least one variant (a variant-set name or a mapping name -> options)")
     workers = check_count("workers", workers, 1)
     entropy = check_seed(seed)
     names = [str(name) for name in variants]

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, as_items, quote_token
 from kaptai.nantong.cards import (
     LAOJIANG,
     N_KINDS,
@@ -493,6 +493,9 @@ def hand_winners(totals: Sequence[int], completers: Sequence[bool], rules: Any =
     ((0, 1), (1,))
     """
     rules = _rules(rules)
+    totals = _points("totals", totals)
+    completers = [bool(c) for c in _seats_of("completers", completers, len(totals), bools=True)]
+    raws = None if raws is None else _points("raws", raws, len(totals))
     vals = list(totals) if rules.compare == "rounded" else list(raws if raws is not None else totals)
     top = max(vals)
     tied = [i for i, v in enumerate(vals) if v == top]
@@ -502,6 +505,30 @@ def hand_winners(totals: Sequence[int], completers: Sequence[bool], rules: Any =
         elif rules.tie == "completer_first" and any(completers[i] for i in tied):
             tied = [i for i in tied if completers[i]]
     return tuple(tied)
+
+
+def _points(what: str, values: Any, n: int | None = None) -> list:
+    """The points of each player (real numbers, one per player), else a RulesError naming them."""
+    items = as_items(values, what, RulesError)
+    for v in items:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) or v != v:
+            raise RulesError(f"{what}: expected one number per player, got {quote_token(v)}")
+    if not items or (n is not None and len(items) != n):
+        raise RulesError(f"{what}: expected {n or 'at least 1'} number(s), one per player, got {len(items)}")
+    return items
+
+
+def _seats_of(what: str, values: Any, n: int, *, bools: bool = False) -> list:
+    """Seats 0..n-1 (``bools``: one flag per player), else a RulesError naming them."""
+    items = as_items(values, what, RulesError)
+    if bools:
+        if len(items) != n or not all(isinstance(v, (bool, np.bool_, int, np.integer)) and v in (0, 1) for v in items):
+            raise RulesError(f"{what}: expected {n} flags (True/False), one per player, got {quote_token(values)}")
+        return items
+    for v in items:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or not 0 <= v < n:
+            raise RulesError(f"{what}: expected seats 0-{n - 1}, got {quote_token(v)}")
+    return [int(v) for v in items]
 
 
 def settle(totals: Sequence[int], winners: Sequence[int], rules: Any = None) -> np.ndarray:
@@ -519,8 +546,9 @@ def settle(totals: Sequence[int], winners: Sequence[int], rules: Any = None) -> 
     [180.0, -90.0, -90.0]
     """
     rules = _rules(rules)
-    t = np.asarray(totals, dtype=np.float64)
+    t = np.asarray(_points("totals", totals), dtype=np.float64)
     n = len(t)
+    winners = _seats_of("winners", winners, n)
     if rules.settlement == "rank_only":
         return np.zeros(n)
     if rules.settlement == "pairwise_difference":

@@ -251,6 +251,8 @@ def parse_cards(cards: str | Iterable[int | str], *, first_item: int = 1) -> tup
             raise InvalidCardError(f"cards must be a string such as 'RAx2 WE' or an iterable of cards, got "
                                    f"{type(cards).__name__} {quote_token(cards)}") from None
     out: list[int] = []
+    if isinstance(first_item, (bool, np.bool_)) or not isinstance(first_item, Integral):
+        raise KaptaiError(f"first_item={quote_token(first_item)}: expected a whole number (the first token's number)")
     for i, t in enumerate(toks, first_item):
         if isinstance(t, str):
             k, n = _split_token(t, i)
@@ -516,6 +518,8 @@ def parse_record(text: str, bonus_rule=None) -> Record:
             raise InvalidRecordError(f"{format_card(kw)!r} is both kz and kzwait")
     # 6. bonus presence
     colours = len({colour_of(k) for k in range(N_KINDS) if counts[k] >= 2})
+    if bonus_rule is not None and not callable(bonus_rule):
+        raise KaptaiError(f"bonus_rule={quote_token(bonus_rule)}: expected a callable (win, colours) -> reason or None")
     if bonus_rule is None:
         def bonus_rule(w: str, k: int) -> str | None:
             if w == "discard":

@@ -119,9 +119,9 @@ def resolve_variants(variants: Any = "options", players: int = 4) -> list[Varian
                 raise RulesError(f"unknown variant set {quote_token(part)}: sets are {', '.join(VARIANT_SETS)}")
             out += [_variant(k, v, players) for k, v in VARIANT_SETS[part].items()]
         return out
-    if isinstance(variants, Mapping):
+    if isinstance(variants, Mapping) and variants:
         return [_variant(str(k), v, players) for k, v in variants.items()]
-    raise RulesError(f"variants must be a set name or a mapping label -> options, got {variants!r}")
+    raise RulesError(f"variants must be a set name or a non-empty mapping label -> options, got {quote_token(variants)}")
 
 
 def compare_variants(variants: Any = "options", players: int = 4, hands: int = 20_000, seed: int | None = 0, *,

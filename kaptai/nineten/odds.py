@@ -493,6 +493,9 @@ def bonus_flip_distribution(stock: int, matches: int) -> dict[int, Fraction]:
     >>> sum(p * v for p, v in d.items())
     Fraction(3, 2)
     """
+    for name, v in (("stock", stock), ("matches", matches)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise RulesError(f"{name}={quote_token(v)}: expected a whole number of cards")
     S, M = int(stock), int(matches)
     if S < 5 or not 0 <= M <= S:
         raise RulesError(f"bonus flip needs a stock of at least 5 cards and 0 <= matches <= stock, got stock={S}, "

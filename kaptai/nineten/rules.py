@@ -223,6 +223,8 @@ def validate_players(players: object, rules: RuleSet | None = None, *, play: boo
     kaptai.errors.RulesError: ten_nine needs at most 11 players, got 12
     """
     rules = RuleSet() if rules is None else rules
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"rules={quote_token(rules)}: expected a nine-ten RuleSet or None")
     if not isinstance(play, (bool, np.bool_)):
         raise RulesError(f"play={quote_token(play)}: expected True or False")
     lo = 2 if rules.allow_small_table else 4
