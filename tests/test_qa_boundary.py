@@ -187,6 +187,9 @@ def _api(module: str, name: str) -> Any:
     ("kaptai.nineten", "bonus_flip_distribution", {"stock": None, "matches": 3}),
     ("kaptai.nineten", "bonus_flip_distribution", {"stock": 40, "matches": "x"}),
     ("kaptai.nineten", "validate_players", {"players": 4, "rules": 1.5}),
+    ("kaptai.heaven11", "make_config", {"contract": 1.5}),
+    ("kaptai.heaven11", "make_config", {"bid_table": "x"}),
+    ("kaptai.heaven11", "make_config", {"bid_table": 10**30}),
 ])
 def test_api_arguments_of_the_wrong_kind_are_refused_before_any_work(module, name, kwargs):
     """Each raised TypeError/ValueError/AttributeError (or ran nothing and returned an empty

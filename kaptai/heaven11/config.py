@@ -240,6 +240,8 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
     else:
         raise RulesError(f"first_dealer={first_dealer!r} is not allowed: expected a seat 0-3 or None")
     if contract is not None:
+        if not isinstance(contract, (str, tuple, list)):
+            raise RulesError(f"contract={quote_token(contract)}: expected a bid such as '4S' or (level, strain)")
         c = parse_bid(contract if isinstance(contract, (str, tuple)) else tuple(contract))
         if c is None:
             raise RulesError("contract=PASS is not allowed: give a bid such as '0C'")
@@ -247,7 +249,11 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
     _, _, key = key_tables(rules)
     beat = _beat_table(key)
     beat.setflags(write=False)
-    table = default_bid_table() if bid_table is None else np.ascontiguousarray(bid_table, dtype=np.int16)
+    try:
+        table = default_bid_table() if bid_table is None else np.ascontiguousarray(bid_table, dtype=np.int16)
+    except (TypeError, ValueError, OverflowError):
+        raise RulesError(f"bid_table={quote_token(bid_table)}: expected an integer array of shape "
+                         f"(2, 14, {HCP_BUCKETS})") from None
     if table.shape != (2, 14, HCP_BUCKETS):
         raise RulesError(f"bid_table must have shape (2, 14, {HCP_BUCKETS}), got {table.shape}")
     return EngineConfig(
