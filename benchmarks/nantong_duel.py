@@ -1,7 +1,7 @@
 """Duplicate-deal duel of Nantong long cards: one ``search`` seat against a field of another policy.
 
 ``python benchmarks/nantong_duel.py --field max_melds --deals 600 --seed 1 [--variant rank_only|winner_collects]
-[--samples 16] [--workers 2]``
+[--samples 16] [--particles 4] [--workers 2]``
 
 Every deal (one ``PCG64`` of its own seed: the engine shuffles the whole wall before any policy
 acts) is played ``A + 1`` times with the compiled engine: once with the field at every seat (the
@@ -31,12 +31,12 @@ VARIANTS = ("rank_only", "winner_collects", "pairwise_difference")
 
 
 def _chunk(args: tuple) -> dict:
-    field, lo, hi, seed, variant, samples = args
+    field, lo, hi, seed, variant, samples, particles = args
     from kaptai.nantong.atlas import hand_rows
     from kaptai.nantong.config import make_config
     from kaptai.nantong.engine import run_hands
 
-    cfg = make_config(3, {"settlement": variant}, samples=samples)
+    cfg = make_config(3, {"settlement": variant}, samples=samples, particles=particles)
     A = cfg.active
     vf, vb, own = [], [], []
     t0 = time.process_time()
@@ -64,8 +64,8 @@ def _ci(x: np.ndarray) -> dict:
 
 
 def duel(field: str, deals: int, seed: int, variant: str = "rank_only", samples: int = 16, workers: int = 1,
-         chunk: int = 50) -> dict:
-    jobs = [(field, lo, min(lo + chunk, deals), seed, variant, samples) for lo in range(0, deals, chunk)]
+         chunk: int = 50, particles: int = 4) -> dict:
+    jobs = [(field, lo, min(lo + chunk, deals), seed, variant, samples, particles) for lo in range(0, deals, chunk)]
     t0 = time.time()
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
@@ -76,7 +76,7 @@ def duel(field: str, deals: int, seed: int, variant: str = "rank_only", samples:
     vb = np.concatenate([p["vb"] for p in parts])
     own = np.concatenate([p["own"] for p in parts])
     return {"field": field, "variant": variant, "deals": deals, "search_hands": 3 * deals, "seed": seed,
-            "samples": samples, "diff_vs_field": _ci(vf), "diff_vs_baseline": _ci(vb), "search_ev": _ci(own),
+            "samples": samples, "particles": particles, "diff_vs_field": _ci(vf), "diff_vs_baseline": _ci(vb), "search_ev": _ci(own),
             "wall_s": round(time.time() - t0, 1), "cpu_s": round(sum(p["cpu"] for p in parts), 1)}
 
 
@@ -87,9 +87,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variant", default="rank_only", choices=VARIANTS)
     ap.add_argument("--samples", type=int, default=16)
+    ap.add_argument("--particles", type=int, default=4)
     ap.add_argument("--workers", type=int, default=1)
     a = ap.parse_args()
-    print(json.dumps(duel(a.field, a.deals, a.seed, a.variant, a.samples, a.workers)), flush=True)
+    print(json.dumps(duel(a.field, a.deals, a.seed, a.variant, a.samples, a.workers, particles=a.particles)), flush=True)
 
 
 if __name__ == "__main__":
