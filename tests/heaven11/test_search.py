@@ -199,3 +199,11 @@ def test_option_values_equal_reference():
     hs = [E._search_sample(T, 1) for _ in range(5)]
     ref = [[E._play_value(T, 1, m, h, False) for h in hs] for m in opts]
     assert values.shape == (len(opts), 5) and values.tolist() == ref
+
+
+@pytest.mark.parametrize("bad", [2, -1, True, "1", 0.5])
+def test_search_infer_refused(bad):
+    from kaptai.errors import RulesError
+
+    with pytest.raises(RulesError, match="search_infer="):
+        make_config(search_infer=bad)
