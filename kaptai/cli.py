@@ -139,7 +139,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("score", "score one finished hand from its record"),
 )
 
-_LONG_QUOTE = re.compile(r"'([^']{41,})'")
+_LONG_QUOTE = re.compile(r"(?<!\w)'([^']{41,})'(?!\w)")  # a quoted token, not the text between two of them
 
 
 class _Parser(argparse.ArgumentParser):

@@ -197,3 +197,17 @@ def test_api_arguments_of_the_wrong_kind_are_refused_before_any_work(module, nam
     with pytest.raises(KaptaiError) as info:
         _api(module, name)(progress=False, **kwargs) if "variant" in str(kwargs) else _api(module, name)(**kwargs)
     _short(info.value)
+
+
+def test_argparse_messages_shorten_the_token_not_the_text_between_two_quotes(capsys):
+    """'local' or ... got '<token>': the text between the two quotes was taken for a token."""
+    line = _refused(capsys, ["simulate", "nine-ten", "--scheduler", "x" * 100])
+    assert "tcp://host:8786, got 'xxx" in line and "(100 characters)" in line and "x" * 41 not in line
+
+
+def test_a_scheduler_address_without_a_port_is_refused_without_a_traceback(capsys):
+    """tcp://<host> with no port: distributed.Client failed, and its __del__ printed a
+    traceback 10 s later; the address is checked first."""
+    pytest.importorskip("distributed")
+    line = _refused(capsys, ["simulate", "nine-ten", "--hands", "20", "--scheduler", "tcp://" + "x" * 100])
+    assert "not host:port" in line and "x" * 41 not in line

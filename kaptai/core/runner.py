@@ -859,14 +859,21 @@ class _Executors:
                 ) from exc
             address = self._cluster.scheduler_address
         else:
-            address = self.scheduler
+            address = str(self.scheduler)
+            if "://" not in address or address.startswith(("tcp://", "tls://")):
+                try:  # before Client(): a failed Client's __del__ printed a traceback 10 s later
+                    distributed.comm.get_address_host_port(address)
+                except ValueError as exc:
+                    raise SchedulerError(f"the Dask scheduler address {quote_token(address)} is not host:port "
+                                         f"({str(exc).split(' in address')[0]})") from None
         try:
             client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ... : all mean "unreachable"
             self.close()
             raise SchedulerError(
-                f"cannot reach the Dask scheduler at {address!r} within {CONNECT_TIMEOUT:g} s "
-                f"({type(exc).__name__}: {exc}); check the address and that the scheduler is running"
+                f"cannot reach the Dask scheduler at {quote_token(address)} within {CONNECT_TIMEOUT:g} s "
+                f"({type(exc).__name__}: {quote_token(str(exc), 100, quote='')}); check the address and that the scheduler "
+                "is running"
             ) from None
         self._use_client(client, owned=True)
         if self._cluster is not None:
