@@ -128,9 +128,11 @@ def test_run_functions_quote_a_long_progress_or_executor_briefly(fn, arg):
     lambda: __import__("kaptai.bigtwo", fromlist=["x"]).settle([0, 3, 5, 7], winner=LONG),
     lambda: __import__("kaptai.kts", fromlist=["x"]).resolve_rules(forms=LONG),
     lambda: __import__("kaptai.league", fromlist=["x"]).policy_league("nine-ten", hands=20, progress=LONG),
+    lambda: __import__("kaptai.heaven11", fromlist=["x"]).make_config(first_dealer=LONG),
+    lambda: __import__("kaptai.bigtwo", fromlist=["x"]).settle_many(LONG, winner=[0]),
 ], ids=["bigtwo-search_samples", "bigtwo-search_rollout", "bigtwo-search_infer", "nineten-search_z",
         "nineten-search_mix", "nantong-margin", "nantong-particles", "heaven11-trump", "bigtwo-settle-winner",
-        "kts-forms", "league-progress"])
+        "kts-forms", "league-progress", "heaven11-first_dealer", "bigtwo-settle_many"])
 def test_api_errors_quote_at_most_40_characters(call):
     with pytest.raises(KaptaiError) as info:
         call()

@@ -426,7 +426,7 @@ def float_array(name: str, value: Any) -> np.ndarray:
     except Exception as exc:
         raise RulesError(f"{name} must be an array of numbers: {exc}") from None
     if a.dtype.kind not in "iuf":
-        raise RulesError(f"{name} must be numbers, got {a.dtype.name} values {a.ravel()[:4].tolist()!r}")
+        raise RulesError(f"{name} must be numbers, got {a.dtype.name} values {quote_token(a.ravel()[:4].tolist())}")
     a = a.astype(np.float64)
     if not np.all(np.isfinite(a)):
         raise RulesError(f"{name} must be finite numbers")

@@ -238,7 +238,7 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
     elif isinstance(first_dealer, (int, np.integer)) and not isinstance(first_dealer, bool) and 0 <= first_dealer < 4:
         fd = int(first_dealer)
     else:
-        raise RulesError(f"first_dealer={first_dealer!r} is not allowed: expected a seat 0-3 or None")
+        raise RulesError(f"first_dealer={quote_token(first_dealer)} is not allowed: expected a seat 0-3 or None")
     if contract is not None:
         if not isinstance(contract, (str, tuple, list)):
             raise RulesError(f"contract={quote_token(contract)}: expected a bid such as '4S' or (level, strain)")
