@@ -213,3 +213,19 @@ def test_a_scheduler_address_without_a_port_is_refused_without_a_traceback(capsy
     pytest.importorskip("distributed")
     line = _refused(capsys, ["simulate", "nine-ten", "--hands", "20", "--scheduler", "tcp://" + "x" * 100])
     assert "not host:port" in line and "x" * 41 not in line
+
+
+def _card_arguments() -> Iterator[Any]:
+    for game, command, cmd in _commands():
+        for opt in cmd.options:
+            if opt.positional and opt.name == "hand":
+                yield pytest.param(game, command, id=f"{game}-{command}")
+
+
+@pytest.mark.parametrize("game, command", list(_card_arguments()))
+def test_an_unknown_card_or_tile_is_said_in_about_200_characters(game, command, capsys, tmp_path, monkeypatch):
+    """Kap Tai Shap's tile error listed every civil tile name in two languages (318+ characters)."""
+    monkeypatch.chdir(tmp_path)
+    for token in ("x", "☃☃", "x" * 4000):
+        line = _refused(capsys, [command, game, token])
+        assert len(line) <= 260, f"{len(line)}: {line}"
