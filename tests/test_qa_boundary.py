@@ -229,3 +229,15 @@ def test_an_unknown_card_or_tile_is_said_in_about_200_characters(game, command, 
     for token in ("x", "☃☃", "x" * 4000):
         line = _refused(capsys, [command, game, token])
         assert len(line) <= 260, f"{len(line)}: {line}"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_unknown_rule_option_is_said_briefly_with_a_close_match(game, capsys):
+    """The error listed every rule option (up to 454 characters); now the first few, the count,
+    where --help lists them all, and the close match of a misspelling."""
+    names = list(GAMES[game].rule_defaults())
+    line = _refused(capsys, ["odds", game, "-o", "nonexistent_option=1"])
+    assert len(line) <= 200 and "valid options are" in line
+    target = max(names, key=len)
+    line = _refused(capsys, ["odds", game, "-o", f"{target[:-1]}=1"])
+    assert f"did you mean '{target}'" in line and len(line) <= 260

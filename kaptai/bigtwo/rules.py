@@ -388,6 +388,6 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     >>> resolve_rules(colour="red")
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, players, top_rank, suit_order, malaysian_3p, first_lead, opening_must_include_lowest, straight_order, straight_suit_card, flush_compare, quad_kicker, four_card_play, two_pair_five, pass_only_if_unable, pass_locks_out, top_rule, instant_dragon, instant_four_twos, redeal, scoring, chao, points_chao, winner_bonus, settlement, stake, bankroll
+    kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, players, top_rank, suit_order, malaysian_3p, first_lead, ... (26 in all: -o in --help lists them)
     """
     return resolve_ruleset(RuleSet, PRESETS, "hong_kong", rules, overrides)

@@ -280,9 +280,16 @@ class RuleSetMethods:
         valid = cls.option_names()
         unknown = [k for k in overrides if k not in valid]
         if unknown:
+            import difflib
+
+            close = [m for k in unknown if isinstance(k, str) for m in difflib.get_close_matches(k, valid, 2, 0.7)]
+            listed = ", ".join(valid)
+            if len(listed) > 80:  # the line stays short: -o's --help lists every option with its default
+                listed = listed[: listed.rfind(", ", 0, 80)] + f", ... ({len(valid)} in all: -o in --help lists them)"
             raise RulesError(
-                f"unknown rule option(s) {', '.join(quote_token(k) for k in unknown)}: valid options are "
-                f"{', '.join(valid)}"
+                f"unknown rule option(s) {', '.join(quote_token(k) for k in unknown)}: "
+                + (f"did you mean {' or '.join(map(repr, dict.fromkeys(close)))}? " if close else "")
+                + f"valid options are {listed}"
             )
 
     @classmethod

@@ -189,6 +189,6 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     >>> resolve_rules(colour="red")
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, point_scheme, ace_points, reduction, bid_direction, play_direction, passout, short_follow, must_trump, rounds, short_penalty
+    kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, point_scheme, ace_points, reduction, bid_direction, play_direction, ... (11 in all: -o in --help lists them)
     """
     return resolve_ruleset(RuleSet, PRESETS, "standard", rules, overrides)
