@@ -584,27 +584,12 @@ def want_progress(no_progress: bool = False, stream: IO[str] | None = None, *,
     >>> import io
     >>> from kaptai.core.output import want_progress
     >>> want_progress(False, io.StringIO())
-    ``checkpoint`` is the directory the command was given (``--checkpoint``): a command that
-    runs several jobs, each in a sub-folder of it (a league, a report), is interrupted in one
-    of them, so the line counts every chunk file under the whole directory, as it is on disk.
-
     False
     >>> want_progress(stream=io.StringIO(), progress=True), want_progress(progress=False)
     (True, False)
     """
     if progress is not None:
         return bool(progress)
-    if checkpoint is not None:
-        try:
-            root = Path(os.fspath(checkpoint)).expanduser()
-            run_dir = getattr(exc, "checkpoint", None)
-            if root.is_dir() and (run_dir is None or Path(run_dir).resolve() != root.resolve()):
-                files = [p for p in root.rglob("chunk-*.npz") if (p.parent / "kaptai-checkpoint.json").is_file()]
-                runs = len({p.parent for p in files})
-                detail = (f"{len(files)} chunk(s) of {runs} run(s) are saved under the checkpoint {root}: run the "
-                          "same command again to resume")
-        except (OSError, TypeError, ValueError):  # an unreadable folder: keep the run's own count
-            pass
     if no_progress:
         return False
     from kaptai.core.progress import is_terminal
