@@ -109,8 +109,12 @@ def test_fairness_variants_run_through_the_shared_runner(tmp_path, monkeypatch):
     --workers work there, the same table for any of them, each variant what fairness gives it."""
     import pandas as pd
 
-    import kaptai.nantong.fairness as F
+    import importlib
+
     from kaptai.nantong.rules import resolve_rules
+
+    # the module, not the package's lazily re-exported fairness() of the same name
+    F = importlib.import_module("kaptai.nantong.fairness")
 
     monkeypatch.setattr(F, "CHUNK_MATCHES", 4)
     kw = dict(players=3, matches=10, seed=2, progress=False)
