@@ -169,3 +169,30 @@ class RandomStream:
                 m = self.next_uint32() * s
                 low = m & 0xFFFFFFFF
         return m >> 32
+
+
+_M64 = (1 << 64) - 1
+
+
+class SplitMixStream(RandomStream):
+    """SplitMix64 read as 32-bit draws (``z >> 32``): a search decision's private stream
+    (the nine-ten and Nantong searches draw their layouts from one, seeded per decision, so
+    the engine's own stream, and with it a duplicate deal, is not touched).
+
+    >>> from kaptai.core.sampling import SplitMixStream
+    >>> st = SplitMixStream(0)
+    >>> st.next_uint32(), st.bounded(10)
+    (3793791033, 4)
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int):  # no bit generator: the state is the seed
+        self._state = seed & _M64
+
+    def next_uint32(self) -> int:
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _M64
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return (z ^ (z >> 31)) >> 32

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from kaptai.core.sampling import RandomStream
+from kaptai.core.sampling import RandomStream, SplitMixStream
 from kaptai.nantong.cards import Meld, ScoreRecord
 from kaptai.nantong.config import (
     DECK_CARDS,
@@ -62,27 +62,6 @@ def search_stats() -> dict:
     candidates), ``fallbacks`` (a seat whose particles all weighed 0) and ``ess`` (the sum of the
     decisions' effective sample sizes)."""
     return dict(_STATS)
-
-
-class SplitMixStream(RandomStream):
-    """SplitMix64 read as 32-bit draws (``z >> 32``): a search decision's layout stream.
-
-    >>> st = SplitMixStream(0)
-    >>> st.next_uint32(), st.bounded(10)
-    (3793791033, 4)
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, seed: int):  # no bit generator: the state is the seed
-        self._state = seed & _M64
-
-    def next_uint32(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _M64
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return (z ^ (z >> 31)) >> 32
 
 
 def _resample(rng: RandomStream, w: list[float], total: float, n: int) -> list[int]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.sampling import RandomStream
+from kaptai.core.sampling import RandomStream, SplitMixStream
 from kaptai.nineten.cards import N_KINDS, format_card, parse_card
 from kaptai.nineten.config import (
     MAX_REDEALS,
@@ -156,27 +156,6 @@ def _user_choice(policy: Any, h: Hand, p: int, options: list[int], forced: bool)
     else:
         why = f"breaks a pair (holds {held} of it)"
     raise IllegalMoveError(f"seat {p} cannot discard {name}: {why}")
-
-
-class SplitMixStream(RandomStream):
-    """SplitMix64 read as 32-bit draws (``z >> 32``): the stream of a search rollout.
-
-    >>> st = SplitMixStream(0)
-    >>> st.next_uint32(), st.bounded(10)
-    (3793791033, 4)
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, seed: int):  # no bit generator: the state is the seed
-        self._state = seed & _M64
-
-    def next_uint32(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _M64
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return (z ^ (z >> 31)) >> 32
 
 
 _M64 = (1 << 64) - 1
