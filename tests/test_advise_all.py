@@ -4,6 +4,7 @@ seed and budget, in the API and on the command line; stops as its header says; a
 import os
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -64,7 +65,8 @@ def test_header_says_how_sampling_stopped(game, capsys):
 def test_ctrl_c_stops_the_slowest_batches_within_a_second():
     """Nantong has the slowest layouts; a huge fixed count is stopped by SIGINT between batches."""
     p = subprocess.Popen([sys.executable, "-m", "kaptai", "advise", "nantong", POSITIONS["nantong"][1][0],
-                          "--samples", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                          "--samples", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=tempfile.gettempdir())  # the installed package, not the uncompiled source tree
     try:
         time.sleep(3.0)
         assert p.poll() is None

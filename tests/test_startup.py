@@ -66,6 +66,12 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+#: The helper processes run outside the source tree: ``python -c`` puts the working directory
+#: first on ``sys.path``, and from a clone's root that is the uncompiled source, not the
+#: installed package (``pip install .`` builds the extensions elsewhere).
+_OUTSIDE = __import__("tempfile").gettempdir()
+
+
 def _env() -> dict[str, str]:
     """The environment of the helper process: bytecode cached (in a folder of its own, not the
     source tree), so that each forked child does not compile every module again."""
@@ -83,7 +89,7 @@ def imported(cases: list[list[str]]) -> list[dict]:
     if not hasattr(os, "fork"):  # pragma: no cover - the tests run on Linux and macOS
         pytest.skip("needs os.fork")
     r = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(cases)], capture_output=True, text=True,
-                       timeout=600, env=_env())
+                       timeout=600, env=_env(), cwd=_OUTSIDE)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout)
 
@@ -142,7 +148,7 @@ def test_the_registry_and_the_packages_load_light():
     # importing a game's package or the registry loads no engine (lazy re-exports)
     code = ("import sys, kaptai, kaptai.games, kaptai.kts, kaptai.bigtwo, kaptai.nineten, kaptai.nantong, "
             "kaptai.heaven11; kaptai.games.GAMES['big-two']; import json; print(json.dumps(sorted(sys.modules)))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=_env())
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=_env(), cwd=_OUTSIDE)
     assert r.returncode == 0, r.stderr
     assert heavy_in(json.loads(r.stdout), HEAVY) == []
 

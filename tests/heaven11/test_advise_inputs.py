@@ -4,6 +4,7 @@ the others are refused; inputs that contradict each other are refused; Ctrl-C st
 import os
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -98,7 +99,8 @@ def test_budget_header_and_reproduction(capsys):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_a_long_advice_within_a_second():
     p = subprocess.Popen([sys.executable, "-m", "kaptai", "advise", "heaven-eleven", HAND, "--samples", "100000"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=tempfile.gettempdir())  # the installed package, not the uncompiled source tree
     try:
         time.sleep(3.0)  # started and sampling
         assert p.poll() is None
