@@ -1,4 +1,4 @@
-"""Big Two (鋤大D), the Hong Kong climbing card game (``rules/big-two.md``).
+"""Big Two (鋤大D), the Hong Kong climbing card game (``docs/rules/big-two.md``).
 
 Public API: cards and notation (:func:`parse_cards`, :func:`parse_hand`,
 :func:`parse_record`, :func:`format_cards`, :func:`format_record`), rules

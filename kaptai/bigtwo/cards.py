@@ -6,7 +6,7 @@ index in ``D C H S`` (♦ ♣ ♥ ♠, the Hong Kong order low → high).  The i
 52-bit card mask.  Rule options that change the order (``top_rank``, ``suit_order``) never
 change ids; they are applied by :mod:`kaptai.bigtwo.rules` and the evaluator.
 
-Notation (``rules/big-two.md`` §1): a card is rank + suit in either order, case-insensitive;
+Notation (``docs/rules/big-two.md`` §1): a card is rank + suit in either order, case-insensitive;
 ranks ``2``-``9``, ``T``/``10``, ``J Q K A``; suits ``S H C D`` or ``♠ ♥ ♣ ♦`` (``♤ ♡ ♧ ♢``
 too); cards are separated by spaces or commas.  The canonical form is rank + suit letter with
 ten as ``T``.  A play record splits plays by ``|``; ``PASS`` or ``P`` is a pass.  Bad input

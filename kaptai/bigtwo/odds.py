@@ -1,4 +1,4 @@
-"""Exact deal odds of Big Two (鋤大D): what a dealt hand and the table hold (``rules/big-two.md`` §7).
+"""Exact deal odds of Big Two (鋤大D): what a dealt hand and the table hold (``docs/rules/big-two.md``).
 
 Everything is exact combinatorics on integers (and :class:`fractions.Fraction`), divided once
 at the end.  The counting engine counts the ``n``-card hands that contain a set ``F`` of

@@ -1,6 +1,6 @@
 """Playing policies of the Big Two (鋤大D) engine and the view a seat decides from.
 
-A policy makes the two choices the rules leave to a player (``rules/big-two.md`` §2, §4):
+A policy makes the two choices the rules leave to a player (``docs/rules/big-two.md`` §2, §4):
 
 * **play** -- on each turn, one of the legal plays or PASS (:meth:`Policy.choose`);
 * **swap** -- under ``malaysian_3p``, whether the ♦3 holder exchanges ♦3 for the face-down

@@ -1,6 +1,6 @@
 """Rule options of Big Two (鋤大D), with the Hong Kong defaults.
 
-Every option of ``rules/big-two.md`` is a field of the frozen dataclass :class:`RuleSet`,
+Every option of ``docs/rules/big-two.md`` is a field of the frozen dataclass :class:`RuleSet`,
 with the page's name and default.  The page defines no named variants beyond "defaults follow
 the Hong Kong game", so there is one preset, ``'hong_kong'`` (all defaults); any option can be
 set on top of it.
@@ -153,7 +153,7 @@ def _parse_chao(value: object) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class RuleSet(RuleSetMethods):
-    """A complete, validated set of Big Two rule options (``rules/big-two.md``).
+    """A complete, validated set of Big Two rule options (``docs/rules/big-two.md``).
 
     Parameters
     ----------

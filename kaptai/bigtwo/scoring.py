@@ -1,4 +1,4 @@
-"""Big Two (鋤大D) scoring and settlement (``rules/big-two.md`` §4-§6).
+"""Big Two (鋤大D) scoring and settlement (``docs/rules/big-two.md`` §4-§6).
 
 Two layers, one set of rules:
 

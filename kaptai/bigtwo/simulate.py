@@ -541,7 +541,7 @@ def simulate(
     players : int, optional
         2-52 (default: the ruleset's, 4).
     rules : RuleSet, str, mapping or None
-        Every option of ``rules/big-two.md``; the scoring options price the games.
+        Every option of ``docs/rules/big-two.md``; the scoring options price the games.
     games : int
         Number of games, at least 1 (``hands=`` is accepted as an alias, as in the
         Kap Tai Shap API).

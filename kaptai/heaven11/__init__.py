@@ -1,4 +1,4 @@
-"""Heaven Eleven (天牌十一), a bridge-like trick-taking game with an auction (``rules/heaven-eleven.md``).
+"""Heaven Eleven (天牌十一), a bridge-like trick-taking game with an auction (``docs/rules/heaven-eleven.md``).
 
 Public API: cards, bids and notation (:func:`parse_cards`, :func:`parse_bid`,
 :func:`parse_tricks`, :func:`format_cards`), rules (:class:`RuleSet`, :data:`PRESETS`,

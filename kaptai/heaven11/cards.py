@@ -1,4 +1,4 @@
-"""Cards, bids and notation of Heaven Eleven (天牌十一), ``rules/heaven-eleven.md`` §1.
+"""Cards, bids and notation of Heaven Eleven (天牌十一), ``docs/rules/heaven-eleven.md`` §1.
 
 A card is an integer id ``0..51``: ``id = 13 * suit + rank`` with ``rank`` ``0..12`` for
 ``2 3 4 5 6 7 8 9 T J Q K A`` (low -> high) and ``suit`` ``0..3`` for ``C D H S``

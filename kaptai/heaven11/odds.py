@@ -1,4 +1,4 @@
-"""Exact deal odds of Heaven Eleven (天牌十一), ``rules/heaven-eleven.md`` §7 (exact analyses).
+"""Exact deal odds of Heaven Eleven (天牌十一), ``docs/rules/heaven-eleven.md``.
 
 A 13-card hand is four suit holdings (13-bit rank sets) of sizes ``k_0 + … + k_3 = 13``, each
 holding of size ``k`` one of ``C(13, k)`` equally likely rank sets.  An event that is a property

@@ -1,6 +1,6 @@
 """The obviously-correct pure-Python evaluator of Heaven Eleven (天牌十一): the tests' oracle.
 
-It follows ``rules/heaven-eleven.md`` §3-§4 literally, on lists of card ids, with no
+It follows ``docs/rules/heaven-eleven.md`` §3-§4 literally, on lists of card ids, with no
 tables and no bit tricks: the value of a combination, its class by the first matching row
 of the §3 table, the comparison of two combinations of the same size, and the winner of a
 play (trumps, led suit, mixed sets) with the legality of every follow.

@@ -1,4 +1,4 @@
-"""Rule options of Heaven Eleven (天牌十一), ``rules/heaven-eleven.md``.
+"""Rule options of Heaven Eleven (天牌十一), ``docs/rules/heaven-eleven.md``.
 
 Every option of the rules page is a field of the frozen dataclass :class:`RuleSet` with the
 page's name and default.  Two options are additions where the page is open or flagged:

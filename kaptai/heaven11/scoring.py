@@ -1,4 +1,4 @@
-"""Scoring of a Heaven Eleven (天牌十一) hand, ``rules/heaven-eleven.md`` §5.
+"""Scoring of a Heaven Eleven (天牌十一) hand, ``docs/rules/heaven-eleven.md`` §5.
 
 With ``t0`` the declarer's tricks, ``t1..t3`` the defenders' (in play order from the
 declarer) and ``b`` the contract number:

@@ -1,4 +1,4 @@
-"""Monte Carlo analyses of Heaven Eleven (天牌十一), ``rules/heaven-eleven.md`` §7.
+"""Monte Carlo analyses of Heaven Eleven (天牌十一), ``docs/rules/heaven-eleven.md``.
 
 Whole hands (auction + play) are played by the engine (``docs/heaven-eleven-engine.md``) in
 chunks of :data:`CHUNK_HANDS`; chunk ``i`` reads ``PCG64(SeedSequence(seed).spawn(n)[i])``

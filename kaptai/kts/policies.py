@@ -1,6 +1,6 @@
 """Playing policies for the Kap Tai Shap (夾大十) game engine.
 
-A policy makes the two choices the rules leave to a player (``rules/kap-tai-shap.md`` §5):
+A policy makes the two choices the rules leave to a player (``docs/rules/kap-tai-shap.md`` §5):
 
 * **claim** (搶牌) -- whether to take a face-up discard, and which one when several may be
   taken (``claim='any'``); under ``turn='claim-or-draw'`` declining means drawing;

@@ -1,7 +1,7 @@
 """Slow, obviously-correct reference evaluator for Kap Tai Shap (夾大十) and Kap Shap (夾十).
 
 This module is the **test oracle**: it is written straight from the rules page
-(``rules/kap-tai-shap.md`` §1, §3, §4) and deliberately shares no code with the
+(``docs/rules/kap-tai-shap.md`` §1, §3, §4) and deliberately shares no code with the
 compiled evaluator.  It imports nothing from :mod:`kaptai` and keeps its own copy of
 the 21-tile table, so it can be read (and trusted) on its own.
 

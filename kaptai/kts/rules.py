@@ -1,6 +1,6 @@
 """Rule options of Kap Tai Shap (夾大十) and Kap Shap (夾十), with named presets.
 
-Every option of ``rules/kap-tai-shap.md`` is a field of the frozen dataclass
+Every option of ``docs/rules/kap-tai-shap.md`` is a field of the frozen dataclass
 :class:`RuleSet`, with the page's name and default.  Two presets follow §9:
 ``'traditional'`` (the pot game, basic form only) and ``'advanced'`` (all five forms,
 per-score payments, dealer keeps the deal on a win).  Any option can be set on top of a

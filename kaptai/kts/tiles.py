@@ -2,7 +2,7 @@
 
 A set (副) of Chinese dominoes has 32 tiles: 11 civil (文) types twice and 10 military
 (武) types once.  Tiles are identified by an integer id 0-20, in the order of the table in
-``rules/kap-tai-shap.md`` §1; everything else in :mod:`kaptai.kts` works on these ids.
+``docs/rules/kap-tai-shap.md`` §1; everything else in :mod:`kaptai.kts` works on these ids.
 
 Users write tiles as two pip digits in either order with an optional separator
 (``66``, ``6-6``, ``6:6``, ``42``, ``2-4``), or civil tiles by their Chinese or English

@@ -1,5 +1,5 @@
 """Nantong long cards (南通長牌, 搭子和): 120 cards, 23-card hands, 1 pair + 7 melds
-(``rules/nantong-long-cards.md``).
+(``docs/rules/nantong.md``).
 
 Public API: cards and notation (:func:`parse_cards`, :func:`format_cards`,
 :func:`parse_record`), rules (:class:`RuleSet`, :data:`PRESETS`, :func:`resolve_rules`),

@@ -7,7 +7,7 @@ identical): ``0..8`` = 1-9 萬 (``w``), ``9..17`` = 1-9 條 (``t``), ``18..26`` 
 ``30..34``, one copy each.  A hand is usually handled as a *count vector* of length 30
 (copies of each kind).
 
-Notation (``rules/nantong-long-cards.md`` §1.2): a card is a rank digit + suit code
+Notation (``docs/rules/nantong.md`` §1): a card is a rank digit + suit code
 (``5w``, ``9t``, ``1b``) or an honour code (``qz``, ``bh``, ``hh``), or a Chinese form
 (``五萬``/``五万``/``5萬``, ``九條``/``九条``, ``一餅``/``一饼``, ``千字``/``千``,
 ``白花``, ``紅花``/``红花``).  A digit string + suit code is one card per digit

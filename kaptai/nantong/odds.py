@@ -1,4 +1,4 @@
-"""Exact deal odds of Nantong long cards (南通長牌) (``rules/nantong-long-cards.md`` §7).
+"""Exact deal odds of Nantong long cards (南通長牌) (``docs/rules/nantong.md``).
 
 Everything is integer arithmetic (weights are products of binomials), divided once at the
 end into a :class:`fractions.Fraction` (the ``exact`` column).

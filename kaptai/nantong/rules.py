@@ -1,6 +1,6 @@
 """Rule options of Nantong long cards (南通長牌), with the page's defaults.
 
-Every option of ``rules/nantong-long-cards.md`` (§6, the defaults marked [Dn]) is a field of
+Every option of ``docs/rules/nantong.md`` (§7, rule options) is a field of
 the frozen dataclass :class:`RuleSet`, with the page's name and default.  There is one preset,
 ``'nantong'`` (the general rules 一般通則, all defaults).
 

@@ -1,6 +1,6 @@
 """Scoring of Nantong long cards (南通長牌): 胡數 of one player, the hand winner, settlement.
 
-``Total = 破頭( (成胡 + 底胡 + 其他) x (2 if 葷和) )`` (``rules/nantong-long-cards.md`` §5):
+``Total = 破頭( (成胡 + 底胡 + 其他) x (2 if 葷和) )`` (``docs/rules/nantong.md`` §5):
 
 * **成胡** (completers only): 塌和 20, 葷和 50 (pair + 7 sequences), 清和 100 (pair + 7
   triplets/kongs).

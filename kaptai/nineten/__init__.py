@@ -1,4 +1,4 @@
-"""Nine-ten (九支十仔), the Taiwanese four-colour card game (``rules/four-colour-nine-ten.md``).
+"""Nine-ten (九支十仔), the Taiwanese four-colour card game (``docs/rules/nine-ten.md``).
 
 Public API: cards and notation (:func:`parse_card`, :func:`parse_cards`, :func:`parse_hand`,
 :func:`parse_record`, :func:`format_card`, :func:`format_hand`, :func:`format_record`), rules

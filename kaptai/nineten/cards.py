@@ -3,7 +3,7 @@
 A card *kind* is an integer ``0..27``: ``kind = 7 * colour + rank`` with ``colour`` the index
 in ``R Y G W`` (紅 黃 青 白) and ``rank`` the index in ``K A E R H C P`` (帥/將 仕/士 相/象
 俥/車 傌/馬 炮/包 兵/卒, high → low).  The deck holds 4 identical copies of each kind
-(``rules/four-colour-nine-ten.md`` §1.1); a hand is a *count vector* of 28 entries 0-4.
+(``docs/rules/nine-ten.md`` §1); a hand is a *count vector* of 28 entries 0-4.
 
 Notation (§1.3), case-insensitive for ASCII:
 

@@ -1,4 +1,4 @@
-"""Exact deal odds of nine-ten (九支十仔; ``rules/four-colour-nine-ten.md`` §7.1, §7.2, §7.4).
+"""Exact deal odds of nine-ten (九支十仔; ``docs/rules/nine-ten.md``).
 
 Everything is exact integer combinatorics, divided once at the end.  A hand of ``h`` cards
 is a count vector ``c`` over the 28 cards (4 copies each) of weight ``prod comb(4, c_i)``

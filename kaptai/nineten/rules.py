@@ -1,6 +1,6 @@
 """Rule options of nine-ten (九支十仔), with the defaults of the rules page.
 
-Every option of ``rules/four-colour-nine-ten.md`` (§5 ``stake_per_tou`` and the §6 readings
+Every option of ``docs/rules/nine-ten.md`` (§5 ``stake_per_tou`` and the §6 readings
 **[D1]-[D19]**) is a field of the frozen dataclass :class:`RuleSet`, with the page's name and
 default.  One preset, ``'taiwan'`` (all defaults); any option can be changed on top of it.
 The player count is not an option: it is passed next to the rules and checked by
@@ -68,7 +68,7 @@ MAX_PLAYERS: int = 15
 
 @dataclass(frozen=True)
 class RuleSet(RuleSetMethods):
-    """A complete, validated set of nine-ten rule options (``rules/four-colour-nine-ten.md``).
+    """A complete, validated set of nine-ten rule options (``docs/rules/nine-ten.md``).
 
     Parameters
     ----------

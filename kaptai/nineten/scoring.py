@@ -1,4 +1,4 @@
-"""Scoring of a finished nine-ten hand (九支十仔; ``rules/four-colour-nine-ten.md`` §5).
+"""Scoring of a finished nine-ten hand (九支十仔; ``docs/rules/nine-ten.md`` §5).
 
 The total in 頭 adds the components of §5:
 
