@@ -1,0 +1,116 @@
+"""Game records of every game: read, replay and write (``docs/records.md``).
+
+A record is JSON Lines (a header, then per hand ``deal`` ... ``settle``); each game's part is
+``kaptai.<package>.records`` (its event vocabulary, :func:`record_hands` and its replay in the
+reference engine).  This module finds a game's part through the registry, by the game's name
+or alias, or by the header of the record itself.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from kaptai.records import record_hands, replay, read_record
+>>> path = os.path.join(tempfile.mkdtemp(), "b2.jsonl")
+>>> _ = record_hands("big-two", path, hands=2, seed=1)
+>>> read_record(path).header["game"], replay(path).hands
+('big-two', 2)
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from typing import Any
+
+from kaptai.core.records import (
+    RECORD_VERSION, Record, RecordError, RecordFormat, ReplaySummary, read_record as _read_record, record_schema,
+    replay_record,
+)
+
+__all__ = ["RECORD_VERSION", "RecordError", "record_format", "record_module", "read_record", "replay", "record_hands",
+           "schema"]
+
+
+def record_module(game: str) -> Any:
+    """The ``kaptai.<package>.records`` module of a game (name or alias).
+
+    >>> record_module("big-two").GAME
+    'big-two'
+    """
+    from kaptai.games import game as lookup
+
+    spec = lookup(game)
+    return importlib.import_module(f"{spec.package}.records")
+
+
+def record_format(game: str) -> RecordFormat:
+    """The :class:`kaptai.core.records.RecordFormat` of a game (name or alias).
+
+    >>> record_format("big-two").game
+    'big-two'
+    """
+    from kaptai.games import game as lookup
+
+    spec = lookup(game)
+    mod = importlib.import_module(f"{spec.package}.records")
+    formats = getattr(mod, "FORMATS", None)
+    return formats[spec.name] if formats is not None else mod.FORMAT
+
+
+def schema(game: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one line of a game's record.
+
+    >>> schema("big-two")["$defs"]["play"]["required"]
+    ['type', 'seat', 'cards', 'lead']
+    """
+    return record_schema(record_format(game))
+
+
+def _lookup(game: str, line: int) -> RecordFormat:
+    from kaptai.errors import KaptaiError
+
+    try:
+        return record_format(game)
+    except KaptaiError as exc:
+        raise RecordError(str(exc), line=line, field="game") from None
+
+
+def read_record(path: str | os.PathLike, game: str | None = None) -> Record:
+    """Parse a record and check every line against its game's schema.
+
+    Parameters
+    ----------
+    path : str or path
+    game : str, optional
+        The game the record must be of (default: the one its header names).
+
+    Raises
+    ------
+    kaptai.core.records.RecordError
+        Naming the line and the field.
+    """
+    return _read_record(path, record_format(game) if game is not None else _lookup)
+
+
+def replay(path: str | os.PathLike, game: str | None = None) -> ReplaySummary:
+    """Replay a record in its game's reference engine: every event must be legal and the
+    settlement must match; :class:`RecordError` names the first line (and field) that does not.
+
+    Returns
+    -------
+    kaptai.core.records.ReplaySummary
+        Hands, events and each seat's total (``.frame()`` as a table).
+    """
+    rec = read_record(path, game)
+    return replay_record(rec, record_format(rec.header["game"]))
+
+
+def record_hands(game: str, path: str | os.PathLike, players: int | None = None, rules: Any = None,
+                 **kwargs: Any) -> Path:
+    """Play hands of ``game`` and write their record to ``path`` (the game's ``record_hands``:
+    ``policies=``, ``hands=``, ``seed=`` and the game's own table options)."""
+    mod = record_module(game)
+    fn = getattr(mod, "record_hands_for", None)
+    if fn is not None:
+        return fn(game, path, players, rules, **kwargs)
+    return mod.record_hands(path, players, rules, **kwargs)
