@@ -133,6 +133,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("draw-odds", "exact odds of winning within k own draws"),
     ("fairness", "expected value per seat, house take and fairness of scoring variants"),
     ("league", "policies head to head: win rate, EV per hand, value of playing well"),
+    ("replay", "replay a game record in the engine: every move legal, every settlement matched"),
     ("report", "build the strategy report (self-contained HTML or Markdown)"),
     ("evaluate", "classify and score one complete hand"),
     ("waits", "the cards that complete a hand one short, with live outs"),

@@ -28,7 +28,7 @@ from kaptai.core.records import (
 )
 
 __all__ = ["RECORD_VERSION", "RecordError", "record_format", "record_module", "read_record", "replay", "record_hands",
-           "schema"]
+           "schema", "replay_command", "record_option"]
 
 
 def record_module(game: str) -> Any:
@@ -114,3 +114,24 @@ def record_hands(game: str, path: str | os.PathLike, players: int | None = None,
     if fn is not None:
         return fn(game, path, players, rules, **kwargs)
     return mod.record_hands(path, players, rules, **kwargs)
+
+
+def replay_command(args: Any, game: Any) -> Any:
+    """``kaptai replay <game> FILE``: replay a record and print hands, events and the result."""
+    from kaptai.spec import Output
+
+    summary = replay(args.record, game.name)
+    df = summary.frame()
+    title = (f"replay of {summary.path}: every event legal and every settlement matched "
+             f"(totals in {summary.unit})")
+    return Output(df, title, list(df.columns))
+
+
+def record_option(args: Any, game: Any, **table: Any) -> Path | None:
+    """Write the ``--record`` file of a command (``--record-hands`` hands from ``--seed``) with the
+    table ``table`` (``players``, ``rules``, ``policies`` and the game's own settings); None
+    when ``--record`` is not given."""
+    path = getattr(args, "record", None)
+    if not path:
+        return None
+    return record_hands(game.name, path, hands=int(args.record_hands), seed=args.seed, **table)

@@ -59,6 +59,11 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
         malaysian_swap=args.malaysian_swap, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
+    from kaptai.records import record_option
+
+    record_option(args, game, players=rules.players, rules=rules,
+                  policies=parse_seat_policies(args.policy, rules.players, default=game.policies[0]),
+                  malaysian_swap=args.malaysian_swap)
     return Output(df, "Monte Carlo, 95% intervals", ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
 
@@ -122,7 +127,7 @@ def _commands() -> dict[str, Command]:
             players, o.hands(100_000, "games to play"), o.seed(), o.policy(_POLICIES), *rules,
             Opt("--malaysian-swap", "choice", default="policy", choices=("policy", "always", "never"),
                 help="with -o malaysian_3p=true: who decides the swap"),
-            *o.runner(), *o.output(),
+            *o.record(), *o.runner(), *o.output(),
         ), example=f"kaptai simulate {name} --games 100000 --seed 1 --policy 0=heuristic", monte_carlo=True),
         "fairness": Command(_M + "fairness", (
             players, o.hands(100_000, "games per variant"), o.seed(),
@@ -152,6 +157,8 @@ def _commands() -> dict[str, Command]:
             o.seed(), *o.league_tables(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
             monte_carlo=True),
+        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+                          example=f"kaptai replay {name} games.jsonl"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "2-8"), o.hands(20_000, "games per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

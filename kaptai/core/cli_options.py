@@ -27,13 +27,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from kaptai.core.paths import FORMATS
-from kaptai.errors import quote_token
+from kaptai.errors import KaptaiError, quote_token
 from kaptai.spec import Opt
 
 __all__ = [
     "MAX_HANDS", "MAX_SEED", "MAX_WORKERS", "players", "player_counts", "hands", "seed", "per_seat", "policy", "rules", "option",
     "output", "report_output", "runner", "policies", "names_list", "advice_budget", "progress", "plot", "variants", "cut", "hand", "seen", "sets", "table_formats",
-    "samples",
+    "samples", "record", "record_file",
 ]
 
 #: The most hands (games) one run may ask for: a trillion, months of one core's work.
@@ -315,3 +315,33 @@ def league_tables() -> tuple[Opt, ...]:
                                     "paired 95% interval and the variance ratio against independent deals"),
         plot("save a heat map of who beats whom, with intervals (.png, .svg, .pdf)"),
     )
+
+
+def _record_path(text: str) -> str:
+    """A ``--record`` path: a writable ``.jsonl`` file, checked before any work."""
+    from kaptai.core.paths import check_output_path
+
+    _path("--record")(text)
+    try:
+        check_output_path(text, ("jsonl",), what="--record")
+    except KaptaiError as exc:
+        raise ValueError(str(exc).removeprefix("--record ")) from None
+    return text
+
+
+def record(default_hands: int = 1_000) -> tuple[Opt, Opt]:
+    """``--record FILE`` and ``--record-hands N``: also write a game record (docs/records.md)."""
+    return (
+        Opt("--record", "str", default=None, metavar="FILE", check=_record_path, sample="games.jsonl",
+            help="also play --record-hands hands at the same table from --seed and write them as a game "
+                 "record to FILE (.jsonl, docs/records.md; kaptai replay checks it)"),
+        Opt("--record-hands", "int", default=default_hands, lo=1, hi=MAX_HANDS, unit="hands",
+            help=f"hands in the --record file (default {default_hands:,})",
+            applies=lambda a: None if getattr(a, "record", None) else "it sets the size of --record, which is not given"),
+    )
+
+
+def record_file(sample: str = "games.jsonl") -> Opt:
+    """The positional record file of ``kaptai replay``."""
+    return Opt("record", "str", metavar="FILE", check=_path("FILE"), sample=sample,
+               help="a game record (.jsonl, docs/records.md)")
