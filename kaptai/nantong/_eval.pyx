@@ -19,6 +19,11 @@ a 3-"rank" suit (125 codes) without sequences (or with the one sequence 千字-�
 * ``EW[code]`` - bit 15: the vector is exactly decomposable at its own size (``|c| = 3m`` or
   ``3m+2``); bits 0-8: ranks r (c[r] < 4) with ``c + e_r`` exactly decomposable (the waits).
 
+The engine looks up EW and a packed D (``DC``: 30 bits a code, unpacked by
+``suit_profile16``); :func:`build_tables` builds them once (about 0.25 s) and caches them in a
+file of the user's cache folder, which later processes map into memory in about a
+millisecond (see the cache section below; :func:`fresh_suit_tables` builds them afresh).
+
 A hand is complete iff every suit is exactly decomposable and exactly one suit holds the
 pair; the waits of a 3k+1-card hand are the wait bits of the one suit that can take the
 card (all others exact, the pair count right); the distance from ready is the min-plus
@@ -50,16 +55,21 @@ P5[0] = 1
 for _i in range(1, 10):
     P5[_i] = P5[_i - 1] * 5
 
-# suit tables (9 ranks, sequences) and the two honour tables (3 ranks, without / with the sequence)
-cdef uint16_t* S_EW = NULL
-cdef uint8_t* S_D = NULL
-cdef uint8_t* S_SUM = NULL
-cdef uint32_t* S_DC = NULL       # the D profile of each code in 30 bits (see suit_profile16)
+# The 9-rank suit tables in use (read-only: a cached file mapped into memory, or the arrays of a
+# fresh build) and the two honour tables (3 ranks, without / with the sequence; built in place).
+cdef const uint16_t* S_EW = NULL
+cdef const uint32_t* S_DC = NULL  # the D profile of each code in 30 bits (see suit_profile16)
 cdef uint16_t H_EW[2][NHON]
 cdef uint8_t H_D[2][NHON * 16]
 cdef uint8_t H_SUM[NHON]
 cdef bint _built = False
+cdef object _owners = None       # the arrays (and the mapping) that S_EW and S_DC point into
 
+#: Bump when the tables' builder changes what it computes: the name of the cache file holds it.
+TABLES_FORMAT = 1
+#: Where the tables came from in this process: "cache" (a mapped file), "built and cached",
+#: "built" (no cache folder, or it could not be written), or "" (not yet).
+tables_source = ""
 
 cdef void _gen(int nranks, int* mdelta, int* mrank, int* mtype, int nmelds, int start, int m,
                int* cnt, int code, uint16_t* S) noexcept nogil:
@@ -173,25 +183,169 @@ cdef void _build_table(int nranks, int nseq, uint16_t* EW, uint8_t* D, uint8_t* 
     free(F)
 
 
+def fresh_suit_tables():
+    """Build the 9-rank suit tables afresh, ignoring any cache: numpy arrays ``(EW, D, SUM,
+    DC)`` (D of shape (1953125, 16), DC its packed form as used by the engine).  About 0.25 s
+    and 45 MB on one core; the process's own tables are not touched."""
+    ew = np.empty(NSUIT, dtype=np.uint16)
+    d = np.empty((NSUIT, 16), dtype=np.uint8)
+    sm = np.empty(NSUIT, dtype=np.uint8)
+    dc = np.empty(NSUIT, dtype=np.uint32)
+    cdef uint16_t[::1] ewv = ew
+    cdef uint8_t[:, ::1] dv = d
+    cdef uint8_t[::1] smv = sm
+    cdef uint32_t[::1] dcv = dc
+    with nogil:
+        _build_table(9, 7, &ewv[0], &dv[0, 0], &smv[0])
+        _compact(&dv[0, 0], &dcv[0])
+    return ew, d, sm, dc
+
+
+cdef void _build_honours() noexcept nogil:
+    _build_table(3, 0, H_EW[0], H_D[0], H_SUM)
+    _build_table(3, 1, H_EW[1], H_D[1], H_SUM)
+
+
+def _install(ew, dc, owner, str source):
+    """Point the tables in use at ``ew`` (uint16) and ``dc`` (uint32), NSUIT codes each."""
+    global S_EW, S_DC, _owners, _built, tables_source
+    cdef const uint16_t[::1] ewv = ew
+    cdef const uint32_t[::1] dcv = dc
+    if ewv.shape[0] != NSUIT or dcv.shape[0] != NSUIT:
+        raise ValueError(f"nantong tables: {ewv.shape[0]} and {dcv.shape[0]} codes, {NSUIT} expected")
+    _owners = (ew, dc, owner)
+    S_EW = &ewv[0]
+    S_DC = &dcv[0]
+    tables_source = source
+    _built = True
+
+
+# ------------------------------------------------------------------------------ the cache
+# The tables depend on nothing but this module's code, so they are built once per installed
+# build of it and kept in a file of the user's cache folder (``$KAPTAI_CACHE_DIR``, else
+# ``$XDG_CACHE_HOME/kaptai`` or ``~/.cache/kaptai``; ``KAPTAI_CACHE_DIR=""`` turns it off): EW
+# and DC raw, 11.7 MB, mapped into memory on load (about a millisecond; pages are read as the
+# codes are looked up, shared by every process that maps them).  The file name holds
+# TABLES_FORMAT and the size and modification time of this compiled module, so a rebuild or
+# an upgrade builds the tables once more; a file of the wrong size or header is ignored.
+
+_MAGIC = b"kaptai-nantong\x00\x01"
+_HEADER = 64
+_EW_BYTES = NSUIT * 2
+_DC_OFFSET = _HEADER + ((_EW_BYTES + 7) // 8) * 8
+_FILE_BYTES = _DC_OFFSET + NSUIT * 4
+
+
+def cache_dir():
+    """The folder of the cached tables, or None if caching is off (``KAPTAI_CACHE_DIR=""``)."""
+    import os
+
+    env = os.environ.get("KAPTAI_CACHE_DIR")
+    if env is not None:
+        return env or None
+    base = os.environ.get("XDG_CACHE_HOME") or (os.environ.get("LOCALAPPDATA") if os.name == "nt" else None)
+    return os.path.join(base or os.path.join(os.path.expanduser("~"), ".cache"), "kaptai")
+
+
+def cache_path():
+    """The file of the cached tables for this build of the module, or None (caching off)."""
+    import os
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    st = os.stat(__file__)
+    return os.path.join(folder, f"nantong-tables-f{TABLES_FORMAT}-{st.st_size:x}-{st.st_mtime_ns:x}.bin")
+
+
+def _header():
+    import struct
+
+    return (_MAGIC + struct.pack("<iiqq", TABLES_FORMAT, NSUIT, _DC_OFFSET, _FILE_BYTES)).ljust(_HEADER, b"\x00")
+
+
+def load_cached(path):
+    """``(EW, DC, mapping)`` read-only views of a cache file, or None if it is missing or is
+    not a table file of this format."""
+    import mmap
+
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(_HEADER) != _header():
+                return None
+            mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    if len(mm) != _FILE_BYTES:
+        mm.close()
+        return None
+    ew = np.frombuffer(mm, dtype=np.uint16, count=NSUIT, offset=_HEADER)
+    dc = np.frombuffer(mm, dtype=np.uint32, count=NSUIT, offset=_DC_OFFSET)
+    return ew, dc, mm
+
+
+def write_cache(path, ew, dc):
+    """Write the tables to ``path`` atomically (a temporary file in its folder, then renamed),
+    removing the files of other builds beside it; returns True if written."""
+    import glob
+    import os
+    import tempfile
+
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".nantong-tables-", suffix=".tmp", dir=folder)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_header())
+            fh.write(np.ascontiguousarray(ew, dtype="<u2").tobytes())
+            fh.write(b"\x00" * (_DC_OFFSET - _HEADER - _EW_BYTES))
+            fh.write(np.ascontiguousarray(dc, dtype="<u4").tobytes())
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+    for old in glob.glob(os.path.join(folder, "nantong-tables-*.bin")):
+        if os.path.basename(old) != os.path.basename(path):
+            try:
+                os.unlink(old)
+            except OSError:  # in use elsewhere (Windows), or gone already
+                pass
+    return True
+
+
 def build_tables():
-    """Build the tables (idempotent); returns nothing.  About 0.5 s on one core."""
-    global S_EW, S_D, S_SUM, S_DC, _built
+    """Make the tables ready (idempotent); returns nothing.
+
+    Maps the cached file when there is one (about a millisecond), else builds the tables
+    (about 0.25 s on one core) and caches them (see :func:`cache_path`)."""
+    global _built
     if _built:
         return
-    S_EW = <uint16_t*> malloc(NSUIT * sizeof(uint16_t))
-    S_D = <uint8_t*> malloc(NSUIT * 16)
-    S_SUM = <uint8_t*> malloc(NSUIT)
-    if S_EW == NULL or S_D == NULL or S_SUM == NULL:
-        raise MemoryError("nantong evaluator tables")
-    S_DC = <uint32_t*> malloc(NSUIT * sizeof(uint32_t))
-    if S_DC == NULL:
-        raise MemoryError("nantong evaluator tables")
     with nogil:
-        _build_table(9, 7, S_EW, S_D, S_SUM)
-        _build_table(3, 0, H_EW[0], H_D[0], H_SUM)
-        _build_table(3, 1, H_EW[1], H_D[1], H_SUM)
-        _compact(S_D, S_DC)
-    _built = True
+        _build_honours()
+    import sys
+
+    path = cache_path()
+    if path is not None:
+        got = load_cached(path) if sys.byteorder == "little" else None
+        if got is not None:
+            _install(got[0], got[1], got[2], "cache")
+            return
+    ew, _, _, dc = fresh_suit_tables()
+    cached = path is not None and sys.byteorder == "little" and write_cache(path, ew, dc)
+    _install(ew, dc, None, "built and cached" if cached else "built")
+
+
+def tables_in_use():
+    """Read-only views ``(EW, DC)`` of the 9-rank suit tables this process looks up."""
+    build_tables()
+    return _owners[0], _owners[1]
 
 
 cdef void _compact(const uint8_t* D, uint32_t* DC) noexcept nogil:
@@ -232,21 +386,10 @@ cdef void suit_profile16(int s, int code, int hs, int* out) noexcept nogil:
 
 
 def suit_tables():
-    """Copies of the 9-rank suit tables as numpy arrays ``(EW, D, SUM)`` (D of shape
-    (1953125, 16)); for the exact odds."""
-    build_tables()
-    ew = np.empty(NSUIT, dtype=np.uint16)
-    d = np.empty((NSUIT, 16), dtype=np.uint8)
-    sm = np.empty(NSUIT, dtype=np.uint8)
-    cdef uint16_t[::1] ewv = ew
-    cdef uint8_t[:, ::1] dv = d
-    cdef uint8_t[::1] smv = sm
-    cdef int c, j
-    for c in range(NSUIT):
-        ewv[c] = S_EW[c]
-        smv[c] = S_SUM[c]
-        for j in range(16):
-            dv[c, j] = S_D[16 * c + j]
+    """The 9-rank suit tables ``(EW, D, SUM)`` (D of shape (1953125, 16)) as numpy arrays,
+    built afresh (not read from the cache: the exact odds and the Python reference engine
+    read them, independently of the packed copy the compiled engine looks up)."""
+    ew, d, sm, _ = fresh_suit_tables()
     return ew, d, sm
 
 
@@ -274,13 +417,6 @@ cdef inline void _codes(const uint8_t* h, int* code, int* size) noexcept nogil:
         size[s] = n
     code[3] = h[27] + 5 * h[28] + 25 * h[29]
     size[3] = h[27] + h[28] + h[29]
-
-
-cdef const uint8_t* suit_profile(int s, int code, int hs) noexcept nogil:
-    """The 16 distances (index 2m+p) of suit ``s`` (3 = honours) with count code ``code``."""
-    if s < 3:
-        return S_D + 16 * code
-    return H_D[hs] + 16 * code
 
 
 cdef inline uint16_t _ew(int s, int code, int hs) noexcept nogil:
@@ -360,18 +496,18 @@ cdef int distance_hand(const uint8_t* h, int hs) noexcept nogil:
     cdef int n, k, m, m1, p1, p, v, best
     cdef int a[16]
     cdef int b[16]
-    cdef const uint8_t* d0
-    cdef const uint8_t* d1
-    cdef const uint8_t* d2
+    cdef int d0[16]
+    cdef int d1[16]
+    cdef int d2[16]
     cdef const uint8_t* d3
     _codes(h, code, size)
     n = size[0] + size[1] + size[2] + size[3]
     k = (n - 1) // 3 if n % 3 == 1 else (n - 2) // 3
     if k > MAXM or n % 3 == 0:
         return -100
-    d0 = S_D + 16 * code[0]
-    d1 = S_D + 16 * code[1]
-    d2 = S_D + 16 * code[2]
+    suit_profile16(0, code[0], hs, d0)
+    suit_profile16(1, code[1], hs, d1)
+    suit_profile16(2, code[2], hs, d2)
     d3 = H_D[hs] + 16 * code[3]
     # a = d0 (+) d1
     for m in range(k + 1):
