@@ -93,6 +93,9 @@ cdef struct Eng:
     int short_free
     int must_trump
     int symmetric
+    int short_code
+    int match_code
+    int over_code
     int first_leader
     int has_contract
     int contract_code
@@ -244,7 +247,7 @@ cdef inline int play_kind(uint64_t play, uint64_t before, int led, int trump) no
 cdef void finals_for(Eng* e, const int* tricks, int declarer, int level, int* out) noexcept nogil:
     cdef int order[4]
     cdef int t[4]
-    cdef int i, m, match, over, short, bal_total = 0, ni, bal
+    cdef int i, m, match = 0, over = 0, short = 0, bal_total = 0, ni, bal, d
     for i in range(4):
         order[i] = (declarer + i * e.play_step + 8) % 4
         t[i] = tricks[order[i]]
@@ -252,9 +255,22 @@ cdef void finals_for(Eng* e, const int* tricks, int declarer, int level, int* ou
     if level == 0 and t[0] == 4 and t[1] == 3 and t[2] == 3 and t[3] == 3:
         return
     m = t[0] - 4
-    match = m if m == level else 0
-    over = m - level if m > level else 0
-    short = level - m if (m < level and e.symmetric) else 0
+    if m == level:  # the scoring codes of RuleSet.scoring_codes (0 0 0: the page as written)
+        if e.match_code == 0:
+            match = m
+        elif e.match_code == 1:
+            match = m // 2
+    elif m > level:
+        if e.over_code == 0:
+            over = m - level
+    else:
+        d = level - m
+        if e.short_code == 1:
+            short = d
+        elif e.short_code == 2:
+            short = d * (d + 1) // 2
+        elif e.short_code == 3:
+            short = d + level
     for i in range(1, 4):
         ni = t[i] - 3
         bal = ni + 1 if ni >= 0 else 0
@@ -1067,6 +1083,9 @@ cdef void configure(Eng* e, cfg, play_codes, bid_codes):
     e.short_free = int(cfg.short_free)
     e.must_trump = int(cfg.must_trump)
     e.symmetric = int(cfg.symmetric)
+    e.short_code = int(cfg.scoring[0])
+    e.match_code = int(cfg.scoring[1])
+    e.over_code = int(cfg.scoring[2])
     e.first_leader = int(cfg.first_leader)
     e.max_redeals = int(_MAX_REDEALS)
     if cfg.contract is not None:

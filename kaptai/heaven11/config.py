@@ -130,6 +130,9 @@ class EngineConfig:
         +1 / -1.
     passout_0c, short_free, must_trump, symmetric : int
         0/1 option codes.
+    scoring : tuple of 3 int
+        ``(short_penalty, match_bonus, over_penalty)`` codes
+        (:meth:`kaptai.heaven11.rules.RuleSet.scoring_codes`; ``(0, 0, 0)`` the page as written).
     first_leader : int
         Index in :data:`FIRST_LEADERS`.
     first_dealer : int
@@ -152,6 +155,7 @@ class EngineConfig:
     short_free: int
     must_trump: int
     symmetric: int
+    scoring: tuple
     first_leader: int
     first_dealer: int
     contract: tuple | None
@@ -262,6 +266,7 @@ def make_config(players: int | None = None, rules: RuleSet | str | Mapping | Non
         play_step=rules.step(rules.play_direction), bid_step=rules.step(rules.bid_direction),
         passout_0c=int(rules.passout == "dealer_0C"), short_free=int(rules.short_follow == "free"),
         must_trump=int(rules.must_trump), symmetric=int(rules.short_penalty == "symmetric"),
+        scoring=rules.scoring_codes(),
         first_leader=FIRST_LEADERS.index(first_leader), first_dealer=fd, contract=contract,
     )
 

@@ -109,9 +109,15 @@ def finals_for(tricks: Sequence[int], declarer: int, level: int, cfg: EngineConf
     if level == 0 and t == [4, 3, 3, 3]:
         return out
     m = t[0] - 4
-    match = m if m == level else 0
-    over = m - level if m > level else 0
-    short = level - m if (m < level and cfg.symmetric) else 0
+    match = over = short = 0
+    short_code, match_code, over_code = cfg.scoring
+    if m == level:
+        match = m if match_code == 0 else (m // 2 if match_code == 1 else 0)
+    elif m > level:
+        over = m - level if over_code == 0 else 0
+    else:
+        d = level - m
+        short = (0, d, d * (d + 1) // 2, d + level)[short_code]
     bal_total = 0
     for i in (1, 2, 3):
         ni = t[i] - 3

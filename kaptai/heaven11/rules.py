@@ -9,6 +9,18 @@ page's name and default.  Two options are additions where the page is open or fl
   ``m - b`` to each defender; ``'symmetric'`` makes a short declarer pay ``b - m`` to each
   defender too.
 
+Three scoring options are proposals of the rule-design search (``kaptai design heaven-eleven``,
+``docs/design.md``), not rules of the page; their defaults are the page as written:
+
+* ``short_penalty='progressive'``: a short declarer pays each defender ``d (d + 1) / 2`` for a
+  shortfall ``d = b - m`` (1, 3, 6, ...: the penalty grows with the shortfall);
+  ``short_penalty='contract'``: a short declarer pays each defender ``b - m + b``: the
+  shortfall plus the contract it failed (the mirror of a match, which earns ``b``);
+* ``match_bonus`` (``'level'``, the page: on a match each defender pays ``m``; ``'half'``:
+  ``m // 2``; ``'none'``: nothing);
+* ``over_penalty`` (``'per_trick'``, the page: an over declarer pays ``m - b`` to each
+  defender; ``'none'``: nothing).
+
 Presets: ``'standard'`` (every default) and ``'symmetric'`` (``short_penalty='symmetric'``).
 
 Examples
@@ -48,7 +60,9 @@ OPTION_VALUES: Mapping[str, tuple] = MappingProxyType(
         "play_direction": ("clockwise", "counterclockwise"),
         "passout": ("redeal", "dealer_0C"),
         "short_follow": ("all_led", "free"),
-        "short_penalty": ("none", "symmetric"),
+        "short_penalty": ("none", "symmetric", "progressive", "contract"),
+        "match_bonus": ("level", "half", "none"),
+        "over_penalty": ("per_trick", "none"),
     }
 )
 #: The only player count (§6.1).
@@ -96,9 +110,17 @@ class RuleSet(RuleSetMethods):
         A void follower holding n trumps must trump (default False: may).
     rounds : int
         Rounds of a session (default 4: each player deals once).
-    short_penalty : {'none', 'symmetric'}
+    short_penalty : {'none', 'symmetric', 'progressive', 'contract'}
         ``'none'``: the page as written; ``'symmetric'``: a short declarer (m < b) pays
-        ``b - m`` to each defender, mirroring the over penalty (§6.10 alternative).
+        ``b - m`` to each defender, mirroring the over penalty (§6.10 alternative);
+        ``'progressive'``: ``d (d + 1) / 2`` with ``d = b - m``; ``'contract'``: ``d + b``
+        (proposals of the rule-design search).
+    match_bonus : {'level', 'half', 'none'}
+        What each defender pays a declarer who makes exactly its contract (m = b): ``m`` (the
+        page), ``m // 2`` or nothing (proposals).
+    over_penalty : {'per_trick', 'none'}
+        What an over declarer (m > b) pays each defender: ``m - b`` (the page) or nothing
+        (a proposal).
 
     Examples
     --------
@@ -119,6 +141,8 @@ class RuleSet(RuleSetMethods):
     must_trump: bool = False
     rounds: int = 4
     short_penalty: str = "none"
+    match_bonus: str = "level"
+    over_penalty: str = "per_trick"
 
     def __post_init__(self) -> None:
         def put(name: str, value: object) -> None:
@@ -148,6 +172,17 @@ class RuleSet(RuleSetMethods):
         lines = [f"RuleSet {self.name!r}"]
         lines += [f"  {k}: {v}" for k, v in self.to_dict().items() if k != "name"]
         return "\n".join(lines)
+
+    def scoring_codes(self) -> tuple[int, int, int]:
+        """``(short, match, over)``: the indices of ``short_penalty``, ``match_bonus`` and
+        ``over_penalty`` in :data:`OPTION_VALUES` (the engines' integer codes; 0 = the page).
+
+        >>> RuleSet().scoring_codes(), RuleSet(short_penalty="progressive", match_bonus="none").scoring_codes()
+        ((0, 0, 0), (2, 2, 0))
+        """
+        return (OPTION_VALUES["short_penalty"].index(self.short_penalty),
+                OPTION_VALUES["match_bonus"].index(self.match_bonus),
+                OPTION_VALUES["over_penalty"].index(self.over_penalty))
 
     def rank_points(self) -> np.ndarray:
         """Points of each rank index 0..12 (``2`` … ``A``).
@@ -189,6 +224,6 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
     >>> resolve_rules(colour="red")
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, point_scheme, ace_points, reduction, bid_direction, play_direction, ... (11 in all: -o in --help lists them)
+    kaptai.errors.RulesError: unknown rule option(s) 'colour': valid options are name, point_scheme, ace_points, reduction, bid_direction, play_direction, ... (13 in all: -o in --help lists them)
     """
     return resolve_ruleset(RuleSet, PRESETS, "standard", rules, overrides)

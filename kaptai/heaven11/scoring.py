@@ -9,6 +9,10 @@ declarer) and ``b`` the contract number:
 * match (到位, ``m = b``): each defender pays ``m``; over (超分, ``m > b``): the declarer pays
   ``m - b`` to each defender; short (``m < b``): nothing extra — or, under the option
   ``short_penalty='symmetric'`` (§6.10 alternative), the declarer pays ``b - m`` to each defender;
+* the proposals of the rule-design search (:mod:`kaptai.heaven11.rules`, ``docs/design.md``):
+  ``short_penalty='progressive'`` (a short declarer pays ``d (d + 1) / 2`` to each defender,
+  ``d = b - m``), ``'contract'`` (``d + b``), ``match_bonus='half'`` (``m // 2``) or ``'none'``,
+  ``over_penalty='none'``;
 * final = origin + all transfers, so ``sum(finals) == 0`` always (asserted on every result).
 
 The strain never changes the score.
@@ -53,6 +57,7 @@ __all__ = [
     "score",
     "finals",
     "finals_array",
+    "transfers",
     "trick_vectors",
     "score_table",
     "best_bid",
@@ -132,15 +137,38 @@ def _level(bid: Any) -> tuple[int, int]:
     return b
 
 
-def _compute(b: int, t: tuple[int, int, int, int], symmetric: bool) -> tuple:
+def transfers(b: int, m: int, codes: tuple[int, int, int] = (0, 0, 0)) -> tuple[int, int, int]:
+    """``(match, over, short)``: what each defender pays the declarer on a match, and what the
+    declarer pays each defender when over or short, for contract ``b``, origin grade ``m`` and
+    the scoring codes ``(short_penalty, match_bonus, over_penalty)`` of
+    :meth:`kaptai.heaven11.rules.RuleSet.scoring_codes` (``(0, 0, 0)``: the page as written).
+
+    >>> transfers(3, 3), transfers(3, 5), transfers(3, 1)
+    ((3, 0, 0), (0, 2, 0), (0, 0, 0))
+    >>> [transfers(5, 1, (c, 0, 0))[2] for c in range(4)]   # shortfall 4: none, symmetric, progressive, contract
+    [0, 4, 10, 9]
+    >>> transfers(4, 4, (0, 1, 0)), transfers(4, 4, (0, 2, 0)), transfers(2, 5, (0, 0, 1))
+    ((2, 0, 0), (0, 0, 0), (0, 0, 0))
+    """
+    short_code, match_code, over_code = codes
+    match = over = short = 0
+    if m == b:
+        match = m if match_code == 0 else (m // 2 if match_code == 1 else 0)
+    elif m > b:
+        over = m - b if over_code == 0 else 0
+    else:
+        d = b - m
+        short = (0, d, d * (d + 1) // 2, d + b)[short_code]
+    return match, over, short
+
+
+def _compute(b: int, t: tuple[int, int, int, int], codes: tuple[int, int, int]) -> tuple:
     if b == 0 and t == (4, 3, 3, 3):
         return True, "draw", [0, 0, 0, 0], [0, 0, 0], 0, 0, 0, [0, 0, 0, 0]
     m = t[0] - 4
     n = [x - 3 for x in t[1:]]
     balance = [ni + 1 if ni >= 0 else 0 for ni in n]
-    match = m if m == b else 0
-    over = m - b if m > b else 0
-    short = b - m if (m < b and symmetric) else 0
+    match, over, short = transfers(b, m, codes)
     status = "match" if m == b else ("over" if m > b else "short")
     per_defender = -match + over + short
     f = [m + 3 * match - 3 * over - 3 * short - sum(balance)]
@@ -160,7 +188,7 @@ def score(bid: Any, tricks: Any = None, rules: RuleSet | str | Mapping | None = 
     tricks : str or sequence of 4 int, optional
         ``'7/2/2/2'`` or ``(7, 2, 2, 2)``, declarer first, then the defenders in play order.
     rules : RuleSet, preset name, mapping or None
-        Only ``short_penalty`` changes the score.
+        Only ``short_penalty``, ``match_bonus`` and ``over_penalty`` change the score.
 
     Returns
     -------
@@ -176,6 +204,8 @@ def score(bid: Any, tricks: Any = None, rules: RuleSet | str | Mapping | None = 
     [-2, 5, -1, -2]
     >>> score("2S", "5/5/2/1", rules="symmetric").finals
     [-5, 6, 0, -1]
+    >>> score("5S", "5/5/2/1", rules={"short_penalty": "progressive"}).finals   # short by 4: 10 each
+    [-32, 15, 9, 8]
     >>> score("3C", "7/2/2/1")
     Traceback (most recent call last):
     ...
@@ -188,7 +218,7 @@ def score(bid: Any, tricks: Any = None, rules: RuleSet | str | Mapping | None = 
         b, t = parse_score_record(bid)
     else:
         b, t = _level(bid), parse_tricks(tricks)
-    draw, status, origin, balance, match, over, short, f = _compute(b[0], t, rules.short_penalty == "symmetric")
+    draw, status, origin, balance, match, over, short, f = _compute(b[0], t, rules.scoring_codes())
     return ScoreResult(b, t, draw, status, origin, balance, match, over, short, f)
 
 
@@ -201,22 +231,28 @@ def finals(level: int, tricks: Any, rules: RuleSet | str | Mapping | None = None
     return score(level, tricks, rules).finals
 
 
-def finals_array(levels: Any, tricks: Any, short_penalty: str = "none") -> np.ndarray:
+def finals_array(levels: Any, tricks: Any, short_penalty: str = "none", match_bonus: str = "level",
+                 over_penalty: str = "per_trick") -> np.ndarray:
     """Vectorised finals: ``levels`` shape ``(n,)``, ``tricks`` shape ``(n, 4)`` -> ``(n, 4)`` int64.
 
-    Inputs are trusted (engine outcomes); draws score 0.
+    Inputs are trusted (engine outcomes); draws score 0.  The three scoring options take the
+    values of :data:`kaptai.heaven11.rules.OPTION_VALUES`.
 
     >>> finals_array([3, 0], [[7, 2, 2, 2], [4, 3, 3, 3]]).tolist()
     [[12, -4, -4, -4], [0, 0, 0, 0]]
+    >>> finals_array([5], [[5, 5, 2, 1]], "progressive").tolist()
+    [[-32, 15, 9, 8]]
     """
     b = np.asarray(levels, dtype=np.int64)
     t = np.asarray(tricks, dtype=np.int64).reshape(-1, 4)
+    codes = RuleSet(short_penalty=short_penalty, match_bonus=match_bonus, over_penalty=over_penalty).scoring_codes()
     m = t[:, 0] - 4
     n = t[:, 1:] - 3
     bal = np.where(n >= 0, n + 1, 0)
-    match = np.where(m == b, m, 0)
-    over = np.where(m > b, m - b, 0)
-    short = np.where(m < b, b - m, 0) if short_penalty == "symmetric" else np.zeros_like(m)
+    match = np.where(m == b, (m, m // 2, 0 * m)[codes[1]], 0)
+    over = np.where(m > b, m - b, 0) if codes[2] == 0 else np.zeros_like(m)
+    d = b - m
+    short = np.where(m < b, (0 * d, d, d * (d + 1) // 2, d + b)[codes[0]], 0)
     out = np.empty((len(b), 4), dtype=np.int64)
     out[:, 0] = m + 3 * match - 3 * over - 3 * short - bal.sum(axis=1)
     out[:, 1:] = n + bal + (-match + over + short)[:, None]
@@ -253,11 +289,11 @@ def score_table(rules: RuleSet | str | Mapping | None = None):
     import pandas as pd
 
     rules = resolve_rules(rules)
-    sym = rules.short_penalty == "symmetric"
+    codes = rules.scoring_codes()
     rows = []
     for level in range(MAX_LEVEL + 1):
         for t in trick_vectors():
-            _, status, _, _, _, _, _, f = _compute(level, t, sym)
+            _, status, _, _, _, _, _, f = _compute(level, t, codes)
             rows.append((level, *t, status, *f))
     return pd.DataFrame(rows, columns=["level", "t0", "t1", "t2", "t3", "status", "f0", "f1", "f2", "f3"])
 
@@ -284,7 +320,7 @@ def best_bid(distribution: Mapping[tuple[int, int, int, int], Any],
     (4, Fraction(19, 2))
     """
     rules = resolve_rules(rules)
-    sym = rules.short_penalty == "symmetric"
+    codes = rules.scoring_codes()
     if not isinstance(distribution, Mapping):
         raise InvalidTricksError(f"distribution: expected a mapping of trick vectors to probabilities, got "
                                  f"{type(distribution).__name__} {quote_token(distribution)}")
@@ -298,7 +334,7 @@ def best_bid(distribution: Mapping[tuple[int, int, int, int], Any],
         raise InvalidTricksError("distribution: expected at least one trick vector with a probability above 0")
     evs = {}
     for level in range(MAX_LEVEL + 1):
-        evs[level] = sum(w * _compute(level, t, sym)[-1][0] for t, w in items) / total
+        evs[level] = sum(w * _compute(level, t, codes)[-1][0] for t, w in items) / total
     best = max(range(MAX_LEVEL + 1), key=lambda lv: (evs[lv], -lv))
     return best, evs[best], evs
 
