@@ -1,5 +1,5 @@
-"""The commands that are not one game's: ``kaptai games``, ``kaptai atlas`` and
-``kaptai report atlas``, declared as the games declare theirs (:class:`kaptai.spec.Command`).
+"""The commands that are not one game's: ``kaptai games``, ``kaptai atlas``, ``kaptai design``
+and ``kaptai report atlas``, declared as the games declare theirs (:class:`kaptai.spec.Command`).
 
 :data:`TOOLS` are the top-level commands (``kaptai <name> [options]``); :data:`EXTRA_TARGETS`
 are targets of a game command that are not a game (``kaptai report atlas``).
@@ -12,7 +12,7 @@ import sys
 
 from kaptai.spec import Command, Opt, Output
 
-__all__ = ["TOOLS", "EXTRA_TARGETS", "games_command", "atlas_command", "atlas_report_command"]
+__all__ = ["TOOLS", "EXTRA_TARGETS", "games_command", "atlas_command", "atlas_report_command", "design_command"]
 
 
 def games_command(args: argparse.Namespace, game: object = None) -> Output:
@@ -71,6 +71,53 @@ def atlas_report_command(args: argparse.Namespace, game: object = None) -> Outpu
     return Output(None, text=f"wrote {out}")
 
 
+def design_command(args: argparse.Namespace, game: object = None) -> Output:
+    """``kaptai design GAME``: the rule-design search (:mod:`kaptai.design`): the variants of the
+    game's rule options on shared deals, the front of seat luck, house take and value of skill."""
+    import textwrap
+
+    from kaptai.core.design import DESIGN_COLUMNS
+    from kaptai.design import design_game, plot_front, recommendation
+    from kaptai.core.design import design
+
+    g = design_game(args.design_game)
+    opts = None if args.options is None else [t.strip() for t in args.options.split(",")]
+    df = design(g, hands=args.hands, start_hands=args.start_hands, search=args.search, options=opts,
+                seed=args.seed, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
+                checkpoint=args.checkpoint)
+    if args.plot:
+        plot_front(df, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    rec = recommendation(df)
+    if rec is None:
+        legend = "no variant of the last round has an interval of the seat's edge containing 0"
+    else:
+        legend = (f"recommended: {rec['variant']} ({rec['zero_measure']} {rec['zero'][0]:+.3f} "
+                  f"[{rec['zero'][1]:+.3f}, {rec['zero'][2]:+.3f}], which contains 0; {rec['measure']} "
+                  f"{rec['value'][0]:.3f} [{rec['value'][1]:.3f}, {rec['value'][2]:.3f}], "
+                  f"{rec['cost'][0]:+.3f} [{rec['cost'][1]:+.3f}, {rec['cost'][2]:+.3f}] against the default on the "
+                  "same deals)")
+    if not args.all:
+        last = df["round"].max()
+        df = df[(df["round"] == last)]
+    return Output(df, f"rule design of {g.game}: {df.attrs['search']} search, 95% intervals, diff = paired "
+                      "difference to the default on the same deals; front = not beaten on every goal",
+                  list(DESIGN_COLUMNS), legend=textwrap.fill(legend + ". " + g.notes, 100, break_on_hyphens=False))
+
+
+def _design_game(text: str) -> str:
+    from kaptai.errors import quote_token
+    from kaptai.games import GAMES, game
+
+    try:
+        spec = game(text)
+    except Exception:
+        raise ValueError(f"unknown game {quote_token(text)}: expected one of {', '.join(GAMES)}") from None
+    if not spec.atlas:
+        raise ValueError(f"{spec.name} has no atlas feed, so no design search")
+    return spec.name
+
+
 def _games_list(text: str) -> str:
     from kaptai.errors import quote_token
     from kaptai.games import GAMES, game
@@ -116,6 +163,23 @@ def _tools() -> dict[str, Command]:
             *o.runner(), *o.output(),
         ), help="the fairness atlas: every game on one scale (house edge, seats, skill, swing)",
             example="kaptai atlas --hands 100000 --plot-dir figures", monte_carlo=True),
+        "design": Command("kaptai.commands:design_command", (
+            Opt("design_game", "str", check=_design_game, metavar="GAME", sample="heaven-eleven",
+                help="the game whose rule options to search (one with an atlas feed: kaptai games)"),
+            o.hands(1600, "deals of the last round (every variant's with --search grid), shared by every variant",
+                    games_alias=False),
+            Opt("--start-hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
+                help="deals of the first round of --search halving (default: --hands / 8)"),
+            Opt("--search", "choice", default="halving", choices=("halving", "grid"),
+                help="successive halving (the better half of the variants kept on the same deals and as many "
+                     "new ones each round) or every variant on every deal"),
+            Opt("--options", "str", default=None, metavar="OPTIONS", sample="short_penalty,match_bonus",
+                help="rule options to explore, comma-separated (default: the game's design space, docs/design.md)"),
+            Opt("--all", "flag", help="every variant of every round, not only the last round's"),
+            o.seed(), o.plot("save the front (seat edge against value of skill) to this file"),
+            *o.runner(), *o.output(percent=False),
+        ), help="rule-design search: the rule variants on the front of seat luck, house take and value of skill",
+            example="kaptai design heaven-eleven --hands 1600 --seed 1", monte_carlo=True),
     }
 
 
