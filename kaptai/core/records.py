@@ -68,6 +68,8 @@ __all__ = [
     "seat_schema",
     "cards_schema",
     "batch_streams",
+    "event_schema",
+    "settle_schema",
 ]
 
 #: The version of the record format written by this package (the header's ``version``).
@@ -777,3 +779,22 @@ def batch_streams(seed: int | None, batch: int) -> tuple[Any, Any]:
         return np.random.SeedSequence(seed, spawn_key=(int(batch), k))
 
     return np.random.Generator(np.random.PCG64(child(0))), np.random.PCG64(child(1))
+
+
+def event_schema(typ: str, required: Sequence[str], props: Mapping[str, Any], description: str) -> dict[str, Any]:
+    """The schema of one event type: an object with ``type`` = ``typ``, the ``required`` fields
+    and no field beyond ``props``.
+
+    >>> event_schema("pass", ["seat"], {"seat": seat_schema(4)}, "a pass")["required"]
+    ['type', 'seat']
+    """
+    return {"type": "object", "description": description, "required": ["type", *required],
+            "properties": {"type": {"const": typ}, **props}, "additionalProperties": False}
+
+
+def settle_schema(fields: Mapping[str, Any], unit: str) -> dict[str, Any]:
+    """The ``settle`` event: ``result`` (each seat's result in ``unit``) and the game's ``fields``
+    (all required)."""
+    props = {**fields, "result": {"type": "array", "items": {"type": "number"},
+                                  "description": f"each seat's result ({unit})"}}
+    return event_schema("settle", [*fields, "result"], props, f"the end of the hand: each seat's result in {unit}")
