@@ -1,0 +1,369 @@
+"""Kap Tai Shap (夾大十) and Kap Shap (夾十) game records: writing, events and replay.
+
+A record (``docs/records.md``) is JSON Lines: a header, then per hand a ``deal`` event (the
+dice total, the first hand 先手 it names, and the whole wall in order: the first hand takes
+the first tiles, then each seat after it, the rest is drawn from the front), the events of the
+hand (``discard``, ``claim``, ``decline``, ``draw`` and the ends: ``natural``, ``claim_win``,
+``self_drawn_win``, ``drawn_hand``, ``turn_limit``) and a ``settle`` event (each seat's net in
+antes under the ruleset's ``settlement`` and ``house_cut``, every hand settled on its own, a
+drawn hand refunded, as :mod:`kaptai.kts.atlas` settles a hand).  Tiles are written in pips
+(``6-6``), as :func:`kaptai.kts.tiles.format_tile` prints them; seat 0 is the dealer.
+
+A replay takes each recorded claim, decline and discard as the seat's choice in the reference
+engine (:mod:`kaptai.kts.engine_reference`), from the recorded wall.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from kaptai.kts.records import record_hands, replay
+>>> path = os.path.join(tempfile.mkdtemp(), "k.jsonl")
+>>> _ = record_hands(path, 4, hands=3, seed=1)
+>>> s = replay(path); s.hands
+3
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kaptai.core.records import (
+    HandCursor, Record, RecordFormat, ReplaySummary, cards_schema, event_schema, make_header, read_record,
+    replay_record, seat_schema, settle_schema, write_record,
+)
+from kaptai.core.sampling import RandomStream
+from kaptai.errors import KaptaiError, quote_token
+from kaptai.kts.config import ACTIONS, EngineConfig, make_config
+from kaptai.kts.rules import RuleSet
+from kaptai.kts.tiles import N_TILE_TYPES, format_tile, parse_tile
+
+__all__ = ["FORMATS", "FORMAT", "UNIT", "record_hands", "record_hands_for", "hand_events", "read", "replay"]
+
+#: Unit of the ``settle`` results.
+UNIT = "antes"
+(DICE, DEAL, NATURAL, CLAIM, DECLINE, CLAIM_WIN, DRAW, SELF_DRAWN_WIN, DISCARD, DRAWN_HAND,
+ TURN_LIMIT) = (ACTIONS.index(a) for a in ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
+                                            "self_drawn_win", "discard", "drawn_hand", "turn_limit"))
+_WINS = {NATURAL: "natural", CLAIM_WIN: "claim_win", SELF_DRAWN_WIN: "self_drawn_win"}
+
+_SEAT = seat_schema()
+_TILE = cards_schema("one tile in pips (6-6), as kaptai.kts.tiles.format_tile prints it")
+
+
+def _tiles(ids: Sequence[int]) -> str:
+    return " ".join(format_tile(t) for t in ids)
+
+
+def _ev(typ: str, what: str, tile: bool = True, score: bool = False) -> dict[str, Any]:
+    props: dict[str, Any] = {"seat": _SEAT}
+    if tile:
+        props["cards"] = _TILE
+    if score:
+        props["score"] = {"type": "integer", "minimum": 0}
+    return event_schema(typ, list(props), props, what)
+
+
+_EVENTS: dict[str, dict[str, Any]] = {
+    "deal": event_schema("deal", ["hand", "dice", "first", "wall", "hands"], {
+        "hand": {"type": "integer", "minimum": 0},
+        "dice": {"type": "integer", "minimum": 1, "description": "the dice total"},
+        "first": _SEAT,
+        "wall": cards_schema("every tile in wall order: the first hand takes the first tiles, then each seat "
+                             "after it; the rest is drawn from the front"),
+        "hands": {"type": "array", "items": cards_schema("a seat's dealt tiles"), "minItems": 2},
+    }, "the dice and the deal (seat 0 is the dealer; first = dice total mod players)"),
+    "natural": _ev("natural", "the first hand was dealt a winning hand", tile=False, score=True),
+    "discard": _ev("discard", "a discard"),
+    "claim": _ev("claim", "the seat claims a tile from the table"),
+    "decline": _ev("decline", "the seat declines to claim (cards: the candidate, '' among several)"),
+    "claim_win": _ev("claim_win", "the claimed tile wins", score=True),
+    "draw": _ev("draw", "a draw from the wall"),
+    "self_drawn_win": _ev("self_drawn_win", "the drawn tile wins", score=True),
+    "drawn_hand": _ev("drawn_hand", "the wall is empty: a drawn hand", tile=False),
+    "turn_limit": _ev("turn_limit", "the hand stalls at the turn limit", tile=False),
+    "settle": settle_schema({"winner": seat_schema(none=True), "score": {"type": "integer", "minimum": 0},
+                             "house": {"type": "number"}}, UNIT),
+}
+
+
+def _deal_event(cfg: EngineConfig, hand: int, dice: int, first: int, wall: Sequence[int]) -> dict[str, Any]:
+    P = cfg.players
+    hands: list[list[int]] = [[] for _ in range(P)]
+    pos = 0
+    for i in range(P):
+        seat = (first + i) % P
+        n = cfg.n_first if i == 0 else cfg.n_other
+        hands[seat] = sorted(wall[pos:pos + n])
+        pos += n
+    return {"type": "deal", "hand": hand, "dice": dice, "first": first, "wall": _tiles(wall),
+            "hands": [_tiles(h) for h in hands]}
+
+
+def _row_event(seat: int, action: int, tile: int, value: int) -> dict[str, Any] | None:
+    if action in (DICE, DEAL):
+        return None  # the deal event
+    if action == NATURAL:
+        return {"type": "natural", "seat": seat, "score": value}
+    if action in (DRAWN_HAND, TURN_LIMIT):
+        return {"type": ACTIONS[action], "seat": seat}
+    e: dict[str, Any] = {"type": ACTIONS[action], "seat": seat, "cards": format_tile(tile) if tile >= 0 else ""}
+    if action in (CLAIM_WIN, SELF_DRAWN_WIN):
+        e["score"] = value
+    return e
+
+
+def _settle(cfg: EngineConfig, winner: int, score: int) -> dict[str, Any]:
+    from kaptai.core.settlement import settle_outcomes
+
+    r = cfg.rules
+    nets, house, _ = settle_outcomes(r.settlement, cfg.players, [winner], [max(score, 0)], cut=r.house_cut)
+    return {"type": "settle", "winner": winner, "score": max(score, 0), "house": float(house[0]),
+            "result": [float(x) for x in nets[0]]}
+
+
+def _wall_and_dice(cfg: EngineConfig, ss: Any) -> tuple[list[int], int]:
+    """The wall and dice total the engine draws first from ``PCG64(ss)`` (docs/kap-tai-shap-engine.md,
+    "Randomness")."""
+    from kaptai.kts.engine_reference import shuffled_wall
+
+    stream = RandomStream(np.random.PCG64(ss))
+    wall = shuffled_wall(stream, cfg.copies)
+    return wall, sum(stream.bounded(6) + 1 for _ in range(cfg.n_dice))
+
+
+def _table(players: int, rules: Any, policies: Any, search_samples: int | None) -> tuple[EngineConfig, tuple]:
+    from kaptai.kts.policies import resolve_policies
+
+    cfg = make_config(players, rules, search_samples=search_samples)
+    return cfg, resolve_policies(policies, cfg.players)
+
+
+def hand_events(
+    players: int = 4,
+    rules: RuleSet | str | Mapping[str, Any] | None = None,
+    *,
+    policies: Any = "greedy",
+    hands: int = 1,
+    seed: int | None = 0,
+    search_samples: int | None = None,
+) -> Iterator[list[dict[str, Any]]]:
+    """Play ``hands`` hands and yield each hand's events (``deal`` ... ``settle``).
+
+    Hand ``i`` is played on ``PCG64`` of the child ``(i,)`` of ``SeedSequence(seed)``: the
+    engine draws its wall and dice from it before any policy acts, so the ``deal`` event holds
+    the whole wall in its true order (read back from the same stream and checked against the
+    engine's log).
+
+    >>> evs = next(hand_events(4, hands=1, seed=3))
+    >>> evs[0]["type"], evs[0]["first"] == evs[0]["dice"] % 4, evs[-1]["type"]
+    ('deal', True, 'settle')
+    """
+    from kaptai.kts.engine import run_hands
+
+    cfg, pols = _table(players, rules, policies, search_samples)
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 0:
+        raise KaptaiError(f"hands={quote_token(hands)}: expected a whole number >= 0")
+    for i in range(int(hands)):
+        ss = np.random.SeedSequence(seed, spawn_key=(i,))
+        _, log = run_hands(cfg, pols, np.random.PCG64(ss), 1, hand_offset=i, record=1)
+        wall, dice = _wall_and_dice(cfg, ss)
+        first = dice % cfg.players
+        rows = np.asarray(log)
+        if rows[0, 4] != DICE or int(rows[0, 6]) != dice or int(rows[0, 3]) != first:
+            raise KaptaiError(f"hand {i}: the engine's dice ({rows[0].tolist()}) are not the stream's ({dice})")
+        dealt = [int(r[5]) for r in rows if r[4] == DEAL]
+        if dealt != wall[:len(dealt)]:
+            raise KaptaiError(f"hand {i}: the engine's deal is not the stream's wall")
+        evs: list[dict[str, Any]] = [_deal_event(cfg, i, dice, first, wall)]
+        winner, score = -1, 0
+        for r in rows:
+            seat, action, tile, value = int(r[3]), int(r[4]), int(r[5]), int(r[6])
+            if action in _WINS:
+                winner, score = seat, value
+            e = _row_event(seat, action, tile, value)
+            if e is not None:
+                evs.append(e)
+        evs.append(_settle(cfg, winner, score))
+        yield evs
+
+
+def record_hands(
+    path: str | os.PathLike,
+    players: int = 4,
+    rules: RuleSet | str | Mapping[str, Any] | None = None,
+    *,
+    policies: Any = "greedy",
+    hands: int = 1,
+    seed: int | None = 0,
+    search_samples: int | None = None,
+    game: str | None = None,
+) -> Path:
+    """Play ``hands`` hands and write their record to ``path`` (atomically).
+
+    Parameters
+    ----------
+    path : str or path
+        The ``.jsonl`` file to write (its folder must exist).
+    players, rules, policies, search_samples
+        The table, as :func:`kaptai.kts.simulate.simulate` takes it.
+    hands : int
+    seed : int or None
+        Seed of the walls and dice (and of the policies' draws).
+    game : {'kap-tai-shap', 'kap-shap'}, optional
+        The header's game (default ``'kap-shap'`` for 2 players, else ``'kap-tai-shap'``).
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import os, tempfile, json
+    >>> p = record_hands(os.path.join(tempfile.mkdtemp(), "r.jsonl"), 2, "traditional", hands=1, seed=2)
+    >>> json.loads(open(p).readline())["game"]
+    'kap-shap'
+    """
+    from kaptai.core.paths import check_output_path
+
+    p = check_output_path(path, ("jsonl",), what="--record")
+    cfg, pols = _table(players, rules, policies, search_samples)
+    name = game or ("kap-shap" if cfg.players == 2 else "kap-tai-shap")
+    if name not in FORMATS:
+        raise KaptaiError(f"game={quote_token(name)}: expected 'kap-tai-shap' or 'kap-shap'")
+    header = make_header(name, cfg.rules.to_dict(), cfg.players, [getattr(x, "name", str(x)) for x in pols], UNIT,
+                         seed=seed, hands=hands)
+    write_record(p, header, hand_events(cfg.players, cfg.rules, policies=pols, hands=hands, seed=seed,
+                                        search_samples=search_samples))
+    return p
+
+
+def record_hands_for(game: str, path: str | os.PathLike, players: int | None = None, rules: Any = None,
+                     **kwargs: Any) -> Path:
+    """:func:`record_hands` with the header's game given (the registry's entry)."""
+    return record_hands(path, 2 if players is None and game == "kap-shap" else (players or 4), rules, game=game,
+                        **kwargs)
+
+
+# --------------------------------------------------------------------------------------
+# Replay
+# --------------------------------------------------------------------------------------
+
+
+def _setup(header: dict[str, Any]) -> EngineConfig:
+    return make_config(header["players"], header["rules"])
+
+
+class _Script:
+    """Each seat's recorded claims, declines and discards, read from the hand's cursor."""
+
+    name = "record"
+
+    def __init__(self, cur: HandCursor):
+        self.cur = cur
+
+    def _tile(self, e: dict[str, Any]) -> int:
+        try:
+            return int(parse_tile(e["cards"]))
+        except KaptaiError as exc:
+            raise self.cur.error("cards", str(exc)) from None
+
+    def claim(self, view: Any, candidates: tuple[int, ...]) -> int | None:
+        e = self.cur.peek()
+        if e["type"] not in ("claim", "decline"):
+            raise self.cur.error("type", f"{e['type']!r}: seat {view.seat} is to claim or decline here")
+        if e["seat"] != view.seat:
+            raise self.cur.error("seat", f"{e['seat']}: seat {view.seat} is to claim or decline here")
+        if e["type"] == "decline":
+            return None
+        t = self._tile(e)
+        if t not in candidates:
+            raise self.cur.error("cards", f"{quote_token(e['cards'])} cannot be claimed: the candidates are "
+                                          f"{_tiles(candidates)}")
+        return t
+
+    def discard(self, view: Any, legal: tuple[int, ...]) -> int:
+        e = self.cur.peek()
+        if e["type"] != "discard":
+            raise self.cur.error("type", f"{e['type']!r}: seat {view.seat} is to discard here")
+        if e["seat"] != view.seat:
+            raise self.cur.error("seat", f"{e['seat']}: seat {view.seat} is to discard here")
+        t = self._tile(e)
+        if t not in legal:
+            held = view.hand[t] if t < len(view.hand) else 0
+            why = "not held" if not held else "not a legal discard here (after a claim, a tile held before it)"
+            raise self.cur.error("cards", f"{quote_token(e['cards'])} cannot be discarded by seat {view.seat}: {why}; "
+                                          f"legal: {_tiles(legal)}")
+        return t
+
+
+def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
+    from kaptai.kts import engine_reference as ref
+
+    hand = cur.hand
+    d = hand.deal
+    line = hand.lines[0]
+    wall: list[int] = []
+    for tok in str(d["wall"]).split():
+        try:
+            wall.append(int(parse_tile(tok)))
+        except KaptaiError as exc:
+            raise cur.error("wall", str(exc), line=line) from None
+    counts = [wall.count(t) for t in range(N_TILE_TYPES)]
+    if counts != [int(c) for c in cfg.copies]:
+        raise cur.error("wall", f"{len(wall)} tiles: a wall is the {cfg.n_tiles} tiles of {cfg.sets} set(s), "
+                                "each tile as often as the sets hold it", line=line)
+    dice = int(d["dice"])
+    if not cfg.n_dice <= dice <= 6 * cfg.n_dice:
+        raise cur.error("dice", f"{dice}: {cfg.n_dice} dice total {cfg.n_dice}-{6 * cfg.n_dice}", line=line)
+    first = dice % cfg.players
+    if d["first"] != first:
+        raise cur.error("first", f"{d['first']}: dice {dice} name seat {first} first hand", line=line)
+
+    class _Replay(ref._Hand):
+        def event(self, seat: int, action: int, tile: int = -1, value: int = -1) -> None:
+            super().event(seat, action, tile, value)
+            if action == DICE:
+                cur.expect(_deal_event(cfg, hand.index, dice, first, wall))
+            e = _row_event(seat, action, tile, value)
+            if e is not None:
+                cur.expect(e)
+
+    script = _Script(cur)
+    out = _Replay(cfg, [script] * cfg.players, None, wall, first, dice, hand.index, None, None).play()
+    cur.expect(_settle(cfg, out.winner, out.score))
+    return None
+
+
+def _format(game: str) -> RecordFormat:
+    return RecordFormat(game, UNIT, _EVENTS, setup=_setup, replay_hand=_replay_hand)
+
+
+#: The record formats of the two games of this package, by registry name.
+FORMATS: dict[str, RecordFormat] = {g: _format(g) for g in ("kap-tai-shap", "kap-shap")}
+#: Kap Tai Shap's format.
+FORMAT = FORMATS["kap-tai-shap"]
+
+
+def read(path: str | os.PathLike, game: str | None = None) -> Record:
+    """Parse and check a Kap Tai Shap or Kap Shap record (schema only; :func:`replay` also
+    replays it)."""
+    from kaptai.core.records import RecordError
+
+    def pick(name: str, line: int) -> RecordFormat:
+        if name not in FORMATS or (game is not None and name != game):
+            raise RecordError(f"{quote_token(name)}: expected {game or 'kap-tai-shap or kap-shap'}", line=line,
+                              field="game")
+        return FORMATS[name]
+
+    return read_record(path, pick)
+
+
+def replay(path: str | os.PathLike, game: str | None = None) -> ReplaySummary:
+    """Replay a record in the reference engine; :class:`kaptai.core.records.RecordError` at the
+    first line (and field) the engine does not reproduce."""
+    rec = read(path, game)
+    return replay_record(rec, FORMATS[rec.header["game"]])
