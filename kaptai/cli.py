@@ -199,10 +199,12 @@ def _rule_options(spec: GameSpec, command: Command) -> Opt:
     opt = command.option("option")
     assert opt is not None
     preset = spec.presets[0]
-    listing = ", ".join(f"{k}={_show_value(v)}" for k, v in spec.rule_defaults().items())
+    defaults = {k: v for k, v in spec.rule_defaults().items() if command.reads_rule(k)}
+    listing = ", ".join(f"{k}={_show_value(v)}" for k, v in defaults.items())
     others = [p for p in spec.presets[1:]]
-    text = (f"set a rule option on top of the preset (repeatable): -o KEY=VALUE. The options, as in the preset "
-            f"{preset}{' (--rules ' + ', '.join(others) + ' change some)' if others else ''}: {listing}")
+    which = "The options" if command.reads_every_rule else "The options this command reads"
+    text = (f"set a rule option on top of the preset (repeatable): -o KEY=VALUE. {which}, as in the preset "
+            f"{preset}{' (--rules ' + ', '.join(others) + ' change some)' if others else ''}: {listing or 'none'}")
     return dataclasses.replace(opt, help=text)
 
 
@@ -357,7 +359,10 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
     * an option given where it has no effect (its declaration's :attr:`~kaptai.spec.Opt.applies`
       says why: ``--percent`` outside the table format, ``--samples`` when no seat samples);
     * one setting given twice with two values: ``-o KEY=`` twice, or ``-o KEY=`` and the option
-      that sets the same rule (``--players 4 -o players=3``).  The same value twice passes.
+      that sets the same rule (``--players 4 -o players=3``).  The same value twice passes;
+    * ``-o KEY=`` for a rule option the command does not read (its
+      :attr:`~kaptai.spec.Command.rule_fields`: ``odds`` counts the deal, so an option of the
+      play or of the money changes nothing there).
 
     >>> from kaptai.cli import build_parser, check_settings
     >>> from kaptai.games import GAMES
@@ -384,12 +389,32 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
             raise UsageError(f"-o {key}={_shown(seen[key])} and -o {key}={_shown(value)} set the rule option {key} "
                              "to two values: give it once")
         seen.setdefault(key, value)
+    _check_rule_fields(command, args, seen)
     for opt in command.options:
         if opt.dest in given and opt.rule_name in seen and opt.dest != "option":
             mine = getattr(args, opt.dest)
             if not _same(mine, seen[opt.rule_name]):
                 raise UsageError(f"{given[opt.dest]} {_shown(mine)} and -o {opt.rule_name}={_shown(seen[opt.rule_name])} "
                                  f"set the rule option {opt.rule_name} to two values: give one of them")
+
+
+def _check_rule_fields(command: Command, args: argparse.Namespace, given: dict[str, Any]) -> None:
+    """Refuse ``-o KEY=`` for a rule option the command does not read (its declaration's
+    :attr:`~kaptai.spec.Command.rule_fields`), saying why and which it reads.  A name that is no
+    rule option of the game passes: the game's rules refuse it, with the names it has."""
+    name = getattr(args, "game_name", None)
+    if command.reads_every_rule or not given or name is None:
+        return
+    known = game(name).rule_defaults()
+    for key in given:
+        if key in known and not command.reads_rule(key):
+            read = [k for k in known if command.reads_rule(k)]
+            if command.rule_fields is None:
+                uses = "it uses every other one (kaptai " + args.target + " --help lists them)"
+            else:
+                uses = "the rule options it uses: " + (", ".join(read) or "none")
+            why = f" ({command.rule_note})" if command.rule_note else ""
+            raise UsageError(f"kaptai {args.target} does not use the rule option {key!r}{why}; {uses}")
 
 
 def _check_repeated(argv: Sequence[str], command: Command) -> None:

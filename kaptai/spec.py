@@ -285,6 +285,17 @@ class Command:
     example: str | None = None
     #: what the run's Monte Carlo needs from the shared runner (for the docs and tests)
     monte_carlo: bool = False
+    #: The rule options (the game's ``RuleSet`` fields, ``-o KEY=VALUE``) this command reads;
+    #: None: every one but :attr:`rule_ignores`.  ``-o`` with another is refused, saying why
+    #: (:attr:`rule_note`), and ``--help`` lists only those it reads (tests/test_rule_fields.py
+    #: checks the declarations: a field left out changes nothing).
+    rule_fields: tuple[str, ...] | None = None
+    #: The rule options a command that reads nearly all of them does not read (with
+    #: ``rule_fields=None``); a rule option added to the game later is read unless listed here.
+    rule_ignores: tuple[str, ...] = ()
+    #: Why the rule options it does not read change nothing here (one clause, e.g. "odds counts
+    #: the cards of a deal: the play, the scoring and the money do not change them").
+    rule_note: str | None = None
 
     def __post_init__(self) -> None:
         seen: set[str] = set()
@@ -293,12 +304,31 @@ class Command:
                 if key in seen:
                     raise RuntimeError(f"{self.entry}: option {key!r} is declared twice")
                 seen.add(key)
+        if self.rule_fields is not None and self.rule_ignores:
+            raise RuntimeError(f"{self.entry}: declare rule_fields (what it reads) or rule_ignores, not both")
 
     def load(self) -> Callable[[argparse.Namespace, "GameSpec | None"], "Output"]:
         return load_entry(self.entry)
 
     def option(self, dest: str) -> Opt | None:
         return next((o for o in self.options if o.dest == dest), None)
+
+    def reads_rule(self, key: str) -> bool:
+        """Whether the rule option ``key`` (``-o key=...``) has an effect on this command.
+
+        >>> Command("m:f", rule_fields=("stake",)).reads_rule("stake"), Command("m:f").reads_rule("stake")
+        (True, True)
+        >>> Command("m:f", rule_fields=("players",)).reads_rule("stake"), Command("m:f", rule_ignores=("stake",)).reads_rule("stake")
+        (False, False)
+        """
+        if self.rule_fields is not None:
+            return key in self.rule_fields
+        return key not in self.rule_ignores
+
+    @property
+    def reads_every_rule(self) -> bool:
+        """Whether every rule option of the game has an effect on this command."""
+        return self.rule_fields is None and not self.rule_ignores
 
 
 @dataclass(frozen=True, eq=False)

@@ -122,13 +122,18 @@ def _commands() -> dict[str, Command]:
                 help="which hand: the dealt 52//N cards; the seat that receives the 52 mod N "
                      "leftover cards; a seat that does not; a seat at random"),
             *o.output(),
-        ), example=f"kaptai odds {name} --players 3 --hand leftover_receiver"),
+        ), example=f"kaptai odds {name} --players 3 --hand leftover_receiver",
+            rule_fields=("players", "top_rank", "suit_order", "straight_order", "straight_suit_card", "quad_kicker",
+                         "two_pair_five"),
+            rule_note="odds counts the cards of a deal and the hands they make: the play, the scoring and the money "
+                      "do not change them"),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000, "games to play"), o.seed(), o.policy(_POLICIES), *rules,
             Opt("--malaysian-swap", "choice", default="policy", choices=("policy", "always", "never"),
                 help="with -o malaysian_3p=true: who decides the swap"),
             *o.record(), *o.runner(), *o.output(),
-        ), example=f"kaptai simulate {name} --games 100000 --seed 1 --policy 0=heuristic", monte_carlo=True),
+        ), example=f"kaptai simulate {name} --games 100000 --seed 1 --policy 0=heuristic", monte_carlo=True,
+            rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "fairness": Command(_M + "fairness", (
             players, o.hands(100_000, "games per variant"), o.seed(),
             o.variants(_VARIANT_SETS, "scoring_settlement"), o.policy(_POLICIES), o.plot(), *o.runner(),
@@ -151,12 +156,13 @@ def _commands() -> dict[str, Command]:
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, unit="seed",
                 help="seed of the sampled layouts (the same seed gives the same answer)"),
             *rules, *o.output(),
-        ), example=f'kaptai advise {name} "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C" --to-beat 3D --by 3'),
+        ), example=f'kaptai advise {name} "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C" --to-beat 3D --by 3',
+            rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.league_tables(), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
-            monte_carlo=True),
+            monte_carlo=True, rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "report": Command("kaptai.report:report_command", (
@@ -167,6 +173,9 @@ def _commands() -> dict[str, Command]:
 
 
 _M = "kaptai.bigtwo.commands:"
+#: The rule options of a session of games, which no command but a session reads (-o refuses them)
+_SESSION_RULES = ("bankroll",)
+_SESSION_NOTE = "bankroll caps a player's losses over a session of games; every game here is settled alone"
 
 #: Big Two (鋤大D), 2-52 players (4 by default).
 SPEC = GameSpec(

@@ -162,6 +162,11 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.heaven11.commands:"
+#: The scoring of a finished contract (kaptai score, odds --table scores)
+_SCORING_RULES = ("short_penalty", "match_bonus", "over_penalty")
+#: Rule options of a session of hands (kaptai.heaven11.sessions): -o refuses them where hands are independent
+_SESSION_RULES = ("rounds",)
+_SESSION_NOTE = "rounds is the length of a session of hands; this command plays independent hands"
 #: the play policies that --samples sets (rollouts per decision); search has its own budget
 _SAMPLING_POLICIES = ("rollout",)
 
@@ -188,12 +193,17 @@ def _commands() -> dict[str, Command]:
             Opt("--table", "choice", default="deal", choices=("deal", "scores"),
                 help="deal: the odds of a dealt hand; scores: every bid level x trick vector"),
             *o.output(),
-        ), example=f"kaptai odds {name} --table scores -o short_penalty=symmetric"),
+        ), example=f"kaptai odds {name} --table scores -o short_penalty=symmetric",
+            rule_fields=("point_scheme", "ace_points", "reduction", *_SCORING_RULES),
+            rule_note="odds counts the deal (with --table scores, the scoring of every contract): the auction, the "
+                      "play and the session do not change them"),
         "score": Command(_M + "score", (
             Opt("record", "str", metavar="RECORD", sample="bid=3C tricks=7/2/2/2",
                 help="bid=<bid> tricks=t0/t1/t2/t3 (declarer first), e.g. 'bid=3C tricks=7/2/2/2'"),
             *rules, *o.output(percent=False, formats=("table", "json")),
-        ), example=f'kaptai score {name} "bid=3C tricks=7/2/2/2" --format json'),
+        ), example=f'kaptai score {name} "bid=3C tricks=7/2/2/2" --format json', rule_fields=_SCORING_RULES,
+            rule_note="score scores a contract from its tricks: the points of the cards, the auction and the play "
+                      "do not change it"),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES),
             o.per_seat("--bidding", _BIDDERS, "bidder", "the bidder of every seat, or SEAT=BIDDER,...: "
@@ -201,17 +211,20 @@ def _commands() -> dict[str, Command]:
             Opt("--samples", "int", default=16, lo=1, hi=100_000, unit="rollouts",
                 help="rollout samples per decision (the rollout policy)", applies=_rollout_samples),
             *rules, *o.runner(), *o.output(),
-        ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --rules symmetric", monte_carlo=True),
+        ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --rules symmetric", monte_carlo=True,
+            rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "fairness": Command(_M + "fairness", (
             players, o.hands(100_000, "hands per variant"), o.seed(),
             o.variants(_VARIANT_SETS + _STUDIES, "play"), o.policy(_POLICIES), *rules, o.plot(), *o.runner(),
             *o.output(),
         ), help="--variants play, scoring, asymmetry or leading",
-            example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True),
+            example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True,
+            rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "league": Command(_M + "league", (
             *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.league_tables(),
             *o.runner(), *o.output(),
-        ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True),
+        ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True,
+            rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "advise": Command(_M + "advise", (
             o.hand("your 13 dealt cards, e.g. 'AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C'",
                    "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C"),
@@ -233,7 +246,8 @@ def _commands() -> dict[str, Command]:
             *rules, *o.output(percent=False),
         ), help="the expected final (points) of every call (both scorings) or of every legal play (the first play "
                 "after a finished --auction), 95%% intervals and the paired difference to the best",
-            example=f'kaptai advise {name} "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C" --auction "PASS"'),
+            example=f'kaptai advise {name} "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C" --auction "PASS"',
+            rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "report": Command("kaptai.report:report_command", (
             o.player_counts((4, 4), "4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

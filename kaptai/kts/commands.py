@@ -153,6 +153,10 @@ def draw_odds(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.kts.commands:"
+#: What the value of one hand depends on: the winning forms, their scoring and the tiles in play
+_HAND_RULES = ("forms", "base_combination", "gee_joon_run_value", "sets")
+_HAND_NOTE = ("it values one player's tiles: only the winning forms, their scoring and the sets in play matter, "
+              "not the claims, the turn, the dice or the settlement")
 _PRESETS = ("traditional", "advanced")
 _POLICIES = ("greedy", "random", "score", "lookahead", "lookahead_score", "search")
 #: kaptai.kts.fairness.VARIANT_SETS and kaptai.kts.league.LEAGUE_POLICIES, by name (a test checks them), so
@@ -185,10 +189,15 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         "odds": Command(_M + "odds", (
             players, *rules, *o.output(),
             Opt("--no-distance", "flag", help="skip the distance-from-ready tables (faster)"),
-        ), example=f"kaptai odds {name} --players {default_players} --format json"),
+        ), example=f"kaptai odds {name} --players {default_players} --format json",
+            rule_fields=(*_HAND_RULES, "dice"),
+            rule_note="odds counts the deal, its hands and the dice: the play and the settlement do not change them"),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
-        ), example=f"kaptai simulate {name} --hands 200000 --seed 1 --policy 0=lookahead", monte_carlo=True),
+        ), example=f"kaptai simulate {name} --hands 200000 --seed 1 --policy 0=lookahead", monte_carlo=True,
+            rule_ignores=("dealer_keeps_on_win", "drawn_hand"),
+            rule_note="dealer_keeps_on_win and drawn_hand carry the deal and the pot from one hand to the next (a "
+                      "session); simulate plays independent hands"),
         "fairness": Command(_M + "fairness", (
             players, o.hands(100_000, "hands per variant"), o.seed(), o.cut(),
             o.variants(_VARIANT_SETS, "traditional,advanced", multi=_PRESETS),
@@ -209,11 +218,11 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         "evaluate": Command(_M + "evaluate", (
             o.hand("a complete hand, e.g. \"66 66 44 44 14 14 55 55 46 46\"", hand10), sets, *rules,
             *o.output(percent=False),
-        ), example=f'kaptai evaluate {name} "{hand10}"'),
+        ), example=f'kaptai evaluate {name} "{hand10}"', rule_fields=_HAND_RULES, rule_note=_HAND_NOTE),
         "waits": Command(_M + "waits", (
             o.hand("a hand one tile short (2n+1 tiles)", short), seen, players, sets, *rules,
             *o.output(percent=False),
-        ), example=f'kaptai waits {name} "{short}" --seen "44 44"'),
+        ), example=f'kaptai waits {name} "{short}" --seen "44 44"', rule_fields=_HAND_RULES, rule_note=_HAND_NOTE),
         "advise": Command(_M + "advise", (
             o.hand("a hand after the draw (2n+2 tiles), or 2n+1 with --offered", turn),
             seen, draws,
@@ -226,12 +235,13 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
                 help="maximise P(win) or the expected score"),
             Opt("--claims", "flag", help="each turn looks at the previous player's discard (claim or not), then draws"),
             *rules, *o.output(),
-        ), example=f'kaptai advise {name} "{turn}" --seen "44 44" --draws 3'),
+        ), example=f'kaptai advise {name} "{turn}" --seen "44 44" --draws 3', rule_fields=_HAND_RULES,
+            rule_note=_HAND_NOTE),
         "draw-odds": Command(_M + "draw_odds", (
             o.hand("a hand after the draw (2n+2 tiles)", turn),
             seen, draws, Opt("--claims", "flag", help="the next player may also claim the previous discard"),
             players, sets, *rules, *o.output(),
-        ), example=f'kaptai draw-odds {name} "{turn}" --draws 2'),
+        ), example=f'kaptai draw-odds {name} "{turn}" --draws 2', rule_fields=_HAND_RULES, rule_note=_HAND_NOTE),
     }
     if report:
         out["report"] = Command("kaptai.report:report_command", (

@@ -168,6 +168,12 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.nantong.commands:"
+#: Rule options of a whole match (kaptai fairness nantong plays matches): -o refuses them where hands are independent
+_MATCH_RULES = ("first_sitter", "dreamer_shares", "rounds")
+_MATCH_NOTE = "it arranges the seats or the settlement of a whole match; this command plays independent hands"
+#: What the shape of a hand depends on (waits, evaluate): which three cards make a set
+_SHAPE_RULES = ("honour_sequence",)
+_SHAPE_NOTE = "it reads the shape of one hand, and only honour_sequence changes which cards make a set"
 #: full matches per variant of ``kaptai fairness nantong`` without --matches or --hands
 _MATCHES = 4_000
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
@@ -181,10 +187,15 @@ def _commands() -> dict[str, Command]:
     rules = o.rules(_PRESETS)
     hand = o.hand("a hand of cards, e.g. \"147w 258w 369w 147t 258t 369b 147b 5b\"", _HAND.rsplit(" ", 1)[0])
     return {
-        "odds": Command(_M + "odds", (players, *rules, *o.output()), example=f"kaptai odds {name} --players 4"),
+        "odds": Command(_M + "odds", (players, *rules, *o.output()), example=f"kaptai odds {name} --players 4",
+                        rule_fields=("deck", "wilds", "four_active", "qishou", "single_turn", "honour_sequence",
+                                     "jiang_same_number", "one_tiao_laojiang"),
+                        rule_note="odds counts the deal and the hands it makes: the scoring, the settlement and the "
+                                  "match do not change them"),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
-        ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --policy 0=chase_qing", monte_carlo=True),
+        ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --policy 0=chase_qing", monte_carlo=True,
+            rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE),
         "fairness": Command(_M + "fairness", (
             players, Opt("--matches", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="matches", sample="2",
                          help=f"full matches (each of the rules' rounds x players hands) per variant; "
@@ -201,13 +212,20 @@ def _commands() -> dict[str, Command]:
                 help="the finished hand in the score-record notation of docs/nantong.md"),
             *rules, *o.output(percent=False, formats=("table", "json")),
         ), example=f'kaptai score {name} "jiang=qz,qz win=none hand=147w 258w 369w 147t 258t 369b 147b 5b '
-                   f'melds=hezi:qz" --format json'),
+                   f'melds=hezi:qz" --format json',
+            rule_fields=("deck", "wilds", "single_turn", "honour_sequence", "jiang_same_number", "one_tiao_laojiang",
+                         "jiang_set_replacement", "tiancheng_double", "yazhuang_double", "discard_triplet",
+                         "decomposition", "wenqian", "potou", "double_before_round", "nonwinner_concealed_triplets",
+                         "nonwinner_wenqian"),
+            rule_note="score scores one player's hand: the deal, the play, the settlement between players and the "
+                      "match do not change it"),
         "waits": Command(_M + "waits", (hand, o.seen(), *rules, *o.output(percent=False)),
-                         example=f'kaptai waits {name} "{_HAND.rsplit(" ", 1)[0]}"'),
+                         example=f'kaptai waits {name} "{_HAND.rsplit(" ", 1)[0]}"', rule_fields=_SHAPE_RULES,
+                         rule_note=_SHAPE_NOTE),
         "evaluate": Command(_M + "evaluate", (
             Opt("hand", "str", metavar="HAND", sample=_HAND, help="a hand of cards"), *rules,
             *o.output(percent=False),
-        ), example=f'kaptai evaluate {name} "{_HAND}"'),
+        ), example=f'kaptai evaluate {name} "{_HAND}"', rule_fields=_SHAPE_RULES, rule_note=_SHAPE_NOTE),
         "advise": Command(_M + "advise", (
             Opt("hand", "str", metavar="HAND", sample=_HAND,
                 help="the hand after the draw, before the discard (with --melds: 23 units)"),
@@ -219,11 +237,14 @@ def _commands() -> dict[str, Command]:
             players, *o.advice_budget("position"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(),
-        ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"'),
+        ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"',
+            rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE),
         "league": Command(_M + "league", (
             o.player_counts(span, "3"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.league_tables(), *o.runner(), *o.output(),
-        ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True),
+        ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True,
+            rule_ignores=("first_sitter", "rounds"),
+            rule_note="first_sitter and rounds arrange the seats of a whole match; a league plays independent hands"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

@@ -109,6 +109,10 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 _M = "kaptai.nineten.commands:"
+#: Rule options no engine plays (the seat draw before the first hand, the penalty of a foul): -o refuses them
+_UNPLAYED = ("seat_draw_key", "seating", "foul_penalty_tou")
+_UNPLAYED_NOTE = "the seat draw before the first hand and the penalty of a foul are not played: the seats are as " \
+                 "given and no policy fouls"
 
 
 def _commands() -> dict[str, Command]:
@@ -121,7 +125,10 @@ def _commands() -> dict[str, Command]:
               help="house cut of every payment")
     return {
         "odds": Command(_M + "odds", (players, *rules, *o.output()),
-                        example=f"kaptai odds {name} --players 5 --format json"),
+                        example=f"kaptai odds {name} --players 5 --format json",
+                        rule_fields=("allow_small_table", "large_table"),
+                        rule_note="odds counts the deal: only the table size options change it; the play, the "
+                                  "scoring and the money do not"),
         "score": Command(_M + "score", (
             Opt("record", "str", metavar="RECORD", sample="RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA",
                 help='scoring record: "HAND | win=self|flip|discard [| kz=CARDS] [| kzwait=CARD] '
@@ -131,10 +138,16 @@ def _commands() -> dict[str, Command]:
             Opt("--source", "int", default=None, lo=0, hi=span[1] - 1, unit="seat",
                 help="discarder/flipper seat (default: the seat after the winner)"),
             *rules, *o.output(percent=False, formats=("table", "json")),
-        ), example=f'kaptai score {name} "RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA" --format json'),
+        ), example=f'kaptai score {name} "RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA" --format json',
+            rule_fields=("stake_per_tou", "allow_small_table", "large_table", "natural", "flip_win_payer",
+                         "discard_payer_covers_all", "four_colour_flip_win", "four_colour_kaizhao_counts",
+                         "kaizhao_wait_also_plus1"),
+            rule_note="score settles one recorded win: the options of the deal, the seating and the play do not "
+                      "change it"),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES), cut, *rules, *o.runner(), *o.output(),
-        ), example=f"kaptai simulate {name} --players 5 --hands 200000 --seed 1", monte_carlo=True),
+        ), example=f"kaptai simulate {name} --players 5 --hands 200000 --seed 1", monte_carlo=True,
+            rule_ignores=_UNPLAYED, rule_note=_UNPLAYED_NOTE),
         "fairness": Command(_M + "fairness", (
             players, o.hands(100_000, "hands per variant"), o.seed(), o.variants(_VARIANT_SETS, "options", multi=_VARIANT_SETS), cut,
             o.plot(), *o.runner(), *o.output(),
@@ -149,11 +162,16 @@ def _commands() -> dict[str, Command]:
             *o.advice_budget("position"), Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED,
                                  help="seed of the layouts (the same seed gives the same advice)"),
             *rules, *o.output(),
-        ), example=f'kaptai advise {name} "RKx2 RA YAx2 GE WC WP GK GA" --seen "RE YE" --format json'),
+        ), example=f'kaptai advise {name} "RKx2 RA YAx2 GE WC WP GK GA" --seen "RE YE" --format json',
+            rule_ignores=(*_UNPLAYED, "stake_per_tou", "large_table"),
+            rule_note="advise values a position in 頭, not money, at 4-7 players, with the seats as given and no "
+                      "foul"),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.league_tables(), *o.runner(), *o.output(),
-        ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True),
+        ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True,
+            rule_ignores=(*_UNPLAYED, "stake_per_tou"),
+            rule_note="a league counts in 頭, not money, with the seats as given and no foul"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),
