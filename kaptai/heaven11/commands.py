@@ -76,6 +76,10 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
              bidding=parse_seat_policies(args.bidding, 4, _BIDDERS[0]),
              samples=args.samples, workers=args.workers, progress=args.progress,
              scheduler=args.scheduler, checkpoint=args.checkpoint)
+    from kaptai.records import record_option
+
+    record_option(args, game, rules=rules, policies=parse_seat_policies(args.policy, 4, game.policies[0]),
+                  bidding=parse_seat_policies(args.bidding, 4, _BIDDERS[0]), samples=args.samples)
     header = (f"# heaven-eleven: rules {_label(rules)}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
@@ -210,7 +214,7 @@ def _commands() -> dict[str, Command]:
                        + " | ".join(_BIDDERS), sample="underbid"),
             Opt("--samples", "int", default=16, lo=1, hi=100_000, unit="rollouts",
                 help="rollout samples per decision (the rollout policy)", applies=_rollout_samples),
-            *rules, *o.runner(), *o.output(),
+            *rules, *o.record(), *o.runner(), *o.output(),
         ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --rules symmetric", monte_carlo=True,
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "fairness": Command(_M + "fairness", (
@@ -220,6 +224,8 @@ def _commands() -> dict[str, Command]:
         ), help="--variants play, scoring, asymmetry or leading",
             example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True,
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
+        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+                          example=f"kaptai replay {name} games.jsonl"),
         "league": Command(_M + "league", (
             *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.league_tables(),
             *o.runner(), *o.output(),

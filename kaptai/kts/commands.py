@@ -55,6 +55,10 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
         scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
+    from kaptai.records import record_option
+
+    record_option(args, game, players=args.players, rules=_rules(args, game),
+                  policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]))
     return Output(df, "Monte Carlo, 95% intervals", ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
 
 
@@ -193,7 +197,7 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             rule_fields=(*_HAND_RULES, "dice"),
             rule_note="odds counts the deal, its hands and the dice: the play and the settlement do not change them"),
         "simulate": Command(_M + "simulate", (
-            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.record(), *o.runner(), *o.output(),
         ), example=f"kaptai simulate {name} --hands 200000 --seed 1 --policy 0=lookahead", monte_carlo=True,
             rule_ignores=("dealer_keeps_on_win", "drawn_hand"),
             rule_note="dealer_keeps_on_win and drawn_hand carry the deal and the pot from one hand to the next (a "
@@ -203,6 +207,8 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             o.variants(_VARIANT_SETS, "traditional,advanced", multi=_PRESETS),
             o.policy(_POLICIES), o.plot(), *o.runner(), *o.output(),
         ), example=f"kaptai fairness {name} --hands 100000 --variants house_cut --plot fair.png", monte_carlo=True),
+        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+                          example=f"kaptai replay {name} games.jsonl"),
         "league": Command(_M + "league", (
             o.player_counts(span, str(default_players)),
             Opt("--rules-list", "str", default=",".join(_PRESETS), metavar="PRESETS", check=_presets_list,

@@ -63,6 +63,9 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     active = rules.active_players(players)
     df = run(players, rules, hands=args.hands, seed=args.seed, policies=_policy(args, game, active),
              workers=args.workers, progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
+    from kaptai.records import record_option
+
+    record_option(args, game, players=players, rules=rules, policies=_policy(args, game, active))
     header = (f"# nantong: {players} players, rules {rules.name}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
@@ -193,7 +196,8 @@ def _commands() -> dict[str, Command]:
                         rule_note="odds counts the deal and the hands it makes: the scoring, the settlement and the "
                                   "match do not change them"),
         "simulate": Command(_M + "simulate", (
-            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.runner(), *o.output(),
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.record(100), *o.runner(),
+            *o.output(),
         ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --policy 0=chase_qing", monte_carlo=True,
             rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE),
         "fairness": Command(_M + "fairness", (
@@ -245,6 +249,8 @@ def _commands() -> dict[str, Command]:
         ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True,
             rule_ignores=("first_sitter", "rounds"),
             rule_note="first_sitter and rounds arrange the seats of a whole match; a league plays independent hands"),
+        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+                          example=f"kaptai replay {name} games.jsonl"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

@@ -62,6 +62,10 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
              policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]),
              house_cut=args.cut, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
              checkpoint=args.checkpoint)
+    from kaptai.records import record_option
+
+    record_option(args, game, players=args.players, rules=rules,
+                  policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]))
     header = (f"# nine-ten: {args.players} players, rules {rules.name}, {args.hands} hands, seed {args.seed}"
               f" — Monte Carlo, 95% intervals; money = 頭 x stake_per_tou")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
@@ -145,7 +149,8 @@ def _commands() -> dict[str, Command]:
             rule_note="score settles one recorded win: the options of the deal, the seating and the play do not "
                       "change it"),
         "simulate": Command(_M + "simulate", (
-            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), cut, *rules, *o.runner(), *o.output(),
+            players, o.hands(100_000), o.seed(), o.policy(_POLICIES), cut, *rules, *o.record(), *o.runner(),
+            *o.output(),
         ), example=f"kaptai simulate {name} --players 5 --hands 200000 --seed 1", monte_carlo=True,
             rule_ignores=_UNPLAYED, rule_note=_UNPLAYED_NOTE),
         "fairness": Command(_M + "fairness", (
@@ -172,6 +177,8 @@ def _commands() -> dict[str, Command]:
         ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True,
             rule_ignores=(*_UNPLAYED, "stake_per_tou"),
             rule_note="a league counts in 頭, not money, with the seats as given and no foul"),
+        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+                          example=f"kaptai replay {name} games.jsonl"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),
