@@ -28,7 +28,7 @@ from kaptai.core.records import (
 )
 
 __all__ = ["RECORD_VERSION", "RecordError", "record_format", "record_module", "read_record", "replay", "record_hands",
-           "schema", "replay_command", "record_option"]
+           "schema", "replay_command", "record_option", "RECORD_GAMES", "schema_text", "write_schemas"]
 
 
 def record_module(game: str) -> Any:
@@ -135,3 +135,30 @@ def record_option(args: Any, game: Any, **table: Any) -> Path | None:
     if not path:
         return None
     return record_hands(game.name, path, hands=int(args.record_hands), seed=args.seed, **table)
+
+
+#: The games whose records the package writes (registry names).
+RECORD_GAMES: tuple[str, ...] = ("kap-tai-shap", "kap-shap", "big-two", "nine-ten", "nantong", "heaven-eleven")
+
+
+def schema_text(game: str) -> str:
+    """The text of ``docs/records/<game>.schema.json`` (:func:`schema`, indented, UTF-8)."""
+    import json
+
+    return json.dumps(schema(game), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(folder: str | os.PathLike) -> list[Path]:
+    """Write every game's ``<game>.schema.json`` into ``folder`` (the docs' copies; a test
+    checks they are current).
+
+    >>> import tempfile
+    >>> [p.name for p in write_schemas(tempfile.mkdtemp())][:2]
+    ['kap-tai-shap.schema.json', 'kap-shap.schema.json']
+    """
+    out = []
+    for g in RECORD_GAMES:
+        p = Path(os.fspath(folder)) / f"{g}.schema.json"
+        p.write_text(schema_text(g), encoding="utf-8")
+        out.append(p)
+    return out
