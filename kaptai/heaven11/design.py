@@ -20,6 +20,9 @@ Each deal (one row) is:
   (the table) minus its final when it plays ``random`` on the same deal, the same auction and
   the same contract (the auction does not depend on the play policies; the second play is run
   with the contract fixed); so every (dealer, seat) pair comes round every 16 deals;
+* ``bidding_skill``: the value of adaptive bidding at the same seat: its final when it bids with
+  the ``search`` bidder (the table) minus its final when it bids with the ``expected`` table
+  bidder, which bids the same whatever the scoring (the other seats still search), same deal;
 * ``bid_minus_made``: the contract level minus the origin grade the declarer made (``b - m``):
   how far above what it makes a declarer bids.
 
@@ -29,7 +32,7 @@ Examples
 >>> from kaptai.core.design import DesignVariant
 >>> r = rows(DesignVariant((("short_penalty", "symmetric"),)), plan_chunks(4, 4, 1)[0])
 >>> sorted(r), len(r["edge"])
-(['bid_minus_made', 'edge', 'house', 'skill', 'sq', 'staked'], 4)
+(['bid_minus_made', 'bidding_skill', 'edge', 'house', 'skill', 'sq', 'staked'], 4)
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def rows(variant: DesignVariant, chunk: Any) -> dict[str, np.ndarray]:
     opts = tuple(variant.options)
     cfg = _config(opts)
     n = int(chunk.size)
-    out = {k: np.zeros(n) for k in ("edge", "sq", "house", "staked", "skill", "bid_minus_made")}
+    out = {k: np.zeros(n) for k in ("edge", "sq", "house", "staked", "skill", "bidding_skill", "bid_minus_made")}
     for j, ss in enumerate(_seeds(chunk)):
         i = int(chunk.start) + j
         dealer, seat = i % 4, (i // 4) % 4
@@ -109,8 +112,17 @@ def rows(variant: DesignVariant, chunk: Any) -> dict[str, np.ndarray]:
         pols = ["greedy"] * 4
         pols[seat] = "random"
         o2, _ = run_hands(cfg_c, pols, np.random.PCG64(play_seed.spawn(1)[0]), 1, decks=deck, engine="compiled")
-        diff = f[seat] - float(o2["finals"][0, seat])
-        out["skill"][j] = diff
+        out["skill"][j] = f[seat] - float(o2["finals"][0, seat])
+        # the same deal, seat `seat` bidding with the table (`expected`, blind to the scoring)
+        bids = ["search"] * 4
+        bids[seat] = "expected"
+        try:
+            o3, _ = run_hands(cfg_d, "greedy", np.random.PCG64(play_seed), 1, bidding=bids,
+                              decks=deal_decks(deck_seed, _DECKS), engine="compiled")
+        except RulesError:
+            o3, _ = run_hands(cfg_d, "greedy", np.random.PCG64(play_seed), 1, bidding=bids,
+                              decks=deal_decks(deck_seed, 101), engine="compiled")
+        out["bidding_skill"][j] = f[seat] - float(o3["finals"][0, seat])
     return out
 
 
@@ -129,6 +141,10 @@ DESIGN = DesignGame(
                       "one seat playing greedy minus playing random, same deal and contract"),
         DesignMeasure("value_of_skill_share", "per_swing", ("skill", "sq"), "max", "share of the swing",
                       "value_of_skill over the swing"),
+        DesignMeasure("bidding_skill", "mean", ("bidding_skill",), "report", "point",
+                      "one seat bidding by search minus bidding by the expected table, same deal"),
+        DesignMeasure("bidding_skill_share", "per_swing", ("bidding_skill", "sq"), "report", "share of the swing",
+                      "bidding_skill over the swing"),
         DesignMeasure("swing", "root_mean", ("sq",), "report", "point",
                       "the SD of one seat's final per hand about 0: sqrt of the mean square final"),
         DesignMeasure("bid_minus_made", "mean", ("bid_minus_made",), "report", "levels",
@@ -140,5 +156,5 @@ DESIGN = DesignGame(
            "plays greedy. Deal i: its deck (and the decks of its redeals) from its own seed and first dealer "
            "i % 4, the same under every variant; the auction, hence the contract and the declarer, depends on "
            "the scoring and is not shared. Value of skill: seat (i // 4) % 4 playing greedy minus random on the "
-           "same deal and contract."),
+           "same deal and contract; bidding skill: the same seat bidding by search minus by the expected table."),
 )
