@@ -1,0 +1,215 @@
+"""The rule options each command reads (:attr:`kaptai.spec.Command.rule_fields` / ``rule_ignores``).
+
+Generated from the registry: for every command of every game, every rule option (``-o KEY=``)
+it is declared not to read is refused on the command line, naming it; and the declarations are
+checked against the code two ways:
+
+* a sample of the fields declared *not* read: the command at a tiny size with a non-default
+  value gives exactly the same table (or record) as with the default (the league is left out:
+  its deal seed hashes the whole ruleset, so any ``-o`` changes its deals, not its rules);
+* every field a command *does* read when it runs (each read of a ``RuleSet`` attribute is
+  recorded, outside ``to_dict``/``replace``/``__eq__``/``__post_init__``) is declared read, so
+  that nothing the command reads is refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import sys
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from kaptai.cli import build_parser, check_settings, main, run_command
+from kaptai.errors import UsageError
+from kaptai.games import GAMES
+
+#: (game, command) with a declaration -> extra arguments that keep a run tiny and deterministic
+TINY: dict[tuple[str, str], list[str]] = {
+    ("kap-tai-shap", "odds"): ["--no-distance"],
+    ("kap-shap", "odds"): ["--no-distance"],
+    ("kap-tai-shap", "simulate"): ["--hands", "30", "--seed", "2"],
+    ("kap-tai-shap", "evaluate"): [],
+    ("kap-tai-shap", "waits"): [],
+    ("kap-tai-shap", "advise"): ["--draws", "2"],
+    ("kap-tai-shap", "draw-odds"): ["--draws", "2"],
+    ("big-two", "odds"): ["--players", "13"],
+    ("big-two", "simulate"): ["--hands", "30", "--seed", "2"],
+    ("big-two", "advise"): ["--samples", "6"],
+    ("big-two", "league"): ["--hands", "8", "--policies", "greedy,random"],
+    ("nine-ten", "odds"): [],
+    ("nine-ten", "score"): [],
+    ("nine-ten", "simulate"): ["--hands", "30", "--seed", "2"],
+    ("nine-ten", "advise"): ["--samples", "6"],
+    ("nine-ten", "league"): ["--hands", "8", "--policies", "colour_cut,random"],
+    ("nantong", "simulate"): ["--hands", "30", "--seed", "2", "--players", "4"],
+    ("nantong", "score"): [],
+    ("nantong", "waits"): [],
+    ("nantong", "evaluate"): [],
+    ("nantong", "advise"): ["--samples", "6"],
+    ("nantong", "league"): ["--hands", "8", "--policies", "max_melds,random", "--players", "4"],
+    ("heaven-eleven", "odds"): ["--table", "scores"],
+    ("heaven-eleven", "score"): [],
+    ("heaven-eleven", "simulate"): ["--hands", "30", "--seed", "2"],
+    ("heaven-eleven", "fairness"): ["--hands", "16"],
+    ("heaven-eleven", "advise"): ["--samples", "6"],
+    ("heaven-eleven", "league"): ["--hands", "8", "--policies", "greedy,random"],
+}
+
+#: Fields declared not read, each with a value other than the default: the output must not change.
+UNREAD_SAMPLE: list[tuple[str, str, str, str]] = [
+    ("kap-shap", "odds", "house_cut", "0.2"),
+    ("kap-shap", "odds", "claim", "any"),
+    ("kap-tai-shap", "simulate", "dealer_keeps_on_win", "true"),
+    ("kap-tai-shap", "simulate", "drawn_hand", "carry"),
+    ("kap-tai-shap", "evaluate", "settlement", "advanced"),
+    ("kap-tai-shap", "waits", "dice", "4"),
+    ("kap-tai-shap", "advise", "turn", "claim-or-draw"),
+    ("kap-tai-shap", "draw-odds", "keep_drawn", "false"),
+    ("big-two", "odds", "stake", "7.5"),
+    ("big-two", "odds", "top_rule", "mandatory"),
+    ("big-two", "simulate", "bankroll", "capped"),
+    ("big-two", "advise", "bankroll", "capped"),
+    ("nine-ten", "odds", "stake_per_tou", "20"),
+    ("nine-ten", "score", "reserve", "20"),
+    ("nine-ten", "score", "dead_card_order", "policy"),
+    ("nine-ten", "simulate", "foul_penalty_tou", "5"),
+    ("nine-ten", "simulate", "seating", "random"),
+    ("nine-ten", "advise", "stake_per_tou", "20"),
+    ("nantong", "simulate", "first_sitter", "opposite"),
+    ("nantong", "simulate", "dreamer_shares", "with_dealer"),
+    ("nantong", "score", "tie", "seat_order"),
+    ("nantong", "score", "settlement", "winner_collects"),
+    ("nantong", "waits", "wenqian", "cumulative"),
+    ("nantong", "evaluate", "single_turn", "true"),
+    ("nantong", "advise", "rounds", "2"),
+    ("heaven-eleven", "odds", "must_trump", "true"),
+    ("heaven-eleven", "score", "point_scheme", "rank"),
+    ("heaven-eleven", "simulate", "rounds", "2"),
+    ("heaven-eleven", "advise", "rounds", "9"),
+]
+
+
+def _declared() -> list[tuple[str, str, Any]]:
+    return [(g.name, name, cmd) for g in GAMES.values() for name, cmd in g.commands.items()
+            if cmd.option("option") is not None and not cmd.reads_every_rule]
+
+
+DECLARED = _declared()
+
+
+def _base(game: str, name: str, extra: list[str] | None = None) -> list[str]:
+    cmd = GAMES[game].commands[name]
+    return [name, game, *[o.example_value() or "" for o in cmd.options if o.positional], *(extra or [])]
+
+
+def test_every_game_declares_what_its_commands_read():
+    """Each declaration names real rule options of its game and says why the others change nothing;
+    odds, score, evaluate and waits read only some of them in every game that has them."""
+    for game, name, cmd in DECLARED:
+        known = set(GAMES[game].rule_defaults())
+        named = set(cmd.rule_fields if cmd.rule_fields is not None else cmd.rule_ignores)
+        assert named and named <= known, (game, name, named - known)
+        assert cmd.rule_note, (game, name)
+    for g in GAMES.values():
+        for name in ("odds", "score", "evaluate", "waits"):
+            if name in g.commands and g.commands[name].option("option") is not None:
+                assert g.commands[name].rule_fields is not None, (g.name, name)
+    assert all(key in TINY for key in [(g, n) for g, n, _ in DECLARED if g != "kap-shap" and
+                                       (g, n) != ("nantong", "odds")])
+
+
+@pytest.mark.parametrize("game,name", [(g, n) for g, n, _ in DECLARED], ids=[f"{n}-{g}" for g, n, _ in DECLARED])
+def test_every_rule_option_a_command_does_not_read_is_refused(game, name, capsys):
+    spec = GAMES[game]
+    cmd = spec.commands[name]
+    defaults = spec.rule_defaults()
+    unread = [k for k in defaults if not cmd.reads_rule(k)]
+    read = [k for k in defaults if cmd.reads_rule(k)]
+    assert unread and read
+    base = _base(game, name)
+    for key in unread:  # even at its default value: it has no effect either way
+        value = defaults[key]
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        assert main([*base, "-o", f"{key}={text}"]) == 2
+        err = capsys.readouterr().err
+        assert f"kaptai {name} {game} does not use the rule option '{key}'" in err, err
+        assert cmd.rule_note in err and err.count("\n") == 1
+    argv = [*base, "-o", f"{read[0]}={defaults[read[0]]}"]
+    check_settings(argv, build_parser(argv).parse_args(argv))  # an option it reads passes
+    with pytest.raises(SystemExit):
+        main([name, game, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "The options this command reads" in help_text
+    assert all(f" {k}=" not in help_text for k in unread) and all(f"{k}=" in help_text for k in read)
+
+
+def _run(argv: list[str]):
+    """The command's output, past the command line's checks (so that an unread -o still runs)."""
+    return run_command(build_parser(argv).parse_args(argv))
+
+
+def _same(a, b) -> None:
+    if a.record is not None or b.record is not None:
+        ra, rb = dict(a.record or {}), dict(b.record or {})
+        for r in (ra, rb):
+            r.pop("rules", None)
+        assert ra == rb
+        return
+    assert isinstance(a.table, pd.DataFrame) and isinstance(b.table, pd.DataFrame)
+    pd.testing.assert_frame_equal(a.table.reset_index(drop=True), b.table.reset_index(drop=True))
+
+
+@pytest.mark.parametrize("game,name,key,value", UNREAD_SAMPLE,
+                         ids=[f"{n}-{g}-{k}" for g, n, k, _ in UNREAD_SAMPLE])
+def test_a_rule_option_declared_not_read_changes_nothing(game, name, key, value):
+    cmd = GAMES[game].commands[name]
+    assert not cmd.reads_rule(key)
+    base = _base(game, name, TINY[(game, name)]) + (["--format", "json"] if cmd.option("format") else [])
+    assert str(GAMES[game].rule_defaults()[key]).lower() != value.lower()
+    default = _run(base)
+    changed = _run([*base, "-o", f"{key}={value}"])
+    assert default.table is not None or default.record is not None
+    _same(default, changed)
+
+
+#: Frames whose reads are not the command's: copies, comparisons, listings of every option.
+_NOT_READS = {"to_dict", "replace", "_replace", "__eq__", "__repr__", "__hash__", "describe", "__post_init__",
+              "from_dict", "__new__", "put", "_label", "asdict", "_asdict_inner", "astuple"}
+
+
+@pytest.mark.parametrize("game,name", sorted(TINY), ids=[f"{n}-{g}" for g, n in sorted(TINY)])
+def test_every_rule_option_a_command_reads_is_declared(game, name, monkeypatch):
+    """Every RuleSet field the command reads while it runs is one its declaration says it reads."""
+    spec = GAMES[game]
+    cmd = spec.commands[name]
+    cls = importlib.import_module(spec.package + ".rules").RuleSet
+    fields = {f.name for f in dataclasses.fields(cls)} - {"name"}
+    reads: dict[str, str] = {}
+    forced: dict[int, set[str]] = {}  # copies the command makes with a field set (bankroll='off'): not the user's
+    replace = cls.replace
+
+    def replacing(self, **overrides):
+        new = replace(self, **overrides)
+        if sys._getframe(1).f_code.co_name not in ("resolve_ruleset", "preset"):  # not the user's -o
+            forced[id(new)] = forced.get(id(self), set()) | {k for k in overrides if k in fields}
+        return new
+
+    def getattribute(self, attr):
+        if attr in fields and attr not in forced.get(id(self), ()):
+            frame = sys._getframe(1)
+            code = frame.f_code
+            if (code.co_name not in _NOT_READS and not code.co_filename.endswith(("core/options.py", "dataclasses.py"))
+                    and not (code.co_name == "<dictcomp>" and code.co_filename.endswith("rules.py"))):
+                reads.setdefault(attr, f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_name}")
+        return object.__getattribute__(self, attr)
+
+    monkeypatch.setattr(cls, "__getattribute__", getattribute, raising=False)
+    monkeypatch.setattr(cls, "replace", replacing)
+    out = _run(_base(game, name, TINY[(game, name)]))
+    assert out.table is not None or out.record is not None
+    undeclared = {k: where for k, where in reads.items() if not cmd.reads_rule(k)}
+    assert not undeclared, f"kaptai {name} {game} reads rule options it declares unread: {undeclared}"
+    assert reads  # the recorder saw the command's reads
