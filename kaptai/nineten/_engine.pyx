@@ -97,6 +97,8 @@ cdef struct G:
     int relative
     int samples
     double gate              # z of the test against the rollout policy's own choice
+    double go                # config.SEARCH_GO: z on the first layouts that calls the second stage
+    int more                 # config.SEARCH_MORE: second-stage layouts per first-stage layout
     int64_t relaxed          # layouts whose parities had to be dropped for a seat
     int64_t decisions        # search decisions (two or more options)
     int inflight             # a kind on offer (search_values with offer_from): not in the pool
@@ -1092,13 +1094,24 @@ cdef inline uint64_t search_seed(int64_t hand, int64_t decision, int p) noexcept
         ((<uint64_t>decision) * <uint64_t>0xBF58476D1CE4E5B9ULL) ^ (<uint64_t>p)
 
 
+cdef inline int beats(double D, double Q, double S, double z) noexcept nogil:
+    """The paired test of the choice: a sum of differences D > 0 over S layouts, with Q the sum of
+    their squares, is more than z standard errors."""
+    return D > 0.0 and D * D * (S - 1.0) > z * z * (S * Q - D * D)
+
+
 cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
     cdef int64_t sums[NK]
     cdef int64_t q[NK]
+    cdef int64_t sums2[NK]
+    cdef int64_t q2[NK]
+    cdef int opts2[NK]
+    cdef int idx2[NK]
     cdef int keys[NK]
     cdef int tied[NK]
-    cdef int i, ref = 0, best, bestkey = 1 << 30, nt = 0, ok
-    cdef double S = g.samples, D, lhs, rhs
+    cdef int i, j, ref = 0, best, bestkey = 1 << 30, nt = 0, ok, m2 = 1, go = 0, S2
+    cdef int64_t tot, besttot = 0
+    cdef double S = g.samples, T, go_z
     cdef SplitMix sm
     cdef bitgen_t bg
     cdef bitgen_t* main_rng
@@ -1121,18 +1134,36 @@ cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
     main_rng = g.rng
     g.rng = &bg
     ok = search_core(g, p, opts, m, g.samples, 0, -1, sums, NULL, NULL, ref, q)
-    g.rng = main_rng
     if not ok:
+        g.rng = main_rng
         return opts[ref]
-    best = ref
+    # stage 1: the options ahead of ref; a second stage if one leads by more than go_z errors
+    go_z = g.go if g.go < g.gate else g.gate
+    opts2[0] = opts[ref]
+    idx2[0] = ref
     for i in range(m):
-        if i == ref or sums[i] <= sums[ref]:
-            continue
-        D = <double>(sums[i] - sums[ref])
-        lhs = D * D * (S - 1.0)
-        rhs = g.gate * g.gate * (S * <double>q[i] - D * D)
-        if lhs > rhs and (best == ref or sums[i] > sums[best]):
-            best = i
+        if i != ref and sums[i] > sums[ref]:
+            opts2[m2] = opts[i]
+            idx2[m2] = i
+            m2 += 1
+            if beats(<double>(sums[i] - sums[ref]), <double>q[i], S, go_z):
+                go = 1
+    best = ref
+    if go:
+        S2 = g.samples * g.more
+        if S2 > MAXS:
+            S2 = MAXS
+        ok = search_core(g, p, opts2, m2, S2, 0, -1, sums2, NULL, NULL, 0, q2)
+        if ok:
+            T = S + S2
+            for j in range(1, m2):
+                i = idx2[j]
+                tot = sums[i] + sums2[j]
+                if beats(<double>(tot - sums[ref] - sums2[0]), <double>(q[i] + q2[j]), T, g.gate) and \
+                        (best == ref or tot > besttot):
+                    best = i
+                    besttot = tot
+    g.rng = main_rng
     return opts[best]
 
 
@@ -1156,6 +1187,9 @@ cdef int configure(G* g, cfg) except -1:
     g.next_dealer = codes["next_dealer"]
     g.samples = int(cfg.samples)
     g.gate = float(cfg.search_z)
+    from kaptai.nineten.config import SEARCH_GO, SEARCH_MORE
+    g.go = float(SEARCH_GO)
+    g.more = int(SEARCH_MORE)
     g.infer = int(getattr(cfg, "search_infer", 0))
     g.mix = int(getattr(cfg, "search_mix", 0))
     from kaptai.nineten.config import INFER_PRIOR, INFER_EPS

@@ -37,6 +37,8 @@ __all__ = [
     "SEARCH_SAMPLES",
     "SEARCH_ROLLOUT",
     "SEARCH_Z",
+    "SEARCH_GO",
+    "SEARCH_MORE",
     "SEARCH_TRIES",
     "SEARCH_INFER",
     "INFER_PRIOR",
@@ -71,8 +73,14 @@ MAX_STEPS: int = 10_000
 #: Default search budget: layouts of the unseen cards sampled per decision of ``search``.
 SEARCH_SAMPLES: int = 300
 #: The search keeps the rollout policy's own choice unless another option's mean is higher by
-#: more than this many standard errors of the paired difference (0: the best mean).
-SEARCH_Z: float = 1.0
+#: more than this many standard errors of the paired difference (0: the best mean), over both
+#: stages of layouts (``docs/nine-ten-engine.md``, "The choice").
+SEARCH_Z: float = 2.5
+#: The second stage of the search: when an option beats the rollout policy's own choice by more
+#: than SEARCH_GO standard errors on the first ``samples`` layouts, the options ahead of it get
+#: SEARCH_MORE x ``samples`` fresh layouts more (at most 100,000).
+SEARCH_GO: float = 1.0
+SEARCH_MORE: int = 6
 #: The heuristic every seat plays in the rollouts of ``search`` (the strongest of the league).
 SEARCH_ROLLOUT: str = "colour_cut"
 #: Attempts at a consistent layout before the parities are dropped for a seat that cannot meet them.

@@ -24,6 +24,8 @@ from kaptai.nineten.config import (
     INFER_EPS,
     INFER_MAX_EVENTS,
     INFER_PRIOR,
+    SEARCH_GO,
+    SEARCH_MORE,
     SEARCH_ROLLOUT,
     SEARCH_TRIES,
     WIN_CODES,
@@ -711,18 +713,30 @@ def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> in
     S = h.cfg.samples
     vals, _ = _search(h, p, options, S, srng)
     sums = [sum(v) for v in vals]
+    q = [sum((a - b) ** 2 for a, b in zip(v, vals[ref])) for v in vals]
     z = h.cfg.search_z
+    go_z = min(SEARCH_GO, z)
+    # stage 1: the options ahead of ref; a second stage if one leads by more than go_z errors
+    ahead = [i for i in range(len(options)) if i != ref and sums[i] > sums[ref]]
     best = ref
-    for i in range(len(options)):
-        if i == ref or sums[i] <= sums[ref]:
-            continue
-        q = sum((a - b) ** 2 for a, b in zip(vals[i], vals[ref]))
-        D = float(sums[i] - sums[ref])
-        lhs = D * D * (float(S) - 1.0)
-        rhs = z * z * (float(S) * float(q) - D * D)
-        if lhs > rhs and (best == ref or sums[i] > sums[best]):
-            best = i
+    if any(_beats(float(sums[i] - sums[ref]), float(q[i]), float(S), go_z) for i in ahead):
+        S2 = min(S * SEARCH_MORE, 100_000)
+        vals2, _ = _search(h, p, [options[ref]] + [options[i] for i in ahead], S2, srng)
+        sums2 = [sum(v) for v in vals2]
+        T = float(S + S2)
+        besttot = 0
+        for j, i in enumerate(ahead, start=1):
+            q2 = sum((a - b) ** 2 for a, b in zip(vals2[j], vals2[0]))
+            tot = sums[i] + sums2[j]
+            if _beats(float(tot - sums[ref] - sums2[0]), float(q[i] + q2), T, z) and (best == ref or tot > besttot):
+                best, besttot = i, tot
     return options[best]
+
+
+def _beats(D: float, Q: float, S: float, z: float) -> bool:
+    """The paired test of the choice: a sum of differences ``D > 0`` over ``S`` layouts, with ``Q``
+    the sum of their squares, is more than ``z`` standard errors."""
+    return D > 0.0 and D * D * (S - 1.0) > z * z * (S * Q - D * D)
 
 
 def _hand_from_state(cfg: EngineConfig, state: Mapping[str, Any], seat: int) -> Hand:

@@ -61,6 +61,26 @@ def test_compiled_equals_reference_over_200_decisions(count_decisions):
     assert er.INFER_STATS[0] - inferred >= 150  # most decisions resampled by the inference
 
 
+def test_second_stage_is_played_and_equal(monkeypatch):
+    """The second stage (SEARCH_MORE x samples fresh layouts for the options ahead of colour_cut's
+    choice) runs at some decisions, never at others, and both engines agree move for move."""
+    from kaptai.nineten.config import SEARCH_MORE
+
+    sizes = []
+    real = er._search
+
+    def spy(h, p, options, samples, rng, offer_from=-1):
+        sizes.append((samples, len(options)))
+        return real(h, p, options, samples, rng, offer_from)
+
+    monkeypatch.setattr(er, "_search", spy)
+    _same(make_config(4, samples=4), 6, 31, ["search", "colour_cut", "search", "colour_cut"])
+    first = sum(1 for s, _ in sizes if s == 4)
+    second = [n for s, n in sizes if s == 4 * SEARCH_MORE]
+    assert first >= 20 and 3 <= len(second) < first, (first, len(second))
+    assert min(second) >= 2  # colour_cut's choice and at least one option ahead of it
+
+
 def test_search_without_inference_still_equal():
     _same(make_config(4, samples=3, search_infer=0), 6, 3, ["search", "colour_cut", "live_first", "search"])
 
