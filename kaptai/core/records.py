@@ -574,7 +574,12 @@ def read_record(path: str | os.PathLike, fmt: RecordFormat | Callable[[str, int]
         if not isinstance(header.get("game"), str):
             raise RecordError("missing" if "game" not in header else f"{quote_token(header['game'])} is not a game",
                               line=n, field="game", path=p)
-        f = fmt(header["game"], n)
+        try:
+            f = fmt(header["game"], n)
+        except RecordError as exc:
+            if exc.path is not None:
+                raise
+            raise RecordError(exc.reason, line=exc.line, field=exc.field, path=p) from None
     check_event(f, header, n, p)
     hands: list[HandRecord] = []
     cur: HandRecord | None = None
