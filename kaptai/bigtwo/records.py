@@ -151,7 +151,7 @@ def _nets(cfg: EngineConfig, out: Mapping[str, Any]) -> np.ndarray:
 def settle_event(cfg: EngineConfig, out: Mapping[str, Any], g: int, nets: np.ndarray) -> dict[str, Any]:
     """The ``settle`` event of game ``g`` of outcome arrays ``out`` with nets ``nets[g]``."""
     return {"type": "settle", "winner": int(out["winner"][g]), "liable": int(out["liable"][g]),
-            "cards_left": [int(x) for x in out["cards_left"][g]], "result": [float(x) for x in nets[g]]}
+            "cards_left": [int(x) for x in out["cards_left"][g]], "result": [round(float(x), 10) for x in nets[g]]}
 
 
 def _table(players: int | None, rules: Any, policies: Any, malaysian_swap: str) -> tuple[EngineConfig, list]:

@@ -121,8 +121,8 @@ def _settle(cfg: EngineConfig, winner: int, score: int) -> dict[str, Any]:
 
     r = cfg.rules
     nets, house, _ = settle_outcomes(r.settlement, cfg.players, [winner], [max(score, 0)], cut=r.house_cut)
-    return {"type": "settle", "winner": winner, "score": max(score, 0), "house": float(house[0]),
-            "result": [float(x) for x in nets[0]]}
+    return {"type": "settle", "winner": winner, "score": max(score, 0), "house": round(float(house[0]), 10),
+            "result": [round(float(x), 10) for x in nets[0]]}
 
 
 def _wall_and_dice(cfg: EngineConfig, ss: Any) -> tuple[list[int], int]:

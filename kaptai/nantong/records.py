@@ -129,7 +129,7 @@ def _settle(cfg: EngineConfig, row: Mapping[str, Any]) -> dict[str, Any]:
            "win_type": np.asarray([row["win_type"]]), "discards": np.asarray([row["discards"]])}
     net = hand_rows(out, cfg)["net"][0]
     return {"type": "settle", "win_type": WIN_TYPES[int(row["win_type"])], "totals": [int(x) for x in row["total"]],
-            "winners": [int(x) for x in row["winner"]], "result": [float(x) for x in net]}
+            "winners": [int(x) for x in row["winner"]], "result": [round(float(x), 10) for x in net]}
 
 
 class _Logged(ref._Hand):
