@@ -213,3 +213,39 @@ def test_every_rule_option_a_command_reads_is_declared(game, name, monkeypatch):
     undeclared = {k: where for k, where in reads.items() if not cmd.reads_rule(k)}
     assert not undeclared, f"kaptai {name} {game} reads rule options it declares unread: {undeclared}"
     assert reads  # the recorder saw the command's reads
+
+
+def _numeric_fields() -> list[tuple[str, str]]:
+    """(game, field) of every rule option that holds a number (or None for 'the table's')."""
+    out = []
+    for g in GAMES.values():
+        if g.name == "kap-shap":  # Kap Tai Shap's rules
+            continue
+        for key, value in g.rule_defaults().items():
+            if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+                out.append((g.name, key))
+    return out
+
+
+NUMERIC = _numeric_fields()
+
+
+@pytest.mark.parametrize("game,key", NUMERIC, ids=[f"{g}-{k}" for g, k in NUMERIC])
+def test_every_numeric_rule_option_is_bounded_at_the_api_and_the_command_line(game, key, capsys):
+    """A number no game could mean (10**30, -10**30, 1e30) is refused by resolve_rules naming the
+    option and what it expects; the command line says the same (or that the command does not
+    read the option at all)."""
+    from kaptai.errors import RulesError
+
+    spec = GAMES[game]
+    for value in (10**30, -(10**30), 1e30, float("nan"), "10**30"):
+        with pytest.raises(RulesError) as exc:
+            spec.resolve_rules(**{key: value})
+        text = str(exc.value)
+        assert f"'{key}'" in text or f"{key}=" in text, text
+        assert "expected" in text and len(text) < 300, text
+    readers = [(n, c) for n, c in spec.commands.items() if c.option("option") is not None and c.reads_rule(key)]
+    name, cmd = readers[0] if readers else next((n, c) for n, c in spec.commands.items() if c.option("option"))
+    assert main([*_base(game, name), "-o", f"{key}=10**30"]) == 2
+    err = capsys.readouterr().err
+    assert (f"'{key}'" in err or f"{key}=" in err) and err.count("\n") == 1, err

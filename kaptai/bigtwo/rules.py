@@ -21,17 +21,25 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 import numpy as np
 
 from kaptai.bigtwo.cards import RANKS
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
+from kaptai.core.options import (
+    MAX_STAKE,
+    RuleSetMethods,
+    allowed_text,
+    check_bool,
+    check_choice,
+    check_players,
+    check_rule_number,
+    resolve_ruleset,
+)
 from kaptai.errors import RulesError, quote_token
 
 __all__ = [
@@ -199,7 +207,7 @@ class RuleSet(RuleSetMethods):
     settlement : {'place', 'winner_takes_all'}
         Place (四人互算) or 獨贏.
     stake : float
-        Money per point, > 0.
+        Money per point, > 0 and at most 10^9 (``MAX_STAKE``).
     bankroll : {'off', 'capped'}
         Graduation (畢業).
 
@@ -276,10 +284,7 @@ class RuleSet(RuleSetMethods):
         if isinstance(self.chao, Integral) and not isinstance(self.chao, (bool, np.bool_)):
             put("chao", str(int(self.chao)))  # '-o chao=13' arrives as the number 13: one threshold
         _parse_chao(self.chao)
-        st = self.stake
-        if isinstance(st, (bool, np.bool_)) or not isinstance(st, Real) or not math.isfinite(float(st)) or st <= 0:
-            raise RulesError(f"option 'stake' has bad value {quote_token(st)}: expected a positive number")
-        put("stake", float(st))
+        put("stake", check_rule_number("stake", self.stake, 0, MAX_STAKE, lo_open=True))
         if self.four_card_play != "none" and self.quad_kicker == "optional":
             raise RulesError(
                 f"four_card_play={self.four_card_play!r} cannot be combined with quad_kicker='optional' "

@@ -29,7 +29,7 @@ import numpy as np
 from kaptai.errors import RulesError, quote_token
 
 __all__ = ["allowed_text", "check_choice", "check_bool", "check_players", "check_count", "check_seed", "policy_label",
-           "MAX_COUNT",
+           "MAX_COUNT", "MAX_STAKE", "check_rule_number",
            "parse_player_range", "parse_seat_policies", "RuleSetMethods"]
 
 
@@ -91,6 +91,57 @@ def check_count(name: str, value: object, minimum: int = 1, maximum: int | None 
         raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer >= {minimum}")
     if maximum is not None and number > maximum:
         raise RulesError(f"{name}={quote_token(value)} is not allowed: expected an integer from {minimum} to {maximum:,}")
+    return number
+
+
+#: The largest money stake per point (Big Two ``stake``, nine-ten ``stake_per_tou``): a billion.
+MAX_STAKE: float = 1e9
+
+
+def _bound_text(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
+
+
+def check_rule_number(name: str, value: object, lo: float, hi: float, *, integer: bool = False,
+                      lo_open: bool = False, why: str | None = None) -> int | float:
+    """A numeric rule option within its declared bounds, as an int (``integer``) or a float;
+    else RulesError naming the option and its range (``lo_open``: ``lo`` itself is excluded;
+    ``why``: the reason of the bounds, added in parentheses).
+
+    >>> check_rule_number("rounds", 4, 1, 1000, integer=True), check_rule_number("stake", 2, 0, 1e9, lo_open=True)
+    (4, 2.0)
+    >>> check_rule_number("rounds", 10**30, 1, 1000, integer=True)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: option 'rounds' has bad value 1000000000000000000000000000000: expected an integer from 1 to 1,000
+    >>> check_rule_number("stake", 0, 0, 1e9, lo_open=True)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: option 'stake' has bad value 0: expected a number greater than 0 and at most 1,000,000,000
+    >>> check_rule_number("stake", "2", 0, 1e9, lo_open=True)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: option 'stake' has bad value '2': expected a number greater than 0 and at most 1,000,000,000
+    """
+    import math
+    from numbers import Real
+
+    what = "an integer" if integer else "a number"
+    if lo_open:
+        expected = f"{what} greater than {_bound_text(lo)} and at most {_bound_text(hi)}"
+    else:
+        expected = f"{what} from {_bound_text(lo)} to {_bound_text(hi)}"
+    kind = Integral if integer else Real
+    bad = RulesError(f"option {quote_token(name)} has bad value {quote_token(value)}: expected {expected}"
+                     + (f" ({why})" if why else ""))
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
+        raise bad
+    try:
+        number = int(value) if integer else float(value)  # type: ignore[arg-type]
+    except (OverflowError, ValueError):
+        raise bad from None
+    if not math.isfinite(number) or number > hi or (number <= lo if lo_open else number < lo):
+        raise bad
     return number
 
 

@@ -39,13 +39,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from numbers import Integral
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, check_players, resolve_ruleset
+from kaptai.core.options import (
+    RuleSetMethods,
+    allowed_text,
+    check_bool,
+    check_choice,
+    check_players,
+    check_rule_number,
+    resolve_ruleset,
+)
 from kaptai.errors import RulesError, quote_token
 
 __all__ = ["OPTION_VALUES", "PLAYERS", "RuleSet", "PRESETS", "resolve_rules", "validate_players"]
@@ -67,6 +74,8 @@ OPTION_VALUES: Mapping[str, tuple] = MappingProxyType(
 )
 #: The only player count (§6.1).
 PLAYERS: int = 4
+#: The most rounds of a session (``rounds``), as Nantong's match.
+MAX_ROUNDS: int = 1000
 
 
 def validate_players(players: object) -> int:
@@ -109,7 +118,7 @@ class RuleSet(RuleSetMethods):
     must_trump : bool
         A void follower holding n trumps must trump (default False: may).
     rounds : int
-        Rounds of a session (default 4: each player deals once).
+        Rounds of a session, 1 to 1,000 (default 4: each player deals once).
     short_penalty : {'none', 'symmetric', 'progressive', 'contract'}
         ``'none'``: the page as written; ``'symmetric'``: a short declarer (m < b) pays
         ``b - m`` to each defender, mirroring the over penalty (§6.10 alternative);
@@ -153,10 +162,7 @@ class RuleSet(RuleSetMethods):
         for opt, allowed in OPTION_VALUES.items():
             put(opt, check_choice(opt, getattr(self, opt), allowed))
         put("must_trump", check_bool("must_trump", self.must_trump))
-        r = self.rounds
-        if isinstance(r, (bool, np.bool_)) or not isinstance(r, Integral) or r < 1:
-            raise RulesError(f"option 'rounds' has bad value {quote_token(r)}: expected an integer >= 1")
-        put("rounds", int(r))
+        put("rounds", check_rule_number("rounds", self.rounds, 1, MAX_ROUNDS, integer=True))
 
     @property
     def players(self) -> int:

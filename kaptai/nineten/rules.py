@@ -23,16 +23,15 @@ kaptai.errors.RulesError: 8+ players: the source rules text defines no winning h
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from kaptai.core.options import RuleSetMethods, allowed_text, check_bool, check_choice, resolve_ruleset
+from kaptai.core.options import MAX_STAKE, RuleSetMethods, allowed_text, check_bool, check_choice, check_rule_number, resolve_ruleset
 from kaptai.errors import RulesError, quote_token
 
 __all__ = ["OPTION_VALUES", "MAX_PLAYERS", "RuleSet", "PRESETS", "resolve_rules", "validate_players", "deal_sizes",
@@ -64,6 +63,8 @@ _BOOLS = (
 
 #: Most players at one table (§2); more is always an error.
 MAX_PLAYERS: int = 15
+#: The largest foul penalty in 頭 (``foul_penalty_tou``): far above any hand's score.
+MAX_FOUL_PENALTY: float = 1000.0
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class RuleSet(RuleSetMethods):
     name : str
         Label used in tables.
     stake_per_tou : float
-        Money per 頭 (§5), > 0; default 10.
+        Money per 頭 (§5), > 0 and at most 10^9; default 10.
     large_table : {'deal_only', 'ten_nine'}
         8-15 players (§6.1): deal statistics only (the 5/4 deal), or the 10/9 deal for 8-11.
     seat_draw_key : {'rank_colour', 'colour_rank'}
@@ -109,7 +110,7 @@ class RuleSet(RuleSetMethods):
     next_dealer : {'rotate', 'winner', 'redraw'}
         Who deals the next hand (§6.15).
     foul_penalty_tou : float
-        Foul (相公) penalty in 頭 (§6.16); not modelled: the simulator plays legally.
+        Foul (相公) penalty in 頭 (§6.16), 0 to 1,000; not modelled: the simulator plays legally.
 
     Examples
     --------
@@ -119,7 +120,7 @@ class RuleSet(RuleSetMethods):
     >>> RuleSet(reserve=4)
     Traceback (most recent call last):
     ...
-    kaptai.errors.RulesError: option 'reserve' has bad value 4: expected an integer >= 5 (the bonus flip takes 5 stock cards)
+    kaptai.errors.RulesError: option 'reserve' has bad value 4: expected an integer from 5 to 100 (the bonus flip takes 5 stock cards)
     """
 
     name: str = "taiwan"
@@ -152,17 +153,10 @@ class RuleSet(RuleSetMethods):
             put(opt, check_choice(opt, getattr(self, opt), allowed))
         for opt in _BOOLS:
             put(opt, check_bool(opt, getattr(self, opt)))
-        for opt, positive in (("stake_per_tou", True), ("foul_penalty_tou", False)):
-            v = getattr(self, opt)
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, Real) or not math.isfinite(float(v)) or (
-                    v <= 0 if positive else v < 0):
-                raise RulesError(f"option {quote_token(opt)} has bad value {quote_token(v)}: expected a {'positive' if positive else 'non-negative'} number")
-            put(opt, float(v))
-        r = self.reserve
-        if isinstance(r, (bool, np.bool_)) or not isinstance(r, Integral) or r < 5 or r > 100:
-            raise RulesError(
-                f"option 'reserve' has bad value {quote_token(r)}: expected an integer >= 5 (the bonus flip takes 5 stock cards)")
-        put("reserve", int(r))
+        put("stake_per_tou", check_rule_number("stake_per_tou", self.stake_per_tou, 0, MAX_STAKE, lo_open=True))
+        put("foul_penalty_tou", check_rule_number("foul_penalty_tou", self.foul_penalty_tou, 0, MAX_FOUL_PENALTY))
+        put("reserve", check_rule_number("reserve", self.reserve, 5, 100, integer=True,
+                                         why="the bonus flip takes 5 stock cards"))
 
 #: Named presets (read-only mapping name -> RuleSet).
 PRESETS: Mapping[str, RuleSet] = MappingProxyType({"taiwan": RuleSet()})
