@@ -73,6 +73,7 @@ import os
 import pickle
 import queue
 import re
+import signal
 import tempfile
 import threading
 import time
@@ -796,6 +797,63 @@ class _InlineExecutor(cf.Executor):
         return fut
 
 
+def _on_sigint(signum: int, frame: Any) -> None:
+    """The SIGINT handler of a run: Python's own (raise KeyboardInterrupt), remembered."""
+    _SIGINT_SEEN.set()
+    raise KeyboardInterrupt
+
+
+_SIGINT_SEEN = threading.Event()
+
+
+class _CtrlC:
+    """Ctrl-C that the run sees even where Python drops it.
+
+    Python raises KeyboardInterrupt in the main thread at whatever line it is running, and a
+    KeyboardInterrupt raised inside a finalizer -- the ``__del__`` of a Dask future, which the
+    main thread runs each time it lets go of a finished chunk, a weakref callback, a garbage
+    collection -- is printed as "Exception ignored" and lost: the run went on to its end.
+    For the run, in the main thread, while SIGINT has Python's default handler, :meth:`start`
+    puts a handler in its place that raises KeyboardInterrupt as the default one does and
+    also records it; the run loop calls :meth:`check` at every turn (at least every
+    :data:`POLL` seconds) and raises it again if it was lost.  :meth:`stop` puts the
+    default handler back.  Elsewhere (another thread, a handler of the caller's) nothing
+    changes."""
+
+    def __init__(self) -> None:
+        self.installed = False
+        self.active = False
+
+    def start(self) -> _CtrlC:
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        try:
+            current = signal.getsignal(signal.SIGINT)
+            if current is signal.default_int_handler:
+                _SIGINT_SEEN.clear()
+                signal.signal(signal.SIGINT, _on_sigint)
+                self.installed = True
+        except (ValueError, OSError):  # not the main interpreter
+            return self
+        self.active = self.installed or current is _on_sigint  # a run inside a run shares it
+        return self
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if Ctrl-C came during the run (also if it was lost)."""
+        if self.active and _SIGINT_SEEN.is_set():
+            raise KeyboardInterrupt
+
+    def stop(self) -> None:
+        if self.installed:
+            self.installed = self.active = False
+            try:
+                if signal.getsignal(signal.SIGINT) is _on_sigint:
+                    signal.signal(signal.SIGINT, signal.default_int_handler)
+            except (ValueError, OSError):
+                pass
+            _SIGINT_SEEN.clear()
+
+
 class _Executors:
     """Opens the executor of a run, rebuilds an owned process pool, closes what it opened."""
 
@@ -807,6 +865,7 @@ class _Executors:
         self.slots = 1
         self.kind = "inline"
         self._client: Any = None  # a distributed.Client this object opened
+        self.check: Callable[[], None] = lambda: None  # raises KeyboardInterrupt after a lost Ctrl-C
         self._cluster: Any = None  # a distributed.LocalCluster this object opened
 
     def open(self, n_pending: int) -> cf.Executor:
@@ -899,6 +958,7 @@ class _Executors:
                 raise SchedulerError(
                     f"cannot start a Dask LocalCluster of {self.workers} worker process(es): {why}"
                 )
+            self.check()
             time.sleep(0.1)
 
     def _use_client(self, client, owned: bool) -> None:
@@ -1273,6 +1333,8 @@ def run_chunks(
     done = set(ckpt.done) if ckpt is not None else set()
 
     execs = _Executors(int(workers), executor, scheduler)
+    ctrl_c = _CtrlC()
+    execs.check = ctrl_c.check
     total: Counts | None = None
     ok = False
     bar: Progress | None = None
@@ -1282,6 +1344,7 @@ def run_chunks(
     # whose lock juggling a KeyboardInterrupt can leave half done
     completed: queue.SimpleQueue[cf.Future] = queue.SimpleQueue()
     finish: Callable[[cf.Future, int], bool] | None = None
+    ctrl_c.start()
     try:
         # connect / start workers first, so the rate and ETA time only the chunks
         ex = execs.open(n - len(done)) if len(done) < n else None
@@ -1352,6 +1415,7 @@ def run_chunks(
             urgent.append(i)
 
         while next_merge < n:
+            ctrl_c.check()
             # merge every chunk that is ready, in order
             while next_merge < n:
                 if next_merge in held:
@@ -1405,6 +1469,7 @@ def run_chunks(
                 except queue.Empty:
                     pass
                 bar.tick()
+                ctrl_c.check()
             for fut in sorted(finished, key=in_flight.__getitem__):  # chunk order: the first error first
                 i = in_flight.pop(fut)
                 try:
@@ -1425,6 +1490,7 @@ def run_chunks(
                     )
             if retried:
                 bar.note(retried=retried)
+        ctrl_c.check()  # a Ctrl-C lost while the last chunks were merged
         ok = True
         if ckpt is not None:
             ckpt.remove_stale()
@@ -1448,9 +1514,12 @@ def run_chunks(
             "chunks and resume", chunks=n,
         ) from None
     finally:
-        if bar is not None:
-            bar.close(finished=ok)
-        execs.close(cancel=not ok)
+        try:
+            if bar is not None:
+                bar.close(finished=ok)
+            execs.close(cancel=not ok)
+        finally:
+            ctrl_c.stop()
     return {} if total is None else total
 
 
