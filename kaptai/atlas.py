@@ -37,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import math
 import os
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -49,7 +50,8 @@ import numpy as np
 import pandas as pd
 
 from kaptai._version import __version__
-from kaptai.core.atlas import (PAIRS, ROLE_KEY, AtlasFeed, AtlasJob, AtlasVariant, pair_measures, principal_role,
+from kaptai.core.atlas import (PAIRS, ROLE_KEY, AtlasFeed, AtlasJob, AtlasVariant, block_sizes, independent_difference,
+                               joint_row, pair_measures, paired_differences, principal_role, split_joint,
                                table_measures)
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
@@ -57,13 +59,14 @@ from kaptai.core.stats import rank_with_ties, z_value
 from kaptai.errors import RulesError, quote_token
 from kaptai.games import GAMES, game as game_spec, load_entry
 
-__all__ = ["ATLAS_COLUMNS", "MEASURES", "RANKED", "RANKING_COLUMNS", "atlas", "atlas_games", "feed_of", "plan",
-           "strong_of", "ranking", "verdict", "plot_measure", "plot_map", "atlas_figures"]
+__all__ = ["ATLAS_COLUMNS", "MEASURES", "RANKED", "RANKING_COLUMNS", "PAIRWISE_COLUMNS", "atlas", "atlas_games",
+           "feed_of", "plan", "strong_of", "ranking", "verdict", "pairwise", "label_of", "deal_groups",
+           "plot_measure", "plot_map", "atlas_figures"]
 
 #: Columns of :func:`atlas`.
 ATLAS_COLUMNS: list[str] = [
     "game", "variant", "players", "measure", "seat", "relative_to", "level", "value", "ci_low", "ci_high",
-    "exact", "unit", "hands", "method",
+    "exact", "unit", "hands", "method", "label", "bidders",
 ]
 
 #: Every measure and what it is (one definition for every game: :mod:`kaptai.core.atlas`).
@@ -71,6 +74,7 @@ MEASURES: dict[str, str] = {
     "exchanged": "money that changes hands per hand: what the losers pay the winners, before any cut",
     "house_edge": "house's take per hand / money that changes hands, under the variant's own cut",
     "house_edge_common": "a common 5% rake on winnings / money that changes hands: 5% by construction",
+    "house_edge_staked": "house's take per hand / money staked per hand (per ante staked in a pot game)",
     "seat_ev": "expected result per hand of each seat, in the game's stake unit",
     "seat_advantage": "EV of the seat minus EV of the reference seat (simultaneous intervals)",
     "seat_spread": "max - min of the seat EVs (simultaneous interval)",
@@ -78,7 +82,8 @@ MEASURES: dict[str, str] = {
     "swing_normalised": "swing / mean absolute result of a seat per hand",
     "seat_spread_swing_share": "seat_spread / swing: the luck of the seat in SDs of one hand (unit-free)",
     "seat_spread_exchange_share": "seat_spread / money that changes hands per hand (unit-free)",
-    "value_of_skill": "EV(strongest built-in policy) - EV(random), each against the default field",
+    "value_of_skill": "EV(X) - EV(Y) per hand at one table with the default field, for the pair in level "
+                      "(default - random, or strong - default: the strongest built-in policy over the default)",
     "value_of_skill_swing_share": "value_of_skill / swing of the default table (unit-free)",
     "value_of_skill_exchange_share": "value_of_skill / money that changes hands per hand (unit-free)",
     "skill_effect_size": "value_of_skill / SD of the per-hand difference of the two players",
@@ -91,6 +96,7 @@ MEASURES: dict[str, str] = {
     "role_spread": "max - min of the role EVs over the offsets that play (simultaneous interval)",
     "role_spread_swing_share": "role_spread / swing (unit-free)",
     "role_luck_share": "SD of the role EVs over the offsets / swing: the luck of seat a player carries per hand",
+    "role_luck_variance_share": "role_luck_share squared: the share of one hand's variance the luck of the role carries",
     "role_luck_after_rotation": "SD of a player's expected total over a rotation of P hands (over the role's "
                                 "chance) / SD of the total: 0 exactly for a role that rotates",
 }
@@ -99,11 +105,13 @@ MEASURES: dict[str, str] = {
 #: and whether lower is better.
 RANKED: dict[str, bool] = {
     "role_luck_share": True,
+    "role_luck_variance_share": True,
     "role_luck_after_rotation": True,
     "role_spread_swing_share": True,
     "seat_spread_swing_share": True,
     "seat_spread_exchange_share": True,
     "house_edge": True,
+    "house_edge_staked": True,
     "natural_rate": True,
     "value_of_skill_swing_share": False,
     "value_of_skill_exchange_share": False,
@@ -112,8 +120,16 @@ RANKED: dict[str, bool] = {
 }
 #: Columns of :func:`ranking`.
 RANKING_COLUMNS: list[str] = ["game", "variant", "measure", "level", "value", "ci_low", "ci_high", "better",
-                              "rank", "tied_with"]
+                              "rank", "tied_with", "label", "unit", "basis", "variance_share", "note"]
+#: Columns of :func:`pairwise`.
+PAIRWISE_COLUMNS: list[str] = ["game", "variant_a", "variant_b", "measure", "level", "relative_to", "bidders", "label",
+                               "unit", "diff", "ci_low", "ci_high", "hands", "shared_deals", "method", "note"]
 _PROB = {"house_edge", "house_edge_common", "drawn_rate", "natural_rate", "decisive_deal"}
+#: The level of the rows of the adaptive seat table (:attr:`kaptai.core.atlas.AtlasFeed.adaptive_bidding`).
+ADAPTIVE_LEVEL = "search bidders"
+_SEAT_LUCK = ("role_ev", "role_spread", "role_spread_swing_share", "role_luck_share", "role_luck_variance_share",
+              "role_luck_after_rotation", "seat_ev", "seat_advantage", "seat_spread", "seat_spread_swing_share",
+              "seat_spread_exchange_share", "swing")
 
 
 def atlas_games() -> tuple[str, ...]:
@@ -144,6 +160,8 @@ class _Job:
     pair: str | None = None        # a label of kaptai.core.atlas.PAIRS
     seats: tuple[int, int] | None = None   # (seat of X, seat of Y) of a pair table
     heavy: bool = False            # the pair has the strong policy (its chunk size and cap)
+    group: tuple[AtlasVariant, ...] | None = None   # a deal group: these variants on the same deals
+    bidding: str | None = None     # every seat's bidder (the adaptive seat table)
 
 
 def _job_entropy(entropy: int, game: str, variant: str, role: str, seat: Any) -> int:
@@ -170,7 +188,10 @@ class _Tasks(Sequence):
             i += len(self)
         j = int(np.searchsorted(self.starts, i, side="right") - 1)
         job = self.jobs[j]
-        return (job.index, job.feed, job.job, self.plans[j][i - int(self.starts[j])], job.seats)
+        chunk = self.plans[j][i - int(self.starts[j])]
+        if job.group is not None:
+            return (job.index, job.feed, job.job, chunk, job.seats, job.group)
+        return (job.index, job.feed, job.job, chunk, job.seats)
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -182,15 +203,47 @@ def _play(task) -> dict[str, np.ndarray]:
     A default table gives its moments; a pair table (``seats`` = (a, b)) gives each hand's
     ``net_a - net_b`` as ``j<index>_diff`` (the per-hand distribution behind "hands until
     skill shows")."""
-    index, entry, job, chunk, seats = task
+    index, entry, job, chunk, seats = task[:5]
     feed = load_entry(entry)
+    if len(task) > 5 and task[5] is not None:           # a deal group: every variant on the chunk's deals
+        return _play_group(index, feed, job, chunk, task[5])
     if seats is not None:
         if feed.rows is None:  # pragma: no cover - a feed mistake (test_atlas checks every feed)
             raise RulesError(f"{job.game}'s atlas feed has no per-hand rows: it cannot seat a skill pair")
-        net = np.asarray(feed.rows(job, chunk)["net"], dtype=np.float64)
-        return {f"j{index}_diff": net[:, seats[0]] - net[:, seats[1]]}
+        r = feed.rows(job, chunk)
+        net = np.asarray(r["net"], dtype=np.float64)
+        out = {f"j{index}_diff": net[:, seats[0]] - net[:, seats[1]]}
+        if "deal" in r:                      # which deal each hand was (pairs of a deal group are paired by it)
+            out[f"j{index}_deal"] = np.asarray(r["deal"], dtype=np.int64)
+        return out
     out = feed.play(job, chunk)
     return {f"j{index}_{k}": np.asarray(v) for k, v in out.items()}
+
+
+def _play_group(index: int, feed: AtlasFeed, job: AtlasJob, chunk: Any,
+                group: Sequence[AtlasVariant]) -> dict[str, np.ndarray]:
+    """One chunk of a deal group: the chunk's hands under every variant of ``group`` from the same
+    chunk seed (so hand ``k`` is one deal under each), summed as joint moments, and how many hands'
+    deal fingerprints agree in every variant (``deal_same``) of those that have one (``deal_seen``)."""
+    if feed.rows is None:  # pragma: no cover - a feed mistake (test_atlas checks every feed)
+        raise RulesError(f"{job.game}'s atlas feed has no per-hand rows: it cannot play a deal group")
+    parts, deals = [], []
+    for v in group:
+        r = feed.rows(AtlasJob(job.game, v, tuple([job.policies[0]] * v.players), job.bidding), chunk)
+        parts.append(joint_row(r, feed.roles))
+        deals.append(np.asarray(r["deal"]) if "deal" in r else None)
+    z = np.concatenate(parts, axis=1)
+    n = z.shape[0]
+    if all(d is not None for d in deals):
+        same = np.ones(n, dtype=bool)
+        for d in deals[1:]:
+            same &= d == deals[0]
+        seen = n
+    else:
+        same, seen = np.zeros(n, dtype=bool), 0
+    return {f"j{index}_n": np.array([n], dtype=np.int64), f"j{index}_z1": z.sum(axis=0), f"j{index}_z2": z.T @ z,
+            f"j{index}_deal_same": np.array([int(same.sum())], dtype=np.int64),
+            f"j{index}_deal_seen": np.array([seen], dtype=np.int64)}
 
 
 def _merge(total: dict[str, np.ndarray], part: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -198,7 +251,7 @@ def _merge(total: dict[str, np.ndarray], part: Mapping[str, np.ndarray]) -> dict
     for k, v in part.items():
         if k not in out:
             out[k] = np.array(v, copy=True)
-        elif k.endswith("_diff"):           # per-hand values: kept in chunk order
+        elif k.endswith(("_diff", "_deal")):    # per-hand values: kept in chunk order
             out[k] = np.concatenate([out[k], v])
         else:
             out[k] = out[k] + v
@@ -232,44 +285,88 @@ def _variants(feed: AtlasFeed, variants: str) -> tuple[AtlasVariant, ...]:
     raise RulesError(f"variants={quote_token(variants)}: expected 'main' (every main variant) or 'default'")
 
 
+def _groups(feed: AtlasFeed, variants: Sequence[AtlasVariant], shared: bool = True) -> list[tuple[AtlasVariant, ...]]:
+    """The deal groups of ``variants`` (:attr:`~kaptai.core.atlas.AtlasFeed.deal_key`), in order of
+    their first variant; every variant alone without a key (or with ``shared=False``)."""
+    if not shared or feed.deal_key is None:
+        return [(v,) for v in variants]
+    groups: dict[Any, list[AtlasVariant]] = {}
+    for v in variants:
+        groups.setdefault(feed.deal_key(v), []).append(v)
+    return [tuple(g) for g in groups.values()]
+
+
+def deal_groups(game: str, variants: str = "main") -> list[tuple[str, ...]]:
+    """The variants of ``game`` the atlas plays on the same deals, as lists of variant names.
+
+    >>> deal_groups("kap-tai-shap")
+    [('traditional', 'advanced'), ('kap_shap',)]
+    """
+    feed = feed_of(game)
+    return [tuple(v.name for v in g) for g in _groups(feed, _variants(feed, variants))]
+
+
 def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variants: str = "main",
-         seed: int = 0, strong_hands: int | None = None) -> list[_Job]:
-    """The jobs of an atlas run, in run order (what :func:`atlas` would play)."""
+         seed: int = 0, strong_hands: int | None = None, shared: bool = True, adaptive: bool = True) -> list[_Job]:
+    """The jobs of an atlas run, in run order (what :func:`atlas` would play).
+
+    Per game: one job per deal group (``role='group'``: the default tables of its variants on
+    the same deals; a variant alone is a ``'default'`` job), the skill pairs of each variant
+    (``'pair'``; the variants of a group use the same seeds per arrangement), and with
+    ``adaptive`` the seat tables with adaptive bidders (``'seat'``, one job per deal group)."""
     entropy = check_seed(seed)
     cap = None if strong_hands is None else check_count("strong_hands", strong_hands, 1)
     jobs: list[_Job] = []
     for name in _games(games):
         spec = game_spec(name)
         feed = feed_of(name)
-        for v in _variants(feed, variants):
-            P = v.players
-            default = tuple([feed.default_policy] * P)
-
-            def add(role: str, policies: tuple[str, ...], seat: int | None, n: int) -> None:
-                jobs.append(_Job(len(jobs), spec.atlas or "", AtlasJob(name, v, policies), role, seat, n,
-                                 _job_entropy(entropy, name, v.name, role, seat)))
-
-            add("default", default, None, hands)
-            if skill:
-                sitting = set(feed.sitting_out(v)) if feed.sitting_out is not None else set()
-                active = [s for s in range(P) if s not in sitting]
-                arrangements = [(a, b) for a in active for b in active if a != b]
-                roles = {"default": feed.default_policy, "strong": strong_of(feed, v), "random": feed.random_policy}
-                for label, rx, ry in PAIRS:
-                    x, y = roles[rx], roles[ry]
-                    if x == y:            # the game's strongest policy is its default: nothing to measure
-                        continue
-                    heavy = "strong" in (rx, ry)
-                    n = hands
-                    if heavy:
-                        n = min([n] + [c for c in (feed.strong_hands, cap) if c is not None])
-                    per = -(-n // len(arrangements))
-                    for a, b in arrangements:
-                        pol = list(default)
-                        pol[a], pol[b] = x, y
-                        jobs.append(_Job(len(jobs), spec.atlas or "", AtlasJob(name, v, tuple(pol)), "pair", None, per,
-                                         _job_entropy(entropy, name, v.name, f"pair {label}", f"{a},{b}"),
-                                         pair=label, seats=(a, b), heavy=heavy))
+        entry = spec.atlas or ""
+        groups = _groups(feed, _variants(feed, variants), shared)
+        for grp in groups:
+            v = grp[0]
+            default = tuple([feed.default_policy] * v.players)
+            if len(grp) == 1:
+                jobs.append(_Job(len(jobs), entry, AtlasJob(name, v, default), "default", None, hands,
+                                 _job_entropy(entropy, name, v.name, "default", None)))
+            else:
+                tag = "+".join(x.name for x in grp)
+                jobs.append(_Job(len(jobs), entry, AtlasJob(name, v, default), "group", None, hands,
+                                 _job_entropy(entropy, name, tag, "deals", None), group=grp))
+        if skill:
+            for grp in groups:
+                key = grp[0].name if len(grp) == 1 else "+".join(x.name for x in grp)
+                for v in grp:
+                    P = v.players
+                    default = tuple([feed.default_policy] * P)
+                    sitting = set(feed.sitting_out(v)) if feed.sitting_out is not None else set()
+                    active = [s for s in range(P) if s not in sitting]
+                    arrangements = [(a, b) for a in active for b in active if a != b]
+                    roles = {"default": feed.default_policy, "strong": strong_of(feed, v),
+                             "random": feed.random_policy}
+                    for label, rx, ry in PAIRS:
+                        x, y = roles[rx], roles[ry]
+                        if x == y:            # the game's strongest policy is its default: nothing to measure
+                            continue
+                        heavy = "strong" in (rx, ry)
+                        n = hands
+                        if heavy:
+                            n = min([n] + [c for c in (feed.strong_hands, cap) if c is not None])
+                        per = -(-n // len(arrangements))
+                        for a, b in arrangements:
+                            pol = list(default)
+                            pol[a], pol[b] = x, y
+                            jobs.append(_Job(len(jobs), entry, AtlasJob(name, v, tuple(pol)), "pair", None, per,
+                                             _job_entropy(entropy, name, key, f"pair {label}", f"{a},{b}"),
+                                             pair=label, seats=(a, b), heavy=heavy))
+        if adaptive and feed.adaptive_bidding:
+            bid = feed.adaptive_bidding
+            n = min(hands, feed.adaptive_hands or hands)
+            for grp in groups:
+                v = grp[0]
+                tag = "+".join(x.name for x in grp)
+                jobs.append(_Job(len(jobs), entry, AtlasJob(name, v, tuple([feed.default_policy] * v.players), bid),
+                                 "seat", None, n, _job_entropy(entropy, name, tag, f"seat {bid}", None),
+                                 group=grp, bidding=bid))
     return jobs
 
 
@@ -287,6 +384,8 @@ def atlas(
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
     strong_hands: int | None = None,
+    shared: bool = True,
+    adaptive: bool = True,
 ) -> pd.DataFrame:
     """Measure every game (and its main variants) on the atlas's common scale.
 
@@ -317,6 +416,13 @@ def atlas(
     strong_hands : int, optional
         A cap on the hands of every pair with the strong policy (``strong - default``), on top
         of each feed's own cap (the search players play 10-100 hands a second).
+    shared : bool
+        Play the variants of each deal group on the same deals (common random numbers:
+        :func:`deal_groups`); False plays every variant on its own deals.
+    adaptive : bool
+        Play the seat tables with adaptive bidders for a game whose reference role is won in an
+        auction (:attr:`~kaptai.core.atlas.AtlasFeed.adaptive_bidding`); without them its seat luck
+        is left out of the ranking and shown apart.
 
     Returns
     -------
@@ -344,13 +450,15 @@ def atlas(
         raise RulesError(f"confidence={quote_token(confidence)}: expected a float strictly between 0 and 1")
     z_value(confidence)
     entropy = check_seed(seed)
-    jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy, strong_hands=strong_hands)
+    jobs = plan(games, hands, skill=skill, variants=variants, seed=entropy, strong_hands=strong_hands,
+                shared=bool(shared), adaptive=bool(adaptive))
     feeds = {j.job.game: feed_of(j.job.game) for j in jobs}
-    tasks = _Tasks(jobs, [_chunk_hands(feeds[j.job.game], j.heavy) for j in jobs])
+    tasks = _Tasks(jobs, [_chunk_hands(feeds[j.job.game], j.heavy, j.bidding) for j in jobs])
     fingerprint = {
         "kind": "kaptai.atlas", "version": __version__, "seed": entropy, "hands": hands, "skill": bool(skill),
         "variants": variants,
         "jobs": [[j.job.game, j.job.variant.name, j.role, j.pair, list(j.seats or ()), j.hands, list(j.job.policies)]
+                 + ([[v.name for v in j.group], j.bidding] if j.group is not None else [])
                  for j in jobs],
     }
     counts = run_chunks(_play, tasks, merge=_merge, workers=workers, executor=executor, scheduler=scheduler,
@@ -364,7 +472,9 @@ def strong_of(feed: AtlasFeed, variant: AtlasVariant) -> str:
     return variant.strong_policy or feed.strong_policy
 
 
-def _chunk_hands(feed: AtlasFeed, heavy: bool) -> int:
+def _chunk_hands(feed: AtlasFeed, heavy: bool, bidding: str | None = None) -> int:
+    if bidding is not None:
+        return feed.adaptive_chunk_hands or feed.chunk_hands
     return feed.strong_chunk_hands or feed.chunk_hands if heavy else feed.chunk_hands
 
 
@@ -375,63 +485,168 @@ def _moments(counts: Mapping[str, np.ndarray], j: _Job) -> dict[str, np.ndarray]
     return out
 
 
-def _unit(measure: str, feed: AtlasFeed) -> str:
+def _unit(measure: str, feed: AtlasFeed, variant: AtlasVariant | None = None) -> str:
     if measure in _PROB:
         return "probability"
     if measure in ("swing_normalised", "skill_effect_size"):
         return "ratio"
     if measure.endswith("_swing_share") or measure in ("role_luck_share", "role_luck_after_rotation"):
         return "share of swing"
+    if measure == "role_luck_variance_share":
+        return "share of variance"
+    if measure == "house_edge_staked":
+        return "share of stakes"
     if measure.endswith("_exchange_share"):
         return "share of money exchanged"
     if measure == "hands_until_skill_shows":
         return "hands"
     if measure == "mean_length":
         return feed.length_unit
-    return feed.unit
+    return (variant.unit if variant is not None and variant.unit else None) or feed.unit
+
+
+_WORDS = {
+    "exchanged": "money exchanged", "house_edge": "house take",
+    "house_edge_common": "a common 5% rake", "house_edge_staked": "house take per money staked",
+    "seat_ev": "expected result of the seat", "seat_advantage": "seat's advantage over the reference seat",
+    "seat_spread": "seat spread", "swing": "swing (SD of a seat's result)", "swing_normalised": "swing / mean |result|",
+    "seat_spread_swing_share": "seat spread", "seat_spread_exchange_share": "seat spread",
+    "value_of_skill": "value of skill", "value_of_skill_swing_share": "value of skill",
+    "value_of_skill_exchange_share": "value of skill", "skill_effect_size": "skill effect size",
+    "hands_until_skill_shows": "hands until skill shows", "drawn_rate": "drawn hands",
+    "natural_rate": "instant wins", "mean_length": "hand length", "decisive_deal": "decisive deal (exact)",
+    "role_ev": "expected result", "role_spread": "spread", "role_spread_swing_share": "spread",
+    "role_luck_share": "luck of the seat", "role_luck_variance_share": "luck of the seat",
+    "role_luck_after_rotation": "luck of the seat left after whole rotations",
+}
+_UNIT_WORDS = {"probability": "probability", "ratio": "ratio", "share of swing": "share of a hand's SD",
+               "share of variance": "share of a hand's variance", "share of stakes": "share of the money staked",
+               "share of money exchanged": "share of the money exchanged", "hands": "hands"}
+
+
+def label_of(row: Any, feed: AtlasFeed | None = None) -> str:
+    """What a row of :func:`atlas` (or :func:`ranking`, :func:`pairwise`) is, in words: the measure,
+    **which pair** (the skill measures: ``strongest − default (search − greedy)``), **which role**
+    (the seat and role measures: the role and what assigns it; the bidders where the role is won
+    in an auction) and **which unit**.
+
+    >>> label_of({"game": "kap-tai-shap", "variant": "traditional", "measure": "value_of_skill",
+    ...           "level": "strong - default", "unit": "ante", "relative_to": "dealer"})
+    'value of skill, strongest − default (search − greedy), ante per hand'
+    >>> label_of({"game": "big-two", "variant": "hong_kong", "measure": "role_luck_variance_share",
+    ...           "level": None, "unit": "share of variance", "relative_to": "leader"})
+    "luck of the seat from the leader (cards), share of a hand's variance"
+    """
+    get = row.get if isinstance(row, Mapping) else (lambda k, d=None: getattr(row, k, d))
+    m = str(get("measure"))
+    feed = feed or feed_of(str(get("game")))
+    unit = get("unit") or ""
+    level = get("level")
+    level = None if level is None or (isinstance(level, float) and np.isnan(level)) else str(level)
+    text = _WORDS.get(m, m.replace("_", " "))
+    if m.startswith("role_") or m.startswith("seat_"):
+        name = get("relative_to") if m.startswith("role_") else feed.reference_seat
+        role = next((r for r in feed.roles if r.name == name), None)
+        how = f" ({role.assigned})" if role is not None else ""
+        text += (" from the " if m.startswith("role_") else ", seats counted from the ") \
+            + f"{str(name).replace('_', ' ')}{how}"
+        bidders = get("bidders")
+        if isinstance(bidders, str) and bidders:
+            text += f", {bidders} bidders"
+    if level is not None and m in ("value_of_skill", "value_of_skill_swing_share", "value_of_skill_exchange_share",
+                                   "skill_effect_size", "hands_until_skill_shows"):
+        variant = next((v for v in feed.variants if v.name == get("variant")), None)
+        pol = {"default": feed.default_policy, "random": feed.random_policy,
+               "strong": strong_of(feed, variant) if variant is not None else feed.strong_policy}
+        who = {"default - random": ("default − random", "default", "random"),
+               "strong - default": ("strongest − default", "strong", "default")}.get(level)
+        text += f", {who[0]} ({pol[who[1]]} − {pol[who[2]]})" if who else f", {level}"
+    elif level is not None and m != "decisive_deal" and level != ADAPTIVE_LEVEL:
+        text += f", {level}"
+    if m in ("house_edge", "house_edge_common"):
+        text += ", share of the money exchanged"
+    elif m == "house_edge_staked":
+        text = "house take, share of the money staked (per ante staked in a pot game)"
+    elif unit in _UNIT_WORDS:
+        text += f", {_UNIT_WORDS[unit]}"
+    elif m == "mean_length":
+        text += f", {unit}"
+    elif unit:
+        text += f", {unit} per hand"
+    return text
 
 
 def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str, np.ndarray],
            confidence: float, entropy: int, hands: int) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
-    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    variants: dict[tuple[str, str], AtlasVariant] = {}
+    default_of: dict[tuple[str, str], tuple[dict[str, np.ndarray], int]] = {}
+    seat_of: dict[tuple[str, str], tuple[dict[str, np.ndarray], int, str]] = {}
+    pairs_of: dict[tuple[str, str], dict[str, list[_Job]]] = {}
+    joints: list[dict[str, Any]] = []              # the joint moments of each deal group's tables
     for j in jobs:
-        g = groups.setdefault((j.job.game, j.job.variant.name), {"variant": j.job.variant, "default": None,
-                                                                "pairs": {}})
-        if j.role == "default":
-            g["default"] = j
+        game = j.job.game
+        feed = feeds[game]
+        if j.role in ("group", "seat"):
+            grp = j.group or (j.job.variant,)
+            pre = f"j{j.index}_"
+            joint = {k: counts[pre + k] for k in ("n", "z1", "z2")}
+            sizes = [block_sizes(v.players, feed.roles) for v in grp]
+            n = int(np.asarray(joint["n"]).reshape(-1)[0])
+            for k, v in enumerate(grp):
+                variants[(game, v.name)] = v
+                mom = split_joint(joint, sizes, k)
+                if j.role == "group":
+                    default_of[(game, v.name)] = (mom, n)
+                else:
+                    seat_of[(game, v.name)] = (mom, n, j.bidding or "")
+            joints.append({"game": game, "group": grp, "joint": joint, "sizes": sizes, "n": n, "role": j.role,
+                           "bidding": j.bidding, "same": int(np.asarray(counts.get(pre + "deal_same", [0]))[0]),
+                           "seen": int(np.asarray(counts.get(pre + "deal_seen", [0]))[0])})
+        elif j.role == "default":
+            variants[(game, j.job.variant.name)] = j.job.variant
+            mom = _moments(counts, j)
+            default_of[(game, j.job.variant.name)] = (mom, int(mom["n"][0]))
         else:
-            g["pairs"].setdefault(j.pair, []).append(j)
+            variants.setdefault((game, j.job.variant.name), j.job.variant)
+            pairs_of.setdefault((game, j.job.variant.name), {}).setdefault(j.pair or "", []).append(j)
     descriptions: dict[str, dict[str, str]] = {}
-    for (name, vname), g in groups.items():
+    for (name, vname), v in variants.items():
         feed = feeds[name]
-        v: AtlasVariant = g["variant"]
         descriptions.setdefault(name, {})[vname] = v.description
         base = dict(game=name, variant=vname, players=v.players, relative_to=feed.reference_seat)
 
         def add(measure: str, value: float, lo: float, hi: float, n: int, seat: Any = None, level: Any = None,
-                method: str = "monte_carlo", exact: str | None = None) -> None:
+                method: str = "monte_carlo", exact: str | None = None, bidders: str | None = None) -> None:
             rows.append({**base, "measure": measure, "seat": seat, "level": level, "value": value,
-                         "ci_low": lo, "ci_high": hi, "exact": exact, "unit": _unit(measure, feed),
-                         "hands": n, "method": method})
+                         "ci_low": lo, "ci_high": hi, "exact": exact, "unit": _unit(measure, feed, v),
+                         "hands": n, "method": method, "bidders": bidders})
 
-        d = g["default"]
-        mom = _moments(counts, d)
-        n = int(mom["n"][0])
+        fixed = "expected" if feed.adaptive_bidding else None        # the feed's own (fixed) bidders
+        mom, n = default_of[(name, vname)]
         sitting = tuple(feed.sitting_out(v)) if feed.sitting_out is not None else ()
         base_rows = table_measures(mom, confidence, sitting_out=sitting, roles=feed.roles)
         for r in base_rows:
             add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"],
-                method=r.get("method", "monte_carlo"))
+                method=r.get("method", "monte_carlo"), bidders=fixed)
             if "relative_to" in r:
                 rows[-1]["relative_to"] = r["relative_to"]
         base_rows = [r for r in base_rows if "relative_to" not in r]
         scale = {r["measure"]: (r["value"], r["ci_low"], r["ci_high"]) for r in base_rows if r["seat"] is None}
-        for label, pjobs in g["pairs"].items():
+        if (name, vname) in seat_of:
+            smom, sn, bid = seat_of[(name, vname)]
+            for r in table_measures(smom, confidence, sitting_out=sitting, roles=feed.roles):
+                if r["measure"] in _SEAT_LUCK:
+                    add(r["measure"], r["value"], r["ci_low"], r["ci_high"], sn, seat=r["seat"], level=ADAPTIVE_LEVEL,
+                        method=r.get("method", "monte_carlo"), bidders=bid)
+                    if "relative_to" in r:
+                        rows[-1]["relative_to"] = r["relative_to"]
+        for label, pjobs in pairs_of.get((name, vname), {}).items():
             diffs = [counts[f"j{j.index}_diff"] for j in pjobs]
             n_pair = int(sum(x.size for x in diffs))
             for r in pair_measures(diffs, swing=scale["swing"], exchanged=scale["exchanged"], confidence=confidence):
-                add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n_pair, level=label)
+                add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n_pair, level=label,
+                    method=r.get("method", "monte_carlo"))
         if feed.decisive is not None:
             got = feed.decisive(v)
             if got is not None:
@@ -439,16 +654,23 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
                 p = Fraction(p)
                 add("decisive_deal", float(p), float(p), float(p), 0, level=label, method="exact",
                     exact=f"{p.numerator}/{p.denominator}")
-    df = pd.DataFrame(rows, columns=ATLAS_COLUMNS)
+    df = pd.DataFrame(rows, columns=[c for c in ATLAS_COLUMNS if c != "label"])
     df["seat"] = df["seat"].astype("Int64")
     df["hands"] = df["hands"].astype(np.int64)
     df["players"] = df["players"].astype(np.int64)
     df["level"] = df["level"].astype(object).where(df["level"].notna(), None)
     df["exact"] = df["exact"].astype(object).where(df["exact"].notna(), None)
+    df["bidders"] = df["bidders"].astype(object).where(df["bidders"].notna(), None)
+    df["label"] = [label_of(r, feeds[r["game"]]) for r in df.to_dict("records")]
+    df = df[ATLAS_COLUMNS]
     policies = {name: {"default": feeds[name].default_policy,
-                       "strong": {vn: strong_of(feeds[name], g["variant"]) for (gn, vn), g in groups.items()
-                                  if gn == name},
+                       "strong": {vn: strong_of(feeds[name], v) for (gn, vn), v in variants.items() if gn == name},
                        "random": feeds[name].random_policy} for name in feeds}
+    groups = {name: [[v.name for v in g["group"]] for g in joints if g["game"] == name and g["role"] == "group"]
+              + [[vn] for (gn, vn) in default_of if gn == name
+                 and not any(vn in [v.name for v in g["group"]] for g in joints if g["game"] == name
+                             and g["role"] == "group")]
+              for name in feeds}
     df.attrs.update({
         "game": "atlas of " + ", ".join(feeds), "rules": None, "players": sorted({int(p) for p in df.players}),
         "seed_entropy": entropy, "policies": None, "samples": hands, "version": __version__,
@@ -460,8 +682,168 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
                   for name, f in feeds.items()},
         "principal_roles": {name: principal_role(f.roles).name for name, f in feeds.items() if f.roles},
         "measures": MEASURES,
+        "deal_groups": groups,
+        "adaptive_bidding": {name: f.adaptive_bidding for name, f in feeds.items() if f.adaptive_bidding},
     })
+    df.attrs["pairwise"] = _pairwise_records(df, feeds, joints, pairs_of, counts, confidence)
     return df
+
+
+def _pairwise_records(df: pd.DataFrame, feeds: Mapping[str, AtlasFeed], joints: list[dict[str, Any]],
+                      pairs_of: Mapping[tuple[str, str], Mapping[str, list[_Job]]], counts: Mapping[str, np.ndarray],
+                      confidence: float) -> list[dict[str, Any]]:
+    """The records of :func:`pairwise` (see there)."""
+    paired: dict[tuple, dict[str, Any]] = {}
+    for g in joints:
+        feed = feeds[g["game"]]
+        grp = g["group"]
+        if len(grp) < 2:
+            continue
+        shared = g["seen"] == g["n"] and g["same"] == g["n"] and g["n"] > 0
+        differ = g["n"] - g["same"] if g["seen"] == g["n"] else g["n"]
+        if g["role"] == "seat":
+            # the adaptive seat table is played one deal per seed (AtlasFeed.adaptive_bidding): hand i of
+            # every variant starts from deal i, so the pairs are independent from hand to hand and paired
+            # by deal even where a pass-out under one scoring (and not the other) dealt again
+            shared = g["n"] > 0
+        sitting = [tuple(feed.sitting_out(v)) if feed.sitting_out is not None else () for v in grp]
+        level = ADAPTIVE_LEVEL if g["role"] == "seat" else None
+        for r in paired_differences(g["joint"], g["sizes"], feed.roles, sitting, confidence):
+            if g["role"] == "seat" and r["measure"] not in _SEAT_LUCK:
+                continue
+            rel = r["relative_to"] or feed.reference_seat
+            key = (g["game"], grp[r["a"]].name, grp[r["b"]].name, r["measure"], level, rel)
+            if not shared:
+                note = (f"the deal fingerprints differ in {differ} of {g['n']} hands: the interval treats the "
+                        "variants as independent")
+            elif differ:
+                note = (f"paired by deal: every variant starts from the same deal; in {differ} of {g['n']} hands the "
+                        "adaptive bidders passed out under one scoring and not the other, and the redeal differs")
+            else:
+                note = ""
+            paired[key] = {**r, "shared": shared, "n": g["n"], "note": note}
+    # value_of_skill of two variants of a deal group: the pair tables of one arrangement have one seed
+    for (game, va), pa in pairs_of.items():
+        for (game_b, vb), pb in pairs_of.items():
+            if game_b != game or va == vb:
+                continue
+            for level, ja in pa.items():
+                jb = pb.get(level)
+                if not jb or len(ja) != len(jb):
+                    continue
+                if any(f"j{j.index}_deal" not in counts for j in ja + jb):
+                    continue
+                deals_a = [np.asarray(counts[f"j{j.index}_deal"]) for j in ja]
+                deals_b = [np.asarray(counts[f"j{j.index}_deal"]) for j in jb]
+                if not all(x.size == y.size and bool(np.array_equal(x, y)) for x, y in zip(deals_a, deals_b)):
+                    continue
+                d = [np.asarray(counts[f"j{x.index}_diff"]) - np.asarray(counts[f"j{y.index}_diff"])
+                     for x, y in zip(ja, jb)]
+                k = len(d)
+                est = float(np.mean([x.mean() for x in d]))
+                var = sum(float(x.var(ddof=1)) / x.size if x.size > 1 else math.nan for x in d) / (k * k)
+                half = z_value(confidence) * math.sqrt(var) if math.isfinite(var) else math.nan
+                paired[(game, va, vb, "value_of_skill", level, feeds[game].reference_seat)] = {
+                    "diff": est, "ci_low": est - half, "ci_high": est + half, "method": "paired_hands", "shared": True,
+                    "n": int(sum(x.size for x in d)), "note": ""}
+    out: list[dict[str, Any]] = []
+    scalar = df[df.seat.isna() & (df.measure != "decisive_deal")]
+    for game, part in scalar.groupby("game", sort=False):
+        feed = feeds[str(game)]
+        names = [v.name for v in feed.variants if v.name in set(part.variant)]
+        group_of = {v: i for i, g in enumerate(df.attrs.get("deal_groups", {}).get(game, [])) for v in g}
+        for ia, va in enumerate(names):
+            for vb in names[ia + 1:]:
+                A = part[part.variant == va]
+                B = part[part.variant == vb]
+                keyed = {(r.measure, r.level, r.relative_to): r for r in B.itertuples()}
+                for ra in A.itertuples():
+                    rb = keyed.get((ra.measure, ra.level, ra.relative_to))
+                    if rb is None:
+                        continue
+                    hit = paired.get((game, va, vb, ra.measure, ra.level, ra.relative_to))
+                    if hit is not None and hit["shared"]:
+                        diff, lo, hi = hit["diff"], hit["ci_low"], hit["ci_high"]
+                        if hit["method"] == "exact" and abs(diff) < 1e-12:
+                            diff = lo = hi = 0.0
+                        method, shared, n, note = hit["method"], True, hit["n"], hit["note"]
+                    else:
+                        e = independent_difference((ra.value, ra.ci_low, ra.ci_high), (rb.value, rb.ci_low, rb.ci_high))
+                        diff, lo, hi = e
+                        if ra.method == rb.method == "exact" and abs(ra.value - rb.value) < 1e-12:
+                            diff, lo, hi = 0.0, 0.0, 0.0
+                        method, shared, n = "independent", False, int(min(ra.hands, rb.hands))
+                        if hit is not None:
+                            note = hit["note"]
+                        elif group_of.get(va) is None or group_of.get(va) != group_of.get(vb):
+                            note = ("not the same deals: the variants deal differently "
+                                    f"({_deal_reason(feed, va, vb)})")
+                        elif ra.level is not None and ra.level != ADAPTIVE_LEVEL:
+                            note = "skill pairs: only the value of skill is paired by deal; this measure is not"
+                        else:
+                            note = "separate runs"
+                    out.append({"game": game, "variant_a": va, "variant_b": vb, "measure": ra.measure,
+                                "level": ra.level, "relative_to": ra.relative_to, "bidders": ra.bidders,
+                                "label": ra.label, "unit": ra.unit if ra.unit == rb.unit else f"{ra.unit} / {rb.unit}",
+                                "diff": float(diff), "ci_low": float(lo), "ci_high": float(hi), "hands": int(n),
+                                "shared_deals": bool(shared), "method": method, "note": note})
+    return out
+
+
+def _deal_reason(feed: AtlasFeed, va: str, vb: str) -> str:
+    v = {x.name: x for x in feed.variants}
+    a, b = v.get(va), v.get(vb)
+    if a is None or b is None:
+        return "unknown variant"
+    if a.players != b.players:
+        return f"{a.players} against {b.players} players"
+    if feed.deal_key is None:
+        return "the feed declares no shared deal"
+    return f"deal {feed.deal_key(a)!r} against {feed.deal_key(b)!r}"
+
+
+def pairwise(df: pd.DataFrame) -> pd.DataFrame:
+    """The difference of every measure between each two variants of a game, with its interval.
+
+    One row per game, pair of variants (``variant_a`` before ``variant_b`` in the feed's order)
+    and measure without a seat (``level``: the skill pair or the adaptive seat table;
+    ``relative_to``: the role): ``diff`` = value(A) − value(B).  ``shared_deals`` True: the two
+    were played on the same deals (one deal group, every deal fingerprint equal; for the value
+    of skill, the pair tables of each arrangement) and the interval is paired, clustered by deal
+    (``method`` ``'paired_delta'``: the delta method on the joint moments; ``'paired_hands'``:
+    the per-hand differences of the value of skill; ``'exact'``).  False: the interval of the
+    difference of two independent estimates (``'independent'``, MOVER,
+    :func:`kaptai.core.atlas.independent_difference`), ``note`` says why the deals are not shared.
+    ``hands``: the hands behind the difference.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A table of :func:`atlas` (the records are in ``df.attrs['pairwise']``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`PAIRWISE_COLUMNS`.
+
+    Examples
+    --------
+    >>> from kaptai.atlas import atlas, pairwise
+    >>> df = atlas(games=["nantong"], hands=600, seed=1, skill=False, progress=False)
+    >>> p = pairwise(df)
+    >>> row = p[(p.variant_a == "rank_only") & (p.variant_b == "winner_collects") & (p.measure == "mean_length")]
+    >>> row[["diff", "ci_low", "ci_high", "shared_deals"]].values.tolist()   # the same deals, the same play
+    [[0.0, 0.0, 0.0, True]]
+    >>> bool(p[p.variant_b == "four_players"].shared_deals.any())           # 4 players deal differently
+    False
+    """
+    recs = df.attrs.get("pairwise")
+    if recs is None:
+        raise RulesError("pairwise: the table has no pairwise differences (a table of kaptai.atlas.atlas has them)")
+    out = pd.DataFrame(list(recs), columns=PAIRWISE_COLUMNS)
+    for c in ("level", "bidders"):
+        out[c] = out[c].astype(object).where(out[c].notna(), None)
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -485,14 +867,64 @@ def _item(r: Any) -> str:
     return f"{r.game}/{r.variant}"
 
 
-def ranking(df: pd.DataFrame) -> pd.DataFrame:
-    """Every game and variant ranked by each unit-free measure, with ties where intervals overlap.
+def _auction_games(df: pd.DataFrame, principal: Mapping[str, str]) -> dict[str, tuple[bool, bool]]:
+    """Per game: (its principal role is won in an auction, its reference role is)."""
+    roles = df.attrs.get("roles") or {}
+    out: dict[str, tuple[bool, bool]] = {}
+    for game in dict.fromkeys(df.game):
+        rs = roles.get(game)
+        if rs is None:
+            try:
+                rs = [{"name": r.name, "assigned": r.assigned} for r in feed_of(str(game)).roles]
+            except RulesError:
+                rs = []
+        by = {r["name"]: r["assigned"] for r in rs}
+        ref = rs[0]["name"] if rs else None
+        out[str(game)] = (by.get(principal.get(str(game), ""), "") == "auction", by.get(ref or "", "") == "auction")
+    return out
 
-    For each measure of :data:`RANKED` (and each ``level``: the skill pair, or for the role
-    measures the game's principal role, the role that varies:
-    :func:`kaptai.core.atlas.principal_role`), the items are ranked by
-    :func:`kaptai.core.stats.rank_with_ties`: the rank is 1 + the number of items *clearly*
-    better (intervals apart), so items whose intervals overlap the best all rank 1.
+
+def _pair_lookup(df: pd.DataFrame) -> dict[tuple, dict[str, Any]]:
+    out: dict[tuple, dict[str, Any]] = {}
+    for r in df.attrs.get("pairwise") or []:
+        lev = r.get("level")
+        lev = None if lev is None or (isinstance(lev, float) and np.isnan(lev)) else lev
+        out[(r["game"], r["variant_a"], r["variant_b"], r["measure"], lev, r.get("relative_to"))] = r
+    return out
+
+
+def _difference(ra: Any, rb: Any, pairs: Mapping[tuple, Mapping[str, Any]]) -> tuple[float, float, float, bool]:
+    """``(diff, lo, hi, paired)`` of item ``ra`` minus item ``rb`` of a ranking group: the paired
+    interval of :func:`pairwise` where the two were played on the same deals, else the independent
+    (MOVER) interval of :func:`kaptai.core.atlas.independent_difference`."""
+    if ra.game == rb.game:
+        lev = None if ra.level is None or (isinstance(ra.level, float) and np.isnan(ra.level)) else ra.level
+        for a, b, sign in ((ra, rb, 1.0), (rb, ra, -1.0)):
+            hit = pairs.get((ra.game, a.variant, b.variant, ra.measure, lev, ra.relative_to))
+            if hit is not None and hit.get("shared_deals"):
+                d, lo, hi = float(hit["diff"]), float(hit["ci_low"]), float(hit["ci_high"])
+                return (d, lo, hi, True) if sign > 0 else (-d, -hi, -lo, True)
+    e = independent_difference((ra.value, ra.ci_low, ra.ci_high), (rb.value, rb.ci_low, rb.ci_high))
+    if ra.method == rb.method == "exact" and abs(ra.value - rb.value) < 1e-12:
+        return 0.0, 0.0, 0.0, False
+    return e[0], e[1], e[2], False
+
+
+def ranking(df: pd.DataFrame) -> pd.DataFrame:
+    """Every game and variant ranked by each unit-free measure, from the interval of each pairwise difference.
+
+    For each measure of :data:`RANKED` (and each ``level``: the skill pair; the seat-luck
+    measures of each game's principal role, the role that varies:
+    :func:`kaptai.core.atlas.principal_role`, in one group), item ``i`` is *clearly better*
+    than ``j`` when the interval of the difference ``i - j`` lies wholly on the better side of
+    0: the paired interval of :func:`pairwise` for two variants played on the same deals, the
+    interval of two independent estimates otherwise (two games, two deal groups:
+    :func:`kaptai.core.atlas.independent_difference`).  Where a value is infinite (skill that
+    never shows) two items are told apart only by intervals that do not overlap.  The rank is
+    1 + the number of items clearly better, so every item that no other is clearly better than
+    ranks 1.  The seat luck of a role won in an auction comes from the seat table with adaptive
+    bidders (``level`` ``'search bidders'``) where the atlas played it; without it that game's
+    seat luck is left out (``rank`` NaN) and shown apart (``note``).
 
     Parameters
     ----------
@@ -503,9 +935,12 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns :data:`RANKING_COLUMNS`: ``better`` ``'lower'`` or ``'higher'``; ``rank`` (NaN
-        without an interval); ``tied_with`` the items (``game/variant``) whose intervals overlap
-        this one's, comma-separated.  Sorted by measure, level and rank; ``attrs`` those of
-        ``df``.
+        without an interval, or shown apart); ``tied_with`` the items (``game/variant``) whose
+        difference with this one has an interval containing 0, comma-separated; ``label``,
+        ``unit`` (from the table); ``basis`` how the item was compared with the other variants
+        of its game (``'paired differences'``, ``'independent differences'`` or ``'mixed'``);
+        ``variance_share`` (the seat-luck share squared: the share of a hand's variance);
+        ``note``.  Sorted by measure, level and rank; ``attrs`` those of ``df``.
 
     Examples
     --------
@@ -515,29 +950,94 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
     >>> after = r[r.measure == "role_luck_after_rotation"]
     >>> sorted(set(after.level)), after["rank"].tolist(), set(after.value)    # the dealer rotates: 0, tied
     (['dealer'], [1.0, 1.0, 1.0, 1.0], {0.0})
+    >>> sorted(set(r[r.variant == "six_players"].basis))      # 6 players deal differently: not paired
+    ['independent differences']
     """
     principal = _principal(df)
+    auction = _auction_games(df, principal)
+    pairs = _pair_lookup(df)
+    has_bidders = "bidders" in df.columns
     out: list[dict[str, Any]] = []
     for measure, lower in RANKED.items():
         sub = df[(df.measure == measure) & df.seat.isna()]
-        if measure.startswith("role_"):          # one group: each game's role that varies, its name the level
-            sub = sub[sub.relative_to == sub.game.map(principal)]
+        seat_luck = measure.startswith("role_") or measure.startswith("seat_spread")
+        notes: dict[Any, str] = {}
+        apart: set[Any] = set()
+        if seat_luck:
+            if measure.startswith("role_"):
+                sub = sub[sub.relative_to == sub.game.map(principal)]
+            keep = []
+            for game, part in sub.groupby("game", sort=False):
+                is_auction = auction.get(str(game), (False, False))[0 if measure.startswith("role_") else 1]
+                adaptive = part[part.level == ADAPTIVE_LEVEL]
+                fixed = part[part.level.isna() | (part.level != ADAPTIVE_LEVEL)]
+                if is_auction and len(adaptive):
+                    bid = adaptive.bidders.iloc[0] if has_bidders else "adaptive"
+                    for i in adaptive.index:
+                        notes[i] = (f"the {str(adaptive.relative_to.iloc[0]).replace('_', ' ')} is won in an auction: "
+                                    f"measured with {bid} bidders, which adapt to the scoring in force "
+                                    f"({int(adaptive.hands.iloc[0]):,} hands a variant)")
+                    keep += list(adaptive.index)
+                else:
+                    keep += list(fixed.index)
+                    if is_auction:
+                        bid = fixed.bidders.iloc[0] if has_bidders and len(fixed) else None
+                        for i in fixed.index:
+                            apart.add(i)
+                            notes[i] = ("shown apart, not ranked: the role is won in an auction and these bidders "
+                                        f"({bid or 'the fixed table'}) bid the same whatever the scoring")
+            sub = sub.loc[keep]
             groups = pd.Series("", index=sub.index)
-            names = sub.relative_to
+            names = sub.relative_to if measure.startswith("role_") else pd.Series(None, index=sub.index, dtype=object)
         else:                                    # one group per skill pair
             groups = names = sub.level.astype(object).where(sub.level.notna(), "")
         for lev in dict.fromkeys(groups):
             part = sub[groups == lev]
-            v, lo, hi = (part[c].to_numpy(np.float64) for c in ("value", "ci_low", "ci_high"))
-            ranks = rank_with_ties(v, lo, hi, lower_is_better=lower)
-            labels = [_item(r) for r in part.itertuples()]
-            for i, r in enumerate(part.itertuples()):
-                tied = [labels[j] for j in range(len(labels)) if j != i and not np.isnan(ranks[i])
-                        and not np.isnan(ranks[j]) and not (hi[i] < lo[j] or hi[j] < lo[i])]
-                out.append({"game": r.game, "variant": r.variant, "measure": measure, "level": names[r.Index] or None,
-                            "value": float(v[i]), "ci_low": float(lo[i]), "ci_high": float(hi[i]),
-                            "better": "lower" if lower else "higher", "rank": float(ranks[i]),
-                            "tied_with": ", ".join(tied)})
+            items = list(part.itertuples())
+            k = len(items)
+            ok = [np.isfinite(r.value) or np.isinf(r.value) for r in items]
+            ok = [ok[i] and not (np.isnan(items[i].ci_low) or np.isnan(items[i].ci_high) or np.isnan(items[i].value))
+                  and items[i].Index not in apart for i in range(k)]
+            better = np.zeros((k, k), dtype=bool)            # better[i, j]: i clearly better than j
+            tied = np.zeros((k, k), dtype=bool)
+            paired = np.zeros((k, k), dtype=bool)
+            same_game = np.zeros((k, k), dtype=bool)
+            for i in range(k):
+                for j in range(k):
+                    if i == j or not (ok[i] and ok[j]):
+                        continue
+                    ri, rj = items[i], items[j]
+                    same_game[i, j] = ri.game == rj.game
+                    if not (np.isfinite(ri.value) and np.isfinite(rj.value)):
+                        # an infinite value: apart only when the intervals do not overlap
+                        lo_d, hi_d = ri.ci_low - rj.ci_high, ri.ci_high - rj.ci_low
+                    else:
+                        _, lo_d, hi_d, paired[i, j] = _difference(ri, rj, pairs)
+                    if np.isnan(lo_d) or np.isnan(hi_d):
+                        continue
+                    better[i, j] = hi_d < 0 if lower else lo_d > 0
+                    tied[i, j] = not (hi_d < 0 or lo_d > 0)
+            labels = [_item(r) for r in items]
+            for i, r in enumerate(items):
+                rank = float(1 + better[:, i].sum()) if ok[i] else math.nan
+                mates = same_game[i]
+                basis = ("" if not mates.any() else "paired differences" if paired[i][mates].all()
+                         else "independent differences" if not paired[i][mates].any() else "mixed")
+                note = notes.get(r.Index, "")
+                vshare = None
+                if measure == "role_luck_share":
+                    vshare = float(r.value) ** 2
+                    extra = f"{100 * vshare:.2g}% of a hand's variance"
+                    note = f"{note}; {extra}" if note else extra
+                elif measure == "role_luck_variance_share":
+                    vshare = float(r.value)
+                out.append({"game": r.game, "variant": r.variant, "measure": measure,
+                            "level": names[r.Index] if names[r.Index] else None,
+                            "value": float(r.value), "ci_low": float(r.ci_low), "ci_high": float(r.ci_high),
+                            "better": "lower" if lower else "higher", "rank": rank,
+                            "tied_with": ", ".join(labels[j] for j in range(k) if tied[i, j]),
+                            "label": getattr(r, "label", None), "unit": r.unit, "basis": basis,
+                            "variance_share": vshare, "note": note})
     res = pd.DataFrame(out, columns=RANKING_COLUMNS)
     if len(res):
         order = {m: i for i, m in enumerate(RANKED)}
@@ -554,7 +1054,7 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
 def _fmt(v: float, measure: str) -> str:
     if not np.isfinite(v):
         return "∞" if v > 0 else "n/a"
-    if measure in ("house_edge", "natural_rate"):
+    if measure in ("house_edge", "natural_rate", "house_edge_staked"):
         return f"{100 * v:.2g}%" if v != 0 and abs(v) < 1e-4 else f"{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{v:,.0f}"
@@ -580,8 +1080,8 @@ def _top(part: pd.DataFrame, unit: str = "") -> str:
     text = _names(first, unit=unit)
     rest = best.iloc[1:]
     if len(rest):
-        text += (f" ({len(rest)} more rank first with it, no interval lying wholly on the better side of theirs: "
-                 f"{_names(rest, values=False)})")
+        text += (f" ({len(rest)} more rank first with it, no paired or independent difference telling them "
+                 f"apart: {_names(rest, values=False)})")
     return text
 
 
@@ -619,7 +1119,19 @@ def verdict(table: pd.DataFrame) -> str:
                 f"the role that varies ({roles}), in SDs of one hand — is least in {_top(luck)}")
         if worst.index[0] != luck.index[0]:
             text += f"; most in {_names(worst)}"
+        w = float(worst.value.iloc[0])
+        text += (f" (an SD of {w:.3g} of a hand's is {100 * w * w:.2g}% of its variance: the luck of the seat is "
+                 "read with its share of the variance, not beside far larger effects)")
+        adaptive = luck[luck.note.astype(str).str.contains("adapt")] if "note" in luck.columns else luck.iloc[:0]
+        if len(adaptive):
+            text += (f"; {', '.join(dict.fromkeys(adaptive.game))}'s role is won in an auction, so it is measured "
+                     "with bidders that adapt to the scoring in force")
         out.append(text + ".")
+    if "note" in r.columns:
+        apart = r[(r.measure == "role_luck_share") & r.note.astype(str).str.startswith("shown apart")]
+        if len(apart):
+            out.append(f"Shown apart, not ranked: the luck of the seat in {_names(apart)}, whose role is won in an "
+                       "auction by bidders that do not adapt to the scoring.")
     after = part("role_luck_after_rotation")
     if len(after):
         zero = after[(after.value == 0) & (after.ci_high == 0)]
@@ -634,8 +1146,8 @@ def verdict(table: pd.DataFrame) -> str:
                         if len(left) > 1 else f"where chance assigns the role it stays: {_names(left)}")
         joined = "; ".join(bits)
         out.append(joined[:1].upper() + joined[1:] + ".")
-    for level, who in (("default - random", "the default policy over a random player"),
-                       ("strong - default", "the strongest policy over the default")):
+    for level, who in (("default - random", "default − random: the default policy over a random player"),
+                       ("strong - default", "strongest − default: the strongest policy over the default")):
         worth, soon = part("value_of_skill_swing_share", level), part("hands_until_skill_shows", level)
         if not len(worth):
             continue
@@ -658,6 +1170,10 @@ def verdict(table: pd.DataFrame) -> str:
             house.append(f"no house takes anything in {_names(free, values=False)}")
         if top.value.iloc[0] > 0:
             house.append(f"the house keeps most of the money that changes hands in {_names(top)}")
+            staked = part("house_edge_staked")
+            hit = staked[(staked.game == top.game.iloc[0]) & (staked.variant == top.variant.iloc[0])]
+            if len(hit):
+                house.append(f"per money staked (per ante staked in a pot game) it keeps {_names(hit)}")
         if house:
             joined = "; ".join(house)
             out.append(joined[:1].upper() + joined[1:] + ".")

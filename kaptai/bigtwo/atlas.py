@@ -58,11 +58,11 @@ from kaptai.bigtwo.config import EngineConfig, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.policies import check_policies
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, deal_fingerprint, hand_moments
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "deal_rows", "decisive", "variant_rules", "leader_games"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "deal_rows", "decisive", "variant_rules", "leader_games", "deal_key"]
 
 _GAME = "big-two"
 
@@ -139,7 +139,8 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     ``gross`` per seat in points x ``stake`` (house 0), ``staked`` = the total the losers pay
     (the sum of the negative nets), ``length`` = turns (passes counted), ``natural`` = an
     instant win (dragon or four 2s), ``drawn`` = 0; ``win`` = 1 for the seat that went out
-    (the game's winner), else 0.
+    (the game's winner), else 0; ``deal`` = a fingerprint of what the deal decides (the ♦3
+    holder, the redeals, the swaps): the engine reports no deal.
     """
     rules = variant_rules(job.variant)
     cfg = make_config(job.variant.players, rules)
@@ -162,7 +163,19 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     zero = np.zeros(size)
     win = (perm == out["winner"].astype(np.int64)[:, None]).astype(np.float64)
     return {"net": net, "gross": net, "staked": staked, "length": out["turns"], "drawn": zero,
-            "natural": (out["instant"] > 0).astype(np.float64), "win": win}
+            "natural": (out["instant"] > 0).astype(np.float64), "win": win,
+            "deal": deal_fingerprint(out["leader"], out["redeals"], out["swapped"])}
+
+
+def deal_key(variant: AtlasVariant) -> Any:
+    """What the deal depends on (:attr:`kaptai.core.atlas.AtlasFeed.deal_key`): the players and the
+    redeal rule (a redeal draws a new deck from the stream, so ``redeal='off'`` deals differently
+    after the first redeal); the settlement and the instant wins do not move the stream.
+
+    >>> [deal_key(v) for v in VARIANTS]
+    [(4, 'points_lt_3'), (4, 'points_lt_3'), (3, 'points_lt_3'), (4, 'off')]
+    """
+    return (int(variant.players), str(variant_rules(variant).redeal))
 
 
 def _price(out: dict[str, np.ndarray], cfg: EngineConfig) -> np.ndarray:
@@ -309,6 +322,7 @@ FEED = AtlasFeed(
     chunk_hands=8192,
     play=play,
     rows=rows,
+    deal_key=deal_key,
     deal_rows=deal_rows,
     win="the seat that goes out first (the game's winner)",
     decisive=decisive,

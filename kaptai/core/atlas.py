@@ -41,7 +41,9 @@ Measures (:func:`table_measures`, :func:`pair_measures`)
 --------------------------------------------------------
 * ``exchanged`` = E[exchanged]; ``house_edge`` = E[house] / E[exchanged];
   ``house_edge_common`` = E[rake5] / E[exchanged] (0.05 by construction in every game: its
-  row is marked exact, as is any ratio that is the same in every hand).
+  row is marked exact, as is any ratio that is the same in every hand);
+  ``house_edge_staked`` = E[house] / E[staked]: the house's take per unit staked (per ante
+  staked in a pot game).
 * ``seat_ev`` = E[net_s]; ``seat_advantage`` = E[net_s - net_0] for s = 1..P-1 with
   *simultaneous* (Bonferroni, ``1 - alpha/(P-1)`` each) intervals; ``seat_spread`` =
   ``max_s EV_s - min_s EV_s`` with the simultaneous interval of
@@ -61,7 +63,8 @@ Measures (:func:`table_measures`, :func:`pair_measures`)
   the SD of the per-hand difference (the mixture of arrangements: the variance between
   seats is in it); ``hands_until_skill_shows`` = the smallest N with P(X ahead of Y after
   N hands) >= 95%, by exact convolution of that per-hand distribution
-  (:func:`kaptai.core.stats.hands_until_ahead`), not the normal approximation.
+  (:func:`kaptai.core.stats.hands_until_ahead`), not the normal approximation; its interval
+  keeps ties as ties (:func:`hands_until_interval`).
 * Seats that sit out (:attr:`AtlasFeed.sitting_out`) are in no seat measure, swing or pair.
 
 Luck of the seat, from the roles (:func:`role_measures`)
@@ -80,6 +83,7 @@ offsets that play (a seat that sits out is in none); ``A = |K|``; ``swing`` the 
   of a player's expected result over the role's offsets, in SDs of one hand.  Interval: the
   least and greatest SD over the box of the simultaneous (``1 - alpha/A``) intervals of the
   ``e_k`` (:func:`variance_range`), divided by the swing's interval (:func:`share_of`).
+* ``role_luck_variance_share`` = ``role_luck_share**2``: the share of one hand's variance.
 * ``role_luck_after_rotation`` = ``SD(T) / (sqrt(P) swing)``, ``T`` a player's expected total
   over one rotation of ``P`` hands given where the roles fell, the SD over the role's chance:
     - a role that rotates (``assigned='rotation'``): every player holds every offset once,
@@ -139,6 +143,15 @@ __all__ = [
     "share_of",
     "pair_measures",
     "PAIRS",
+    "hands_until_interval",
+    "feature_matrix",
+    "block_sizes",
+    "joint_row",
+    "split_joint",
+    "paired_differences",
+    "independent_difference",
+    "deal_fingerprint",
+    "log_fingerprint",
 ]
 
 #: The skill pairs of every game, like for like: (label, policy role of X, role of Y);
@@ -208,6 +221,44 @@ def hand_moments(
     >>> sorted(m), RoleMoments(m, "first").holder().tolist()
     (['n', 'role_first_z1', 'role_first_z2', 'z1', 'z2'], [0.3333333333333333, 0.6666666666666666])
     """
+    z, blocks = feature_matrix(net, gross=gross, staked=staked, length=length, drawn=drawn, natural=natural,
+                               **roles)
+    N = z.shape[0]
+    if weight is None:
+        w = np.ones(N)
+        n = N
+    else:
+        w = np.asarray(weight, dtype=np.float64).reshape(N)
+        n = int(np.asarray(weight, dtype=np.int64).sum())
+    zw = z * w[:, None]
+    out = {"n": np.array([n], dtype=np.int64), "z1": zw.sum(axis=0), "z2": zw.T @ z}
+    for key, block in blocks.items():
+        bw = block * w[:, None]
+        out[f"{key}_z1"] = bw.sum(axis=0)
+        out[f"{key}_z2"] = bw.T @ block
+    return out
+
+
+def feature_matrix(
+    net: np.ndarray,
+    *,
+    gross: np.ndarray,
+    staked: np.ndarray,
+    length: np.ndarray,
+    drawn: np.ndarray,
+    natural: np.ndarray,
+    **roles: np.ndarray,
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The feature rows of hands (``(N, P + 9)``, :func:`feature_names`) and each role block
+    (``role_<name>``: ``(N, P + P**2)``), before they are summed (:func:`hand_moments`).
+
+    >>> import numpy as np
+    >>> one = np.ones(2)
+    >>> z, b = feature_matrix(np.array([[1.0, -1.0], [-1.0, 1.0]]), gross=np.array([[1.0, -1.0], [-1.0, 1.0]]),
+    ...                       staked=one, length=one, drawn=0 * one, natural=0 * one, role_x=np.array([0, 1]))
+    >>> z.shape, b["role_x"].shape
+    ((2, 11), (2, 6))
+    """
     net = np.asarray(net, dtype=np.float64)
     gross = np.asarray(gross, dtype=np.float64)
     if net.ndim != 2 or gross.shape != net.shape:
@@ -227,15 +278,8 @@ def hand_moments(
         win,
     ]
     z = np.stack(cols, axis=1)
-    if weight is None:
-        w = np.ones(N)
-        n = N
-    else:
-        w = np.asarray(weight, dtype=np.float64).reshape(N)
-        n = int(np.asarray(weight, dtype=np.int64).sum())
-    zw = z * w[:, None]
-    out = {"n": np.array([n], dtype=np.int64), "z1": zw.sum(axis=0), "z2": zw.T @ z}
     P = net.shape[1]
+    blocks: dict[str, np.ndarray] = {}
     for key, seats in roles.items():
         if not key.startswith(ROLE_KEY) or len(key) == len(ROLE_KEY):
             raise RulesError(f"hand_moments: unknown argument {key!r} (a role holder is given as role_<name>)")
@@ -243,11 +287,8 @@ def hand_moments(
         if h.size != N or not np.issubdtype(h.dtype, np.integer) or (N and (h.min() < 0 or h.max() >= P)):
             raise RulesError(f"{key}: expected {N} seats of 0..{P - 1} (the role holder's seat in each hand)")
         onehot = (h[:, None] == np.arange(P)[None, :]).astype(np.float64)
-        block = np.concatenate([onehot, (net[:, :, None] * onehot[:, None, :]).reshape(N, P * P)], axis=1)
-        bw = block * w[:, None]
-        out[f"{key}_z1"] = bw.sum(axis=0)
-        out[f"{key}_z2"] = bw.T @ block
-    return out
+        blocks[key] = np.concatenate([onehot, (net[:, :, None] * onehot[:, None, :]).reshape(N, P * P)], axis=1)
+    return z, blocks
 
 
 class Estimate(tuple):
@@ -422,6 +463,7 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
     add("exchanged", exchanged)
     add_ratio("house_edge", m.ratio("house", "exchanged", confidence))
     add_ratio("house_edge_common", m.ratio("rake5", "exchanged", confidence))
+    add_ratio("house_edge_staked", m.ratio("house", "staked", confidence))
     spread: Estimate | None = None
     active = [s for s in range(P) if s not in set(sitting_out)]
     A = len(active)
@@ -742,7 +784,9 @@ def role_measures(
         add("role_spread", role, spread)
         add("role_spread_swing_share", role, share_of(spread, sw))
         sigma = sd_box(vals, [e[1] for e in box], [e[2] for e in box])
-        add("role_luck_share", role, share_of(sigma, sw))
+        luck = share_of(sigma, sw)
+        add("role_luck_share", role, luck)
+        add("role_luck_variance_share", role, Estimate(luck[0] ** 2, max(luck[1], 0.0) ** 2, luck[2] ** 2))
         if not role.chance:
             add("role_luck_after_rotation", role, Estimate(0.0, 0.0, 0.0), method="exact")
             continue
@@ -799,9 +843,8 @@ def pair_measures(
         difference under the mixture of arrangements (so the variance between seats is
         in it); ``hands_until_skill_shows`` = the smallest N with P(X ahead of Y after N
         hands) >= ``target`` (:func:`kaptai.core.stats.hands_until_ahead`: exact
-        convolution of the mixture's per-hand distribution), its interval the same N for
-        the distribution shifted to the ends of the value's interval (infinite when the
-        low end is <= 0).
+        convolution of the mixture's per-hand distribution), its interval from
+        :func:`hands_until_interval` (ties kept as ties).
 
     Examples
     --------
@@ -833,12 +876,6 @@ def pair_measures(
     pw = np.bincount(inv.reshape(-1), weights=w, minlength=uniq.size)
     sd = math.sqrt(max(float(pw @ (uniq - edge) ** 2), 0.0))
 
-    def until(shift: float) -> float:
-        if not math.isfinite(shift):
-            return math.nan
-        n, _p = hands_until_ahead(uniq + shift, pw, target)
-        return float(n)
-
     rows = [{"measure": "value_of_skill", "seat": None, "value": edge, "ci_low": lo, "ci_high": hi}]
     for den, name in ((swing, "value_of_skill_swing_share"), (exchanged, "value_of_skill_exchange_share")):
         e = share_of((edge, lo, hi), tuple(den))
@@ -846,15 +883,115 @@ def pair_measures(
     if sd > 0:
         rows.append({"measure": "skill_effect_size", "seat": None, "value": edge / sd, "ci_low": lo / sd,
                      "ci_high": hi / sd})
-        h = until(0.0)
-        h_lo = until(hi - edge) if math.isfinite(hi) else math.nan
-        h_hi = until(lo - edge) if math.isfinite(lo) and lo > 0 else math.inf
+        h, h_lo, h_hi = hands_until_interval(uniq, pw, int(vals.size), target=target, confidence=confidence)
     else:
         rows.append({"measure": "skill_effect_size", "seat": None, "value": math.nan, "ci_low": math.nan,
                      "ci_high": math.nan})
         h = h_lo = h_hi = 1.0 if edge > 0 else math.inf
     rows.append({"measure": "hands_until_skill_shows", "seat": None, "value": h, "ci_low": h_lo, "ci_high": h_hi})
     return rows
+
+
+def _side(values: np.ndarray, probs: np.ndarray, n: int, z: float) -> tuple[float, float, float]:
+    """``(P(side), mean size, half-width of the mean size's interval)`` of one side (values of one
+    sign) of a per-hand distribution given as probabilities over ``n`` hands."""
+    p = float(probs.sum())
+    if not p > 0:
+        return 0.0, math.nan, math.nan
+    size = np.abs(values)
+    mu = float(probs @ size) / p
+    var = float(probs @ (size - mu) ** 2) / p
+    k = p * n                                            # the hands on this side
+    half = z * math.sqrt(var * k / (k - 1) / k) if k > 1 else (0.0 if var == 0 else math.inf)
+    return p, mu, half
+
+
+def hands_until_interval(values: Sequence[float] | np.ndarray, probs: Sequence[float] | np.ndarray, hands: int, *,
+                         target: float = 0.95, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Hands until X is ``target`` sure to be ahead of Y, with an interval that keeps ties as ties.
+
+    ``values``/``probs``: the observed per-hand distribution of ``net_X - net_Y`` (the mixture of
+    the seat arrangements), from ``hands`` hands.  The value is
+    :func:`kaptai.core.stats.hands_until_ahead` of it.  The interval splits the distribution
+    into a win (> 0), a loss (< 0) and a tie (= 0) and the sizes of the wins and of the losses:
+    P(win) and P(loss) get Wilson intervals, the mean win and loss sizes normal ones, each at
+    ``1 - alpha/4``.  The low end is the exact N of the most favourable distribution of that box
+    (P(win) at its top, P(loss) at its bottom, ties the rest; the wins scaled up, the losses
+    scaled down to the ends of their mean sizes' intervals), the high end that of the least
+    favourable (P(win) at its bottom, P(loss) at its top): P(ahead after N hands) rises with
+    every one of these moves, so the two ends bound N over the box.  A tie stays a tie at
+    both ends (shifting the whole distribution, as the atlas did before, makes every tied hand
+    "ahead").  A side never observed stays absent at both ends.
+
+    Returns
+    -------
+    (value, ci_low, ci_high) : floats, ``inf`` where X is never ``target`` sure to be ahead.
+
+    Examples
+    --------
+    >>> from kaptai.core.atlas import hands_until_interval
+    >>> hands_until_interval([-1.0, 0.0, 1.0], [0.02, 0.90, 0.08], 100_000)    # mostly ties
+    (84.0, 76.0, 93.0)
+    """
+    from kaptai.core.stats import hands_until_ahead, wilson_interval
+
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    p = np.asarray(probs, dtype=np.float64).reshape(-1)
+    if v.size != p.size or v.size == 0:
+        raise ValueError(f"hands_until_interval: {v.size} values and {p.size} probabilities")
+    p = p / p.sum()
+    alpha = 1.0 - confidence
+    conf = 1.0 - alpha / 4
+    z = z_value(conf)
+    n = int(hands)
+    pos, neg = v > 0, v < 0
+    p_w, mu_w, h_w = _side(v[pos], p[pos], n, z)
+    p_l, mu_l, h_l = _side(v[neg], p[neg], n, z)
+
+    def until(vals: np.ndarray, prs: np.ndarray) -> float:
+        keep = prs > 0
+        if not keep.any():
+            return math.inf
+        got, _ = hands_until_ahead(vals[keep], prs[keep], target)
+        return float(got)
+
+    value = until(v, p)
+    if n < 2:
+        return value, math.nan, math.nan
+    (w_lo, l_lo), (w_hi, l_hi) = (np.asarray(x, dtype=np.float64) for x in
+                                  wilson_interval([p_w * n, p_l * n], [n, n], conf))
+    if not p_w > 0:
+        w_lo = w_hi = 0.0
+    if not p_l > 0:
+        l_lo = l_hi = 0.0
+
+    def at(pw_: float, pl_: float, scale_w: float, scale_l: float) -> float:
+        pw_ = min(max(pw_, 0.0), 1.0)
+        pl_ = min(max(pl_, 0.0), 1.0 - pw_)
+        parts_v = [np.array([0.0])]
+        parts_p = [np.array([max(1.0 - pw_ - pl_, 0.0)])]
+        if p_w > 0:
+            parts_v.append(v[pos] * scale_w)
+            parts_p.append(p[pos] / p_w * pw_)
+        if p_l > 0:
+            parts_v.append(v[neg] * scale_l)
+            parts_p.append(p[neg] / p_l * pl_)
+        vals, prs = np.concatenate(parts_v), np.concatenate(parts_p)
+        if not np.isfinite(vals).all():
+            return math.nan
+        return until(vals, prs)
+
+    def scale(mu: float, half: float, up: bool) -> float:
+        if not mu > 0:
+            return 1.0
+        return (mu + half) / mu if up else max(mu - half, 0.0) / mu
+
+    low = at(float(w_hi), float(l_lo), scale(mu_w, h_w, True), scale(mu_l, h_l, False))
+    high = at(float(w_lo), float(l_hi), scale(mu_w, h_w, False), scale(mu_l, h_l, True))
+    if math.isfinite(value):
+        low = min(low, value) if not math.isnan(low) else low
+        high = max(high, value) if not math.isnan(high) else high
+    return value, low, high
 
 
 def rotated_ev(jobs: Sequence[tuple[int, Mapping[str, np.ndarray]]]) -> tuple[float, float, float, int]:
@@ -899,6 +1036,9 @@ class AtlasVariant:
     strong_policy : str, optional
         The strongest built-in policy under this variant, where it is not the feed's
         (:attr:`AtlasFeed.strong_policy`).
+    unit : str, optional
+        The stake unit of this variant's results, where the feed's :attr:`AtlasFeed.unit` names
+        several (Kap Tai Shap: ``'ante'`` in the pot game, ``'point'`` under advanced scoring).
     """
 
     name: str
@@ -906,6 +1046,7 @@ class AtlasVariant:
     players: int
     description: str = ""
     strong_policy: str | None = None
+    unit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -915,6 +1056,9 @@ class AtlasJob:
     game: str
     variant: AtlasVariant
     policies: tuple[str, ...]
+    #: the bidding policy of every seat where the game has an auction (None: the feed's default,
+    #: the fixed bidding table); the adaptive seat table sets :attr:`AtlasFeed.adaptive_bidding`
+    bidding: str | None = None
 
 
 @dataclass(frozen=True)
@@ -977,6 +1121,21 @@ class AtlasFeed:
         module-level function (pickled to worker processes).
     max_winners : int
         The most seats that can win one hand (1, or the defenders of a set contract).
+    deal_key : callable, optional
+        ``deal_key(variant) -> hashable``: variants of equal key deal the same way (the same
+        players and deck, no rule that changes how the deal is drawn), so they are played on
+        the same deals (a *deal group*: the same ``SeedSequence`` child for chunk ``i`` of every
+        variant).  The feed's rows then carry ``deal``, an int64 fingerprint per hand of what was
+        dealt (:func:`deal_fingerprint`), which the atlas checks hand by hand.  None: every
+        variant on its own deals.
+    adaptive_bidding : str, optional
+        For a game whose reference role is given by an auction: the bidding policy that adapts
+        to the scoring in force (``'search'``); the atlas measures the luck of the seat with it
+        (an extra seat table per variant, :attr:`AtlasJob.bidding`).
+    adaptive_hands : int, optional
+        A cap on the hands of that seat table (the adaptive bidders are slow).
+    adaptive_chunk_hands : int, optional
+        Hands per chunk of the seat table (default ``chunk_hands``).
     """
 
     game: str
@@ -999,6 +1158,10 @@ class AtlasFeed:
     roles: tuple[AtlasRole, ...] = ()
     deal_rows: Callable[..., list[dict[str, np.ndarray]]] | None = None
     max_winners: int = 1
+    deal_key: Callable[[AtlasVariant], Any] | None = None
+    adaptive_bidding: str | None = None
+    adaptive_hands: int | None = None
+    adaptive_chunk_hands: int | None = None
 
     def __post_init__(self) -> None:
         if self.roles and self.roles[0].name != self.reference_seat:
@@ -1062,3 +1225,237 @@ def hands_by_reference_seat(
         kept += int(keep.sum())
         r += 1
     return {k: np.concatenate([p[k] for p in parts])[:size] for k in parts[0]}
+
+
+# --------------------------------------------------------------------------------------
+# Variants on the same deals: joint moments and paired differences
+# --------------------------------------------------------------------------------------
+
+
+def block_sizes(players: int, roles: Sequence[AtlasRole] = ()) -> list[tuple[str, int]]:
+    """The parts of one variant's joint feature row: ``('main', P + 9)`` then ``(role_<name>, P + P**2)``
+    for every role but the reference one, in the feed's order.
+
+    >>> block_sizes(4, [AtlasRole("dealer", "rotation"), AtlasRole("first_hand", "dice")])
+    [('main', 13), ('role_first_hand', 20)]
+    """
+    out = [("main", players + len(_TAIL))]
+    out += [(f"{ROLE_KEY}{r.name}", players + players * players) for r in list(roles)[1:]]
+    return out
+
+
+def joint_row(rows: Mapping[str, np.ndarray], roles: Sequence[AtlasRole] = ()) -> np.ndarray:
+    """One variant's joint feature rows ``(N, sum of block_sizes)`` from a feed's per-hand rows
+    (:attr:`AtlasFeed.rows`): the feature matrix, then each role block in :func:`block_sizes` order."""
+    keys = [f"{ROLE_KEY}{r.name}" for r in list(roles)[1:]]
+    z, blocks = feature_matrix(rows["net"], gross=rows["gross"], staked=rows["staked"], length=rows["length"],
+                               drawn=rows["drawn"], natural=rows["natural"], **{k: rows[k] for k in keys})
+    return np.concatenate([z] + [blocks[k] for k in keys], axis=1)
+
+
+def split_joint(joint: Mapping[str, np.ndarray], sizes: Sequence[Sequence[tuple[str, int]]],
+                k: int) -> dict[str, np.ndarray]:
+    """Variant ``k``'s own moments (as :func:`hand_moments` gives them) from the joint moments of a
+    deal group (``n``, ``z1``, ``z2`` over the variants' joint rows side by side; ``sizes`` = each
+    variant's :func:`block_sizes`)."""
+    start = sum(s for part in sizes[:k] for _, s in part)
+    out: dict[str, np.ndarray] = {"n": np.asarray(joint["n"])}
+    z1 = np.asarray(joint["z1"], dtype=np.float64)
+    z2 = np.asarray(joint["z2"], dtype=np.float64)
+    at = start
+    for name, size in sizes[k]:
+        sl = slice(at, at + size)
+        pre = "" if name == "main" else f"{name}_"
+        out[f"{pre}z1"] = z1[sl].copy()
+        out[f"{pre}z2"] = z2[sl, sl].copy()
+        at += size
+    return out
+
+
+def _values(moments: Mapping[str, np.ndarray], sitting_out: Sequence[int], roles: Sequence[AtlasRole],
+            ) -> dict[tuple[str, str | None], tuple[float, str]]:
+    out: dict[tuple[str, str | None], tuple[float, str]] = {}
+    for r in table_measures(moments, 0.95, sitting_out=sitting_out, roles=roles):
+        if r["seat"] is None:
+            out[(r["measure"], r.get("relative_to"))] = (float(r["value"]), r.get("method", "monte_carlo"))
+    return out
+
+
+def paired_differences(
+    joint: Mapping[str, np.ndarray],
+    sizes: Sequence[Sequence[tuple[str, int]]],
+    roles: Sequence[AtlasRole] = (),
+    sitting_out: Sequence[Sequence[int]] | None = None,
+    confidence: float = 0.95,
+) -> list[dict[str, Any]]:
+    """Every measure without a seat of :func:`table_measures`, differenced between each pair of the
+    variants of one deal group, with its paired interval.
+
+    ``joint``: the moments of the variants' :func:`joint_row` side by side, one row per deal (every
+    variant played the same deal), so the covariance between variants is in ``z2``.  For variants
+    ``a < b`` and each measure, ``diff = f_a - f_b`` and its delta-method interval
+    ``diff +- z sqrt(g' C g / n)``, ``C`` the joint covariance of the rows (the deal is the unit),
+    ``g`` the gradient of ``f_a - f_b`` over the joint means, taken numerically (central
+    differences, a step of 1e-5 of each feature's SD).  A measure exact in both variants and
+    equal (a rotating role's luck after a rotation) gives ``(0, 0, 0)``, ``method='exact'``.
+
+    Returns
+    -------
+    list of dict
+        ``a, b`` (variant indices), ``measure, relative_to, diff, ci_low, ci_high, method``
+        (``'paired_delta'`` or ``'exact'``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(3)
+    >>> w = rng.integers(0, 2, 5000)                    # one coin per deal, two settlements of it
+    >>> one = np.ones(w.size)
+    >>> def rows(stake):
+    ...     net = np.stack([stake * (2.0 * w - 1), stake * (1 - 2.0 * w)], axis=1)
+    ...     return {"net": net, "gross": net, "staked": stake * one, "length": one, "drawn": 0 * one,
+    ...             "natural": 0 * one}
+    >>> from kaptai.core.atlas import hand_moments, joint_row
+    >>> z = np.concatenate([joint_row(rows(1.0)), joint_row(rows(2.0))], axis=1)
+    >>> mom = {"n": np.array([w.size]), "z1": z.sum(axis=0), "z2": z.T @ z}
+    >>> out = {r["measure"]: r for r in paired_differences(mom, [block_sizes(2), block_sizes(2)])}
+    >>> d = out["exchanged"]                             # 1 against 2 on every deal: exactly -1
+    >>> d["diff"], d["ci_low"], d["ci_high"]
+    (-1.0, -1.0, -1.0)
+    >>> s = out["seat_spread_swing_share"]               # the same luck in SDs of a hand, on the same deals
+    >>> s["diff"], s["ci_low"], s["ci_high"]
+    (0.0, 0.0, 0.0)
+    """
+    n = int(np.asarray(joint["n"]).reshape(-1)[0])
+    z1 = np.asarray(joint["z1"], dtype=np.float64)
+    z2 = np.asarray(joint["z2"], dtype=np.float64)
+    K = len(sizes)
+    sitting = [tuple(x) for x in (sitting_out or [()] * K)]
+    m, cov = _mean_cov(n, z1, z2)
+    starts = np.cumsum([0] + [sum(s for _, s in part) for part in sizes])
+    if starts[-1] != z1.size:
+        raise RulesError(f"paired_differences: the blocks cover {starts[-1]} columns of {z1.size}")
+    z = z_value(confidence)
+    base: list[dict[tuple[str, str | None], tuple[float, str]]] = []
+    grads: list[dict[tuple[str, str | None], np.ndarray]] = []
+    for k in range(K):
+        mom = split_joint(joint, sizes, k)
+        vals = _values(mom, sitting[k], roles)
+        base.append(vals)
+        g = {key: np.zeros(z1.size) for key in vals}
+        if n > 1:
+            for i in range(int(starts[k]), int(starts[k + 1])):
+                sd = math.sqrt(max(cov[i, i], 0.0))
+                if not sd > 0:
+                    continue
+                h = 1e-5 * sd
+                got = []
+                for sign in (1.0, -1.0):
+                    zz = z1.copy()
+                    zz[i] += sign * h * n
+                    got.append(_values(split_joint({"n": joint["n"], "z1": zz, "z2": z2}, sizes, k), sitting[k],
+                                       roles))
+                for key in vals:
+                    if key in got[0] and key in got[1]:
+                        g[key][i] = (got[0][key][0] - got[1][key][0]) / (2 * h)
+        grads.append(g)
+    rows: list[dict[str, Any]] = []
+    for a in range(K):
+        for b in range(a + 1, K):
+            for key in base[a]:
+                if key not in base[b]:
+                    continue
+                (va, ma), (vb, mb) = base[a][key], base[b][key]
+                diff = va - vb
+                if ma == mb == "exact":
+                    lo = hi = diff
+                    method = "exact"
+                elif n > 1 and math.isfinite(diff):
+                    g = grads[a][key] - grads[b][key]
+                    if not np.isfinite(g).all():
+                        lo = hi = math.nan
+                    else:
+                        half = z * math.sqrt(max(float(g @ cov @ g) / n, 0.0))
+                        lo, hi = diff - half, diff + half
+                    method = "paired_delta"
+                else:
+                    lo = hi = math.nan
+                    method = "paired_delta"
+                rows.append({"a": a, "b": b, "measure": key[0], "relative_to": key[1], "diff": diff, "ci_low": lo,
+                             "ci_high": hi, "method": method})
+    return rows
+
+
+def independent_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """``a - b`` of two independent estimates ``(value, ci_low, ci_high)``, with the interval of the
+    difference from their own intervals (MOVER, the method of variance estimates recovery:
+    ``d - sqrt((v_a - lo_a)**2 + (hi_b - v_b)**2)``, ``d + sqrt((hi_a - v_a)**2 + (v_b - lo_b)**2)``;
+    for symmetric normal intervals it is the usual ``z sqrt(se_a**2 + se_b**2)``).  An infinite
+    end gives an infinite end.
+
+    >>> from kaptai.core.atlas import independent_difference
+    >>> tuple(round(x, 4) for x in independent_difference((1.0, 0.7, 1.3), (0.5, 0.1, 0.9)))
+    (0.5, 0.0, 1.0)
+    """
+    va, la, ha = (float(x) for x in a)
+    vb, lb, hb = (float(x) for x in b)
+    d = va - vb
+    if not (math.isfinite(va) and math.isfinite(vb)):
+        if va == vb and math.isinf(va):
+            return Estimate(math.nan, math.nan, math.nan)
+        return Estimate(d, math.nan, math.nan) if math.isnan(d) else Estimate(d, d if math.isinf(d) else math.nan,
+                                                                              d if math.isinf(d) else math.nan)
+    with np.errstate(invalid="ignore"):
+        lo = d - math.sqrt((va - la) ** 2 + (hb - vb) ** 2) if not (math.isnan(la) or math.isnan(hb)) else math.nan
+        hi = d + math.sqrt((ha - va) ** 2 + (vb - lb) ** 2) if not (math.isnan(ha) or math.isnan(lb)) else math.nan
+    return Estimate(d, lo, hi)
+
+
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+                 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB, 0xBF58476D1CE4E5B9], dtype=np.uint64)
+
+
+def deal_fingerprint(*columns: np.ndarray) -> np.ndarray:
+    """One int64 per hand mixing integer columns (each ``(N,)`` or ``(N, k)``): what a hand was dealt,
+    for the check that the variants of a deal group play the same deals (:attr:`AtlasFeed.deal_key`).
+
+    >>> import numpy as np
+    >>> a = deal_fingerprint(np.array([1, 2]), np.array([[3, 4], [5, 6]]))
+    >>> b = deal_fingerprint(np.array([1, 2]), np.array([[3, 4], [6, 5]]))
+    >>> bool(a[0] == b[0]), bool(a[1] == b[1])
+    (True, False)
+    """
+    cols = [np.asarray(c).reshape(np.asarray(c).shape[0], -1).astype(np.int64).view(np.uint64) for c in columns]
+    z = np.concatenate(cols, axis=1) if cols else np.zeros((0, 0), np.uint64)
+    h = np.zeros(z.shape[0], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(z.shape[1]):
+            h = (h ^ (z[:, j] + np.uint64(j + 1))) * _MIX[j % _MIX.size]
+            h ^= h >> np.uint64(29)
+    return h.view(np.int64)
+
+
+def log_fingerprint(log: np.ndarray, hands: int, actions: Sequence[int], *, hand_col: int = 0, action_col: int = 4,
+                    first: int = 2) -> np.ndarray:
+    """One int64 per hand from the rows of an engine log whose action is in ``actions`` (columns
+    ``first:``, in log order): :func:`deal_fingerprint` of what the engine dealt, vectorised.
+
+    >>> import numpy as np
+    >>> log = np.array([[0, 0, 7, 1, 0], [0, 1, 8, 1, 1], [1, 0, 7, 1, 0], [1, 1, 9, 1, 1]])
+    >>> f = log_fingerprint(log, 2, (0, 1))
+    >>> bool(f[0] != f[1]), bool((log_fingerprint(log, 2, (0,)) == log_fingerprint(log, 2, (0,))[0]).all())
+    (True, True)
+    """
+    log = np.asarray(log)
+    out = np.zeros(int(hands), dtype=np.uint64)
+    if log.size == 0:
+        return out.view(np.int64)
+    sel = log[np.isin(log[:, action_col], np.asarray(actions))]
+    hand = sel[:, hand_col].astype(np.int64)
+    rowh = deal_fingerprint(sel[:, first:]).view(np.uint64)
+    pos = np.arange(hand.size) - np.searchsorted(hand, hand, side="left") if hand.size and np.all(np.diff(hand) >= 0) \
+        else np.zeros(hand.size, np.int64)
+    with np.errstate(over="ignore"):
+        mixed = rowh * (pos.astype(np.uint64) * np.uint64(2) + np.uint64(1)) + pos.astype(np.uint64)
+        np.add.at(out, hand, mixed)
+    return out.view(np.int64)

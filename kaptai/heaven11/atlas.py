@@ -41,15 +41,15 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import (AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hands_by_reference_seat,
-                               moments_of_rows)
+from kaptai.core.atlas import (AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, deal_fingerprint,
+                               hands_by_reference_seat, moments_of_rows)
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 from kaptai.heaven11.config import check_policies, make_config
 from kaptai.heaven11.engine import run_hands
 from kaptai.heaven11.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "variant_config", "hand_rows", "play_out", "deal_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "variant_config", "hand_rows", "play_out", "deal_rows", "deal_key"]
 
 #: The atlas variants: the default first, then the two options that move the seats most
 #: (measured with :func:`kaptai.heaven11.simulate.simulate`, greedy, 4x10^4 hands: the
@@ -88,6 +88,7 @@ def _order(out: dict[str, np.ndarray], cfg) -> np.ndarray:
 
 def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
     """Feature columns of engine outcomes: finals in declarer-relative play order, staked, flags, length,
+    ``deal`` (a fingerprint of the four hands dealt, the dealer and the redeals),
     ``win``: 1 where a seat's final is positive (the declarer made its contract, or the
     defenders set it: simulate's ``final_positive``), and ``role_dealer``: the dealer's seat in
     the declarer-relative play order (the seat ``s`` with ``(declarer + s * play_step) % 4 ==
@@ -104,7 +105,7 @@ def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
     dealer = ((out["dealer"].astype(np.int64) - out["declarer"].astype(np.int64)) * cfg.play_step) % 4
     return {"net": net, "staked": np.maximum(-net, 0.0).sum(axis=1), "drawn": out["draw"].astype(np.float64),
             "natural": np.zeros(n), "length": out["plays"].astype(np.float64), "win": (net > 0).astype(np.float64),
-            "role_dealer": dealer}
+            "role_dealer": dealer, "deal": deal_fingerprint(out["hands"], out["dealer"], out["redeals"])}
 
 
 def play_out(cfg, pols: list[str], size: int, bg, *, split: bool = False) -> dict[str, np.ndarray]:
@@ -126,15 +127,49 @@ def play_out(cfg, pols: list[str], size: int, bg, *, split: bool = False) -> dic
 
 def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Per-hand arrays of ``chunk.size`` hands of ``job`` on the chunk's stream (what :func:`play` sums):
-    :func:`hand_rows` with ``gross = net``."""
+    :func:`hand_rows` with ``gross = net``.
+
+    Every seat bids ``job.bidding`` (None: the fixed table ``'expected'``).  With another bidder
+    (the adaptive seat table, ``'search'``: it bids for the scoring in force) the table is played
+    one deal at a time, deal ``i`` on ``PCG64`` of its own seed (:func:`kaptai.core.league.deal_seeds`:
+    the search bidder would otherwise move the stream, by its pass-outs, differently under each
+    scoring), so every variant's seat table starts from the same deals.
+
+    >>> from kaptai.core.runner import plan_chunks
+    >>> job = AtlasJob("heaven-eleven", VARIANTS[0], ("greedy",) * 4, bidding="search")
+    >>> r = rows(job, plan_chunks(2, 2, 3)[0])
+    >>> r["net"].shape, float(r["net"].sum())
+    ((2, 4), 0.0)
+    """
     cfg = variant_config(job.variant)
     pols = list(job.policies)
     if len(pols) != 4 or not all(isinstance(p, str) for p in pols):
         raise RulesError(f"atlas job: expected 4 built-in play policy names, got {job.policies!r}")
     check_policies(pols)
-    out = play_out(cfg, pols, int(chunk.size), bit_generator(chunk.seed))
+    bidding = job.bidding or "expected"
+    if bidding == "expected":
+        out = play_out(cfg, pols, int(chunk.size), bit_generator(chunk.seed))
+    else:
+        from kaptai.core.league import deal_seeds
+
+        if len(set(pols)) != 1:
+            raise RulesError(f"atlas job: bidding={bidding!r} is played with one play policy at every seat")
+        parts = [run_hands(cfg, pols[0], np.random.PCG64(ss), 1, bidding=bidding, engine="compiled")[0]
+                 for ss in deal_seeds(chunk)]
+        out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     r = hand_rows(out, cfg)
     return {**r, "gross": r["net"]}
+
+
+def deal_key(variant: AtlasVariant) -> Any:
+    """What the deal depends on (:attr:`kaptai.core.atlas.AtlasFeed.deal_key`): nothing the variants
+    change (four players, one deck; the fixed bidders bid the same under every scoring, so the
+    pass-outs and their redeals are the same too).
+
+    >>> len({deal_key(v) for v in VARIANTS})
+    1
+    """
+    return ("players", int(variant.players))
 
 
 def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False) -> list[dict[str, np.ndarray]]:
@@ -214,6 +249,13 @@ FEED = AtlasFeed(
     play=play,
     rows=rows,
     deal_rows=deal_rows,
+    deal_key=deal_key,
+    # the declarer is won in an auction: the luck of the seat is measured with bidders that adapt
+    # to the scoring in force (the search bidder, about 7-8 ms a hand on a loaded machine), on a
+    # seat table of its own (docs/heaven-eleven.md, "Bidding by search")
+    adaptive_bidding="search",
+    adaptive_hands=4_000,
+    adaptive_chunk_hands=100,
     max_winners=3,
     win="a positive final: the declarer made its contract, or a defender set it",
     decisive=None,

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, moments_of_rows
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, log_fingerprint, moments_of_rows
 from kaptai.core.sampling import bit_generator
 from kaptai.core.settlement import settle_outcomes
 from kaptai.errors import RulesError
@@ -82,15 +82,15 @@ _END_ACTIONS = (NATURAL, CLAIM_WIN, SELF_DRAWN_WIN, DRAWN_HAND, TURN_LIMIT)
 VARIANTS: tuple[AtlasVariant, ...] = (
     AtlasVariant(
         "traditional", "traditional", 4,
-        "pot game: 1 ante each, the house takes 5% of the pot, basic form only, 4 players",
+        "pot game: 1 ante each, the house takes 5% of the pot, basic form only, 4 players", unit="ante",
     ),
     AtlasVariant(
         "advanced", "advanced", 4,
-        "advanced scoring preset: losers pay the winner's score, all forms, no house cut, 4 players",
+        "advanced scoring preset: losers pay the winner's score, all forms, no house cut, 4 players", unit="point",
     ),
     AtlasVariant(
         "kap_shap", "traditional", 2,
-        "Kap Shap (夾十): the two-player game, one set, traditional pot with the 5% cut",
+        "Kap Shap (夾十): the two-player game, one set, traditional pot with the 5% cut", unit="ante",
     ),
 )
 
@@ -174,7 +174,8 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     (advanced), ``staked`` (see :data:`FEED` notes), ``length`` in turns, ``natural``
     (the first hand's dealt tiles win), ``drawn`` (流局), ``win`` (1 for the hand's
     winner, 0 for everyone on a drawn hand) and ``role_first_hand``, the seat of the first hand
-    (先手, thrown by the dice) in each hand.
+    (先手, thrown by the dice) in each hand, and ``deal``, a fingerprint of the dice and deal
+    rows of the hand's log (:func:`kaptai.core.atlas.log_fingerprint`).
     """
     cfg = _config(job.variant)
     P = cfg.players
@@ -198,7 +199,18 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     won = h["winner"] >= 0
     win[np.flatnonzero(won), h["winner"][won]] = 1.0
     return {"net": net, "gross": gross, "staked": staked, "length": h["length"], "drawn": h["drawn"],
-            "natural": h["natural"], "win": win, "role_first_hand": h["first"]}
+            "natural": h["natural"], "win": win, "role_first_hand": h["first"],
+            "deal": log_fingerprint(log, size, (DICE, DEAL))}
+
+
+def deal_key(variant: AtlasVariant) -> Any:
+    """What the deal depends on (:attr:`kaptai.core.atlas.AtlasFeed.deal_key`): the number of players
+    (the wall and the dice are drawn first, the same tiles under every preset and scoring).
+
+    >>> deal_key(VARIANTS[0]) == deal_key(VARIANTS[1]), deal_key(VARIANTS[0]) == deal_key(VARIANTS[2])
+    (True, False)
+    """
+    return ("players", int(variant.players))
 
 
 def deal_digest(log: np.ndarray, hands: int, actions: tuple[int, ...], first: int = 2) -> np.ndarray:
@@ -324,6 +336,7 @@ FEED = AtlasFeed(
     strong_policy="search",
     chunk_hands=8192,
     deal_rows=deal_rows,
+    deal_key=deal_key,
     play=play,
     rows=rows,
     win="the hand's winner (none on a drawn hand)",

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand_moments
+from kaptai.core.atlas import AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, deal_fingerprint, hand_moments
 from kaptai.core.sampling import bit_generator
 from kaptai.errors import RulesError
 from kaptai.nantong.config import WIN_TYPES, make_config
@@ -47,7 +47,7 @@ from kaptai.nantong.fairness import hand_nets
 from kaptai.nantong.policies import check_policies
 from kaptai.nantong.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "deal_rows", "decisive", "variant_config", "hand_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "deal_rows", "decisive", "variant_config", "hand_rows", "deal_key"]
 
 _HUANG = WIN_TYPES.index("huang")
 _TIANCHENG = WIN_TYPES.index("tiancheng")
@@ -56,13 +56,14 @@ _TIANCHENG = WIN_TYPES.index("tiancheng")
 #: settlements of [D13] (they change what a seat's result is) and the 4-player table with a
 #: sitter.
 VARIANTS: tuple[AtlasVariant, ...] = (
-    AtlasVariant("rank_only", "nantong", 3, "default rules: 1 point to the hand winner, 3 players"),
+    AtlasVariant("rank_only", "nantong", 3, "default rules: 1 point to the hand winner, 3 players", unit="point"),
     AtlasVariant("winner_collects", (("settlement", "winner_collects"),), 3,
-                 "every other player pays the hand winner its total, 3 players"),
+                 "every other player pays the hand winner its total, 3 players", unit="胡數"),
     AtlasVariant("pairwise_difference", (("settlement", "pairwise_difference"),), 3,
-                 "every pair settles the difference of their totals, 3 players"),
+                 "every pair settles the difference of their totals, 3 players", unit="胡數"),
     AtlasVariant("four_players", "nantong", 4,
-                 "default rules, 4 players: 3 active, seat 3 the sitter (the dealer's 上家), who scores 0"),
+                 "default rules, 4 players: 3 active, seat 3 the sitter (the dealer's 上家), who scores 0",
+                 unit="point"),
 )
 
 
@@ -116,7 +117,8 @@ def hand_rows(out: dict[str, np.ndarray], cfg) -> dict[str, np.ndarray]:
 
 def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Per-hand arrays of ``chunk.size`` hands of ``job`` on the chunk's stream (what :func:`play` sums):
-    :func:`hand_rows` with ``gross = net``."""
+    :func:`hand_rows` with ``gross = net``, and ``deal``: a fingerprint of each seat's dealt 起手
+    count (what the deal decides; the engine reports no deal)."""
     cfg = variant_config(job.variant)
     pols = list(job.policies)
     if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
@@ -124,7 +126,17 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     pols = check_policies(pols[: cfg.active], cfg.active)
     out = run_hands(cfg, int(chunk.size), policies=pols, bit_generator=bit_generator(chunk.seed), compiled=True)
     r = hand_rows(out, cfg)
-    return {**r, "gross": r["net"]}
+    return {**r, "gross": r["net"], "deal": deal_fingerprint(out["dealt_qishou"])}
+
+
+def deal_key(variant: AtlasVariant) -> Any:
+    """What the deal depends on (:attr:`kaptai.core.atlas.AtlasFeed.deal_key`): the players (the wall
+    is shuffled first; the settlement does not move the stream).
+
+    >>> [deal_key(v) for v in VARIANTS]
+    [3, 3, 3, 4]
+    """
+    return int(variant.players)
 
 
 def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any) -> list[dict[str, np.ndarray]]:
@@ -216,6 +228,7 @@ FEED = AtlasFeed(
     chunk_hands=10_000,
     play=play,
     rows=rows,
+    deal_key=deal_key,
     deal_rows=deal_rows,
     sitting_out=sitting_out,
     win="the hand winner (a tie shares the win; the sitter of a 4-player table never wins)",

@@ -44,14 +44,14 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.atlas import (AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, hand_moments,
+from kaptai.core.atlas import (AtlasFeed, AtlasJob, AtlasRole, AtlasVariant, deal_fingerprint, hand_moments,
                                hands_by_reference_seat)
 from kaptai.core.sampling import bit_generator
 from kaptai.nineten.config import WIN_CODES, check_policies, make_config
 from kaptai.nineten.engine import run_hands
 from kaptai.nineten.rules import RuleSet, resolve_rules
 
-__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows", "deal_rows"]
+__all__ = ["FEED", "VARIANTS", "play", "rows", "decisive", "variant_config", "hand_rows", "deal_rows", "deal_key"]
 
 _NATURAL = WIN_CODES["natural"]
 _DRAWN = WIN_CODES["drawn"]
@@ -133,7 +133,8 @@ def _play_out(cfg, pols: list[str], size: int, bg) -> dict[str, np.ndarray]:
 
 def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Per-hand arrays of ``chunk.size`` hands of ``job`` on the chunk's stream (what :func:`play` sums):
-    :func:`hand_rows` with ``gross = net``."""
+    :func:`hand_rows` with ``gross = net``, and ``deal``: a fingerprint of the dealer, the pairs dealt
+    and the redeals (what the deal decides; the engine reports no deal)."""
     cfg = variant_config(job.variant)
     pols = check_policies(list(job.policies), cfg.players)
     if len(pols) != cfg.players or not all(isinstance(p, str) for p in pols):
@@ -142,7 +143,17 @@ def rows(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
         raise RulesError(f"atlas job: expected {cfg.players} built-in policy names, got {job.policies!r}")
     out = _play_out(cfg, list(pols), int(chunk.size), bit_generator(chunk.seed))
     r = hand_rows(out, cfg.players)
-    return {**r, "gross": r["net"]}
+    return {**r, "gross": r["net"], "deal": deal_fingerprint(out["dealer"], out["pairs_dealt"], out["redeals"])}
+
+
+def deal_key(variant: AtlasVariant) -> Any:
+    """What the deal depends on (:attr:`kaptai.core.atlas.AtlasFeed.deal_key`): the players and how the
+    next dealer is chosen; who pays a win does not move the stream.
+
+    >>> [deal_key(v) for v in VARIANTS]
+    [(4, 'rotate'), (4, 'rotate'), (4, 'rotate'), (6, 'rotate')]
+    """
+    return (int(variant.players), str(variant_config(variant).rules.next_dealer))
 
 
 def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False) -> list[dict[str, np.ndarray]]:
@@ -259,6 +270,7 @@ FEED = AtlasFeed(
     chunk_hands=100_000,
     play=play,
     rows=rows,
+    deal_key=deal_key,
     deal_rows=deal_rows,
     win="the seat that completes its hand (nobody on 流局)",
     decisive=decisive,
