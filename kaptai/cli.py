@@ -134,6 +134,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("fairness", "expected value per seat, house take and fairness of scoring variants"),
     ("league", "policies head to head: win rate, EV per hand, value of playing well"),
     ("replay", "replay a game record in the engine: every move legal, every settlement matched"),
+    ("play", "play a seat yourself in the terminal against the built-in players, and record the game"),
+    ("review", "every decision of a game record against the advisor's best move: the loss of each, per hand"),
     ("report", "build the strategy report (self-contained HTML or Markdown)"),
     ("evaluate", "classify and score one complete hand"),
     ("waits", "the cards that complete a hand one short, with live outs"),

@@ -101,12 +101,17 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
+    from kaptai.records import league_record
 
-    return league_command(args, game)
+    out = league_command(args, game)
+    league_record(args, game, game.resolve_rules(args.rules, **dict(args.option or [])), players=args.players[0])
+    return out
 
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.play import play_options
+    from kaptai.core.review import review_options
 
     span, name = (2, 52), "big-two"
     players = o.players(span, 4)
@@ -160,11 +165,16 @@ def _commands() -> dict[str, Command]:
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.league_tables(), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
             monte_carlo=True, rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
+        "play": Command("kaptai.bigtwo.play:play_command",
+                        play_options(players, _PRESETS, _POLICIES, "search", span[1]),
+                        example=f"kaptai play {name} --opponents search --hints --record my-game.jsonl"),
+        "review": Command("kaptai.bigtwo.play:review_command", review_options(),
+                          example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "2-8"), o.hands(20_000, "games per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

@@ -1,0 +1,323 @@
+"""A person at the table: the terminal side of ``kaptai play <game>`` (no game names here).
+
+A game's ``kaptai.<package>.play`` module gives a *human policy*: a :class:`Policy` of that game
+whose decisions are asked on a :class:`Console`.  The console prints with plain ``print`` and
+reads lines with ``input()`` (no mouse, no screen control, so it works over any terminal or a
+pipe), refuses what it cannot parse with the legal choices listed and asks again (nothing is
+lost), and ends the game cleanly on ``quit`` (or end of input) by raising :class:`QuitGame`,
+which the play loop catches.
+
+Examples
+--------
+>>> import io
+>>> con = Console(ascii=True, lines=["7", "2", "quit"], out=io.StringIO())
+>>> def pick(text):
+...     if text not in ("1", "2"):
+...         raise ValueError(f"{text!r} is not a choice")
+...     return int(text)
+>>> con.ask("your move", pick, ["1", "2"])
+2
+>>> "refused" in con.out.getvalue() and "legal: 1, 2" in con.out.getvalue()
+True
+>>> con.ask("your move", pick, ["1", "2"])
+Traceback (most recent call last):
+...
+kaptai.core.play.QuitGame: quit at the prompt
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TextIO, TypeVar
+
+from kaptai.errors import KaptaiError, quote_token
+
+__all__ = ["QuitGame", "Console", "can_print", "QUIT_WORDS", "HELP_WORDS", "HINT_WORDS", "hint_rows", "run_session",
+           "parse_opponents", "seat_policies"]
+
+T = TypeVar("T")
+
+#: Words that end the game at any prompt.
+QUIT_WORDS: tuple[str, ...] = ("quit", "q", "exit")
+#: Words that list the legal choices again.
+HELP_WORDS: tuple[str, ...] = ("?", "help", "h")
+#: Words that ask the advisor for a hint at this decision.
+HINT_WORDS: tuple[str, ...] = ("hint",)
+
+#: A sample of the non-ASCII text the games print (Chinese names, suit symbols).
+_SAMPLE = "天地人和鋤大D紅帥五萬♠♥♦♣"
+
+
+class QuitGame(KaptaiError):
+    """The person ended the game (``quit`` or end of input); the play loop stops cleanly."""
+
+
+def can_print(stream: Any, sample: str = _SAMPLE) -> bool:
+    """Whether ``stream``'s encoding can print Chinese names and suit symbols.
+
+    >>> import io
+    >>> can_print(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    False
+    >>> can_print(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    True
+    """
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        sample.encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class Console:
+    """Line-based terminal I/O for a person's decisions.
+
+    Parameters
+    ----------
+    ascii : bool, optional
+        Print ASCII only (card codes instead of Chinese names and suit symbols); default: when
+        ``out``'s encoding cannot print them.
+    lines : iterable of str, optional
+        Scripted input lines (tests); default ``input()``.
+    out : text stream, optional
+        Where to print (default ``sys.stdout``).
+    hint : callable, optional
+        ``hint(context) -> str``: the advisor's hint at a decision, shown when the person
+        types ``hint`` (and before each decision when ``hints`` is on).
+    hints : bool
+        Show the hint before every decision.
+    """
+
+    def __init__(self, ascii: bool | None = None, lines: Iterable[str] | None = None, out: TextIO | None = None,
+                 hints: bool = False):
+        self.out: Any = out if out is not None else sys.stdout
+        self.ascii = (not can_print(self.out)) if ascii is None else bool(ascii)
+        self._lines = iter(lines) if lines is not None else None
+        self.hints = bool(hints)
+        self.decisions = 0
+
+    def say(self, *lines: str) -> None:
+        """Print lines (flushed, so a pipe or a pseudo-terminal sees them at once)."""
+        for line in lines:
+            text = str(line)
+            if self.ascii:
+                text = text.encode("ascii", "replace").decode("ascii")
+            print(text, file=self.out)
+        try:
+            self.out.flush()
+        except (AttributeError, OSError):
+            pass
+
+    def _read(self, prompt: str) -> str:
+        if self._lines is not None:
+            try:
+                line = next(self._lines)
+            except StopIteration:
+                raise QuitGame("end of input") from None
+            self.say(f"{prompt}{line}")
+            return line
+        self.out.write(prompt)
+        self.out.flush()
+        try:
+            return input()
+        except EOFError:
+            raise QuitGame("end of input") from None
+
+    def ask(self, prompt: str, parse: Callable[[str], T], legal: Sequence[str],
+            hint: Callable[[], str] | None = None) -> T:
+        """Ask until a line parses; ``quit`` raises :class:`QuitGame`.
+
+        Parameters
+        ----------
+        prompt : str
+            Shown before the cursor (``"> "`` is appended).
+        parse : callable
+            ``parse(line) -> choice``; raises ``KaptaiError`` or ``ValueError`` for a line that
+            is not a legal choice (its message is shown).
+        legal : sequence of str
+            The legal choices as the person may type them, listed after a refusal and on ``?``.
+        hint : callable, optional
+            The advisor's hint (``hint`` at the prompt; before the prompt with ``hints``).
+        """
+        self.decisions += 1
+        if hint is not None and self.hints:
+            self._hint(hint)
+        while True:
+            line = self._read(f"{prompt}> ").strip()
+            word = line.lower()
+            if word in QUIT_WORDS:
+                raise QuitGame("quit at the prompt")
+            if word in HELP_WORDS or not line:
+                self.say("legal: " + ", ".join(legal), "(type one of them; 'hint' for advice, 'quit' to stop)")
+                continue
+            if word in HINT_WORDS:
+                if hint is None:
+                    self.say("no hint at this decision")
+                else:
+                    self._hint(hint)
+                continue
+            try:
+                return parse(line)
+            except (KaptaiError, ValueError) as exc:
+                self.say(f"refused {quote_token(line)}: {exc}", "legal: " + ", ".join(legal))
+
+    def _hint(self, hint: Callable[[], str]) -> None:
+        try:
+            self.say(hint())
+        except KaptaiError as exc:  # the advisor cannot price this position: say so, keep playing
+            self.say(f"(no hint: {exc})")
+
+
+def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: int = 3,
+              p_win: Sequence[float] | None = None) -> str:
+    """The advisor's best options as one short text block.
+
+    >>> print(hint_rows(["9S", "PASS"], [1.5, -0.25], "ev"))
+    hint (advisor): 1. 9S  ev +1.50   2. PASS  ev -0.25
+    """
+    parts = []
+    for i, (lab, v) in enumerate(zip(labels[:top], values[:top])):
+        s = f"{i + 1}. {lab}  {what} {v:+.2f}"
+        if p_win is not None:
+            s += f" P(win) {p_win[i]:.0%}"
+        parts.append(s)
+    return "hint (advisor): " + "   ".join(parts)
+
+
+def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[dict[str, Any]]], *,
+                seat: int, record: str | None = None) -> Any:
+    """Play a session: each hand's events as the engine hands them over, its result shown;
+    ``quit`` stops it cleanly.  The finished hands are written to ``record`` (a game record,
+    ``docs/records.md``; written whole or not at all) and returned as a table, one row per
+    hand: the hand, each seat's result, and the person's seat's result.
+
+    Parameters
+    ----------
+    console : Console
+    header : dict
+        The record's header (:func:`kaptai.core.records.make_header`).
+    hands : iterator of lists of events
+        Each hand's events, ``deal`` ... ``settle`` (the game's ``hand_events``, the person's
+        policy at ``seat``).
+    seat : int
+    record : str, optional
+        Where to write the record.
+    """
+    import pandas as pd
+
+    from kaptai.core.records import write_record
+
+    done: list[list[dict[str, Any]]] = []
+    quit_reason = None
+    try:
+        for evs in hands:
+            done.append(evs)
+            res = evs[-1].get("result", [])
+            mine = res[seat] if seat < len(res) else None
+            console.say("", f"== hand {len(done)} over: you {mine:+g} {header.get('unit', '')}; every seat: "
+                        + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(res)))
+    except QuitGame as exc:
+        quit_reason = str(exc)
+        console.say("", f"game ended ({quit_reason}) after {len(done)} finished hand(s)")
+    rows = []
+    for i, evs in enumerate(done):
+        res = evs[-1].get("result", [])
+        row: dict[str, Any] = {"hand": i + 1, "you": float(res[seat]) if seat < len(res) else math.nan}
+        for s, v in enumerate(res):
+            row[f"seat_{s}"] = float(v)
+        rows.append(row)
+    df = pd.DataFrame(rows, columns=["hand", "you", *(f"seat_{s}" for s in range(int(header["players"])))])
+    df.attrs.update({"game": header.get("game"), "seat": seat, "quit": quit_reason, "unit": header.get("unit"),
+                     "record": record})
+    if record:
+        h = dict(header)
+        h["hands"] = len(done)
+        write_record(record, h, done)
+        console.say(f"record of {len(done)} hand(s) written to {record} (review it: kaptai review "
+                    f"{header.get('game')} {record} --seat {seat})")
+    return df
+
+
+def parse_opponents(text: str, names: Sequence[str], players: int, seat: int) -> list[str]:
+    """``--opponents``: one policy name for every other seat, or one per other seat (comma
+    separated, in seat order).
+
+    >>> parse_opponents("greedy", ("greedy", "random"), 4, 0)
+    ['greedy', 'greedy', 'greedy']
+    >>> parse_opponents("greedy,random", ("greedy", "random"), 3, 1)
+    ['greedy', 'random']
+    >>> parse_opponents("best", ("greedy", "random"), 3, 1)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --opponents: unknown policy 'best': expected one of greedy, random
+    """
+    from kaptai.errors import UsageError
+
+    items = [t.strip() for t in str(text).split(",")]
+    for t in items:
+        if t not in names:
+            raise UsageError(f"--opponents: unknown policy {quote_token(t)}: expected one of {', '.join(names)}")
+    if len(items) == 1:
+        return items * (players - 1)
+    if len(items) != players - 1:
+        raise UsageError(f"--opponents: {len(items)} policies for {players - 1} other seats: give one, or one "
+                         "per other seat")
+    return items
+
+
+def seat_policies(human: Any, opponents: Sequence[Any], seat: int) -> list[Any]:
+    """The table's policies: ``human`` at ``seat``, the opponents at the other seats in order.
+
+    >>> seat_policies("H", ["a", "b", "c"], 2)
+    ['a', 'b', 'H', 'c']
+    """
+    out = list(opponents)
+    out.insert(seat, human)
+    return out
+
+
+def _file_check(what: str, kinds: tuple[str, ...]) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        from kaptai.core.paths import check_output_path
+
+        if text != text.strip() or "\x00" in text:
+            raise ValueError(f"{quote_token(text)} is not a usable path")
+        try:
+            check_output_path(text, kinds, what=what)
+        except KaptaiError as exc:
+            raise ValueError(str(exc).removeprefix(what + " ")) from None
+        return text
+
+    return check
+
+
+def play_options(players: Any, presets: Sequence[str], policies: Sequence[str], default_opponents: str,
+                 max_players: int) -> tuple:
+    """The declared options of ``kaptai play <game>`` (``players``: the game's ``--players``
+    option, or None where the table size is fixed)."""
+    from kaptai.core import cli_options as o
+    from kaptai.spec import Opt
+
+    out: list = []
+    if players is not None:
+        out.append(players)
+    out += [
+        Opt("--seat", "int", default=0, lo=0, hi=max_players - 1, unit="seat",
+            help="the seat you play (0 = the first seat; the others are the built-in players)"),
+        Opt("--opponents", "str", default=default_opponents, metavar="POLICIES", sample=policies[0],
+            help="the built-in players at the other seats: one policy for all, or one per other seat in seat "
+                 f"order, comma separated ({', '.join(policies)}; default {default_opponents})"),
+        *o.rules(presets),
+        o.hands(1, "hands to play"),
+        o.seed(),
+        Opt("--hints", "flag", help="show the advisor's best options before each of your decisions (type 'hint' "
+                                    "at any prompt for one)"),
+        Opt("--record", "str", default=None, metavar="FILE", check=_file_check("--record", ("jsonl",)),
+            sample="my-game.jsonl",
+            help="write the game as a record to FILE (.jsonl, docs/records.md) for kaptai review"),
+        Opt("--ascii", "flag", help="card and tile codes only (default: Chinese names and suit symbols where "
+                                    "the terminal can print them)"),
+    ]
+    return tuple(out)

@@ -1,0 +1,391 @@
+"""Review of a game record, decision by decision: ``kaptai review <game> FILE`` (no game names here).
+
+A game's ``kaptai.<package>.play`` module (the *adapter*) supplies two functions:
+
+* ``decisions(record, hands)`` -- replays the chosen hands of a parsed record in the game's
+  reference engine and yields a :class:`Decision` for every choice with two or more legal
+  options, with the view of the deciding seat and the move it made;
+* ``evaluate(decision, samples=, seed=)`` -- the game's advisor on that position: each option's
+  label, value, paired difference to the best option (``vs_best``) with its 95% interval, and
+  P(win) where the advisor gives it.
+
+This module turns them into one row per decision (the move made, the advisor's best move, the
+*loss* of the move made = minus its ``vs_best``, with the advisor's paired interval, P(win)
+before = under the best move and after = under the move made), and summaries per hand and per
+record: decisions, the share that matched the best move, the mean loss a decision with an
+interval, the largest mistakes.
+
+The interval of a mean loss is the mean of the decisions' interval bounds (conservative: it
+treats the decisions' sampling errors as fully dependent, and so is never narrower than the
+interval under independence).  Every decision's layouts come from its own seed, derived from
+``seed``, the hand and the decision's index, so a review is the same with any ``workers``.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kaptai.errors import KaptaiError, UsageError, quote_token
+
+__all__ = ["Decision", "REVIEW_COLUMNS", "SUMMARY_COLUMNS", "decision_seed", "review_rows", "review", "summarize",
+           "write_html", "carry_before"]
+
+#: Columns of the per-decision table.
+REVIEW_COLUMNS: list[str] = ["hand", "seat", "decision", "kind", "options", "made", "best", "matched", "loss",
+                             "loss_low", "loss_high", "p_win_before", "p_win_after", "samples"]
+#: Columns of the summary table.
+SUMMARY_COLUMNS: list[str] = ["level", "hand", "seat", "decisions", "matched_share", "mean_loss", "mean_loss_low",
+                              "mean_loss_high", "total_loss", "worst_loss", "worst_decision"]
+
+
+@dataclass
+class Decision:
+    """One decision of a record.
+
+    Attributes
+    ----------
+    hand, seat, index : int
+        The hand (0-based in the record), the deciding seat, the decision's index in the hand.
+    kind : str
+        What was decided (``'play'``, ``'discard'``, ``'claim'``, ``'bid'``).
+    view : object
+        The game's view of the deciding seat (what it knew).
+    made : str
+        The move made, as the advisor labels its options.
+    options : int
+        Legal options.
+    hand_text, table : str
+        The seat's hand and the table, for the report.
+    extra : dict
+        What the game's ``evaluate`` needs beyond the view.
+    """
+
+    hand: int
+    seat: int
+    index: int
+    kind: str
+    view: Any
+    made: str
+    options: int
+    hand_text: str = ""
+    table: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def decision_seed(seed: int, hand: int, index: int) -> int:
+    """The advisor's seed for one decision (independent of the workers and the chunking).
+
+    >>> decision_seed(0, 3, 1) == decision_seed(0, 3, 1) != decision_seed(0, 3, 2)
+    True
+    """
+    ss = np.random.SeedSequence(int(seed), spawn_key=(int(hand), int(index)))
+    return int(ss.generate_state(2, np.uint64)[0] >> np.uint64(1))
+
+
+def carry_before(record: Any, i: int, kind: str) -> Any:
+    """What the replay of hand ``i`` carries from the hand before it, read from the record.
+
+    ``kind``: ``'winner'`` (the previous hand's winner, -1 before the first), ``'dealer_winner'``
+    (its dealer and winner), ``'dealer'`` (this hand's own dealer), ``'none'``.
+    """
+    if kind == "none":
+        return None
+    if kind == "dealer":
+        return int(record.hands[i].deal["dealer"]) if i > 0 else None
+    if i == 0:
+        return None
+    prev = record.hands[i - 1]
+    if kind == "winner":
+        return int(prev.settle["winner"])
+    if kind == "dealer_winner":
+        return int(prev.deal["dealer"]), int(prev.settle["winner"])
+    raise KaptaiError(f"unknown carry {quote_token(kind)}")
+
+
+def _row(d: Decision, ev: dict[str, Any]) -> dict[str, Any]:
+    labels = list(ev["labels"])
+    if d.made not in labels:
+        raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the move made {quote_token(d.made)} is not among the "
+                          f"advisor's options ({', '.join(labels[:8])}{' ...' if len(labels) > 8 else ''})")
+    j = labels.index(d.made)
+    vs, lo, hi = (np.asarray(ev[k], dtype=np.float64) for k in ("vs_best", "vs_low", "vs_high"))
+    pw = ev.get("p_win")
+    best = labels[0]
+    loss = float(-vs[j])
+    return {
+        "hand": d.hand, "seat": d.seat, "decision": d.index, "kind": d.kind, "options": d.options,
+        "made": d.made, "best": best, "matched": bool(j == 0 or vs[j] == 0.0),
+        "loss": loss + 0.0, "loss_low": float(-hi[j]) + 0.0, "loss_high": float(-lo[j]) + 0.0,
+        "p_win_before": float(pw[0]) if pw is not None else math.nan,
+        "p_win_after": float(pw[j]) if pw is not None else math.nan,
+        "samples": int(ev.get("samples", 0)),
+        "hand_text": d.hand_text, "table": d.table,
+    }
+
+
+def review_rows(adapter: Any, record: Any, hands: Sequence[int], seats: Sequence[int] | None, *, seed: int,
+                samples: int, tick: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """One row per decision of ``seats`` (all if None) in ``hands`` of a parsed record."""
+    rows: list[dict[str, Any]] = []
+    want = None if seats is None else set(int(s) for s in seats)
+    last = None
+    for d in adapter.decisions(record, list(hands)):
+        if tick is not None and last is not None and d.hand != last:
+            tick(1)
+        last = d.hand
+        if want is not None and d.seat not in want:
+            continue
+        ev = adapter.evaluate(d, samples=samples, seed=decision_seed(seed, d.hand, d.index))
+        rows.append(_row(d, ev))
+    return rows
+
+
+def _chunk(task: tuple) -> dict[str, np.ndarray]:
+    """One chunk of a review in a worker: the rows of a range of hands (as an object array)."""
+    import importlib
+
+    module, path, game, lo, hi, seats, seed, samples = task
+    adapter = importlib.import_module(module)
+    record = adapter.read(path, game)
+    rows = review_rows(adapter, record, range(lo, hi), seats, seed=seed, samples=samples)
+    out: dict[str, np.ndarray] = {"hands": np.asarray([hi - lo], dtype=np.int64)}
+    for c in _COLUMNS:
+        vals = [r[c] for r in rows]
+        if c in _TEXT:
+            out[c] = np.asarray(vals, dtype=str) if vals else np.zeros(0, dtype="U1")
+        else:
+            out[c] = np.asarray(vals, dtype=np.float64)
+    return out
+
+
+#: Every column of a row, and the ones that are text (the runner merges numpy arrays only).
+_COLUMNS = [*REVIEW_COLUMNS, "hand_text", "table"]
+_TEXT = {"kind", "made", "best", "hand_text", "table"}
+_INTS = {"hand", "seat", "decision", "options", "samples"}
+
+
+def _merge(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {k: a[k] + b[k] if k == "hands" else np.concatenate([a[k], b[k]]) for k in a}
+
+
+def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[int] | None = None,
+           seed: int = 0, samples: int = 32, workers: int = 1, progress: bool | str = False,
+           hands: int | None = None, chunk_hands: int = 25) -> Any:
+    """Review a record: one row per decision (:data:`REVIEW_COLUMNS`).
+
+    Parameters
+    ----------
+    adapter : module
+        The game's ``kaptai.<package>.play`` (``read``, ``decisions``, ``evaluate``).
+    path : str or path
+        The record (``.jsonl``).
+    game : str
+        The game it must be of.
+    seats : sequence of int, optional
+        The seats reviewed (default all).
+    seed : int
+        Seed of the advisor's layouts (the same seed, the same review).
+    samples : int
+        Layouts of the advisor per decision.
+    workers : int
+        Processes (chunks of ``chunk_hands`` hands; the result does not depend on it).
+    hands : int, optional
+        Review only the first ``hands`` hands.
+
+    Returns
+    -------
+    pandas.DataFrame
+        With ``attrs``: game, record, seats, seed, samples, unit, hands.
+    """
+    import pandas as pd
+
+    from kaptai.core.runner import run_chunks
+
+    record = adapter.read(path, game)
+    n = len(record.hands) if hands is None else min(int(hands), len(record.hands))
+    players = int(record.header["players"])
+    if seats is not None:
+        for s in seats:
+            if not 0 <= int(s) < players:
+                raise UsageError(f"--seat {s}: the record has {players} seats (0 to {players - 1})")
+    module = adapter.__name__
+    step = max(1, int(chunk_hands))
+    tasks = [(module, os.fspath(path), game, lo, min(n, lo + step), None if seats is None else tuple(seats),
+              int(seed), int(samples)) for lo in range(0, n, step)]
+    rows: dict[str, Any] = {c: [] for c in _COLUMNS}
+    if tasks:
+        total = run_chunks(_chunk, tasks, merge=_merge, workers=workers, progress=progress, desc="review",
+                           sizes=[t[4] - t[3] for t in tasks], unit="hands")
+        rows = {c: total[c] for c in _COLUMNS}
+    df = pd.DataFrame(rows, columns=_COLUMNS)
+    for c in _INTS:
+        df[c] = df[c].astype(np.int64)
+    df["matched"] = df["matched"].astype(bool)
+    for c in _TEXT:
+        df[c] = df[c].astype(object)
+    df.attrs.update({"game": game, "record": os.fspath(path), "seats": "all" if seats is None else list(seats),
+                     "seed": int(seed), "samples": int(samples), "unit": str(record.header.get("unit", "")),
+                     "hands": n, "policies": list(record.header.get("policies", []))})
+    return df
+
+
+def _summary_row(level: str, hand: Any, seat: Any, g: Any) -> dict[str, Any]:
+    n = len(g)
+    if n == 0:
+        return {"level": level, "hand": hand, "seat": seat, "decisions": 0, "matched_share": math.nan,
+                "mean_loss": math.nan, "mean_loss_low": math.nan, "mean_loss_high": math.nan, "total_loss": 0.0,
+                "worst_loss": math.nan, "worst_decision": ""}
+    w = g.loss.to_numpy().argmax()
+    wr = g.iloc[int(w)]
+    return {"level": level, "hand": hand, "seat": seat, "decisions": n,
+            "matched_share": float(g.matched.mean()), "mean_loss": float(g.loss.mean()),
+            "mean_loss_low": float(g.loss_low.mean()), "mean_loss_high": float(g.loss_high.mean()),
+            "total_loss": float(g.loss.sum()), "worst_loss": float(wr.loss),
+            "worst_decision": f"hand {int(wr.hand) + 1} #{int(wr.decision) + 1}: {wr.made} (best {wr.best})"}
+
+
+def summarize(df: Any, per_hand: bool = True) -> Any:
+    """Summary of a review: per hand and seat (``level='hand'``), then per seat over the record
+    (``level='record'``), then every reviewed seat together (``seat='all'``).
+
+    Columns :data:`SUMMARY_COLUMNS`: decisions, the share whose move matched the advisor's best,
+    the mean loss a decision with its interval (the mean of the decisions' bounds), the total
+    loss, the largest loss and where it was.
+    """
+    import pandas as pd
+
+    out = []
+    if per_hand:
+        for (h, s), g in df.groupby(["hand", "seat"], sort=True):
+            out.append(_summary_row("hand", int(h) + 1, int(s), g))
+    for s, g in df.groupby("seat", sort=True):
+        out.append(_summary_row("record", "all", int(s), g))
+    if df.seat.nunique() > 1 or len(df) == 0:
+        out.append(_summary_row("record", "all", "all", df))
+    res = pd.DataFrame(out, columns=SUMMARY_COLUMNS)
+    res.attrs.update(df.attrs)
+    return res
+
+
+def largest(df: Any, k: int = 10) -> Any:
+    """The ``k`` decisions with the largest loss."""
+    return df.sort_values(["loss", "hand", "decision"], ascending=[False, True, True], kind="stable").head(k)
+
+
+def write_html(df: Any, path: str | os.PathLike, *, flag: float | None = None, title: str = "review") -> str:
+    """An HTML report: the summary, then every flagged decision with the seat's hand and the
+    table (flagged: a loss above ``flag``, default: the loss interval is above 0).
+
+    Returns the path written.
+    """
+    summ = summarize(df)
+    a = df.attrs
+    if flag is None:
+        flagged = df[df.loss_low > 0]
+    else:
+        flagged = df[df.loss > flag]
+    e = html.escape
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{e(title)}</title>",
+        "<style>body{font-family:sans-serif;max-width:70em;margin:1em auto}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td.t{text-align:left}"
+        ".bad{background:#fdd}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p>record <code>{e(str(a.get('record', '')))}</code>, game {e(str(a.get('game', '')))}, policies "
+        f"{e(', '.join(map(str, a.get('policies', []))))}; seats {e(str(a.get('seats', '')))}; "
+        f"{a.get('samples', '')} layouts a decision, seed {a.get('seed', '')}; loss in {e(str(a.get('unit', '')))} "
+        "(the advisor's paired difference to its best move, 95% interval).</p>",
+        "<h2>Summary</h2>",
+        summ[summ.level == "record"].to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep=""),
+        f"<h2>Flagged decisions ({len(flagged)})</h2>",
+    ]
+    if len(flagged) == 0:
+        parts.append("<p>none</p>")
+    else:
+        parts.append("<table><tr><th>hand</th><th>seat</th><th>#</th><th>hand held</th><th>table</th><th>made</th>"
+                     "<th>best</th><th>loss</th><th>interval</th><th>P(win) before</th><th>after</th></tr>")
+        for r in flagged.itertuples(index=False):
+            pw = "" if math.isnan(r.p_win_before) else f"{r.p_win_before:.2f}"
+            pa = "" if math.isnan(r.p_win_after) else f"{r.p_win_after:.2f}"
+            parts.append(
+                f"<tr class='bad'><td>{r.hand + 1}</td><td>{r.seat}</td><td>{r.decision + 1}</td>"
+                f"<td class='t'>{e(str(r.hand_text))}</td><td class='t'>{e(str(r.table))}</td>"
+                f"<td class='t'>{e(str(r.made))}</td><td class='t'>{e(str(r.best))}</td><td>{r.loss:.3f}</td>"
+                f"<td>[{r.loss_low:.3f}, {r.loss_high:.3f}]</td><td>{pw}</td><td>{pa}</td></tr>")
+        parts.append("</table>")
+    parts.append("<h2>Every hand</h2>")
+    parts.append(summ[summ.level == "hand"].to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep=""))
+    parts.append("</body></html>")
+    p = os.fspath(path)
+    tmp = p + ".part"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(parts))
+    os.replace(tmp, p)
+    return p
+
+
+def iter_hands(n: int, step: int) -> Iterator[range]:
+    """Ranges of ``step`` hands covering ``n``."""
+    for lo in range(0, n, step):
+        yield range(lo, min(n, lo + step))
+
+
+def review_options(default_samples: int = 32) -> tuple:
+    """The declared options of ``kaptai review <game> FILE``."""
+    from kaptai.core import cli_options as o
+    from kaptai.core.play import _file_check
+    from kaptai.spec import Opt
+
+    return (
+        o.record_file(),
+        Opt("--seat", "int", default=None, lo=0, hi=99, unit="seat",
+            help="the seat whose decisions are reviewed (default: every seat)"),
+        Opt("--samples", "int", default=default_samples, lo=1, hi=100_000, unit="layouts",
+            help=f"the advisor's layouts a decision (default {default_samples}; a fixed count, so the review "
+                 "is the same for the same --seed)"),
+        o.seed(),
+        Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
+            help="review only the first N hands of the record (default all)"),
+        Opt("--summary", "flag", help="print the summary per hand and per record instead of every decision"),
+        Opt("--html", "str", default=None, metavar="FILE", check=_file_check("--html", ("html",)),
+            sample="review.html", help="also write an HTML report: the summary and the hand at each flagged "
+                                       "decision (a loss whose interval is above 0)"),
+        *o.runner(distributed=False),
+        *o.output(percent=False),
+    )
+
+
+def review_command(args: Any, game: Any, adapter: Any) -> Any:
+    """``kaptai review <game> FILE``: the table of every decision (or ``--summary``)."""
+    from kaptai.core.output import want_progress
+    from kaptai.spec import Output
+
+    seats = None if args.seat is None else [int(args.seat)]
+    df = review(adapter, args.record, game.name, seats=seats, seed=args.seed, samples=args.samples,
+                workers=args.workers, progress=want_progress(progress=args.progress), hands=args.hands)
+    if args.html:
+        write_html(df, args.html, title=f"kaptai review {game.name} {os.path.basename(os.fspath(args.record))}")
+    summ = summarize(df)
+    rec = summ[summ.level == "record"]
+    lines = []
+    for r in rec.itertuples(index=False):
+        lines.append(f"seat {r.seat}: {r.decisions} decisions, {r.matched_share:.0%} matched the advisor's best, "
+                     f"mean loss {r.mean_loss:.3f} [{r.mean_loss_low:.3f}, {r.mean_loss_high:.3f}] "
+                     f"{df.attrs['unit']} a decision; largest: {r.worst_decision}")
+    legend = "\n".join(lines + ["loss = the advisor's best option minus the move made (its paired difference, 95% "
+                                "interval); p_win before/after = under the best move / the move made"
+                                + (f"; HTML report: {args.html}" if args.html else "")])
+    if args.summary:
+        return Output(summ, f"review of {args.record}: summary per hand and per record ({args.samples} layouts a "
+                            f"decision, seed {args.seed})", SUMMARY_COLUMNS, legend=legend)
+    return Output(df.drop(columns=["hand_text", "table"]),
+                  f"review of {args.record}: every decision ({args.samples} layouts a decision, seed {args.seed})",
+                  REVIEW_COLUMNS, legend=legend)
