@@ -435,3 +435,158 @@ def test_bad_roles_are_refused():
     with pytest.raises(KaptaiError, match="reference seat"):
         AtlasFeed("g", (), "dealer", "ante", "a", "a", 1, play=lambda j, c: {}, roles=(FIRST,))
     assert principal_role([DEALER, FIRST]) is FIRST and principal_role([DEALER]) is DEALER
+
+
+# --------------------------------------------------------------------------------------
+# Issue 32: hands until skill shows with ties kept as ties; house take per stake; paired differences
+# --------------------------------------------------------------------------------------
+
+
+def _ahead_trinomial(n, p_win, p_loss):
+    """P(more wins than losses after n hands), each hand +1 / -1 / 0: by hand, as a binomial number of
+    decided hands and a binomial split of them (not the atlas's lattice convolution)."""
+    from scipy.stats import binom
+
+    q = p_win + p_loss
+    k = np.arange(n + 1)
+    decided = binom.pmf(k, n, q)
+    ahead = binom.sf(k // 2, k, p_win / q)         # P(wins > k/2) given k decided hands
+    return float(decided @ ahead)
+
+
+def _until_trinomial(p_win, p_loss, target=0.95):
+    n = 1
+    while _ahead_trinomial(n, p_win, p_loss) < target:
+        n += 1
+    return n
+
+
+def _wilson(k, n, conf):
+    z = z_value(conf)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_hands_until_on_a_table_of_mostly_ties_keeps_the_ties_out_of_ahead():
+    """90% of hands tied, 8% won, 2% lost (two arrangements of 50,000 hands): the value and both
+    ends of its interval by hand, from the Wilson intervals of P(win) and P(loss) at 1 - 0.05/4."""
+    part = np.concatenate([np.ones(4_000), -np.ones(1_000), np.zeros(45_000)])
+    rows = pair_measures([part, part[::-1].copy()], swing=(1.0, 0.9, 1.1), exchanged=(1.0, 1.0, 1.0))
+    h = _rows(rows, "hands_until_skill_shows")
+    assert h["value"] == _until_trinomial(0.08, 0.02) == 84
+    w_lo, w_hi = _wilson(8_000, 100_000, 1 - 0.05 / 4)
+    l_lo, l_hi = _wilson(2_000, 100_000, 1 - 0.05 / 4)
+    assert h["ci_low"] == _until_trinomial(w_hi, l_lo) == 76
+    assert h["ci_high"] == _until_trinomial(w_lo, l_hi) == 93
+    # the old interval shifted every hand, ties too, by the value's half-width: a tie became "ahead"
+    edge_hi = _rows(rows, "value_of_skill")["ci_high"] - 0.06
+    n_old, _ = hands_until_ahead([-1 + edge_hi, edge_hi, 1 + edge_hi], [0.02, 0.90, 0.08])
+    assert n_old == 1 and h["ci_low"] > 1
+
+
+def test_hands_until_interval_scales_the_sizes_of_wins_and_losses():
+    """Wins of 1 and 3, losses of 2, 90% ties: the ends scale each side to its mean size's interval."""
+    from kaptai.core.atlas import hands_until_interval
+
+    n = 20_000
+    vals = np.array([-2.0, 0.0, 1.0, 3.0])
+    probs = np.array([0.02, 0.90, 0.05, 0.03])
+    got = hands_until_interval(vals, probs, n)
+    z = z_value(1 - 0.05 / 4)
+    k_w = 0.08 * n
+    mu_w = (0.05 * 1 + 0.03 * 3) / 0.08
+    var_w = (0.05 * (1 - mu_w) ** 2 + 0.03 * (3 - mu_w) ** 2) / 0.08 * k_w / (k_w - 1)
+    half_w = z * math.sqrt(var_w / k_w)
+    w_lo, w_hi = _wilson(k_w, n, 1 - 0.05 / 4)
+    l_lo, l_hi = _wilson(0.02 * n, n, 1 - 0.05 / 4)      # every loss is 2: its size is known exactly
+    up, down = (mu_w + half_w) / mu_w, (mu_w - half_w) / mu_w
+
+    def dist(pw, pl, s):
+        return ([-2.0, 0.0, 1.0 * s, 3.0 * s], [pl, 1 - pw - pl, pw * 0.05 / 0.08, pw * 0.03 / 0.08])
+
+    assert got[0] == hands_until_ahead(vals, probs)[0]
+    assert got[1] == hands_until_ahead(*dist(w_hi, l_lo, up))[0]
+    assert got[2] == hands_until_ahead(*dist(w_lo, l_hi, down))[0]
+    assert got[1] < got[0] < got[2]
+
+
+def test_hands_until_interval_is_infinite_where_the_worst_case_never_gets_ahead():
+    from kaptai.core.atlas import hands_until_interval
+
+    value, lo, hi = hands_until_interval([-1.0, 0.0, 1.0], [0.30, 0.38, 0.32], 2_000)
+    assert math.isfinite(value) and math.isfinite(lo) and hi == math.inf
+
+
+def test_house_take_per_stake_is_the_cut_of_the_decided_pots():
+    """Four antes a hand, 5% of the pot to the house when someone wins, refunded on 1 hand in 10."""
+    n, P, cut = 10_000, 4, 0.05
+    win = np.arange(n) % P
+    drawn = (np.arange(n) % 10) == 9
+    onehot = np.eye(P)[win]
+    gross = np.where(drawn[:, None], 0.0, onehot * P - 1.0)
+    net = np.where(drawn[:, None], 0.0, onehot * P * (1 - cut) - 1.0)
+    one = np.ones(n)
+    rows = table_measures(hand_moments(net, gross=gross, staked=P * one, length=one, drawn=drawn * 1.0,
+                                       natural=0 * one))
+    staked = _rows(rows, "house_edge_staked")
+    assert staked["value"] == pytest.approx(cut * 0.9, abs=1e-12)
+    assert _rows(rows, "house_edge")["value"] == pytest.approx(cut * P / (P - 1), abs=1e-12)
+
+
+def test_role_luck_variance_share_is_the_square_of_the_luck_share():
+    rng = np.random.default_rng(5)
+    w = rng.choice(3, size=6_000, p=[0.5, 0.3, 0.2])
+    net = np.eye(3)[w] * 3.0 - 1.0
+    one = np.ones(w.size)
+    rows = table_measures(hand_moments(net, gross=net, staked=3 * one, length=one, drawn=0 * one, natural=0 * one),
+                          roles=[AtlasRole("dealer", "rotation")])
+    a = [r for r in rows if r["measure"] == "role_luck_share"][0]
+    b = [r for r in rows if r["measure"] == "role_luck_variance_share"][0]
+    assert b["value"] == pytest.approx(a["value"] ** 2)
+    assert b["ci_low"] == pytest.approx(max(a["ci_low"], 0.0) ** 2) and b["ci_high"] == pytest.approx(a["ci_high"] ** 2)
+
+
+def test_paired_difference_of_a_linear_measure_is_the_mean_of_the_per_deal_differences():
+    """Two variants on the same deals: the paired interval of mean_length is z * SD(L_A - L_B) / sqrt(n)
+    by hand, narrower than the interval of two independent runs."""
+    from kaptai.core.atlas import block_sizes, independent_difference, joint_row, paired_differences
+
+    rng = np.random.default_rng(7)
+    n = 4_000
+    w = rng.integers(0, 2, n)
+    base = rng.integers(5, 40, n).astype(float)
+    la, lb = base, base + rng.integers(0, 3, n)
+    one = np.ones(n)
+    net = np.stack([2.0 * w - 1, 1 - 2.0 * w], axis=1)
+
+    def rows(length):
+        return {"net": net, "gross": net, "staked": one, "length": length, "drawn": 0 * one, "natural": 0 * one}
+
+    z = np.concatenate([joint_row(rows(la)), joint_row(rows(lb))], axis=1)
+    mom = {"n": np.array([n]), "z1": z.sum(axis=0), "z2": z.T @ z}
+    got = {r["measure"]: r for r in paired_differences(mom, [block_sizes(2), block_sizes(2)])}
+    d = la - lb
+    half = 1.959963984540054 * d.std(ddof=1) / math.sqrt(n)
+    r = got["mean_length"]
+    assert r["diff"] == pytest.approx(d.mean()) and r["method"] == "paired_delta"
+    assert r["ci_high"] - r["diff"] == pytest.approx(half, rel=1e-5)
+    ea = _rows(table_measures(hand_moments(net, **{k: v for k, v in rows(la).items() if k != "net"})), "mean_length")
+    eb = _rows(table_measures(hand_moments(net, **{k: v for k, v in rows(lb).items() if k != "net"})), "mean_length")
+    ind = independent_difference((ea["value"], ea["ci_low"], ea["ci_high"]), (eb["value"], eb["ci_low"], eb["ci_high"]))
+    assert ind[0] == pytest.approx(d.mean()) and ind[2] - ind[0] > 5 * half
+    # the same game settled the same way twice: every measure differs by exactly 0
+    z2 = np.concatenate([joint_row(rows(la)), joint_row(rows(la))], axis=1)
+    same = paired_differences({"n": np.array([n]), "z1": z2.sum(axis=0), "z2": z2.T @ z2},
+                              [block_sizes(2), block_sizes(2)])
+    assert all(abs(r["diff"]) < 1e-12 and abs(r["ci_low"]) < 1e-9 and abs(r["ci_high"]) < 1e-9 for r in same)
+
+
+def test_independent_difference_by_hand():
+    from kaptai.core.atlas import independent_difference
+
+    d = independent_difference((2.0, 1.0, 4.0), (1.0, 0.5, 1.2))
+    assert d[0] == 1.0
+    assert d[1] == pytest.approx(1.0 - math.hypot(1.0, 0.2)) and d[2] == pytest.approx(1.0 + math.hypot(2.0, 0.5))
+    assert independent_difference((math.inf, 5.0, math.inf), (3.0, 2.0, 4.0))[0] == math.inf
