@@ -28,7 +28,8 @@ from kaptai.core.records import (
 )
 
 __all__ = ["RECORD_VERSION", "RecordError", "record_format", "record_module", "read_record", "replay", "record_hands",
-           "schema", "replay_command", "record_option", "RECORD_GAMES", "schema_text", "write_schemas"]
+           "schema", "replay_command", "record_option", "RECORD_GAMES", "schema_text", "write_schemas",
+           "league_record"]
 
 
 def record_module(game: str) -> Any:
@@ -162,3 +163,18 @@ def write_schemas(folder: str | os.PathLike) -> list[Path]:
         p.write_text(schema_text(g), encoding="utf-8")
         out.append(p)
     return out
+
+
+def league_record(args: Any, game: Any, rules: Any, players: int | None = None, active: int | None = None,
+                  **table: Any) -> Path | None:
+    """Write the ``--record`` file of ``kaptai league``: ``--record-hands`` hands from ``--seed`` at
+    the league's first table (``players``, ``rules``), seat ``s`` playing the ``s``-th policy of
+    ``--policies`` (cycling when there are fewer policies than seats); None without ``--record``."""
+    path = getattr(args, "record", None)
+    if not path:
+        return None
+    names = [p.strip() for p in str(args.policies).split(",") if p.strip()]
+    seats = active if active is not None else (players if players is not None else 4)
+    policies = [names[s % len(names)] for s in range(seats)]
+    return record_hands(game.name, path, players, rules, policies=policies, hands=int(args.record_hands),
+                        seed=args.seed, **table)

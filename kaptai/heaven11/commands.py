@@ -126,8 +126,11 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
+    from kaptai.records import league_record
 
-    return league_command(args, game)
+    out = league_command(args, game)
+    league_record(args, game, _rules(args, game), players=None, active=4)
+    return out
 
 
 def advise(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -187,6 +190,8 @@ def _rollout_samples(args: argparse.Namespace) -> str | None:
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.play import play_options
+    from kaptai.core.review import review_options
 
     name = "heaven-eleven"
     players = o.players((4, 4), 4)
@@ -226,9 +231,14 @@ def _commands() -> dict[str, Command]:
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
+        "play": Command("kaptai.heaven11.play:play_command",
+                        play_options(None, _PRESETS, _POLICIES, "search", 4),
+                        example=f"kaptai play {name} --opponents search --record my-game.jsonl"),
+        "review": Command("kaptai.heaven11.play:review_command", review_options(),
+                          example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "league": Command(_M + "league", (
             *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.league_tables(),
-            *o.runner(), *o.output(),
+            *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True,
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "advise": Command(_M + "advise", (

@@ -77,11 +77,17 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.league import plot_league, policy_league
+    from kaptai.records import league_record
+
+    def record() -> None:
+        league_record(args, game, args.rules_list.split(",")[0], players=args.players[0])
 
     if getattr(args, "cross", False) or getattr(args, "diff", False):
         from kaptai.kts.league import league_tables_command
 
-        return league_tables_command(args, game)
+        out = league_tables_command(args, game)
+        record()
+        return out
     df = policy_league(
         players=tuple(args.players),
         rules=tuple(args.rules_list.split(",")),
@@ -97,6 +103,7 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
     )
     if args.plot:
         plot_league(df, path=args.plot)
+    record()
     return Output(df, "policy league: win rate, EV per hand and value of play, 95% intervals",
                   ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
 
@@ -219,7 +226,7 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             Opt("--advisor-hands", "int", default=0, lo=0, hi=o.MAX_HANDS, unit="hands",
                 help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)"),
             o.seed(), o.plot("save the EV plot (with --cross or --diff: the heat map) to this file"),
-            *o.league_tables()[:2], *o.runner(), *o.output(),
+            *o.league_tables()[:2], *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players {span[0] if small else '4,6'} --hands 20000", monte_carlo=True),
         "evaluate": Command(_M + "evaluate", (
             o.hand("a complete hand, e.g. \"66 66 44 44 14 14 55 55 46 46\"", hand10), sets, *rules,

@@ -166,8 +166,12 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
+    from kaptai.records import league_record
 
-    return league_command(args, game)
+    out = league_command(args, game)
+    rules = game.resolve_rules(args.rules, **dict(args.option or []))
+    league_record(args, game, rules, players=args.players[0], active=rules.active_players(args.players[0]))
+    return out
 
 
 _M = "kaptai.nantong.commands:"
@@ -245,7 +249,7 @@ def _commands() -> dict[str, Command]:
             rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE),
         "league": Command(_M + "league", (
             o.player_counts(span, "3"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.league_tables(), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.record(50), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True,
             rule_ignores=("first_sitter", "rounds"),
             rule_note="first_sitter and rounds arrange the seats of a whole match; a league plays independent hands"),

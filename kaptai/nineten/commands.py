@@ -108,8 +108,11 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
+    from kaptai.records import league_record
 
-    return league_command(args, game)
+    out = league_command(args, game)
+    league_record(args, game, game.resolve_rules(args.rules, **dict(args.option or [])), players=args.players[0])
+    return out
 
 
 _M = "kaptai.nineten.commands:"
@@ -173,7 +176,7 @@ def _commands() -> dict[str, Command]:
                       "foul"),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.league_tables(), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True,
             rule_ignores=(*_UNPLAYED, "stake_per_tou"),
             rule_note="a league counts in 頭, not money, with the seats as given and no foul"),
