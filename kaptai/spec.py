@@ -21,6 +21,10 @@ argparse.ArgumentTypeError: expected a whole number from 1 to 1,000,000 (hands),
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: expected one of 'a', 'b', got ''
+>>> Opt("--seen", "str", default="", empty_ok=True, metavar="TILES").parse(" , ")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected TILES ('' for none), got only separators: ' , '
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ OptKind = Literal["int", "float", "str", "choice", "flag", "switch", "keyvalue"]
 _INT = re.compile(r"[+-]?\d(?:_?\d)*")
 _SCI = re.compile(r"[+-]?\d(?:_?\d)*(?:\.\d*)?[eE]\+?\d{1,3}")
 _MAX_DIGITS = 40  # a number longer than this is out of every declared bound
+_SEPARATORS = " \t\r\n,;"  # what separates the items of a list option (cards, calls, plays)
 
 
 def _fmt(x: float) -> str:
@@ -170,6 +175,10 @@ class Opt:
             return _key_value(text)
         if not text.strip() and not (self.empty_ok and text == ""):
             raise argparse.ArgumentTypeError(f"expected {self.metavar or 'a value'}, got {quote_token(text)}")
+        if text and not text.strip(_SEPARATORS) and self.metavar not in ("FILE", "DIR"):  # ',': a list of nothing
+            none = " ('' for none)" if self.empty_ok else ""
+            raise argparse.ArgumentTypeError(
+                f"expected {self.metavar or 'a value'}{none}, got only separators: {quote_token(text)}")
         if self.check is not None:
             try:
                 return self.check(text)

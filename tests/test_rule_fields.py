@@ -249,3 +249,30 @@ def test_every_numeric_rule_option_is_bounded_at_the_api_and_the_command_line(ga
     assert main([*_base(game, name), "-o", f"{key}=10**30"]) == 2
     err = capsys.readouterr().err
     assert (f"'{key}'" in err or f"{key}=" in err) and err.count("\n") == 1, err
+
+
+def _text_options() -> list[tuple[str, str, str]]:
+    out = []
+    for g in GAMES.values():
+        for name, cmd in g.commands.items():
+            for o in cmd.options:
+                if o.kind == "str" and o.metavar not in ("FILE", "DIR"):
+                    out.append((g.name, name, o.name))
+    return out
+
+
+TEXT_OPTIONS = _text_options()
+
+
+@pytest.mark.parametrize("game,name,option", TEXT_OPTIONS, ids=[f"{n}-{g}-{o}" for g, n, o in TEXT_OPTIONS])
+def test_a_list_of_only_separators_is_refused_naming_it(game, name, option, capsys):
+    """``--seen ,`` (or a hand of ' ; ') is not an empty list: refused, quoting the token."""
+    cmd = GAMES[game].commands[name]
+    for token in (",", " , ; "):
+        argv = [name, game] + [token if o.name == option else (o.example_value() or "x")
+                               for o in cmd.options if o.positional]
+        if option.startswith("-"):
+            argv += [option, token]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "only separators" in err and repr(token) in err and err.count("\n") == 1, err
