@@ -67,7 +67,7 @@ def atlas_report_command(args: argparse.Namespace, game: object = None) -> Outpu
     fmt = report_format(out, args.format)
     build_atlas_report(hands=args.hands, seed=args.seed, out=out, fmt=fmt, workers=args.workers,
                        progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint,
-                       strong_hands=args.strong_hands)
+                       strong_hands=args.strong_hands, stake=args.stake, players_hands=args.players_hands)
     return Output(None, text=f"wrote {out}")
 
 
@@ -195,9 +195,16 @@ def _extra_targets() -> dict[str, dict[str, Command]]:
     from kaptai.core import cli_options as o
 
     return {"report": {"atlas": Command("kaptai.commands:atlas_report_command", (
-        o.hands(100_000, "hands of each default table of the atlas"), o.seed(), _strong_hands(), *o.report_output(),
-        *o.runner(),
-    ), help="the atlas report: every game on one scale", example="kaptai report atlas --hands 100000",
+        o.hands(100_000, "hands of each default table of the atlas"), o.seed(), _strong_hands(),
+        Opt("--stake", "float", default=1.0, lo=1e-6, hi=1e12, unit="money per unit", sample="10",
+            help="money per unit of each game (ante, point, tou ...): the designer's pages give each effect over "
+                 "a session in money at this stake"),
+        Opt("--players-hands", "int", default=None, lo=0, hi=o.MAX_HANDS, unit="hands", sample="2000",
+            help="hands of each default table of the sweep over the number of players (default: --hands, at "
+                 "most 20,000; 0 skips the sweep)"),
+        *o.report_output(), *o.runner(),
+    ), help="the atlas report: every game on one scale, and a designer's page per game",
+        example="kaptai report atlas --hands 100000 --stake 10",
         monte_carlo=True)}}
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 from kaptai._version import __version__
 from kaptai.report.render import Section, report_step, report_format, to_html, to_markdown, write_atomic
 
-__all__ = ["build_atlas_report", "summary_table", "reading", "rank_table"]
+__all__ = ["build_atlas_report", "summary_table", "reading", "rank_table", "top_ranking", "write_game_page"]
 
 _SUMMARY = [
     ("house_edge", "house edge"),
@@ -209,6 +209,48 @@ def reading(df: pd.DataFrame) -> list[str]:
     return out
 
 
+def top_ranking(ranked: pd.DataFrame, top: int = 3) -> pd.DataFrame:
+    """The first ``top`` items of each ranked measure (and skill pair) of :func:`kaptai.atlas.ranking`,
+    one row each: what is ranked (its label: which pair or role, which unit), rank, item,
+    value [95% interval], how many share its rank."""
+    rows = []
+    has_label = "label" in ranked.columns
+    keys = ["measure", "level"]
+    grp = ranked.assign(level=ranked.level.astype(object).where(ranked.level.notna(), ""))
+    for (m, lev), part in grp.groupby(keys, sort=False):
+        part = part[part["rank"].notna()].sort_values("rank", kind="stable")
+        if measure_is_role(m):
+            lev = ""
+        for r in part.head(top).itertuples():
+            what = (str(r.label) if has_label and isinstance(r.label, str) and r.label
+                    else f"{m}" + (f" ({r.level})" if r.level else ""))
+            unit = str(getattr(r, "unit", "") or "")
+            rows.append({"ranked by": what, "unit": unit, "better": r.better, "rank": int(r.rank),
+                         "game / variant": f"{r.game}/{r.variant}",
+                         "value [95%]": _cell(pd.Series({"measure": m, "method": "", "value": r.value,
+                                                          "ci_low": r.ci_low, "ci_high": r.ci_high})),
+                         "items sharing its rank": int((part["rank"] == r.rank).sum()) - 1})
+    out = pd.DataFrame(rows)
+    if len(out) and not out["unit"].astype(bool).any():
+        out = out.drop(columns=["unit"])
+    return out
+
+
+def measure_is_role(m: str) -> bool:
+    return str(m).startswith("role_")
+
+
+def _side_path(out: str | os.PathLike, tail: str) -> str:
+    base, _ = os.path.splitext(os.fspath(out))
+    return f"{base}-{tail}"
+
+
+def _link(out: str | os.PathLike | None, path: str) -> str:
+    if out is None:
+        return path
+    return os.path.relpath(path, os.path.dirname(os.path.abspath(os.fspath(out))) or ".")
+
+
 def build_atlas_report(
     *,
     games: Any = None,
@@ -221,61 +263,177 @@ def build_atlas_report(
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
     strong_hands: int | None = None,
+    stake: float = 1.0,
+    players_hands: int | None = None,
+    game_pages: bool = True,
+    top: int = 3,
+    table: pd.DataFrame | None = None,
 ) -> tuple[str, pd.DataFrame]:
-    """Run the atlas and write its report; returns (document text, atlas table)."""
-    from kaptai.atlas import MEASURES, atlas, atlas_figures, ranking, verdict
+    """Run the atlas and write its report; returns (document text, atlas table).
+
+    Beside ``out`` (``reports/atlas.html``) it writes the long tables as CSV
+    (``atlas-table.csv`` every row of the atlas, ``atlas-ranking.csv``, ``atlas-differences.csv``
+    the differences between variants, ``atlas-players.csv`` the measures by number of players)
+    and, with ``game_pages``, one designer's page per game (``atlas-<game>.html`` or ``.md``:
+    :mod:`kaptai.report.designer`).  A Markdown ``out`` gets its figures as PNG files beside it
+    (``atlas-fig-<k>.png``), so that the Markdown stays small.  ``stake`` is the money per unit
+    of each game in which the designer's effects are given over a session; ``players_hands``
+    the hands of each default table of the sweep over the number of players (default
+    ``min(hands, 20_000)``; 0 skips the sweep).  ``table``: an atlas table already computed
+    (:func:`kaptai.atlas.atlas`), rendered instead of running the atlas.
+    """
+    from kaptai.atlas import MEASURES, atlas, ranking, verdict
+    from kaptai.core.options import check_count
+    from kaptai.report import designer as D
 
     fmt = report_format(out, fmt, checkpoint)
+    stake = D.check_stake(stake)
+    top = check_count("top", top, 1)
+    sweep_hands = min(hands, 20_000) if players_hands is None else int(players_hands)
     report_step(progress, f"atlas: {hands:,} hands per default table, seed {seed}")
     t0 = time.perf_counter()
-    df = atlas(games=games, hands=hands, seed=seed, workers=workers, progress=progress, scheduler=scheduler,
-               checkpoint=checkpoint, strong_hands=strong_hands)
+    if table is None:
+        df = atlas(games=games, hands=hands, seed=seed, workers=workers, progress=progress, scheduler=scheduler,
+                   checkpoint=checkpoint, strong_hands=strong_hands)
+    else:
+        df = table
+    sweeps = []
+    if sweep_hands > 0:
+        for g in df.attrs["games"]:
+            report_step(progress, f"players: {g}, {sweep_hands:,} hands per default table")
+            ck = None if checkpoint is None else f"{os.fspath(checkpoint).rstrip(os.sep)}-players-{g}"
+            sweeps.append(D.players_sweep(g, hands=sweep_hands, seed=seed, workers=workers, progress=progress,
+                                          scheduler=scheduler, checkpoint=ck))
+    sweep = pd.concat(sweeps, ignore_index=True) if sweeps else None
+    if sweep is not None and sweeps:
+        sweep.attrs.update(sweeps[0].attrs)
+        sweep.attrs["roles"] = {k: v for s_ in sweeps for k, v in s_.attrs.get("roles", {}).items()}
+        sweep.attrs["principal_roles"] = {k: v for s_ in sweeps for k, v in s_.attrs.get("principal_roles", {}).items()}
     elapsed = time.perf_counter() - t0
     report_step(progress, f"atlas done in {elapsed:.0f} s; rendering")
-    a = df.attrs
-    sections = [
-        Section("What the atlas measures", [
-            ("p", "Each game is played by its compiled engine under its own rules: a default table (every seat "
-                  "the game's default policy), and for skill the same two pairs in every game — the default "
-                  "policy against random, and the strongest policy against the default — the two players of a "
-                  "pair at one table with the field (the default policy) in the other seats, one table per "
-                  "ordered pair of seats. Every hand becomes one row of the same features (each seat's result, "
-                  "the house's take, the money that changes hands, drawn, instant win, length) and every measure "
-                  "is one definition for every game (kaptai.core.atlas). Intervals are 95% delta-method normal "
-                  "intervals; seat advantages are simultaneous (Bonferroni); rates have exact Clopper–Pearson "
-                  "intervals. 'Hands until skill shows' is the smallest N with P(ahead after N hands) ≥ 95%, by "
-                  "exact convolution of the per-hand difference of the pair (its seats mixed), not the normal "
-                  "approximation."),
-            ("table", pd.DataFrame([{"measure": k, "definition": v} for k, v in MEASURES.items()]), "Measures"),
-            ("p", f"This run: kaptai atlas --hands {hands} --seed {seed} (report: kaptai report atlas --hands "
-                  f"{hands} --seed {seed}); {len(a['games'])} games, {df.groupby(['game', 'variant']).ngroups} "
-                  f"variants; {elapsed:.0f} s for this build with {workers} worker(s)"
-                  + (" (with a checkpoint: chunks finished by an earlier run of the same atlas were read, "
-                     "not played again)." if checkpoint is not None else ".")),
-        ]),
-        Section("The games at a glance", [
-            ("table", summary_table(df), "Headline measures by game and variant (value [95% interval])"),
-        ]),
-        Section("Reading", [("p", t) for t in reading(df)]),
-    ]
     ranked = ranking(df)
-    sections.append(Section("The verdict, with its uncertainty", [
-        ("p", verdict(ranked)),
-        ("p", "Every game and variant is ranked by each unit-free measure (kaptai.atlas.ranking): the rank is 1 + "
-              "the number of items whose 95% interval lies wholly on the better side of this one's, so items "
-              "whose intervals overlap share a rank. The seat-luck measures are those of each game's role that "
-              "varies (the role chance assigns, else the rotating dealer)."),
-        ("table", rank_table(ranked), "Rank · value of every game and variant by the headline unit-free "
-                                      "measures (1 = best)"),
-        ("table", ranked, "The ranking with its intervals and ties (tied_with: the items whose intervals overlap)"),
+    diffs = D.variant_differences(df)
+    full_table = df
+    df = D._lite(df)               # the rest reads the table without its long attrs (pandas copies them)
+    a = df.attrs
+    rec = D.recommendations(df, diffs)
+    ext = "md" if fmt == "md" else "html"
+    side: dict[str, str] = {}
+    if out is not None:
+        full = D._lite(full_table).copy()
+        full["seat"] = full["seat"].astype(object).where(full["seat"].notna(), None)
+        for name, frame in (("table", full), ("ranking", ranked), ("differences", diffs),
+                            ("players", sweep), ("recommendations", rec)):
+            if frame is None:
+                continue
+            path = _side_path(out, f"{name}.csv")
+            write_atomic(path, frame.to_csv(index=False))
+            side[name] = path
+        if game_pages:
+            for g in a["games"]:
+                page = _side_path(out, f"{g}.{ext}")
+                write_game_page(df, g, page, fmt=fmt, stake=stake, sweep=sweep, differences=diffs, seed=seed,
+                                hands=hands, atlas_page=os.path.basename(os.fspath(out)))
+                side[f"page {g}"] = page
+    house = D.house_measure(df)
+    rec_short = rec[["game", "criterion", "pair / role", "unit", "recommended", "value", "how sure"]].copy()
+    rec_short["how sure"] = rec_short["how sure"].str.replace(": the 95% interval of its difference to", " vs",
+                                                              regex=False)
+    verdict_blocks: list[tuple[Any, ...]] = [
+        ("verdict", verdict(ranked)),
+        ("table", rec_short, "Recommended variant per game and criterion (the role or skill pair, the unit; how "
+                             "sure: from the 95% interval of the difference to each other variant)"),
+    ]
+    for g in a["games"]:
+        if f"page {g}" in side:
+            verdict_blocks.append(("link", _link(out, side[f"page {g}"]), f"{g}: the designer's page (recommendation, "
+                                   f"effects in money, seat luck over a session, differences, players)"))
+    sections = [Section("The verdict", verdict_blocks)]
+    sections.append(Section("The games at a glance", [
+        ("table", summary_table(df), "Headline measures by game and variant (value [95% interval]; the seat luck is "
+                                     "that of the role named in 'role'; units in the last column)"),
     ]))
-    figs = atlas_figures(df)
-    fig_blocks = []
-    for name, fig in figs.items():
-        cap = ("The map: skill effect size per hand against house edge, 95% intervals" if name == "map"
-               else f"{name}: {MEASURES.get(name, '')}, by game and variant, 95% intervals")
-        fig_blocks.append(("figure", fig, cap))
-    sections.append(Section("Figures", fig_blocks))
+    money = []
+    for g in a["games"]:
+        first = next(iter(a["variant_descriptions"].get(g, {})), None)
+        m = D.money_table(df, g, stake)
+        if first is not None and len(m):
+            money.append(m[m.variant == first].assign(game=g))
+    if money:
+        mt = pd.concat(money, ignore_index=True)
+        mt = mt[["game"] + [c for c in mt.columns if c != "game"]]
+        sessions = "; ".join(f"{g}: {D.session_hands(g, int(df[df.game == g].players.iloc[0]))[0]} hands"
+                             for g in a["games"])
+        sections.append(Section(f"In money: each default rules' effects at a stake of {stake:g} per unit", [
+            ("p", f"Over a session of each game's usual length ({sessions}; why each, on its page). Per hand in the "
+                  f"game's unit; over the session in money at {stake:g} per unit (kaptai report atlas --stake S "
+                  "sets it): means scale with the hands, SDs (the swing, the seat's luck) with their square root."),
+            ("table", mt, "Effects of each game's default rules (every row names its role or pair and its unit)"),
+        ]))
+    luck = D.luck_hands_table(df)
+    if len(luck):
+        sections.append(Section("How long until the seat's luck evens out", [
+            ("p", f"Hands until the seat's luck — the SD, over where the role fell, of a player's expected total — "
+                  f"is within {D.LUCK_SHARE:.0%} of the session's swing (√n SDs of one hand). A rotating role "
+                  "cancels over whole rotations, so its share falls as 1/√n; a role that chance assigns afresh "
+                  "keeps its share at every length (never, unless it starts within)."),
+            ("table", luck, "The seat's luck over a session, by game, variant and role"),
+        ]))
+    blocks: list[tuple[Any, ...]] = [
+        ("p", "Every game and variant is ranked by each unit-free measure (kaptai.atlas.ranking): rank 1 + the number "
+              "of items clearly better (the interval of the difference wholly on the better side), so items whose "
+              f"difference is not resolved share a rank. The first {top} of each measure below; the whole ranking, "
+              "with intervals and ties, is the CSV beside this page."),
+        ("table", top_ranking(ranked, top), f"The first {top} of each ranking (the label names the pair, the role "
+                                            "and the unit)"),
+    ]
+    if "ranking" in side:
+        blocks.append(("link", _link(out, side["ranking"]), f"The whole ranking ({len(ranked)} rows, CSV)"))
+    sections.append(Section("The ranking", blocks))
+    figs: list[tuple[Any, ...]] = []
+    from kaptai.atlas import plot_map
+
+    if (df.measure == "skill_effect_size").any():
+        try:
+            figs.append(("figure", plot_map(df).figure, "The map: skill effect size per hand (default over random) "
+                                                        "against the house edge; both unit-free; 95% intervals"))
+        except Exception:  # pragma: no cover - a table without the default - random pair
+            pass
+    dfig = D.plot_differences(diffs, None, ["role_luck_share", house, "value_of_skill_swing_share"])
+    if dfig is not None:
+        figs.append(("figure", dfig, "Differences between each variant and its game's default, one panel per "
+                                     "measure (seat luck of the role that varies, house take, value of skill per "
+                                     "skill pair, each in its own unit); 95% intervals"))
+    for m in ("role_luck_share", "role_luck_after_rotation", house, "value_of_skill_swing_share",
+              "skill_effect_size", "hands_until_skill_shows", "seat_spread_swing_share", "natural_rate",
+              "drawn_rate"):
+        if (df.measure == m).any():
+            figs.append(("figure", D.plot_unitfree(df, m), f"{m}: {MEASURES.get(m, '')} — by game and variant, "
+                                                           "95% intervals; one colour per skill pair"))
+    if (df.measure == "value_of_skill").any():
+        figs.append(("figure", D.plot_by_unit(df, "value_of_skill"), "value_of_skill in each game's unit: one panel "
+                                                                     "per unit, one colour per skill pair"))
+    sections.append(Section("Figures", figs))
+    sections.append(Section("Reading", [("p", t) for t in reading(df)]))
+    sections.append(Section("What the atlas measures", [
+        ("p", "Each game is played by its compiled engine under its own rules: a default table (every seat "
+              "the game's default policy), and for skill the same two pairs in every game — the default "
+              "policy against random, and the strongest policy against the default — the two players of a "
+              "pair at one table with the field (the default policy) in the other seats, one table per "
+              "ordered pair of seats. Every hand becomes one row of the same features (each seat's result, "
+              "the house's take, the money that changes hands, drawn, instant win, length) and every measure "
+              "is one definition for every game (kaptai.core.atlas). Intervals are 95%; seat advantages are "
+              "simultaneous (Bonferroni); rates have exact Clopper–Pearson intervals. 'Hands until skill "
+              "shows' is the smallest N with P(ahead after N hands) ≥ 95%, by exact convolution of the "
+              "per-hand difference of the pair (its seats mixed), not the normal approximation."),
+        ("table", pd.DataFrame([{"measure": k, "definition": v} for k, v in MEASURES.items()]), "Measures"),
+        ("p", f"This run: kaptai report atlas --hands {hands} --seed {seed} --stake {stake:g}; "
+              f"{len(a['games'])} games, {df.groupby(['game', 'variant']).ngroups} variants; the sweep over the "
+              f"number of players {sweep_hands:,} hands a default table; {elapsed:.0f} s for this build with "
+              f"{workers} worker(s)"
+              + (" (with a checkpoint: chunks finished by an earlier run of the same atlas were read, "
+                 "not played again)." if checkpoint is not None else ".")),
+    ]))
     notes = []
     for g in a["games"]:
         vs = a["variant_descriptions"].get(g, {})
@@ -286,13 +444,44 @@ def build_atlas_report(
                            + "; ".join(f"{k} — {d} (strong policy {pol['strong'].get(k, '')})"
                                        for k, d in vs.items())))
     sections.append(Section("How each game is put on the scale", notes))
-    full = df.copy()
-    full["seat"] = full["seat"].astype(object).where(full["seat"].notna(), None)
-    sections.append(Section("The full table", [("table", full, "Every row of the atlas")]))
+    downloads = [("link", _link(out, p_), f"{name}: {os.path.basename(p_)}") for name, p_ in side.items()
+                 if not name.startswith("page ")]
+    if downloads:
+        sections.append(Section("Downloads: the long tables", [
+            ("p", "The long tables are CSV files beside this page (one row per observation, the atlas's columns)."),
+            *downloads]))
     title = "The fairness atlas — five traditional games on one scale"
     meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · "
-            f"seed {seed} · {hands:,} hands per default table")
-    text = to_html(title, sections, meta) if fmt == "html" else to_markdown(title, sections, meta)
+            f"seed {seed} · {hands:,} hands per default table · stake {stake:g} per unit")
+    text = _render(title, sections, meta, fmt, out, "fig")
     if out is not None:
         write_atomic(out, text)
-    return text, df
+    return text, full_table
+
+
+def _render(title: str, sections: list[Section], meta: str, fmt: str, out: str | os.PathLike | None,
+            tag: str) -> str:
+    if fmt == "html":
+        return to_html(title, sections, meta)
+    if out is None:
+        return to_markdown(title, sections, meta)
+    base = os.path.splitext(os.path.basename(os.fspath(out)))[0]
+    return to_markdown(title, sections, meta, figure_dir=os.path.dirname(os.path.abspath(os.fspath(out))),
+                       figure_prefix=f"{base}-{tag}")
+
+
+def write_game_page(df: pd.DataFrame, game: str, out: str | os.PathLike, *, fmt: str = "html", stake: float = 1.0,
+                    sweep: pd.DataFrame | None = None, differences: pd.DataFrame | None = None, seed: int = 1,
+                    hands: int = 0, atlas_page: str | None = None) -> str:
+    """One game's designer page (:func:`kaptai.report.designer.designer_sections`) written to ``out``."""
+    from kaptai.report import designer as D
+
+    title = f"{game}: which rules to adopt — the atlas for a game designer"
+    meta = (f"kaptai {__version__} · generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC · seed {seed}"
+            f" · {hands:,} hands per default table · stake {stake:g} per unit")
+    sections = D.designer_sections(df, game, stake=stake, sweep=sweep, differences=differences)
+    if atlas_page:
+        sections.append(Section("Every game", [("link", atlas_page, "The fairness atlas: every game on one scale")]))
+    text = _render(title, sections, meta, fmt, out, "fig")
+    write_atomic(out, text)
+    return text

@@ -1,8 +1,12 @@
 """Render a report (a list of sections of blocks) to self-contained HTML or Markdown.
 
-A block is one of ``("p", text)``, ``("table", DataFrame, caption)`` or
-``("figure", matplotlib Figure, caption)``.  Figures are embedded as base64
-PNG data URIs, so the files need no network and no side files.
+A block is one of ``("p", text)``, ``("table", DataFrame, caption)``,
+``("figure", matplotlib Figure, caption)`` or ``("link", href, text)`` (a file beside the
+report, e.g. the full table as CSV).  Every table sits in a scroll box (``div.scroll``,
+``overflow-x: auto``), so a wide table scrolls inside the page's column instead of being cut
+off.  Figures are embedded as base64 PNG data URIs, so the HTML needs no network and no side
+files; :func:`to_markdown` can instead write each figure as a PNG beside the Markdown
+(``figure_dir``), which keeps the Markdown small.
 
 Examples
 --------
@@ -10,6 +14,9 @@ Examples
 >>> from kaptai.report.render import Section, to_markdown
 >>> md = to_markdown("T", [Section("S", [("p", "hello"), ("table", pd.DataFrame({"a": [1]}), "one")])])
 >>> "## S" in md and "| a |" in md
+True
+>>> from kaptai.report.render import to_html
+>>> '<div class="scroll"><table>' in to_html("T", [Section("S", [("table", pd.DataFrame({"a": [1]}), "one")])])
 True
 """
 
@@ -158,6 +165,9 @@ th { background: #f3ecec; }
 caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: .3em; }
 figure { margin: 1em 0; } figcaption { font-size: .9em; color: #555; }
 img { max-width: 100%; }
+div.scroll { overflow-x: auto; max-width: 100%; margin: .8em 0 1.2em; }
+div.scroll > table { margin: 0; }
+.verdict { background: #faf6f0; border-left: 4px solid #8b0000; padding: .5em 1em; }
 .meta { color: #555; font-size: .9em; }
 """
 
@@ -178,6 +188,10 @@ def to_html(title: str, sections: list[Section], meta: str = "") -> str:
             kind = block[0]
             if kind == "p":
                 out.append(f"<p>{html.escape(block[1])}</p>")
+            elif kind == "verdict":
+                out.append(f'<p class="verdict">{html.escape(block[1])}</p>')
+            elif kind == "link":
+                out.append(f'<p><a href="{html.escape(block[1])}">{html.escape(block[2])}</a></p>')
             elif kind == "table":
                 df, caption = block[1], block[2]
                 head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
@@ -189,8 +203,8 @@ def to_html(title: str, sections: list[Section], meta: str = "") -> str:
                     ) + "</tr>"
                     for row in df.itertuples(index=False)
                 )
-                out.append(f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead>"
-                           f"<tbody>{rows}</tbody></table>")
+                out.append(f'<div class="scroll"><table><caption>{html.escape(caption)}</caption>'
+                           f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
             elif kind == "figure":
                 png = figure_png(block[1])
                 out.append(f'<figure><img alt="{html.escape(block[2])}" src="data:image/png;base64,{png}">'
@@ -201,17 +215,23 @@ def to_html(title: str, sections: list[Section], meta: str = "") -> str:
     return "\n".join(out)
 
 
-def to_markdown(title: str, sections: list[Section], meta: str = "") -> str:
-    """The same report as Markdown (figures as embedded data URIs)."""
+def to_markdown(title: str, sections: list[Section], meta: str = "", figure_dir: str | os.PathLike | None = None,
+                figure_prefix: str = "figure") -> str:
+    """The same report as Markdown: figures as embedded data URIs, or, with ``figure_dir``,
+    written there as ``<figure_prefix>-<k>.png`` and linked by that name (relative: put the
+    Markdown in ``figure_dir``)."""
     out = [f"# {title}", ""]
+    k = 0
     if meta:
         out += [f"_{meta}_", ""]
     for sec in sections:
         out += [f"## {sec.title}", ""]
         for block in sec.blocks:
             kind = block[0]
-            if kind == "p":
+            if kind in ("p", "verdict"):
                 out += [block[1], ""]
+            elif kind == "link":
+                out += [f"[{block[2]}]({block[1]})", ""]
             elif kind == "table":
                 df, caption = block[1], block[2]
                 out += [f"**{caption}**", "", "| " + " | ".join(str(c) for c in df.columns) + " |",
@@ -219,5 +239,13 @@ def to_markdown(title: str, sections: list[Section], meta: str = "") -> str:
                 out += ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
                 out.append("")
             elif kind == "figure":
-                out += [f"![{block[2]}](data:image/png;base64,{figure_png(block[1])})", "", f"_{block[2]}_", ""]
+                if figure_dir is None:
+                    out += [f"![{block[2]}](data:image/png;base64,{figure_png(block[1])})", "", f"_{block[2]}_", ""]
+                else:
+                    k += 1
+                    name = f"{figure_prefix}-{k}.png"
+                    os.makedirs(figure_dir, exist_ok=True)
+                    with open(os.path.join(figure_dir, name), "wb") as fh:
+                        fh.write(base64.b64decode(figure_png(block[1])))
+                    out += [f"![{block[2]}]({name})", "", f"_{block[2]}_", ""]
     return "\n".join(out)
