@@ -389,3 +389,49 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
     return Output(df.drop(columns=["hand_text", "table"]),
                   f"review of {args.record}: every decision ({args.samples} layouts a decision, seed {args.seed})",
                   REVIEW_COLUMNS, legend=legend)
+
+
+class observe_script:
+    """While active, the record replay's scripted policy (``module.<attr>``, a class whose
+    decision methods read the recorded move from the hand's cursor) reports every decision to
+    ``sink`` as ``(method, view, args, move, cursor position)``: a thin adapter around the
+    games' record replays, which stay as they are.
+
+    >>> import types
+    >>> class Script:
+    ...     def __init__(self, cur): self.cur = cur
+    ...     def discard(self, view): return view + 1
+    >>> mod = types.SimpleNamespace(_Script=Script)
+    >>> sink = []
+    >>> with observe_script(mod, "_Script", ("discard",), sink):
+    ...     mod._Script(types.SimpleNamespace(pos=4)).discard(1)
+    2
+    >>> sink, mod._Script is Script
+    ([('discard', 1, (), 2, 4)], True)
+    """
+
+    def __init__(self, module: Any, attr: str, methods: Sequence[str], sink: list):
+        self.module, self.attr, self.methods, self.sink = module, attr, tuple(methods), sink
+        self.base: Any = None
+
+    def __enter__(self) -> list:
+        base = self.base = getattr(self.module, self.attr)
+        sink = self.sink
+
+        def wrap(name: str) -> Callable[..., Any]:
+            orig = getattr(base, name)
+
+            def method(self: Any, view: Any, *args: Any) -> Any:
+                pos = getattr(self.cur, "pos", -1)
+                move = orig(self, view, *args)
+                sink.append((name, view, args, move, pos))
+                return move
+
+            return method
+
+        watched = type(base.__name__, (base,), {m: wrap(m) for m in self.methods})
+        setattr(self.module, self.attr, watched)
+        return sink
+
+    def __exit__(self, *exc: Any) -> None:
+        setattr(self.module, self.attr, self.base)

@@ -1,0 +1,204 @@
+"""Heaven Eleven (天牌十一) at the terminal, and its decisions reviewed (``kaptai play`` / ``kaptai review``).
+
+* :class:`HumanPolicy` -- bids (``3S``, ``1NT``, ``pass``) and plays (``AS`` or ``4C 5C``) typed by a
+  person on a :class:`kaptai.core.play.Console`;
+* :func:`decisions` / :func:`evaluate` -- every bid and play of a record, replayed in the
+  reference engine (:mod:`kaptai.heaven11.records`), valued by :func:`kaptai.heaven11.advisor.advise_bid`
+  and :func:`kaptai.heaven11.advisor.advise_play` (the auction and the plays in order come from
+  the record).
+
+Examples
+--------
+>>> parse_bid_text("3s", current=-1), parse_bid_text("pass", current=12)
+('3S', 'PASS')
+>>> parse_bid_text("1C", current=12)
+Traceback (most recent call last):
+...
+kaptai.errors.UsageError: 1C does not beat the standing bid 2H
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from kaptai.core.play import Console, hint_rows
+from kaptai.core.review import Decision, carry_before, observe_script
+from kaptai.errors import UsageError
+from kaptai.heaven11.cards import bid_code, format_bid, format_cards, parse_bid, parse_cards
+from kaptai.heaven11.policies import PlayerView, Policy
+
+__all__ = ["GAME", "HumanPolicy", "parse_bid_text", "decisions", "evaluate", "read", "play_command",
+           "review_command"]
+
+GAME = "heaven-eleven"
+
+
+def _show(ids: Sequence[int], ascii: bool) -> str:
+    return format_cards(sorted(ids), "letter" if ascii else "symbol")
+
+
+def _bid_text(code: int | None) -> str:
+    return "PASS" if code is None or code < 0 else format_bid(divmod(int(code), 5))
+
+
+def parse_bid_text(text: str, current: int) -> str:
+    """A typed call checked against the standing bid code ``current`` (-1: none); its label."""
+    b = parse_bid(text.strip())
+    if b is None:
+        return "PASS"
+    if bid_code(b) <= current:
+        raise UsageError(f"{format_bid(b)} does not beat the standing bid {_bid_text(current)}")
+    return format_bid(b)
+
+
+def _scoring(rules: Any) -> str:
+    return "symmetric" if getattr(rules, "short_penalty", "") == "symmetric" else "as_written"
+
+
+def _auction_text(calls: Sequence[tuple[int, Any]]) -> str:
+    return " ".join(_bid_text(c) for _s, c in calls)
+
+
+def bid_advice(view: PlayerView, rules: Any, *, samples: int, seed: int) -> Any:
+    """The advisor's calls for a bid decision, best first (the scoring in force)."""
+    from kaptai.heaven11.advisor import advise_bid
+
+    df = advise_bid(format_cards(view.hand), seat=view.seat, dealer=view.dealer,
+                    auction=_auction_text(view.auction) or None, rules=rules, samples=samples, seed=seed)
+    df = df[df.scoring == _scoring(rules)]
+    return df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+
+
+class HumanPolicy(Policy):
+    """A seat played by a person at the terminal."""
+
+    name = "human"
+
+    def __init__(self, console: Console, rules: Any, hint_samples: int = 32):
+        self.console, self.rules, self.hint_samples = console, rules, hint_samples
+
+    def bid(self, view: PlayerView) -> Any:
+        con = self.console
+        con.say("", f"-- Heaven Eleven, seat {view.seat}, the auction (dealer: seat {view.dealer}) --",
+                "calls so far: " + (", ".join(f"seat {s} {_bid_text(c)}" for s, c in view.auction) or "none"),
+                f"your hand: {_show(view.hand, con.ascii)}")
+
+        def hint() -> str:
+            df = bid_advice(view, self.rules, samples=self.hint_samples, seed=len(view.auction))
+            return hint_rows(list(df.option), list(df.value), "score")
+
+        legal = ["pass", f"a bid above {_bid_text(view.current_bid)} (level 0-9 and C D H S NT, e.g. "
+                         f"{_bid_text(max(view.current_bid + 1, 5))})"]
+        label = con.ask("call", lambda t: parse_bid_text(t, view.current_bid), legal, hint)
+        return None if label == "PASS" else label
+
+    def play(self, view: PlayerView) -> Any:
+        con = self.console
+        masks = {sum(1 << c for c in o): o for o in view.options}
+        trick = ", ".join(f"seat {s} {_show(c, con.ascii)}" for s, c in view.trick) or "you lead"
+        con.say("", f"-- Heaven Eleven, seat {view.seat}: contract {_bid_text(5 * view.level + view.trump)} by seat "
+                    f"{view.declarer}; tricks {list(view.tricks)} --",
+                f"this play: {trick}", f"your hand: {_show(view.hand, con.ascii)}")
+        legal = [format_cards(o) for o in view.options]
+
+        def parse(t: str) -> tuple:
+            m = sum(1 << c for c in parse_cards(t))
+            if m not in masks:
+                raise UsageError(f"{format_cards(sorted(parse_cards(t)))} is not a legal play here")
+            return tuple(masks[m])
+
+        return con.ask("play", parse, legal, None)
+
+
+def read(path: Any, game: str = GAME) -> Any:
+    """A parsed record of this game."""
+    from kaptai.records import read_record
+
+    return read_record(path, game)
+
+
+def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
+    """Every bid and every play with two or more options of the chosen hands of a record."""
+    from kaptai.core.records import HandCursor
+    from kaptai.heaven11 import records as R
+
+    cfg = R.FORMAT.setup(record.header)  # type: ignore[misc]
+    for i in (range(len(record.hands)) if hands is None else hands):
+        hand = record.hands[i]
+        sink: list = []
+        with observe_script(R, "_Script", ("bid", "play"), sink):
+            R.FORMAT.replay_hand(cfg, HandCursor(hand, record.path), carry_before(record, i, "dealer"))  # type: ignore[misc]
+        k = 0
+        for method, view, _args, move, pos in sink:
+            before = hand.events[:pos]
+            deal = [e for e in before if e["type"] == "deal"][-1]
+            dealt = deal["hands"][view.seat]
+            if method == "bid":
+                made = "PASS" if move is None else format_bid(parse_bid(move))  # type: ignore[arg-type]
+                yield Decision(hand.index, view.seat, k, "bid", view, made, 2, dealt,
+                               "auction: " + (_auction_text(view.auction) or "none"), {"rules": cfg.rules})
+            else:
+                if len(view.options) < 2:
+                    continue
+                plays = [e["cards"] for e in before if e["type"] == "play"]
+                calls = [e for e in before if e["type"] in ("bid", "pass")]
+                forced = any(e["type"] == "forced" for e in before)
+                auction = None if forced else " ".join("PASS" if e["type"] == "pass" else e["bid"] for e in calls)
+                made = format_cards(sorted(parse_cards(move)))
+                yield Decision(hand.index, view.seat, k, "play", view, made, len(view.options),
+                               format_cards(sorted(view.hand)),
+                               f"contract {_bid_text(5 * view.level + view.trump)} by seat {view.declarer}; this "
+                               "play: " + (", ".join(f"{s}: {format_cards(sorted(c))}" for s, c in view.trick) or "lead"),
+                               {"rules": cfg.rules, "dealt": dealt, "plays": ", ".join(plays), "auction": auction,
+                                "dealer": int(deal["dealer"])})
+            k += 1
+
+
+def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
+    """The advisor on a decision (the scoring in force)."""
+    from kaptai.heaven11.advisor import advise_play
+
+    v = d.view
+    if d.kind == "bid":
+        df = bid_advice(v, d.extra["rules"], samples=samples, seed=seed)
+    else:
+        x = d.extra
+        kw: dict[str, Any] = {"auction": x["auction"], "dealer": x["dealer"]} if x["auction"] else {}
+        df = advise_play(x["dealt"], contract=_bid_text(5 * v.level + v.trump), declarer=v.declarer, seat=v.seat,
+                         plays=x["plays"] or None, rules=x["rules"], samples=samples, seed=seed, **kw)
+        df = df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+    return {"labels": list(df.option), "value": df.value.to_numpy(), "vs_best": df.vs_best.to_numpy(),
+            "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(), "p_win": None,
+            "samples": int(df.samples.iloc[0])}
+
+
+def play_command(args: Any, game: Any) -> Any:
+    """``kaptai play heaven-eleven``: a person at ``--seat`` against the built-in players."""
+    from kaptai.core.play import parse_opponents, run_session, seat_policies
+    from kaptai.core.records import make_header
+    from kaptai.heaven11.config import make_config
+    from kaptai.heaven11.records import UNIT, hand_events
+    from kaptai.spec import Output
+
+    rules = game.resolve_rules(args.rules, **dict(args.option or []))
+    cfg = make_config(4, rules)
+    con = Console(ascii=True if args.ascii else None, hints=args.hints)
+    opp = parse_opponents(args.opponents, game.policies, 4, args.seat)
+    pols = seat_policies(HumanPolicy(con, cfg.rules), opp, args.seat)
+    bids = ["expected"] * 4
+    header = make_header(GAME, cfg.rules.to_dict(), 4, [getattr(x, "name", str(x)) for x in pols], UNIT,
+                         seed=args.seed, hands=args.hands, bidding=bids)
+    con.say(f"Heaven Eleven, you are seat {args.seat}; the others play {', '.join(opp)} and bid 'expected'. "
+            "Call 3S / 1NT / pass; play cards (AS, or 4C 5C); ? lists the legal moves, quit stops.")
+    events = hand_events(None, cfg.rules, policies=pols, bidding=bids, hands=args.hands, seed=args.seed)
+    df = run_session(con, header, events, seat=args.seat, record=args.record)
+    return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
+
+
+def review_command(args: Any, game: Any) -> Any:
+    """``kaptai review heaven-eleven FILE``."""
+    from kaptai.core.review import review_command as run
+
+    return run(args, game, sys.modules[__name__])
