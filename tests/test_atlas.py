@@ -341,3 +341,164 @@ def test_strong_hands_caps_the_strong_pairs_only():
     assert sum(j.hands for j in full if j.heavy) == min(900, feed_of(FAST).strong_hands or 900)
     with pytest.raises(KaptaiError, match="strong_hands"):
         plan([FAST], 900, strong_hands=0)
+
+
+# --------------------------------------------------------------------------------------
+# Issue 32: deal groups, paired differences, rankings from them, the auction's seat luck, labels
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["kap-tai-shap", "big-two", "nine-ten", "nantong", "heaven-eleven"])
+def test_the_variants_of_a_deal_group_play_the_same_deals(name):
+    from kaptai.atlas import _groups
+
+    feed = feed_of(name)
+    groups = _groups(feed, feed.variants)
+    assert any(len(g) > 1 for g in groups) and sum(len(g) for g in groups) == len(feed.variants)
+    c0, c1 = plan_chunks(120, 60, 9)[:2]
+    for g in groups:
+        deals = [feed.rows(AtlasJob(name, v, (feed.default_policy,) * v.players), c0)["deal"] for v in g]
+        for d in deals[1:]:
+            assert np.array_equal(d, deals[0]), [v.name for v in g]
+        other = feed.rows(AtlasJob(name, g[0], (feed.default_policy,) * g[0].players), c1)["deal"]
+        assert not np.array_equal(other, deals[0])
+
+
+def test_plan_groups_the_variants_and_seats_the_adaptive_bidders():
+    from kaptai.atlas import deal_groups
+
+    jobs = plan(["kap-tai-shap"], 600, seed=2, strong_hands=48)
+    groups = [j for j in jobs if j.role == "group"]
+    assert [tuple(v.name for v in j.group) for j in groups] == [("traditional", "advanced")]
+    assert [j.job.variant.name for j in jobs if j.role == "default"] == ["kap_shap"]
+    assert deal_groups("kap-tai-shap") == [("traditional", "advanced"), ("kap_shap",)]
+    pairs = {}
+    for j in jobs:
+        if j.role == "pair":
+            pairs.setdefault((j.pair, j.seats), {})[j.job.variant.name] = j.entropy
+    for by in pairs.values():                     # the pair tables of a group share their seeds
+        if "advanced" in by:
+            assert by["traditional"] == by["advanced"] != by.get("kap_shap")
+    h11 = plan(["heaven-eleven"], 9_000, seed=2, skill=False)
+    seat = [j for j in h11 if j.role == "seat"]
+    assert len(seat) == 1 and seat[0].bidding == "search" and seat[0].hands == feed_of("heaven-eleven").adaptive_hands
+    assert seat[0].job.bidding == "search" and len(seat[0].group) == 3
+    assert not [j for j in plan(["heaven-eleven"], 900, seed=2, skill=False, adaptive=False) if j.role == "seat"]
+    assert all(j.role == "default" for j in plan(["heaven-eleven"], 900, seed=2, skill=False, shared=False,
+                                                 adaptive=False))
+
+
+def test_pairwise_differences_of_a_real_atlas():
+    from kaptai.atlas import PAIRWISE_COLUMNS, pairwise
+
+    df = atlas(games=["nantong"], hands=500, seed=4, skill=False, progress=False)
+    assert df.attrs["deal_groups"]["nantong"] == [["rank_only", "winner_collects", "pairwise_difference"],
+                                                  ["four_players"]]
+    p = pairwise(df)
+    assert list(p.columns) == PAIRWISE_COLUMNS and len(p)
+    val = df[df.seat.isna()].set_index(["variant", "measure", "relative_to"])
+    for r in p.itertuples():
+        a = val.loc[(r.variant_a, r.measure, r.relative_to)]
+        b = val.loc[(r.variant_b, r.measure, r.relative_to)]
+        assert r.diff == pytest.approx(a.value - b.value, abs=1e-9)
+        assert r.ci_low <= r.diff + 1e-12 <= r.ci_high + 2e-12
+    shared = p[p.variant_b != "four_players"]
+    assert shared.shared_deals.all() and set(shared.method) <= {"paired_delta", "exact"}
+    apart = p[p.variant_b == "four_players"]
+    assert not apart.shared_deals.any() and (apart.method == "independent").all()
+    assert apart.note.str.contains("3 against 4 players").all()
+    # the same deals, a settlement apart: the hands are the same, so the length differs by exactly 0
+    same = shared[shared.measure == "mean_length"]
+    assert (same[["diff", "ci_low", "ci_high"]].abs().to_numpy().max()) == 0.0
+
+
+def test_value_of_skill_is_paired_across_the_variants_of_a_group(small):
+    from kaptai.atlas import pairwise
+
+    p = pairwise(small)
+    v = p[(p.measure == "value_of_skill") & (p.level == "default - random")]
+    grouped = v[(v.variant_a != "six_players") & (v.variant_b != "six_players")]
+    assert len(grouped) == 3 and grouped.shared_deals.all() and (grouped.method == "paired_hands").all()
+    assert not v[v.variant_b == "six_players"].shared_deals.any()
+
+
+def _frame(rows, **attrs):
+    df = pd.DataFrame([{"players": 4, "seat": None, "exact": None, "hands": 100, "method": "monte_carlo",
+                        "label": None, "bidders": None, **r} for r in rows], columns=ATLAS_COLUMNS)
+    df.attrs.update(attrs)
+    return df
+
+
+def test_the_ranking_comes_from_the_paired_difference():
+    """Two variants whose intervals overlap: the paired difference tells them apart; the independent one cannot."""
+    rows = [{"game": "nine-ten", "variant": v, "measure": "house_edge", "relative_to": "dealer", "level": None,
+             "value": x, "ci_low": x - 0.02, "ci_high": x + 0.02, "unit": "probability"}
+            for v, x in (("a", 0.10), ("b", 0.11))]
+    paired = [{"game": "nine-ten", "variant_a": "a", "variant_b": "b", "measure": "house_edge", "level": None,
+               "relative_to": "dealer", "diff": -0.01, "ci_low": -0.012, "ci_high": -0.008, "shared_deals": True}]
+    r = ranking(_frame(rows, pairwise=paired)).set_index("variant")
+    assert r["rank"].to_dict() == {"a": 1.0, "b": 2.0} and (r.basis == "paired differences").all()
+    assert r.tied_with.to_dict() == {"a": "", "b": ""}
+    r = ranking(_frame(rows, pairwise=[])).set_index("variant")
+    assert r["rank"].to_dict() == {"a": 1.0, "b": 1.0} and (r.basis == "independent differences").all()
+    assert r.tied_with.to_dict() == {"a": "nine-ten/b", "b": "nine-ten/a"}
+
+
+def test_seat_luck_of_an_auction_role_needs_adaptive_bidders():
+    def rows(adaptive):
+        out = []
+        for v, fixed, adapt in (("standard", 0.05, 0.60), ("symmetric", 0.50, 0.05)):
+            out.append({"game": "heaven-eleven", "variant": v, "measure": "role_luck_share", "relative_to": "declarer",
+                        "level": None, "value": fixed, "ci_low": fixed - 0.02, "ci_high": fixed + 0.02,
+                        "unit": "share of swing", "bidders": "expected"})
+            if adaptive:
+                out.append({"game": "heaven-eleven", "variant": v, "measure": "role_luck_share",
+                            "relative_to": "declarer", "level": "search bidders", "value": adapt,
+                            "ci_low": adapt - 0.02, "ci_high": adapt + 0.02, "unit": "share of swing",
+                            "bidders": "search"})
+        return out
+
+    def frame(adaptive):
+        return _frame(rows(adaptive), pairwise=[], principal_roles={"heaven-eleven": "declarer"})
+
+    r = ranking(frame(True)).set_index("variant")
+    assert r["rank"].to_dict() == {"symmetric": 1.0, "standard": 2.0} and r.value.to_dict()["standard"] == 0.60
+    assert r.note.str.contains("search bidders, which adapt to the scoring").all()
+    assert "measured with bidders that adapt" in verdict(frame(True))
+    r = ranking(frame(False)).set_index("variant")
+    assert r["rank"].isna().all() and r.note.str.startswith("shown apart").all()
+    assert "Shown apart, not ranked" in verdict(frame(False))
+
+
+def test_every_label_says_which_pair_which_role_which_unit():
+    from kaptai.atlas import label_of
+
+    def lab(measure, level=None, unit="ante", relative_to="dealer", game="kap-tai-shap", variant="traditional"):
+        return label_of({"game": game, "variant": variant, "measure": measure, "level": level, "unit": unit,
+                         "relative_to": relative_to})
+
+    assert lab("value_of_skill", "default - random") == "value of skill, default − random (greedy − random), ante per hand"
+    assert "strongest − default (search − greedy)" in lab("value_of_skill_swing_share", "strong - default",
+                                                          unit="share of swing")
+    assert lab("seat_spread") == "seat spread, seats counted from the dealer (rotation), ante per hand"
+    assert lab("role_luck_share", unit="share of swing", relative_to="first_hand") == \
+        "luck of the seat from the first hand (dice), share of a hand's SD"
+    assert lab("house_edge_staked", unit="share of stakes").startswith("house take, share of the money staked")
+    assert lab("house_edge", unit="probability") == "house take, share of the money exchanged"
+    assert "leader (cards), share of a hand's variance" in lab("role_luck_variance_share", unit="share of variance",
+                                                               relative_to="leader", game="big-two",
+                                                               variant="hong_kong")
+
+
+def test_real_atlas_rows_have_labels_and_units_per_variant():
+    df = atlas(games=["kap-tai-shap"], hands=300, seed=1, skill=False, progress=False)
+    assert df.label.notna().all() and df.label.str.len().min() > 5
+    ev = df[(df.measure == "seat_spread")].set_index("variant")
+    assert ev.unit.to_dict() == {"traditional": "ante", "advanced": "point", "kap_shap": "ante"}
+    staked = df[df.measure == "house_edge_staked"].set_index("variant").value
+    edge = df[df.measure == "house_edge"].set_index("variant").value
+    drawn = df[df.measure == "drawn_rate"].set_index("variant").value
+    # the pot game: the house's cut per ante staked is (P - 1)/P of its cut per money exchanged, on the
+    # hands someone wins (a drawn hand's antes are staked and refunded)
+    assert staked["traditional"] == pytest.approx(edge["traditional"] * 3 / 4 * (1 - drawn["traditional"]), rel=1e-9)
+    assert staked["kap_shap"] == pytest.approx(edge["kap_shap"] / 2 * (1 - drawn["kap_shap"]), rel=1e-9)
