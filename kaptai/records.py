@@ -101,6 +101,20 @@ def replay(path: str | os.PathLike, game: str | None = None) -> ReplaySummary:
     -------
     kaptai.core.records.ReplaySummary
         Hands, events and each seat's total (``.frame()`` as a table).
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> p = record_hands("heaven-eleven", os.path.join(tempfile.mkdtemp(), "h.jsonl"), hands=2, seed=1)
+    >>> replay(p).frame()[["game", "hands", "result"]].to_dict("records")
+    [{'game': 'heaven-eleven', 'hands': 2, 'result': 'ok'}]
+    >>> lines = open(p).read().splitlines()
+    >>> e = json.loads(lines[-1]); e["result"][0] += 1; lines[-1] = json.dumps(e)
+    >>> _ = open(p, "w").write("\\n".join(lines) + "\\n")
+    >>> replay(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kaptai.core.records.RecordError: ...h.jsonl line ..., field result[0]: the replay gives ..., the record has ...
     """
     rec = read_record(path, game)
     return replay_record(rec, record_format(rec.header["game"]))
@@ -108,8 +122,33 @@ def replay(path: str | os.PathLike, game: str | None = None) -> ReplaySummary:
 
 def record_hands(game: str, path: str | os.PathLike, players: int | None = None, rules: Any = None,
                  **kwargs: Any) -> Path:
-    """Play hands of ``game`` and write their record to ``path`` (the game's ``record_hands``:
-    ``policies=``, ``hands=``, ``seed=`` and the game's own table options)."""
+    """Play hands of ``game`` and write their record to ``path`` (atomically).
+
+    Parameters
+    ----------
+    game : str
+        A game's name or alias (the registry's).
+    path : str or path
+        The ``.jsonl`` file to write; its folder must exist.
+    players : int, optional
+        Players (default: the game's).
+    rules : RuleSet, preset name, mapping or None
+    **kwargs
+        ``policies=`` (a name or one per seat), ``hands=``, ``seed=`` and the game's own table
+        settings (Big Two ``malaysian_swap``, Heaven Eleven ``bidding`` and ``samples``, ...):
+        the game's ``kaptai.<package>.records.record_hands``.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = record_hands("nine-ten", os.path.join(tempfile.mkdtemp(), "n.jsonl"), 4, hands=2, seed=5)
+    >>> replay(p).hands
+    2
+    """
     mod = record_module(game)
     fn = getattr(mod, "record_hands_for", None)
     if fn is not None:
