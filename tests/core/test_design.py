@@ -146,3 +146,14 @@ def test_cli_design_refusals(argv, match, capsys):
     code = main(argv)
     assert code != 0
     assert match in capsys.readouterr().err
+
+
+def test_a_game_without_its_own_design_is_searched_through_its_atlas_feed():
+    from kaptai.design import design_game, feed_design
+
+    g = design_game("nine-ten")
+    assert g is feed_design("nine-ten") and len(g.space) >= 1
+    opt = list(g.space)[0]
+    df = design(g, hands=10, search="grid", options=[opt], seed=3)
+    assert set(df.measure) >= {"seat_edge_share", "house_take", "value_of_skill_share", "swing"}
+    assert set(df.deals) == {10} and df[df.variant == "default"]["diff"].abs().max() == 0
