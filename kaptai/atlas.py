@@ -15,15 +15,24 @@ is defined once for every game (house edge under the game's own cut and under a 
 rake, seat advantage with simultaneous intervals, the luck of the seat from each role the
 game assigns and how much of it a rotation cancels, value of skill and the hands until it
 shows, swing, drawn-hand rate, mean length, instant wins, and the exact probability that
-the deal is already decisive).  Nothing here knows a game: the feeds do.  :func:`ranking`
-ranks every game and variant by each unit-free measure, with ties where the intervals
-overlap, and :func:`verdict` reads that ranking in one paragraph.
+the deal is already decisive).  Nothing here knows a game: the feeds do.
+
+The variants of a game that deal the same way (a *deal group*, :func:`deal_groups`) are
+played on the same deals (common random numbers: one seed per chunk for every variant of the
+group, the deal fingerprints checked hand by hand), and their joint moments give the paired
+interval of every difference between them (:func:`pairwise`).  :func:`ranking` ranks every
+game and variant by each unit-free measure from the interval of each pairwise difference
+(paired where the deals were shared, independent otherwise), and :func:`verdict` reads that
+ranking in one paragraph.  A role won in an auction (Heaven Eleven's declarer) has its seat
+luck measured on a seat table where every seat bids with a bidder that adapts to the scoring
+(:attr:`kaptai.core.atlas.AtlasFeed.adaptive_bidding`).  Every row has a ``label`` saying
+which pair, which role and which unit it is (:func:`label_of`).
 
 Every table is one job of the shared runner (:mod:`kaptai.core.runner`): the whole atlas
 is one run, so ``workers``, ``scheduler`` (Dask) and ``checkpoint`` work as in every Monte
 Carlo command and an interrupted atlas resumes from its finished chunks.  Each job has its
-own seed, derived from ``(seed, game, variant, table, seat)``, so a row does not change
-when games are added or removed.
+own seed, derived from ``(seed, game, variant or deal group, table, seat)``, so a row does not
+change when games are added or removed.
 
 Examples
 --------
