@@ -22,9 +22,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from kaptai.core.records import (
-    RECORD_VERSION, Record, RecordError, RecordFormat, ReplaySummary, read_record as _read_record, record_schema,
-    replay_record,
+from kaptai.core.records import (  # noqa: F401  (the command-line helpers are re-exported)
+    RECORD_VERSION, Record, RecordError, RecordFormat, ReplaySummary, league_record, read_record as _read_record,
+    record_option, record_schema, replay_command, replay_record,
 )
 
 __all__ = ["RECORD_VERSION", "RecordError", "record_format", "record_module", "read_record", "replay", "record_hands",
@@ -156,27 +156,6 @@ def record_hands(game: str, path: str | os.PathLike, players: int | None = None,
     return mod.record_hands(path, players, rules, **kwargs)
 
 
-def replay_command(args: Any, game: Any) -> Any:
-    """``kaptai replay <game> FILE``: replay a record and print hands, events and the result."""
-    from kaptai.spec import Output
-
-    summary = replay(args.record, game.name)
-    df = summary.frame()
-    title = (f"replay of {summary.path}: every event legal and every settlement matched "
-             f"(totals in {summary.unit})")
-    return Output(df, title, list(df.columns))
-
-
-def record_option(args: Any, game: Any, **table: Any) -> Path | None:
-    """Write the ``--record`` file of a command (``--record-hands`` hands from ``--seed``) with the
-    table ``table`` (``players``, ``rules``, ``policies`` and the game's own settings); None
-    when ``--record`` is not given."""
-    path = getattr(args, "record", None)
-    if not path:
-        return None
-    return record_hands(game.name, path, hands=int(args.record_hands), seed=args.seed, **table)
-
-
 #: The games whose records the package writes (registry names).
 RECORD_GAMES: tuple[str, ...] = ("kap-tai-shap", "kap-shap", "big-two", "nine-ten", "nantong", "heaven-eleven")
 
@@ -202,18 +181,3 @@ def write_schemas(folder: str | os.PathLike) -> list[Path]:
         p.write_text(schema_text(g), encoding="utf-8")
         out.append(p)
     return out
-
-
-def league_record(args: Any, game: Any, rules: Any, players: int | None = None, active: int | None = None,
-                  **table: Any) -> Path | None:
-    """Write the ``--record`` file of ``kaptai league``: ``--record-hands`` hands from ``--seed`` at
-    the league's first table (``players``, ``rules``), seat ``s`` playing the ``s``-th policy of
-    ``--policies`` (cycling when there are fewer policies than seats); None without ``--record``."""
-    path = getattr(args, "record", None)
-    if not path:
-        return None
-    names = [p.strip() for p in str(args.policies).split(",") if p.strip()]
-    seats = active if active is not None else (players if players is not None else 4)
-    policies = [names[s % len(names)] for s in range(seats)]
-    return record_hands(game.name, path, players, rules, policies=policies, hands=int(args.record_hands),
-                        seed=args.seed, **table)

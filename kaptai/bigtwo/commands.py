@@ -59,7 +59,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
         malaysian_swap=args.malaysian_swap, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
-    from kaptai.records import record_option
+    from kaptai.core.records import record_option
 
     record_option(args, game, players=rules.players, rules=rules,
                   policies=parse_seat_policies(args.policy, rules.players, default=game.policies[0]),
@@ -101,7 +101,7 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
-    from kaptai.records import league_record
+    from kaptai.core.records import league_record
 
     out = league_command(args, game)
     league_record(args, game, game.resolve_rules(args.rules, **dict(args.option or [])), players=args.players[0])
@@ -168,7 +168,7 @@ def _commands() -> dict[str, Command]:
             o.seed(), *o.league_tables(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
             monte_carlo=True, rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
-        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+        "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.bigtwo.play:play_command",
                         play_options(players, _PRESETS, _POLICIES, "search", span[1]),

@@ -70,6 +70,11 @@ __all__ = [
     "batch_streams",
     "event_schema",
     "settle_schema",
+    "game_records",
+    "game_format",
+    "replay_command",
+    "record_option",
+    "league_record",
 ]
 
 #: The version of the record format written by this package (the header's ``version``).
@@ -803,3 +808,68 @@ def settle_schema(fields: Mapping[str, Any], unit: str) -> dict[str, Any]:
     props = {**fields, "result": {"type": "array", "items": {"type": "number"},
                                   "description": f"each seat's result ({unit})"}}
     return event_schema("settle", [*fields, "result"], props, f"the end of the hand: each seat's result in {unit}")
+
+
+# --------------------------------------------------------------------------------------
+# The command line (the game's spec is injected: this module imports no game)
+# --------------------------------------------------------------------------------------
+
+
+def game_records(game: Any) -> Any:
+    """The ``<package>.records`` module of a :class:`kaptai.spec.GameSpec`."""
+    import importlib
+
+    return importlib.import_module(f"{game.package}.records")
+
+
+def game_format(game: Any) -> RecordFormat:
+    """The :class:`RecordFormat` of a :class:`kaptai.spec.GameSpec` (its ``FORMATS`` entry when
+    one package holds several games)."""
+    mod = game_records(game)
+    formats = getattr(mod, "FORMATS", None)
+    return formats[game.name] if formats is not None else mod.FORMAT
+
+
+def _record_game(game: Any, path: str | os.PathLike, players: Any, rules: Any, **kwargs: Any) -> Path:
+    mod = game_records(game)
+    fn = getattr(mod, "record_hands_for", None)
+    if fn is not None:
+        return fn(game.name, path, players, rules, **kwargs)
+    return mod.record_hands(path, players, rules, **kwargs)
+
+
+def replay_command(args: Any, game: Any) -> Any:
+    """``kaptai replay <game> FILE``: replay a record and print hands, events and the result."""
+    from kaptai.spec import Output
+
+    fmt = game_format(game)
+    summary = replay_record(read_record(args.record, fmt), fmt)
+    df = summary.frame()
+    title = (f"replay of {summary.path}: every event legal and every settlement matched "
+             f"(totals in {summary.unit})")
+    return Output(df, title, list(df.columns))
+
+
+def record_option(args: Any, game: Any, players: Any = None, rules: Any = None, **table: Any) -> Path | None:
+    """Write the ``--record`` file of a command (``--record-hands`` hands from ``--seed``) at the
+    table ``players``, ``rules`` and ``table`` (``policies`` and the game's own settings); None
+    when ``--record`` is not given."""
+    path = getattr(args, "record", None)
+    if not path:
+        return None
+    return _record_game(game, path, players, rules, hands=int(args.record_hands), seed=args.seed, **table)
+
+
+def league_record(args: Any, game: Any, rules: Any, players: int | None = None, active: int | None = None,
+                  **table: Any) -> Path | None:
+    """Write the ``--record`` file of ``kaptai league``: ``--record-hands`` hands from ``--seed`` at
+    the league's first table (``players``, ``rules``), seat ``s`` playing the ``s``-th policy of
+    ``--policies`` (cycling when there are fewer policies than seats); None without ``--record``."""
+    path = getattr(args, "record", None)
+    if not path:
+        return None
+    names = [p.strip() for p in str(args.policies).split(",") if p.strip()]
+    seats = active if active is not None else (players if players is not None else 4)
+    policies = [names[s % len(names)] for s in range(seats)]
+    return _record_game(game, path, players, rules, policies=policies, hands=int(args.record_hands),
+                        seed=args.seed, **table)

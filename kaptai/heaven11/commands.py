@@ -76,7 +76,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
              bidding=parse_seat_policies(args.bidding, 4, _BIDDERS[0]),
              samples=args.samples, workers=args.workers, progress=args.progress,
              scheduler=args.scheduler, checkpoint=args.checkpoint)
-    from kaptai.records import record_option
+    from kaptai.core.records import record_option
 
     record_option(args, game, rules=rules, policies=parse_seat_policies(args.policy, 4, game.policies[0]),
                   bidding=parse_seat_policies(args.bidding, 4, _BIDDERS[0]), samples=args.samples)
@@ -126,7 +126,7 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
-    from kaptai.records import league_record
+    from kaptai.core.records import league_record
 
     out = league_command(args, game)
     league_record(args, game, _rules(args, game), players=None, active=4)
@@ -229,7 +229,7 @@ def _commands() -> dict[str, Command]:
         ), help="--variants play, scoring, asymmetry or leading",
             example=f"kaptai fairness {name} --variants asymmetry --hands 200000", monte_carlo=True,
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
-        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+        "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.heaven11.play:play_command",
                         play_options(None, _PRESETS, _POLICIES, "search", 4),

@@ -55,7 +55,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
         scheduler=args.scheduler,
         checkpoint=args.checkpoint,
     )
-    from kaptai.records import record_option
+    from kaptai.core.records import record_option
 
     record_option(args, game, players=args.players, rules=_rules(args, game),
                   policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]))
@@ -77,7 +77,7 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.kts.league import plot_league, policy_league
-    from kaptai.records import league_record
+    from kaptai.core.records import league_record
 
     def record() -> None:
         league_record(args, game, args.rules_list.split(",")[0], players=args.players[0])
@@ -214,7 +214,7 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             o.variants(_VARIANT_SETS, "traditional,advanced", multi=_PRESETS),
             o.policy(_POLICIES), o.plot(), *o.runner(), *o.output(),
         ), example=f"kaptai fairness {name} --hands 100000 --variants house_cut --plot fair.png", monte_carlo=True),
-        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+        "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "league": Command(_M + "league", (
             o.player_counts(span, str(default_players)),

@@ -63,7 +63,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     active = rules.active_players(players)
     df = run(players, rules, hands=args.hands, seed=args.seed, policies=_policy(args, game, active),
              workers=args.workers, progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
-    from kaptai.records import record_option
+    from kaptai.core.records import record_option
 
     record_option(args, game, players=players, rules=rules, policies=_policy(args, game, active))
     header = (f"# nantong: {players} players, rules {rules.name}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
@@ -166,7 +166,7 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
-    from kaptai.records import league_record
+    from kaptai.core.records import league_record
 
     out = league_command(args, game)
     rules = game.resolve_rules(args.rules, **dict(args.option or []))
@@ -253,7 +253,7 @@ def _commands() -> dict[str, Command]:
         ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True,
             rule_ignores=("first_sitter", "rounds"),
             rule_note="first_sitter and rounds arrange the seats of a whole match; a league plays independent hands"),
-        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+        "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),

@@ -62,7 +62,7 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
              policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]),
              house_cut=args.cut, workers=args.workers, progress=args.progress, scheduler=args.scheduler,
              checkpoint=args.checkpoint)
-    from kaptai.records import record_option
+    from kaptai.core.records import record_option
 
     record_option(args, game, players=args.players, rules=rules,
                   policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]))
@@ -108,7 +108,7 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
-    from kaptai.records import league_record
+    from kaptai.core.records import league_record
 
     out = league_command(args, game)
     league_record(args, game, game.resolve_rules(args.rules, **dict(args.option or [])), players=args.players[0])
@@ -180,7 +180,7 @@ def _commands() -> dict[str, Command]:
         ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True,
             rule_ignores=(*_UNPLAYED, "stake_per_tou"),
             rule_note="a league counts in 頭, not money, with the seats as given and no foul"),
-        "replay": Command("kaptai.records:replay_command", (o.record_file(), *o.output(percent=False)),
+        "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
