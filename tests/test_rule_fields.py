@@ -276,3 +276,60 @@ def test_a_list_of_only_separators_is_refused_naming_it(game, name, option, caps
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert "only separators" in err and repr(token) in err and err.count("\n") == 1, err
+
+
+def _junk_calls():
+    import kaptai.bigtwo as b
+    import kaptai.heaven11 as h
+    import kaptai.kts as k
+    import kaptai.nantong as t
+    import kaptai.nineten as n
+
+    return [
+        ("bigtwo.parse_card position", lambda: b.parse_card("3D", position="x"), "position"),
+        ("bigtwo.parse_card position 0", lambda: b.parse_card("3D", position=0), "position"),
+        ("bigtwo.penalty points_left", lambda: b.penalty(5, points_left="x"), "points_left"),
+        ("bigtwo.penalty points_left range", lambda: b.penalty(5, points_left=-1), "points_left"),
+        ("bigtwo.penalty instant", lambda: b.penalty(5, instant="x"), "instant"),
+        ("bigtwo.penalties points_left", lambda: b.penalties([[0, 5, 6, 7]], points_left="x"), "points_left"),
+        ("bigtwo.format_cards sort", lambda: b.format_cards([0, 1], sort="x"), "sort"),
+        ("bigtwo.format_cards rules without sort", lambda: b.format_cards([0, 1], rules=b.RuleSet()), "rules"),
+        ("bigtwo.parse_hand dict", lambda: b.parse_hand({}), "dict"),
+        ("nineten.parse_card item", lambda: n.parse_card("RA", item="x"), "item"),
+        ("nineten.parse_cards first_item", lambda: n.parse_cards("RA", first_item=0), "first_item"),
+        ("nineten.parse_hand dict", lambda: n.parse_hand({}), "dict"),
+        ("nineten.format_record", lambda: n.format_record("x"), "Record"),
+        ("nantong.format_card chinese", lambda: t.format_card(3, chinese="x"), "chinese"),
+        ("nantong.format_cards chinese", lambda: t.format_cards([3], chinese=1), "chinese"),
+        ("nantong.format_record", lambda: t.format_record("x"), "ScoreRecord"),
+        ("heaven11.parse_bid position", lambda: h.parse_bid("3C", position=None), "position"),
+        ("heaven11.format_cards sort", lambda: h.format_cards([0], sort=1), "sort"),
+        ("heaven11.parse_hand dict", lambda: h.parse_hand({}), "dict"),
+        ("kts.parse_hand dict", lambda: k.parse_hand({}), "dict"),
+    ] + [(f"{m.__name__}.{f} ','", (lambda f=getattr(m, f): f(",")), "only separators")
+         for m, f in ((b, "parse_cards"), (n, "parse_cards"), (t, "parse_cards"), (h, "parse_cards"), (k, "parse_hand"))]
+
+
+JUNK_CALLS = _junk_calls()
+
+
+@pytest.mark.parametrize("what,call,named", JUNK_CALLS, ids=[w for w, _, _ in JUNK_CALLS])
+def test_the_small_api_helpers_refuse_junk_arguments_naming_them(what, call, named):
+    from kaptai.errors import KaptaiError
+
+    with pytest.raises(KaptaiError, match=named):
+        call()
+
+
+def test_the_small_api_helpers_still_take_good_arguments():
+    import kaptai.bigtwo as b
+    import kaptai.heaven11 as h
+    import kaptai.nantong as t
+    import kaptai.nineten as n
+
+    assert b.parse_card("3D", position=4) == 0 and b.penalty(5, points_left=30) == 5
+    assert b.format_cards([51, 0], sort=True, rules=b.RuleSet()) == "3D 2S"
+    assert n.parse_cards("RA RK", first_item=3) == (n.parse_card("RA"), n.parse_card("RK"))
+    assert t.format_card(3, chinese=True) == "四萬" and t.format_cards([3, 3]) == "4w 4w"
+    assert h.parse_bid("3C", position=2) == (3, 0) and h.format_cards([1, 0], sort=True) == h.format_cards([0, 1])
+    assert b.parse_cards("") == () and n.parse_cards("") == () and len(t.parse_cards("")) == 0

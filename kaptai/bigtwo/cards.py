@@ -30,7 +30,7 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from numbers import Integral
 from typing import cast
 
@@ -160,6 +160,9 @@ def parse_card(token: str, position: int = 1) -> int:
     ...
     kaptai.bigtwo.cards.InvalidCardError: invalid card "3Z" (token 2): unknown suit "Z"
     """
+    if isinstance(position, (bool, np.bool_)) or not isinstance(position, Integral) or position < 1:
+        raise KaptaiError(f"position={quote_token(position)}: expected a whole number >= 1 (the token's place, "
+                          "named in messages)")
     if not isinstance(token, str):
         raise InvalidCardError(f"invalid card {quote_token(token)} (token {position}): expected a string such as \"3D\"")
     t = _clean(token.strip())
@@ -194,7 +197,10 @@ def parse_card(token: str, position: int = 1) -> int:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _SPLIT.split(text.strip()) if t]
+    toks = [t for t in _SPLIT.split(text.strip()) if t]
+    if not toks and text.strip():  # ',': a list of nothing, not an empty one
+        raise InvalidHandError(f"{quote_token(text)} holds only separators, no card (give '' for none)")
+    return toks
 
 
 def _check_ids(cards: Iterable) -> tuple[int, ...]:
@@ -218,7 +224,7 @@ def _no_duplicates(ids: Sequence[int], positions: Sequence[int] | None = None) -
 def _items(cards: object) -> list:
     """The items of an iterable of cards, or InvalidHandError for anything else (a number,
     None, bytes, a 0-d array) -- never a TypeError."""
-    bad = isinstance(cards, (bytes, bytearray, memoryview)) or (
+    bad = isinstance(cards, (bytes, bytearray, memoryview, Mapping)) or (
         isinstance(cards, np.ndarray) and cards.ndim != 1
     )
     if not bad:
@@ -403,6 +409,10 @@ def format_cards(cards: Iterable[int], style: str = "letter", *, sort: bool = Fa
     'AS 2S 3D 3C'
     """
     ids = _check_ids(_items(cards))
+    if not isinstance(sort, (bool, np.bool_)):
+        raise KaptaiError(f"sort={quote_token(sort)}: expected True or False")
+    if rules is not None and not sort:
+        raise KaptaiError("rules orders the cards only with sort=True: give both or neither")
     if sort:
         if rules is None:  # the default orders: card ids ascend with strength
             ids = tuple(sorted(ids))

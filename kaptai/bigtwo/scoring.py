@@ -270,6 +270,10 @@ def penalties(
         g, s = _first_bad((c < 0) | (c > _MAX_CARDS))
         raise RulesError(f"cards_left[{g}, {s}]={int(c[g, s])} is not a card count: expected 0-{_MAX_CARDS}")
     inst = _per_game("instant", instant, n)
+    if points_left is not None:  # checked whatever the scoring: a bad value is an error, never ignored
+        pts_given = _int_array("points_left", points_left)
+        if pts_given.shape != c.shape:
+            raise RulesError(f"points_left has shape {pts_given.shape}, expected {c.shape} like cards_left")
     if np.any((inst < 0) | (inst > 2)):
         g = _first_bad((inst < 0) | (inst > 2))[0]
         raise RulesError(f"instant[{g}]={int(inst[g])} is not allowed: expected 0 (none), 1 (dragon) or 2 (four twos)")
@@ -370,6 +374,8 @@ def penalty(
     [39, 0, 39, 39]
     """
     rules = _rules(rules)
+    if isinstance(instant, (bool, np.bool_)) or not isinstance(instant, Integral) or int(instant) not in (0, 1, 2):
+        raise RulesError(f"instant={quote_token(instant)} is not allowed: expected 0 (none), 1 (dragon) or 2 (four twos)")
     if np.ndim(cards_left) == 0:
         if winner is not None:
             raise RulesError("winner is not used with one player's cards_left: pass every seat's cards")
@@ -377,6 +383,13 @@ def penalty(
         if not 0 <= int(c) <= _MAX_CARDS:
             raise RulesError(f"cards_left={int(c)} is not a card count: expected 0-{_MAX_CARDS}")
         cv = int(c)
+        if points_left is not None:  # checked whatever the scoring: a bad value is an error, never ignored
+            if np.ndim(points_left) != 0:
+                raise RulesError(f"points_left={quote_token(points_left)}: expected one number with one player's "
+                                 "cards_left")
+            given = int(_int_array("points_left", points_left))
+            if not 3 * cv <= given <= 15 * cv:
+                raise RulesError(f"points_left={given} is impossible for {cv} cards: expected {3 * cv}-{15 * cv}")
         if instant:
             return INSTANT_MULTIPLIER * cv
         mult = int(chao_multipliers(cv, rules))

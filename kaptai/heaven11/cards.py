@@ -208,7 +208,10 @@ def parse_card(token: str, position: int = 1) -> int:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _SPLIT.split(text.strip()) if t]
+    toks = [t for t in _SPLIT.split(text.strip()) if t]
+    if not toks and text.strip():  # ',': a list of nothing, not an empty one
+        raise InvalidHandError(f"{quote_token(text)} holds only separators, no card (give '' for none)")
+    return toks
 
 
 def _check_ids(cards: Iterable) -> tuple[int, ...]:
@@ -324,6 +327,8 @@ def format_cards(cards: Iterable[int], style: str = "letter", *, sort: bool = Fa
     'KS AS'
     """
     ids = _check_ids(cards)
+    if not isinstance(sort, (bool, np.bool_)):
+        raise KaptaiError(f"sort={quote_token(sort)}: expected True or False")
     if sort:
         ids = tuple(sorted(ids))
     return " ".join(format_card(c, style) for c in ids)
@@ -375,6 +380,9 @@ def parse_bid(token: str | tuple, position: int = 1) -> tuple[int, int] | None:
     ...
     kaptai.heaven11.cards.InvalidBidError: invalid bid "3X" (token 2): unknown strain "X" (expected C, D, H, S or NT)
     """
+    if isinstance(position, (bool, np.bool_)) or not isinstance(position, Integral) or position < 1:
+        raise KaptaiError(f"position={quote_token(position)}: expected a whole number >= 1 (the token's place, "
+                          "named in messages)")
     if isinstance(token, tuple):
         if (len(token) != 2 or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, Integral) for v in token)
                 or not 0 <= token[0] <= MAX_LEVEL or not 0 <= token[1] <= 4):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from numbers import Integral
 from typing import cast
@@ -460,7 +460,9 @@ def parse_hand(
     """
     if isinstance(hand, str):
         items: list = [t for t in _HAND_SEP.split(unicodedata.normalize("NFKC", hand)) if t]
-    elif isinstance(hand, Iterable) and not isinstance(hand, (bytes, bytearray, memoryview)) and not (
+        if not items and hand.strip():  # ',': a list of nothing, not an empty one
+            raise InvalidHandError(f"{quote_token(hand)} holds only separators, no tile (give '' for none)")
+    elif isinstance(hand, Iterable) and not isinstance(hand, (bytes, bytearray, memoryview, Mapping)) and not (
         isinstance(hand, np.ndarray) and hand.ndim != 1
     ):
         try:

@@ -293,6 +293,8 @@ def parse_cards(text: str | Iterable[str], *, deck: int = 120) -> tuple[int, ...
     """
     if isinstance(text, str):
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
+        if not tokens and text.strip():  # ',': a list of nothing, not an empty one
+            raise InvalidHandError(f"{quote_token(text)} holds only separators, no card (give '' for none)")
     else:
         tokens = [str(t) for t in as_items(text, "cards")]
     out: list[int] = []
@@ -310,6 +312,7 @@ def format_card(k: int, *, chinese: bool = False) -> str:
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral) or not 0 <= int(k) < N_WILD_KINDS:
         raise InvalidCardError(f"card kind {quote_token(k)} is not a card: expected 0 to {N_WILD_KINDS - 1}")
+    _check_chinese(chinese)
     k = int(k)
     if k < 27:
         r, s = k % 9, k // 9
@@ -319,6 +322,11 @@ def format_card(k: int, *, chinese: bool = False) -> str:
     return HONOURS[k - 27] if k < 30 else WILDS[k - 30]
 
 
+def _check_chinese(chinese: object) -> None:
+    if not isinstance(chinese, (bool, np.bool_)):
+        raise KaptaiError(f"chinese={quote_token(chinese)}: expected True (Chinese names) or False (codes)")
+
+
 def format_cards(kinds: Iterable[int], *, chinese: bool = False) -> str:
     """Cards sorted by kind, one token each.
 
@@ -326,6 +334,7 @@ def format_cards(kinds: Iterable[int], *, chinese: bool = False) -> str:
     '5w 5w qz'
     """
     items = as_items(kinds, "cards")
+    _check_chinese(chinese)
     for k in items:
         format_card(k)  # a kind that is not a card: InvalidCardError naming it
     return " ".join(format_card(k, chinese=chinese) for k in sorted(int(k) for k in items))
@@ -560,6 +569,8 @@ def format_record(rec: ScoreRecord) -> str:
     >>> format_record(parse_record("jiang=7b,5w win=discard:5B hand=5b 5b melds=pong:qz"))
     'jiang=7b,5w win=discard:5b hand=55b melds=pong:qz'
     """
+    if not isinstance(rec, ScoreRecord):
+        raise RecordError(f"expected a ScoreRecord (parse_record's), got {type(rec).__name__} {quote_token(rec)}")
     win = rec.win if rec.win_card is None else f"{rec.win}:{format_card(rec.win_card)}"
     out = f"jiang={','.join(format_card(j) for j in rec.jiang)} win={win} hand={format_compact(rec.hand)}"
     if rec.melds:

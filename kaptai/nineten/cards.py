@@ -31,7 +31,7 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -210,6 +210,7 @@ def parse_card(token: str, item: int = 1) -> int:
     ...
     kaptai.nineten.cards.InvalidCardError: unknown card token 'RX' (item 3)
     """
+    _check_place("item", item)
     if not isinstance(token, str):
         raise InvalidCardError(f"unknown card token {quote_token(token)} (item {item}): expected a string such as 'RK'")
     k = _parse_base(token)
@@ -219,7 +220,10 @@ def parse_card(token: str, item: int = 1) -> int:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _SPLIT.split(text.strip()) if t]
+    toks = [t for t in _SPLIT.split(text.strip()) if t]
+    if not toks and text.strip():  # ',': a list of nothing, not an empty one
+        raise InvalidHandError(f"{quote_token(text)} holds only separators, no card (give '' for none)")
+    return toks
 
 
 def parse_cards(cards: str | Iterable[int | str], *, first_item: int = 1) -> tuple[int, ...]:
@@ -246,13 +250,14 @@ def parse_cards(cards: str | Iterable[int | str], *, first_item: int = 1) -> tup
         toks: list = _tokens(cards)
     else:
         try:
+            if isinstance(cards, Mapping):  # its keys are no cards
+                raise TypeError
             toks = list(cards)
         except TypeError:
             raise InvalidCardError(f"cards must be a string such as 'RAx2 WE' or an iterable of cards, got "
                                    f"{type(cards).__name__} {quote_token(cards)}") from None
     out: list[int] = []
-    if isinstance(first_item, (bool, np.bool_)) or not isinstance(first_item, Integral):
-        raise KaptaiError(f"first_item={quote_token(first_item)}: expected a whole number (the first token's number)")
+    _check_place("first_item", first_item)
     for i, t in enumerate(toks, first_item):
         if isinstance(t, str):
             k, n = _split_token(t, i)
@@ -539,6 +544,13 @@ def parse_record(text: str, bonus_rule=None) -> Record:
     return Record(tuple(hand), counts.astype(np.int8), win, tuple(kz_kinds), kw, bonus_kinds)
 
 
+def _check_place(name: str, value: object) -> None:
+    """A 1-based item number (named in messages): a whole number >= 1, else KaptaiError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
+        raise KaptaiError(f"{name}={quote_token(value)}: expected a whole number >= 1 (the item's place, named in "
+                          "messages)")
+
+
 def format_record(rec: Record) -> str:
     """Canonical text of a record.
 
@@ -546,6 +558,8 @@ def format_record(rec: Record) -> str:
     >>> format_record(parse_record("yax4 rax2 rrx2 ykx2 | win=discard | kzwait=ya"))
     'RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA'
     """
+    if not isinstance(rec, Record):
+        raise InvalidRecordError(f"expected a Record (parse_record's), got {type(rec).__name__} {quote_token(rec)}")
     parts = [format_hand(rec.counts), f"win={rec.win}"]
     if rec.kz:
         parts.append("kz=" + format_cards(rec.kz))
