@@ -131,13 +131,12 @@ def check_rule_number(name: str, value: object, lo: float, hi: float, *, integer
         expected = f"{what} greater than {_bound_text(lo)} and at most {_bound_text(hi)}"
     else:
         expected = f"{what} from {_bound_text(lo)} to {_bound_text(hi)}"
-    kind = Integral if integer else Real
     bad = RulesError(f"option {quote_token(name)} has bad value {quote_token(value)}: expected {expected}"
                      + (f" ({why})" if why else ""))
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral if integer else Real):
         raise bad
     try:
-        number = int(value) if integer else float(value)  # type: ignore[arg-type]
+        number: int | float = int(cast(Integral, value)) if integer else float(cast(Real, value))
     except (OverflowError, ValueError):
         raise bad from None
     if not math.isfinite(number) or number > hi or (number <= lo if lo_open else number < lo):
