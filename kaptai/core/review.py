@@ -131,8 +131,11 @@ def _row(d: Decision, ev: dict[str, Any]) -> dict[str, Any]:
 
 
 def review_rows(adapter: Any, record: Any, hands: Sequence[int], seats: Sequence[int] | None, *, seed: int,
-                samples: int, tick: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """One row per decision of ``seats`` (all if None) in ``hands`` of a parsed record."""
+                samples: int, tick: Callable[[int], None] | None = None,
+                skipped: list | None = None) -> list[dict[str, Any]]:
+    """One row per decision of ``seats`` (all if None) in ``hands`` of a parsed record; a
+    decision whose position the game's advisor refuses (a ``KaptaiError``) is left out and
+    appended to ``skipped``."""
     rows: list[dict[str, Any]] = []
     want = None if seats is None else set(int(s) for s in seats)
     last = None
@@ -142,7 +145,12 @@ def review_rows(adapter: Any, record: Any, hands: Sequence[int], seats: Sequence
         last = d.hand
         if want is not None and d.seat not in want:
             continue
-        ev = adapter.evaluate(d, samples=samples, seed=decision_seed(seed, d.hand, d.index))
+        try:
+            ev = adapter.evaluate(d, samples=samples, seed=decision_seed(seed, d.hand, d.index))
+        except KaptaiError:  # a position the advisor cannot price (counted in the summary as skipped)
+            if skipped is not None:
+                skipped.append((d.hand, d.seat, d.index))
+            continue
         rows.append(_row(d, ev))
     return rows
 
@@ -154,8 +162,10 @@ def _chunk(task: tuple) -> dict[str, np.ndarray]:
     module, path, game, lo, hi, seats, seed, samples = task
     adapter = importlib.import_module(module)
     record = adapter.read(path, game)
-    rows = review_rows(adapter, record, range(lo, hi), seats, seed=seed, samples=samples)
-    out: dict[str, np.ndarray] = {"hands": np.asarray([hi - lo], dtype=np.int64)}
+    skipped: list = []
+    rows = review_rows(adapter, record, range(lo, hi), seats, seed=seed, samples=samples, skipped=skipped)
+    out: dict[str, np.ndarray] = {"hands": np.asarray([hi - lo], dtype=np.int64),
+                                  "skipped": np.asarray([len(skipped)], dtype=np.int64)}
     for c in _COLUMNS:
         vals = [r[c] for r in rows]
         if c in _TEXT:
@@ -172,7 +182,7 @@ _INTS = {"hand", "seat", "decision", "options", "samples"}
 
 
 def _merge(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    return {k: a[k] + b[k] if k == "hands" else np.concatenate([a[k], b[k]]) for k in a}
+    return {k: a[k] + b[k] if k in ("hands", "skipped") else np.concatenate([a[k], b[k]]) for k in a}
 
 
 def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[int] | None = None,
@@ -220,10 +230,12 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     tasks = [(module, os.fspath(path), game, lo, min(n, lo + step), None if seats is None else tuple(seats),
               int(seed), int(samples)) for lo in range(0, n, step)]
     rows: dict[str, Any] = {c: [] for c in _COLUMNS}
+    skipped = 0
     if tasks:
         total = run_chunks(_chunk, tasks, merge=_merge, workers=workers, progress=progress, desc="review",
                            sizes=[t[4] - t[3] for t in tasks], unit="hands")
         rows = {c: total[c] for c in _COLUMNS}
+        skipped = int(total["skipped"][0])
     df = pd.DataFrame(rows, columns=_COLUMNS)
     for c in _INTS:
         df[c] = df[c].astype(np.int64)
@@ -232,7 +244,7 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
         df[c] = df[c].astype(object)
     df.attrs.update({"game": game, "record": os.fspath(path), "seats": "all" if seats is None else list(seats),
                      "seed": int(seed), "samples": int(samples), "unit": str(record.header.get("unit", "")),
-                     "hands": n, "policies": list(record.header.get("policies", []))})
+                     "hands": n, "policies": list(record.header.get("policies", [])), "skipped": skipped})
     return df
 
 
@@ -380,6 +392,8 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
         lines.append(f"seat {r.seat}: {r.decisions} decisions, {r.matched_share:.0%} matched the advisor's best, "
                      f"mean loss {r.mean_loss:.3f} [{r.mean_loss_low:.3f}, {r.mean_loss_high:.3f}] "
                      f"{df.attrs['unit']} a decision; largest: {r.worst_decision}")
+    if df.attrs.get("skipped"):
+        lines.append(f"{df.attrs['skipped']} decision(s) left out: positions the advisor cannot price")
     legend = "\n".join(lines + ["loss = the advisor's best option minus the move made (its paired difference, 95% "
                                 "interval); p_win before/after = under the best move / the move made"
                                 + (f"; HTML report: {args.html}" if args.html else "")])

@@ -188,6 +188,8 @@ _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.play import play_options
+    from kaptai.core.review import review_options
 
     span, name = (3, 4), "nantong"
     players = o.players(span, 3)
@@ -255,6 +257,11 @@ def _commands() -> dict[str, Command]:
             rule_note="first_sitter and rounds arrange the seats of a whole match; a league plays independent hands"),
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
+        "play": Command("kaptai.nantong.play:play_command",
+                        play_options(players, _PRESETS, _POLICIES, "max_melds", 4),
+                        example=f"kaptai play {name} --opponents max_melds --hints --record my-game.jsonl"),
+        "review": Command("kaptai.nantong.play:review_command", review_options(),
+                          example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

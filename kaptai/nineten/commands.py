@@ -124,6 +124,8 @@ _UNPLAYED_NOTE = "the seat draw before the first hand and the penalty of a foul 
 
 def _commands() -> dict[str, Command]:
     from kaptai.core import cli_options as o
+    from kaptai.core.play import play_options
+    from kaptai.core.review import review_options
 
     span, name = (2, 15), "nine-ten"
     players = o.players(span, 4)
@@ -182,6 +184,11 @@ def _commands() -> dict[str, Command]:
             rule_note="a league counts in 頭, not money, with the seats as given and no foul"),
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
+        "play": Command("kaptai.nineten.play:play_command",
+                        play_options(o.players((4, 7), 4), _PRESETS, _POLICIES, "colour_cut", 7),
+                        example=f"kaptai play {name} --opponents search --hints --record my-game.jsonl"),
+        "review": Command("kaptai.nineten.play:review_command", review_options(),
+                          example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
             *o.report_output(), *o.runner(),

@@ -1,0 +1,155 @@
+"""Nine-ten (九十) at the terminal, and its decisions reviewed (``kaptai play`` / ``kaptai review``).
+
+Discarding is the game's only decision (claims and dead cards are mandatory): a person types
+the card to throw (``RK``, or its Chinese name); :func:`decisions` replays a record in the
+reference engine (:mod:`kaptai.nineten.records`) and :func:`evaluate` values each discard with
+:func:`kaptai.nineten.advisor.advise` (the hand, and every card seen face up outside it).
+
+Examples
+--------
+>>> show(8, ascii=True), show(8, ascii=False)
+('RK', '紅帥(RK)')
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from kaptai.core.play import Console, hint_rows
+from kaptai.core.review import Decision, carry_before, observe_script
+from kaptai.errors import UsageError
+from kaptai.nineten.cards import format_card, format_hand, parse_card
+from kaptai.nineten.policies import PlayerView, Policy
+
+__all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command", "review_command"]
+
+GAME = "nine-ten"
+
+
+def show(k: int, ascii: bool) -> str:
+    """A card for the screen: its Chinese name and code, or the code alone."""
+    return format_card(k) if ascii else f"{format_card(k, 'trad')}({format_card(k)})"
+
+
+def _cards(counts: Any, ascii: bool) -> str:
+    out = []
+    for k, n in enumerate(counts):
+        out += [show(k, ascii)] * int(n)
+    return " ".join(out) or "none"
+
+
+def _seen(view: PlayerView) -> Any:
+    return view.waste + view.exposed.sum(axis=0) - view.exposed[view.seat]
+
+
+def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, seed: int) -> Any:
+    """The advisor's table for a discard of ``view`` (best first)."""
+    from kaptai.nineten.advisor import advise
+
+    return advise(format_hand(view.hand), seen=format_hand(_seen(view)), players=players, rules=rules,
+                  samples=samples, seed=seed)
+
+
+class HumanPolicy(Policy):
+    """A seat played by a person at the terminal (discards only: the rest is mandatory)."""
+
+    name = "human"
+
+    def __init__(self, console: Console, rules: Any, players: int, hint_samples: int = 64):
+        self.console, self.rules, self.players, self.hint_samples = console, rules, players, hint_samples
+
+    def discard(self, view: PlayerView) -> int:
+        con, a = self.console, self.console.ascii
+        exposed = "; ".join(f"seat {s}: {_cards(view.exposed[s], a)}" for s in range(len(view.exposed))
+                            if view.exposed[s].sum())
+        con.say("", f"-- nine-ten, seat {view.seat} (dealer seat {view.dealer}), stock {view.stock_left} --",
+                f"face up: {exposed or 'none'}", f"out of play: {_cards(view.waste, a)}",
+                f"your hand: {_cards(view.hand, a)}" + ("  (dead cards must go first)" if view.forced else ""))
+        legal = [format_card(k) for k in view.options]
+
+        def parse(t: str) -> int:
+            k = int(parse_card(t.strip()))
+            if k not in view.options:
+                raise UsageError(f"{format_card(k)} cannot be discarded here")
+            return k
+
+        def hint() -> str:
+            df = advice(view, self.rules, self.players, samples=self.hint_samples, seed=view.stock_left)
+            return hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win))
+
+        return con.ask("discard", parse, legal, hint)
+
+
+def read(path: Any, game: str = GAME) -> Any:
+    """A parsed record of this game."""
+    from kaptai.records import read_record
+
+    return read_record(path, game)
+
+
+def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
+    """Every discard with two or more options of the chosen hands of a record."""
+    from kaptai.core.records import HandCursor
+    from kaptai.nineten import records as R
+
+    cfg = R.FORMAT.setup(record.header)  # type: ignore[misc]
+    for i in (range(len(record.hands)) if hands is None else hands):
+        hand = record.hands[i]
+        sink: list = []
+        with observe_script(R, "_Script", ("discard",), sink):
+            R.FORMAT.replay_hand(cfg, HandCursor(hand, record.path), carry_before(record, i, "dealer_winner"))  # type: ignore[misc]
+        k = 0
+        for _m, view, _args, move, _pos in sink:
+            if len(view.options) < 2:
+                continue
+            yield Decision(hand.index, view.seat, k, "discard", view, format_card(int(move)), len(view.options),
+                           format_hand(view.hand), f"stock {view.stock_left}; seen {format_hand(_seen(view))}",
+                           {"rules": cfg.rules, "players": cfg.players})
+            k += 1
+
+
+def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
+    """The advisor on a discard."""
+    df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    return {"labels": [str(x) for x in df.discard], "value": df.ev.to_numpy(), "vs_best": df.vs_best.to_numpy(),
+            "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(),
+            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0])}
+
+
+def play_command(args: Any, game: Any) -> Any:
+    """``kaptai play nine-ten``: a person at ``--seat`` against the built-in players."""
+    from kaptai.core.play import parse_opponents, run_session, seat_policies
+    from kaptai.core.records import make_header
+    from kaptai.nineten.config import make_config
+    from kaptai.nineten.records import UNIT, hand_events
+    from kaptai.spec import Output
+
+    rules = game.resolve_rules(args.rules, **dict(args.option or []))
+    cfg = make_config(args.players, rules)
+    N = cfg.players
+    if args.seat >= N:
+        raise UsageError(f"--seat {args.seat}: the table has {N} seats (0 to {N - 1})")
+    con = Console(ascii=True if args.ascii else None, hints=args.hints)
+    opp = parse_opponents(args.opponents, game.policies, N, args.seat)
+    pols = seat_policies(HumanPolicy(con, cfg.rules, N), opp, args.seat)
+    header = make_header(GAME, cfg.rules.to_dict(), N, [getattr(x, "name", str(x)) for x in pols], UNIT,
+                         seed=args.seed, hands=args.hands, stake=float(cfg.rules.stake_per_tou))
+    con.say(f"nine-ten, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to "
+            "discard (RK, or its name); claims and dead cards are automatic; ? lists the legal discards, quit stops.")
+    events = R_events(cfg, pols, args.seed, args.hands, hand_events)
+    df = run_session(con, header, events, seat=args.seat, record=args.record)
+    return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
+
+
+def R_events(cfg: Any, pols: Sequence[Any], seed: int, hands: int, fn: Any) -> Iterator[list[dict[str, Any]]]:
+    """Each hand's events (:func:`kaptai.nineten.records.hand_events`)."""
+    return fn(cfg.players, cfg.rules, policies=list(pols), hands=hands, seed=seed)
+
+
+def review_command(args: Any, game: Any) -> Any:
+    """``kaptai review nine-ten FILE``."""
+    from kaptai.core.review import review_command as run
+
+    return run(args, game, sys.modules[__name__])
