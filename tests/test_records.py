@@ -403,3 +403,14 @@ def test_nantong_search_decisions_are_the_reference_search():
     slow = [nr._deal_event(cfg, 0, h.deck), *evs, nr._settle(cfg, row)]
     assert fast == slow
     assert sum(e.get("seat") == 2 and e["type"] in ("discard", "claim") for e in fast) > 5
+
+
+def test_heaven11_card_texts_are_format_cards():
+    import random
+
+    from kaptai.heaven11.cards import format_cards
+    from kaptai.heaven11.records import _text
+
+    ids = list(range(52))
+    random.Random(1).shuffle(ids)
+    assert _text(ids) == format_cards(ids) and _text(sorted(ids[:13])) == format_cards(sorted(ids[:13]))

@@ -71,14 +71,22 @@ _EVENTS: dict[str, dict[str, Any]] = {
 }
 
 
+#: Each card's text (format_cards of a list is its cards' texts joined by spaces; a test checks it).
+_NAMES: tuple[str, ...] = tuple(format_cards([c]) for c in range(52))
+
+
+def _text(ids: Any) -> str:
+    return " ".join(_NAMES[c] for c in ids)
+
+
 def _mask_text(mask: int) -> str:
-    return format_cards([c for c in range(52) if mask >> c & 1])
+    return _text([c for c in range(52) if mask >> c & 1])
 
 
 def _deal_event(hand: int, dealer: int, deck: Any) -> dict[str, Any]:
     d = [int(c) for c in deck]
-    return {"type": "deal", "hand": hand, "dealer": dealer, "deck": format_cards(d),
-            "hands": [format_cards(sorted(d[13 * s:13 * s + 13])) for s in range(4)]}
+    return {"type": "deal", "hand": hand, "dealer": dealer, "deck": _text(d),
+            "hands": [_text(sorted(d[13 * s:13 * s + 13])) for s in range(4)]}
 
 
 def _row_event(seat: int, action: int, cards: int, value: int) -> dict[str, Any] | None:
