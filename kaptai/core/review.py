@@ -243,7 +243,8 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     for c in _TEXT:
         df[c] = df[c].astype(object)
     df.attrs.update({"game": game, "record": os.fspath(path), "seats": "all" if seats is None else list(seats),
-                     "seed": int(seed), "samples": int(samples), "unit": str(record.header.get("unit", "")),
+                     "seed": int(seed), "samples": int(samples),
+                     "unit": str(getattr(adapter, "LOSS_UNIT", None) or record.header.get("unit", "")),
                      "hands": n, "policies": list(record.header.get("policies", [])), "skipped": skipped})
     return df
 

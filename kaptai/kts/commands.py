@@ -185,6 +185,8 @@ _MAX_SETS = 8
 def _commands(name: str, span: tuple[int, int], default_players: int, report: bool) -> dict[str, Command]:
     """The commands of Kap Tai Shap (``report=True``, 2-22 players) or Kap Shap (2 players)."""
     from kaptai.core import cli_options as o
+    from kaptai.core.play import play_options
+    from kaptai.core.review import review_options
 
     players = o.players(span, default_players)
     rules = o.rules(_PRESETS)
@@ -216,6 +218,11 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         ), example=f"kaptai fairness {name} --hands 100000 --variants house_cut --plot fair.png", monte_carlo=True),
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
+        "play": Command("kaptai.kts.play:play_command",
+                        play_options(players, _PRESETS, _POLICIES, "lookahead", span[1]),
+                        example=f"kaptai play {name} --opponents lookahead --hints --record my-game.jsonl"),
+        "review": Command("kaptai.kts.play:review_command", review_options(),
+                          example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "league": Command(_M + "league", (
             o.player_counts(span, str(default_players)),
             Opt("--rules-list", "str", default=",".join(_PRESETS), metavar="PRESETS", check=_presets_list,
