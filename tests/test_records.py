@@ -414,3 +414,13 @@ def test_heaven11_card_texts_are_format_cards():
     ids = list(range(52))
     random.Random(1).shuffle(ids)
     assert _text(ids) == format_cards(ids) and _text(sorted(ids[:13])) == format_cards(sorted(ids[:13]))
+
+
+def test_command_line_league_record(tmp_path, capsys):
+    """``league --record``: the league's first table, seat s playing the s-th policy (cycling)."""
+    path = tmp_path / "league.jsonl"
+    assert main(["league", "nine-ten", "--policies", "colour_cut,random", "--hands", "40", "--seed", "1",
+                 "--record", str(path), "--record-hands", "6", "--no-progress", "--format", "json"]) == 0
+    header = _events(path)[0]
+    assert header["policies"] == ["colour_cut", "random", "colour_cut", "random"] and header["hands"] == 6
+    assert replay(path).hands == 6
