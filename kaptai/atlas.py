@@ -964,6 +964,8 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
     """
     principal = _principal(df)
     auction = _auction_games(df, principal)
+    chance = {str(g): {r["name"]: r["assigned"] != "rotation" for r in rs}
+              for g, rs in (df.attrs.get("roles") or {}).items()}
     pairs = _pair_lookup(df)
     has_bidders = "bidders" in df.columns
     out: list[dict[str, Any]] = []
@@ -1037,6 +1039,9 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
                 if measure == "role_luck_share":
                     vshare = float(r.value) ** 2
                     extra = f"{100 * vshare:.2g}% of a hand's variance"
+                    if chance.get(str(r.game), {}).get(str(r.relative_to)):
+                        extra += ("; chance gives the role to every player alike, so it is equal for every player "
+                                  "in expectation")
                     note = f"{note}; {extra}" if note else extra
                 elif measure == "role_luck_variance_share":
                     vshare = float(r.value)
@@ -1202,8 +1207,24 @@ def _label(row) -> str:
 def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = None):
     """One measure for every game and variant side by side, with its intervals.
 
-    Seat measures (``seat_ev``, ``seat_advantage``) show one point per seat.  Returns the
-    matplotlib Axes."""
+    Seat measures (``seat_ev``, ``seat_advantage``) show one point per seat; the skill measures
+    one colour per pair (``level``), with a legend.  A measure in the games' own stake units is
+    drawn one panel per unit (antes, points and 胡數 never share an axis).  An infinite interval
+    end (skill that never shows) is drawn as an arrow to the edge of the axis.  Returns the
+    matplotlib Axes (the first panel's when there are several and ``ax`` is None).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from kaptai.atlas import ATLAS_COLUMNS, plot_measure
+    >>> rows = [dict(game="g", variant=v, players=4, measure="hands_until_skill_shows", seat=None,
+    ...              relative_to="dealer", level=lev, value=x, ci_low=x / 2, ci_high=float("inf"), exact=None,
+    ...              unit="hands", hands=100, method="monte_carlo", label=None, bidders=None)
+    ...         for v, lev, x in (("a", "default - random", 12.0), ("a", "strong - default", 300.0))]
+    >>> ax = plot_measure(pd.DataFrame(rows, columns=ATLAS_COLUMNS), "hands_until_skill_shows")
+    >>> sorted(t.get_text() for t in ax.get_legend().get_texts())
+    ['default - random', 'strong - default']
+    """
     import matplotlib.pyplot as plt
 
     from kaptai.core.plotting import with_cjk_font
@@ -1213,40 +1234,81 @@ def plot_measure(df: pd.DataFrame, measure: str, ax=None, seat: int | None = Non
         sub = sub[sub.seat == seat]
     if sub.empty:
         raise RulesError(f"measure {quote_token(measure)} is not in the table: it has {', '.join(sorted(set(df.measure)))}")
-    labels = list(dict.fromkeys(_label(r) for _, r in sub.iterrows()))
+    units = list(dict.fromkeys(str(u) for u in sub.unit))
+
+    def series(part: pd.DataFrame) -> list[tuple[str | None, pd.DataFrame]]:
+        if part.seat.notna().any():
+            return [(f"seat {int(s)}", part[part.seat == s]) for s in sorted({int(x) for x in part.seat.dropna()})]
+        levels = [x for x in dict.fromkeys(part.level) if x is not None and not (isinstance(x, float) and np.isnan(x))]
+        if levels and measure != "decisive_deal":
+            out: list[tuple[str | None, pd.DataFrame]] = [(str(lv), part[part.level == lv]) for lv in levels]
+            rest = part[part.level.isna()]
+            return ([("", rest)] if len(rest) else []) + out
+        return [(None, part)]
 
     @with_cjk_font
     def draw(ax):
         if ax is None:
-            _, ax = plt.subplots(figsize=(7.5, 0.42 * len(labels) + 1.4))
-        ypos = {lab: i for i, lab in enumerate(labels)}
-        seats = sorted({int(s) for s in sub.seat.dropna()}) if sub.seat.notna().any() else [None]
-        for k, s in enumerate(seats):
-            part = sub if s is None else sub[sub.seat == s]
-            part = part[np.isfinite(part.value.to_numpy(float))]     # an infinite value has no point to draw
-            off = 0.0 if len(seats) == 1 else (k - (len(seats) - 1) / 2) * 0.8 / max(len(seats), 1)
-            y = [ypos[_label(r)] + off for _, r in part.iterrows()]
-            v = part.value.to_numpy(float)
-            lo = np.where(np.isfinite(part.ci_low), v - part.ci_low, 0.0)
-            hi = np.where(np.isfinite(part.ci_high), part.ci_high - v, 0.0)
-            ax.errorbar(v, y, xerr=[lo, hi], fmt="o", ms=4, capsize=3,
-                        label=None if s is None else f"seat {s}")
-        ax.set_yticks(range(len(labels)))
-        ax.set_yticklabels(labels)
-        ax.invert_yaxis()
-        if measure in ("seat_advantage", "seat_ev", "role_ev", "value_of_skill") or (sub.value < 0).any():
-            ax.axvline(0.0, color="grey", lw=0.8)
-        unit = sub.unit.iloc[0] if sub.unit.nunique() == 1 else "each game's stake unit"
-        ax.set_xlabel(f"{measure} ({unit})")
-        ax.set_title(MEASURES.get(measure, measure), fontsize=9)
-        if measure == "hands_until_skill_shows":
-            ax.set_xscale("log")
-        if len(seats) > 1:
-            ax.legend(fontsize=7, loc="best")
-        ax.grid(axis="x", alpha=0.3)
-        return ax.figure
+            heights = [0.42 * len(dict.fromkeys(_label(r) for _, r in sub[sub.unit == u].iterrows())) + 1.6
+                       for u in units]
+            fig, axes = plt.subplots(len(units), 1, figsize=(7.5, sum(heights)), squeeze=False,
+                                     gridspec_kw={"height_ratios": heights})
+            axes = list(axes[:, 0])
+        else:
+            axes = [ax] * len(units)
+        for panel, unit in zip(axes, units):
+            part = sub[sub.unit == unit]
+            labels = list(dict.fromkeys(_label(r) for _, r in part.iterrows()))
+            ypos = {lab: i for i, lab in enumerate(labels)}
+            groups = series(part)
+            log = measure == "hands_until_skill_shows"
+            finite = part[["value", "ci_low", "ci_high"]].to_numpy(float)
+            finite = finite[np.isfinite(finite)]
+            edge_hi = float(finite.max()) if finite.size else 1.0
+            edge_lo = float(finite.min()) if finite.size else 0.0
+            reach_hi = edge_hi * 4 if log else edge_hi + 0.15 * max(edge_hi - edge_lo, 1e-9)
+            reach_lo = edge_lo / 4 if log else edge_lo - 0.15 * max(edge_hi - edge_lo, 1e-9)
+            for k, (name, g) in enumerate(groups):
+                g = g[np.isfinite(g.value.to_numpy(float))]      # an infinite value has no point to draw
+                off = 0.0 if len(groups) == 1 else (k - (len(groups) - 1) / 2) * 0.8 / max(len(groups), 1)
+                y = np.array([ypos[_label(r)] + off for _, r in g.iterrows()])
+                v = g.value.to_numpy(float)
+                lo_v, hi_v = g.ci_low.to_numpy(float), g.ci_high.to_numpy(float)
+                lo = np.where(np.isfinite(lo_v), v - lo_v, np.where(np.isinf(lo_v), v - reach_lo, 0.0))
+                hi = np.where(np.isfinite(hi_v), hi_v - v, np.where(np.isinf(hi_v), reach_hi - v, 0.0))
+                bars = panel.errorbar(v, y, xerr=[np.maximum(lo, 0), np.maximum(hi, 0)], fmt="o", ms=4, capsize=3,
+                                      label=name or None)
+                colour = bars.lines[0].get_color()
+                for yy, end in zip(y, hi_v):
+                    if np.isinf(end) and end > 0:
+                        panel.annotate("", xy=(reach_hi, yy), xytext=(reach_hi * (0.8 if log else 1) - (
+                            0 if log else 0.04 * (edge_hi - edge_lo)), yy),
+                            arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.0})
+            panel.set_yticks(range(len(labels)))
+            panel.set_yticklabels(labels)
+            panel.invert_yaxis()
+            if measure in ("seat_advantage", "seat_ev", "role_ev", "value_of_skill") or (part.value < 0).any():
+                panel.axvline(0.0, color="grey", lw=0.8)
+            if len(units) > 1:
+                panel.set_title(f"in {unit}", fontsize=8, loc="left")
+            panel.set_xlabel(f"{measure} ({unit})")
+            if log:
+                panel.set_xscale("log")
+            if any(name for name, _ in groups):
+                panel.legend(fontsize=7, loc="best")
+            panel.grid(axis="x", alpha=0.3)
+        import textwrap
 
-    return draw(ax).axes[0] if ax is None else (draw(ax), ax)[1]
+        fig = axes[0].figure
+        if ax is None:
+            fig.suptitle(textwrap.fill(MEASURES.get(measure, measure), 90), fontsize=9)
+            fig.tight_layout()
+        else:
+            ax.set_title(textwrap.fill(MEASURES.get(measure, measure), 90), fontsize=9)
+        return fig
+
+    fig = draw(ax)
+    return fig.axes[0] if ax is None else ax
 
 
 def plot_map(df: pd.DataFrame, ax=None):
