@@ -3,12 +3,14 @@
 ``python benchmarks/nineten_duel.py --field colour_cut --hands 4000 --seed 1 [--variant taiwan|covers_all]
 [--infer 4] [--samples 300] [--z 1] [--mix 0|1] [--workers 2]``
 
-Every deal (a shuffled deck, the dealer rotating with the hand index) is played ``2 N`` times
-with the compiled engine: ``N`` times with
-``search`` at each seat in turn counted from the dealer (``relative=True``), the field elsewhere,
-each on the same stream as a baseline with the field at every seat (the search draws its
-layouts from a private stream and colour_cut's tie as colour_cut would, so a hand where it never
-overrules colour_cut replays the baseline exactly).
+Every deal (a shuffled deck, seat 0 dealing) is played ``2 N`` times with the compiled engine,
+one ``run_hands`` call a hand: ``N`` times with ``search`` at each seat in turn counted from the
+dealer (``relative=True``), the field elsewhere, each on the same stream as a baseline with the
+field at every seat (the search draws its layouts from a private stream and colour_cut's tie as
+colour_cut would, so a hand where it never overrules colour_cut replays the baseline exactly).
+Each (deal, seat) has its own stream: were the deals of a chunk played in one call, a hand where
+the search departs from the field would shift the ties of every later hand of the chunk, and
+those hands would differ from their baselines for no reason but the stream.
 The result of a deal is the search seat's net minus the same seat's net in the baseline,
 averaged over the ``N`` seats; the interval is the normal 95% interval over deals (each deal one
 cluster).  Prints one JSON line: hands (deals), mean, se, 95% interval, the search's own EV and
@@ -41,17 +43,21 @@ def _chunk(args: tuple) -> dict:
     same = np.zeros(n)
     s0 = _engine.search_stats()
     for r in range(players):
-        base, _ = _engine.run_hands(cfg, [fc] * players, np.random.PCG64([seed, r + 1]), n, decks=decks)
-        dealer = base["dealer"].astype(np.int64)
         codes = [fc] * players
         codes[r] = POLICY_CODES["search"]
-        out, _ = _engine.run_hands(cfg, codes, np.random.PCG64([seed, r + 1]), n, decks=decks, relative=True)
-        seat = (dealer + r) % players
-        mine = out["net"][np.arange(n), seat].astype(float)
-        d = mine - base["net"][np.arange(n), seat]
-        diff += d
-        own += mine
-        same += (d == 0)
+        for i in range(n):
+            # one call a deal, on the deal's own stream: a hand on which the search departs from
+            # the field does not shift the ties of the deals after it
+            base, _ = _engine.run_hands(cfg, [fc] * players, np.random.PCG64([seed, r + 1, i]), 1,
+                                        decks=decks[i:i + 1])
+            out, _ = _engine.run_hands(cfg, codes, np.random.PCG64([seed, r + 1, i]), 1, decks=decks[i:i + 1],
+                                       relative=True)
+            seat = (int(base["dealer"][0]) + r) % players
+            mine = float(out["net"][0, seat])
+            d = mine - float(base["net"][0, seat])
+            diff[i] += d
+            own[i] += mine
+            same[i] += (d == 0)
     s1 = _engine.search_stats()
     return {"diff": (diff / players).tolist(), "own": (own / players).tolist(), "same": (same / players).tolist(),
             "stats": {k: s1[k] - s0[k] for k in s1}}
