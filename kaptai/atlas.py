@@ -369,7 +369,7 @@ def plan(games: Any = None, hands: int = 100_000, *, skill: bool = True, variant
                                              pair=label, seats=(a, b), heavy=heavy))
         if adaptive and feed.adaptive_bidding:
             bid = feed.adaptive_bidding
-            n = min(hands, feed.adaptive_hands or hands)
+            n = min([hands, feed.adaptive_hands or hands] + ([cap] if cap is not None else []))
             for grp in groups:
                 v = grp[0]
                 tag = "+".join(x.name for x in grp)
@@ -423,8 +423,9 @@ def atlas(
         As :func:`kaptai.core.runner.run_chunks`: any executor, a Dask scheduler address or
         ``'local'``, a folder of finished chunks (rerunning the same atlas resumes).
     strong_hands : int, optional
-        A cap on the hands of every pair with the strong policy (``strong - default``), on top
-        of each feed's own cap (the search players play 10-100 hands a second).
+        A cap on the hands of every pair with the strong policy (``strong - default``) and of
+        every seat table with adaptive bidders, on top of each feed's own caps (the search
+        players play 10-100 hands a second, the search bidders about a hundred).
     shared : bool
         Play the variants of each deal group on the same deals (common random numbers:
         :func:`deal_groups`); False plays every variant on its own deals.
