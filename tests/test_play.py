@@ -1,0 +1,97 @@
+"""``kaptai play <game>`` driven through a pseudo-terminal: a scripted game per game.
+
+At each prompt the script first types something illegal (refused, the legal moves listed, the
+prompt repeated: nothing lost), then the first legal move listed.  The game ends, its record
+replays (``kaptai.records.replay``), and ``quit`` in a second game ends it cleanly with an
+empty record.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from kaptai.core.play import Console, QuitGame  # noqa: E402
+
+# game -> (fast opponents, extra options)
+GAMES = {
+    "big-two": ("greedy", ["--players", "3"]),
+    "kap-tai-shap": ("greedy", []),
+    "nine-ten": ("colour_cut", []),
+    "nantong": ("max_melds", []),
+    "heaven-eleven": ("greedy", []),
+}
+
+PROMPT = re.compile(r"> $", re.M)
+
+
+def _spawn(args: list[str], cwd: str) -> "pexpect.spawn":
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="200")
+    return pexpect.spawn(sys.executable, ["-m", "kaptai", *args], cwd=cwd, env=env, encoding="utf-8",
+                         timeout=120, dimensions=(50, 200))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_scripted_game_with_illegal_input(game, tmp_path):
+    from kaptai.records import replay
+
+    opp, extra = GAMES[game]
+    rec = str(tmp_path / "g.jsonl")
+    child = _spawn(["play", game, "--opponents", opp, "--seed", "3", "--record", rec, "--ascii", *extra],
+                   str(tmp_path))
+    decisions = refused = 0
+    while True:
+        i = child.expect([PROMPT, r"record of (\d+) hand\(s\) written", pexpect.EOF])
+        if i != 0:
+            break
+        decisions += 1
+        if decisions <= 2:  # something illegal: refused, the legal moves listed, asked again
+            child.sendline("ZZ9 not-a-move")
+            child.expect(r"refused .*\r?\nlegal: ([^\r\n]*)")
+            refused += 1
+            legal = child.match.group(1)
+            child.expect(PROMPT)
+        else:
+            child.sendline("?")
+            child.expect(r"legal: ([^\r\n]*)")
+            legal = child.match.group(1)
+            child.expect(PROMPT)
+        first = legal.split(", ")[0]
+        child.sendline(first)
+    assert i == 1, child.before
+    assert child.match.group(1) == "1"
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert decisions >= 3 and refused == 2
+    summary = replay(rec)
+    assert summary.hands == 1
+
+
+def test_quit_ends_cleanly(tmp_path):
+    rec = str(tmp_path / "q.jsonl")
+    child = _spawn(["play", "nine-ten", "--opponents", "colour_cut", "--record", rec], str(tmp_path))
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"game ended \(quit at the prompt\) after 0 finished hand")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    from kaptai.records import read_record
+
+    assert read_record(rec).hands == []
+
+
+def test_console_ascii_fallback():
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    con = Console(out=out, lines=["quit"])
+    assert con.ascii
+    con.say("天 6-6")  # printable: the fallback replaces what ASCII cannot show
+    with pytest.raises(QuitGame):
+        con.ask("x", int, ["1"])
