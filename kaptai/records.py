@@ -149,11 +149,10 @@ def record_hands(game: str, path: str | os.PathLike, players: int | None = None,
     >>> replay(p).hands
     2
     """
-    mod = record_module(game)
-    fn = getattr(mod, "record_hands_for", None)
-    if fn is not None:
-        return fn(game, path, players, rules, **kwargs)
-    return mod.record_hands(path, players, rules, **kwargs)
+    from kaptai.core.records import _record_game
+    from kaptai.games import game as lookup
+
+    return _record_game(lookup(game), path, players, rules, **kwargs)
 
 
 #: The games whose records the package writes (registry names).

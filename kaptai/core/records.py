@@ -117,7 +117,8 @@ class RecordError(KaptaiError):
 
 
 def _shown(path: str) -> str:
-    return path if len(path) <= 60 else "…" + path[-59:]
+    """A path in a message: at most 40 characters, its end kept (the file's name)."""
+    return path if len(path) <= 40 else "…" + path[-39:]
 
 
 # --------------------------------------------------------------------------------------
@@ -835,6 +836,8 @@ def _record_game(game: Any, path: str | os.PathLike, players: Any, rules: Any, *
     fn = getattr(mod, "record_hands_for", None)
     if fn is not None:
         return fn(game.name, path, players, rules, **kwargs)
+    if players is None:  # the game's own default
+        return mod.record_hands(path, rules=rules, **kwargs)
     return mod.record_hands(path, players, rules, **kwargs)
 
 
