@@ -163,3 +163,23 @@ def test_split_path_agrees_with_the_replay_oracle():
     for s in range(4):
         se = math.hypot(ref[:, s].std() / math.sqrt(len(ref)), got[:, s].std() / math.sqrt(len(got)))
         assert abs(ref[:, s].mean() - got[:, s].mean()) < 4 * se, s
+
+
+def test_the_adaptive_seat_table_plays_each_deal_from_its_own_seed_with_search_bidders():
+    """Issue 32: the seat table bids 'search' at every seat, deal i on PCG64 of deal_seeds(chunk)[i], so every
+    scoring starts from the same deal; an unknown mixed table with search bidders is refused."""
+    from kaptai.core.league import deal_seeds
+    from kaptai.core.runner import plan_chunks
+    from kaptai.heaven11.atlas import FEED, VARIANTS, hand_rows, rows, variant_config
+    from kaptai.heaven11.engine import run_hands
+
+    assert FEED.adaptive_bidding == "search" and FEED.adaptive_hands and FEED.deal_key is not None
+    chunk = plan_chunks(3, 3, 11)[0]
+    got = rows(AtlasJob("heaven-eleven", VARIANTS[1], ("greedy",) * 4, "search"), chunk)
+    cfg = variant_config(VARIANTS[1])
+    for i, ss in enumerate(deal_seeds(chunk)):
+        out, _ = run_hands(cfg, "greedy", np.random.PCG64(ss), 1, bidding="search", engine="compiled")
+        one = hand_rows(out, cfg)
+        assert np.array_equal(got["net"][i], one["net"][0]) and got["deal"][i] == one["deal"][0]
+    with pytest.raises(KaptaiError, match="one play policy"):
+        rows(AtlasJob("heaven-eleven", VARIANTS[0], ("greedy", "random", "greedy", "greedy"), "search"), chunk)
