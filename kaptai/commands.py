@@ -8,6 +8,7 @@ are targets of a game command that are not a game (``kaptai report atlas``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 
 from kaptai.spec import Command, Opt, Output
@@ -166,8 +167,8 @@ def _tools() -> dict[str, Command]:
         "design": Command("kaptai.commands:design_command", (
             Opt("design_game", "str", check=_design_game, metavar="GAME", sample="heaven-eleven",
                 help="the game whose rule options to search (one with an atlas feed: kaptai games)"),
-            o.hands(1600, "deals of the last round (every variant's with --search grid), shared by every variant",
-                    games_alias=False),
+            dataclasses.replace(o.hands(1600, "deals of the last round (every variant's with --search grid), shared "
+                                                "by every variant", games_alias=False), sample="8"),
             Opt("--start-hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
                 help="deals of the first round of --search halving (default: --hands / 8)"),
             Opt("--search", "choice", default="halving", choices=("halving", "grid"),

@@ -447,7 +447,8 @@ def design(game: DesignGame, *, hands: int = 1600, start_hands: int | None = Non
             rows_out.append((game.game, v.name, last_round[i], n, m.name, val, lo, hi, dv, dlo, dhi, m.unit, m.goal,
                              i in on_front, bool(lo <= 0 <= hi) if np.isfinite(lo) else False))
     df = pd.DataFrame(rows_out, columns=list(DESIGN_COLUMNS))
-    df.attrs.update({"game": game.game, "search": search, "seed": entropy, "hands": int(hands),
+    df.attrs.update({"game": game.game, "search": search, "seed": entropy, "seed_entropy": entropy,
+                     "samples": int(hands), "hands": int(hands),
                      "schedule": [list(s) for s in schedule], "options": list(options or game.space),
                      "variants": len(variants), "notes": game.notes,
                      "measures": {m.name: m.description for m in game.measures}})
