@@ -424,3 +424,17 @@ def test_command_line_league_record(tmp_path, capsys):
     header = _events(path)[0]
     assert header["policies"] == ["colour_cut", "random", "colour_cut", "random"] and header["hands"] == 6
     assert replay(path).hands == 6
+
+
+@pytest.mark.parametrize("game, kw", [
+    ("kap-tai-shap", {"players": 4, "policies": "greedy"}), ("kap-shap", {"players": 2, "policies": "greedy"}),
+    ("big-two", {"players": 4, "policies": "greedy"}), ("nine-ten", {"players": 4, "policies": "colour_cut"}),
+    ("nantong", {"players": 3, "policies": "max_melds"}), ("heaven-eleven", {"policies": "greedy"}),
+])
+def test_docs_examples_are_the_code_s(tmp_path, game, kw):
+    """docs/records.md shows each game's record of ``--hands 1 --seed 1``: its deal, its first
+    events and its settlement are what the code writes."""
+    doc = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
+    lines = _write(tmp_path, game, kw, 1, seed=1).read_text(encoding="utf-8").splitlines()
+    for line in lines[1:7] + lines[-1:]:
+        assert line in doc, (game, line[:80])
