@@ -15,8 +15,8 @@ Search (:func:`design`):
 * ``'halving'`` (successive halving, as hyper-parameter searches do): every variant on
   ``start_hands`` deals; the better half (by Pareto layer of the front measures, then by the
   mean rank over them) is kept and played on the same deals **and** as many new ones; and so on
-  until ``hands`` deals.  The default variant is always kept (it is the reference of the
-  differences).
+  until ``hands`` deals.  The default variant is always kept besides them (it is the reference
+  of the differences), so the last round has at least one other variant.
 
 Intervals are 95% normal intervals of the mean over deals (the deal is the unit, so a deal's
 hands are one observation), through the influence function of the measure (delta method for a
@@ -408,7 +408,7 @@ def design(game: DesignGame, *, hands: int = 1600, start_hands: int | None = Non
     for r, (keep, deals) in enumerate(schedule):
         if r > 0:
             ranked = _rank(game, alive, data)
-            alive = sorted(set(ranked[:keep]) | {0})
+            alive = sorted({0, *[i for i in ranked if i != 0][:keep]})
         n_chunks = -(-deals // chunk)
         tasks = []
         for i in alive:
