@@ -9,7 +9,10 @@ Run ``python benchmarks/bench_startup.py [--quick]``.  ``run(quick)`` returns ro
   150 ms on one idle core);
 * ``kaptai advise <game> ...`` of every game, the example of its ``--help`` (target: no more
   than 150 ms above ``python -c "import pandas"``; ``over_pandas`` is that difference of the
-  wall times, ``cpu_over_pandas`` of the CPU times).
+  wall times, ``cpu_over_pandas`` of the CPU times);
+* Nantong's line once more with ``KAPTAI_CACHE_DIR=""``: its per-suit tables built in the
+  process (as before they were cached, and as on the first run after an install) instead
+  of mapped from the cache file the warm-up run wrote (see :mod:`kaptai.nantong._eval`).
 
 Each command line runs 20 times (5 with ``--quick``), the command lines in turn (round
 robin), so that a change of the machine's load touches all of them alike; ``cpu`` is the
@@ -17,7 +20,8 @@ median CPU time (user + system) of the process, less sensitive to other load tha
 time.  ``kaptai`` is the console script installed next to this Python (else ``python -m
 kaptai``).  Bytecode is cached as on a user's machine (in a folder of its own: the source
 tree is not touched; a ``PYTHONDONTWRITEBYTECODE`` of the environment is dropped) after one
-warm-up run of each line.  Before the timings, the modules each ``kaptai`` line imports are
+warm-up run of each line; the Nantong table cache too (``KAPTAI_CACHE_DIR`` set to a folder of
+its own, filled by the warm-up run).  Before the timings, the modules each ``kaptai`` line imports are
 listed (third-party packages by name, kaptai's modules counted), from one run of
 :func:`kaptai.cli.main` in a fresh process.
 """
@@ -84,6 +88,7 @@ def advise_lines() -> list[list[str]]:
 def environment(cache: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = cache
+    env["KAPTAI_CACHE_DIR"] = os.path.join(cache, "kaptai-cache")
     return env
 
 
@@ -103,11 +108,11 @@ def describe(modules: list[str]) -> str:
     return f"{len(own)} kaptai modules; third-party: {', '.join(t for t in top if not t.startswith('_')) or 'none'}"
 
 
-def _time(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+def _time(cmd: list[str], env: dict[str, str], extra: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU time (ms) of one whole process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**env, **(extra or {})})
     wall = (time.perf_counter() - t0) * 1e3
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
@@ -121,35 +126,38 @@ def run(quick: bool = False, show_modules: bool = True) -> list[dict]:
     repeats = 5 if quick else 20
     kaptai, _ = kaptai_command()
     py = [sys.executable, "-c"]
-    lines: list[tuple[str, list[str], list[str] | None]] = [
-        ("python -c pass", py + ["pass"], None),
-        ("python -c 'import numpy'", py + ["import numpy"], None),
-        ("python -c 'import pandas'", py + ["import pandas"], None),
+    # (name, command, kaptai argv or None, environment added)
+    lines: list[tuple[str, list[str], list[str] | None, dict[str, str]]] = [
+        ("python -c pass", py + ["pass"], None, {}),
+        ("python -c 'import numpy'", py + ["import numpy"], None, {}),
+        ("python -c 'import pandas'", py + ["import pandas"], None, {}),
     ]
     for argv in [*map(list, HELP_LINES), *advise_lines()]:
         shown = " ".join(shlex.quote(a) for a in argv)
-        lines.append((f"kaptai {shown}", kaptai + argv, argv))
+        lines.append((f"kaptai {shown}", kaptai + argv, argv, {}))
+        if argv[:2] == ["advise", "nantong"] and "--help" not in argv:
+            lines.append((f"KAPTAI_CACHE_DIR='' kaptai {shown}", kaptai + argv, argv, {"KAPTAI_CACHE_DIR": ""}))
     rows = Rows()
     with tempfile.TemporaryDirectory(prefix="kaptai-bench-startup-") as cache:
         env = environment(cache)
         if show_modules:
-            for name, _, argv in lines:
-                if argv is not None:
+            for name, _, argv, extra in lines:
+                if argv is not None and not extra:
                     print(f"# {name}: {describe(imported(argv, env))}", flush=True)
-        for _, cmd, _ in lines:  # warm-up: the bytecode cache
-            _time(cmd, env)
-        walls: dict[str, list[float]] = {name: [] for name, _, _ in lines}
-        cpus: dict[str, list[float]] = {name: [] for name, _, _ in lines}
+        for _, cmd, _, extra in lines:  # warm-up: the bytecode cache, the Nantong table cache
+            _time(cmd, env, extra)
+        walls: dict[str, list[float]] = {name: [] for name, _, _, _ in lines}
+        cpus: dict[str, list[float]] = {name: [] for name, _, _, _ in lines}
         for _ in range(repeats):
-            for name, cmd, _ in lines:
-                w, c = _time(cmd, env)
+            for name, cmd, _, extra in lines:
+                w, c = _time(cmd, env, extra)
                 walls[name].append(w)
                 cpus[name].append(c)
     pandas_ms = statistics.median(walls["python -c 'import pandas'"])
     pandas_cpu = statistics.median(cpus["python -c 'import pandas'"])
-    for name, _, argv in lines:
+    for name, _, argv, _ in lines:
         wall = statistics.median(walls[name])
-        row = {"name": name[:66], "value": round(wall, 1), "unit": "ms", "repeats": repeats,
+        row = {"name": name[:80], "value": round(wall, 1), "unit": "ms", "repeats": repeats,
                "cpu": round(statistics.median(cpus[name]), 1)}
         if argv is not None and argv[0] == "advise" and "--help" not in argv:
             row["over_pandas"] = round(wall - pandas_ms, 1)
@@ -168,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"kaptai via the {via} ({' '.join(kaptai)}); medians of {5 if args.quick else 20} whole processes")
     for row in run(args.quick):
         extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("name", "value", "unit"))
-        print(f"{row['name']:<66} {row['value']:>8.1f} {row['unit']}  {extra}")
+        print(f"{row['name']:<80} {row['value']:>8.1f} {row['unit']}  {extra}")
     return 0
 
 

@@ -72,8 +72,7 @@ from kaptai.nantong.cards import (
     parse_cards,
 )
 from kaptai.nantong.config import NET_SCALE, make_config
-from kaptai.nantong.evaluate import hand_counts, is_complete, live_outs
-from kaptai.nantong.policies import table_distance
+from kaptai.nantong.evaluate import distance_many, hand_counts, is_complete, live_outs
 from kaptai.nantong.rules import RuleSet, resolve_rules
 
 __all__ = ["ADVICE_COLUMNS", "BATCH", "DEFAULT_ADVISE_SAMPLES", "advise"]
@@ -319,7 +318,7 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         rest = h.copy()
         rest[kind] -= 1
         wk, outs = live_outs(rest.astype(np.uint8), seen=np.minimum(used - h, 4).astype(np.uint8), rules=r)
-        exact[int(kind)] = (table_distance([int(x) for x in rest], int(r.honour_sequence)),
+        exact[int(kind)] = (int(distance_many(rest[None, :], rules=r)[0]),
                          " ".join(format_card(x) for x in wk), int(outs))
     res = paired_budget(evaluate, n_cand + complete, seed=entropy, samples=samples, budget_ms=budget_ms,
                         batch=BATCH, min_samples=2 * BATCH, start=start)
