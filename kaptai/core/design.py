@@ -388,9 +388,9 @@ def design(game: DesignGame, *, hands: int = 1600, start_hands: int | None = Non
 
     if search not in SEARCHES:
         raise UsageError(f"search={quote_token(search)} is not allowed: expected one of {', '.join(SEARCHES)}")
-    for name, val in (("hands", hands), ("start_hands", start_hands)):
-        if val is not None and (isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 1):
-            raise UsageError(f"{name}={quote_token(val)} is not allowed: expected an integer >= 1")
+    for name, given in (("hands", hands), ("start_hands", start_hands)):
+        if given is not None and (isinstance(given, bool) or not isinstance(given, (int, np.integer)) or given < 1):
+            raise UsageError(f"{name}={quote_token(given)} is not allowed: expected an integer >= 1")
     variants = grid_variants(game, options)
     if len(variants) < 2:
         raise UsageError(f"{game.game}: the options {', '.join(options or game.space)} give one variant only")
