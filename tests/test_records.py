@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -438,3 +439,33 @@ def test_docs_examples_are_the_code_s(tmp_path, game, kw):
     lines = _write(tmp_path, game, kw, 1, seed=1).read_text(encoding="utf-8").splitlines()
     for line in lines[1:7] + lines[-1:]:
         assert line in doc, (game, line[:80])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_while_recording_leaves_nothing(tmp_path):
+    """SIGINT to ``kaptai simulate --record`` while the record is being written: no record, no
+    temporary file, an existing file untouched."""
+    import signal
+    import subprocess
+    import tempfile
+    import time
+
+    target = tmp_path / "games.jsonl"
+    target.write_text("old\n")
+    p = subprocess.Popen([sys.executable, "-m", "kaptai", "simulate", "nantong", "--hands", "10", "--seed", "1",
+                          "--record", str(target), "--record-hands", "100000", "--no-progress"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=tempfile.gettempdir())  # the installed package, not the uncompiled source tree
+    try:
+        deadline = time.monotonic() + 60
+        while not any(f.name.endswith(".part") for f in tmp_path.iterdir()):
+            assert p.poll() is None and time.monotonic() < deadline, p.stderr.read() if p.poll() is not None else ""
+            time.sleep(0.05)
+        time.sleep(0.5)
+        os.kill(p.pid, signal.SIGINT)
+        p.wait(timeout=20)
+        assert p.returncode != 0 and "interrupted" in p.stderr.read()
+        assert [f.name for f in tmp_path.iterdir()] == ["games.jsonl"] and target.read_text() == "old\n"
+    finally:
+        if p.poll() is None:
+            p.kill()
