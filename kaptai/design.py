@@ -3,8 +3,8 @@
 A game with a module ``kaptai/<pkg>/design.py`` defining ``DESIGN`` (a
 :class:`kaptai.core.design.DesignGame`) is searched with it (Heaven Eleven: its scoring under
 adaptive bidders).  Any other game with an atlas feed (``GameSpec.atlas``) gets a design game
-built from the feed (:func:`feed_design`): its rule options of a few values
-(``OPTION_VALUES`` of its ``rules.py``), each deal played from its own seed under every variant
+built from the feed (:func:`feed_design`): the rule options its main variants change (all
+their values where ``OPTION_VALUES`` of its ``rules.py`` lists a few), each deal played from its own seed under every variant
 with the feed's ``rows`` (the reference seat's edge, the house take) and its ``deal_rows``
 (the value of skill: one seat playing the feed's default policy minus the random policy, the
 same deal).
@@ -90,13 +90,41 @@ def _options_of(package: str) -> dict[str, tuple]:
     return out
 
 
+def _feed_space(spec: Any, feed: Any, options: dict[str, tuple]) -> dict[str, tuple]:
+    """The options the feed's main variants change (at the default variant's player count), with
+    their values (all of them when they are few, else the default and the feed's)."""
+    rules = importlib.import_module(f"{spec.package}.rules")
+    base = rules.resolve_rules(None).to_dict()
+    seen: dict[str, list] = {}
+    for v in feed.variants[1:]:
+        if v.players != feed.variants[0].players:
+            continue
+        pairs = (list(v.rules) if isinstance(v.rules, tuple) else
+                 [(k, x) for k, x in rules.resolve_rules(v.rules).to_dict().items() if k != "name" and base.get(k) != x])
+        for k, x in pairs:
+            if isinstance(x, (list, dict, set)) or isinstance(base.get(k), (list, dict, set)):
+                continue  # a set of forms or the like: not one value of a grid (--options cannot take it either)
+            seen.setdefault(k, [base.get(k)])
+            if x not in seen[k]:
+                seen[k].append(x)
+    space: dict[str, tuple] = {}
+    for k, vals in seen.items():
+        full = options.get(k)
+        space[k] = full if full is not None and len(full) <= _MAX_VALUES else tuple(vals)
+        if k not in options:
+            options[k] = tuple(vals)
+    return dict(list(space.items())[:4])
+
+
 @functools.lru_cache(maxsize=None)
 def feed_design(game: str) -> DesignGame:
-    """A design game built from a game's atlas feed (see the module's text)."""
+    """A design game built from a game's atlas feed (see the module's text): its default space is
+    the options the feed's main variants change."""
     spec, feed = _feed(game)
     options = _options_of(spec.package)
-    space = {k: v for k, v in options.items() if 2 <= len(v) <= _MAX_VALUES}
-    space = dict(list(space.items())[:3])
+    space = _feed_space(spec, feed, options)
+    if not space:
+        space = dict(list({k: v for k, v in options.items() if 2 <= len(v) <= _MAX_VALUES}.items())[:3])
     rows = functools.partial(_generic_rows, spec.name)
     return DesignGame(
         game=spec.name, space=space, options=options, rows=rows, chunk_hands=25,
