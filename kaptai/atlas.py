@@ -695,8 +695,28 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         "deal_groups": groups,
         "adaptive_bidding": {name: f.adaptive_bidding for name, f in feeds.items() if f.adaptive_bidding},
     })
-    df.attrs["pairwise"] = _pairwise_records(df, feeds, joints, pairs_of, counts, confidence)
+    df.attrs["pairwise"] = PairwiseRecords(_pairwise_records(df, feeds, joints, pairs_of, counts, confidence))
     return df
+
+
+class PairwiseRecords(tuple):
+    """The records of :func:`pairwise` as kept in ``df.attrs['pairwise']``: an immutable tuple of
+    dicts that pandas does not deep-copy (pandas deep-copies ``attrs`` on every operation of a
+    frame; hundreds of records would cost tens of milliseconds a filter).
+
+    >>> r = PairwiseRecords([{"diff": 1.0}])
+    >>> import copy
+    >>> copy.deepcopy(r) is r, list(r)
+    (True, [{'diff': 1.0}])
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: Any) -> PairwiseRecords:
+        return self
+
+    def __copy__(self) -> PairwiseRecords:
+        return self
 
 
 def _pairwise_records(df: pd.DataFrame, feeds: Mapping[str, AtlasFeed], joints: list[dict[str, Any]],
