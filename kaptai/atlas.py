@@ -69,7 +69,7 @@ from kaptai.errors import RulesError, quote_token
 from kaptai.games import GAMES, game as game_spec, load_entry
 
 __all__ = ["ATLAS_COLUMNS", "MEASURES", "RANKED", "RANKING_COLUMNS", "PAIRWISE_COLUMNS", "atlas", "atlas_games",
-           "feed_of", "plan", "strong_of", "ranking", "verdict", "pairwise", "label_of", "deal_groups",
+           "feed_of", "plan", "strong_of", "ranking", "verdict", "pairwise", "label_of", "deal_groups", "PairwiseRecords",
            "plot_measure", "plot_map", "atlas_figures"]
 
 #: Columns of :func:`atlas`.
