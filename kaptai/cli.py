@@ -405,10 +405,13 @@ def _check_rule_fields(command: Command, args: argparse.Namespace, given: dict[s
     :attr:`~kaptai.spec.Command.rule_fields`), saying why and which it reads.  A name that is no
     rule option of the game passes: the game's rules refuse it, with the names it has."""
     name = getattr(args, "game_name", None)
-    if command.reads_every_rule or not given or name is None:
+    if (command.reads_every_rule and command.rule_applies is None) or not given or name is None:
         return
     known = game(name).rule_defaults()
     for key in given:
+        why_not = command.rule_applies(args, key) if command.rule_applies and key in known else None
+        if why_not and command.reads_rule(key):
+            raise UsageError(f"-o {key}={_shown(given[key])} has no effect here: {why_not}")
         if key in known and not command.reads_rule(key):
             read = [k for k in known if command.reads_rule(k)]
             if command.rule_fields is None:

@@ -305,6 +305,10 @@ class Command:
     #: Why the rule options it does not read change nothing here (one clause, e.g. "odds counts
     #: the cards of a deal: the play, the scoring and the money do not change them").
     rule_note: str | None = None
+    #: When a rule option it reads has no effect in a command line as given (``odds heaven-eleven
+    #: -o short_penalty=...`` with ``--table deal``): called with the parsed arguments and the
+    #: option's name, returns None when it has one, else why not; the command line refuses it.
+    rule_applies: Callable[[argparse.Namespace, str], str | None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         seen: set[str] = set()

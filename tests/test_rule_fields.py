@@ -137,8 +137,14 @@ def test_every_rule_option_a_command_does_not_read_is_refused(game, name, capsys
         err = capsys.readouterr().err
         assert f"kaptai {name} {game} does not use the rule option '{key}'" in err, err
         assert cmd.rule_note in err and err.count("\n") == 1
-    argv = [*base, "-o", f"{read[0]}={defaults[read[0]]}"]
-    check_settings(argv, build_parser(argv).parse_args(argv))  # an option it reads passes
+    plain = build_parser(base).parse_args(base)
+    for key in read:  # an option it reads passes, unless the command line makes it change nothing
+        argv = [*base, "-o", f"{key}={defaults[key]}"]
+        if cmd.rule_applies is None or cmd.rule_applies(plain, key) is None:
+            check_settings(argv, build_parser(argv).parse_args(argv))
+        else:
+            with pytest.raises(UsageError, match="has no effect here"):
+                check_settings(argv, build_parser(argv).parse_args(argv))
     with pytest.raises(SystemExit):
         main([name, game, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
@@ -333,3 +339,24 @@ def test_the_small_api_helpers_still_take_good_arguments():
     assert t.format_card(3, chinese=True) == "四萬" and t.format_cards([3, 3]) == "4w 4w"
     assert h.parse_bid("3C", position=2) == (3, 0) and h.format_cards([1, 0], sort=True) == h.format_cards([0, 1])
     assert b.parse_cards("") == () and n.parse_cards("") == () and len(t.parse_cards("")) == 0
+
+
+#: A rule option a command reads, given where the command line makes it change nothing (its
+#: declaration's rule_applies): refused, and indeed the output is the same with it.
+NO_EFFECT_HERE = [
+    ("heaven-eleven", "odds", [], "short_penalty", "symmetric"),
+    ("heaven-eleven", "odds", ["--table", "scores"], "point_scheme", "rank"),
+    ("nine-ten", "odds", [], "large_table", "ten_nine"),
+    ("nine-ten", "odds", ["--players", "5"], "allow_small_table", "true"),
+]
+
+
+@pytest.mark.parametrize("game,name,extra,key,value", NO_EFFECT_HERE, ids=[f"{n}-{g}-{k}" for g, n, _, k, _ in NO_EFFECT_HERE])
+def test_a_rule_option_with_no_effect_in_the_command_line_as_given_is_refused(game, name, extra, key, value, capsys):
+    cmd = GAMES[game].commands[name]
+    assert cmd.reads_rule(key) and cmd.rule_applies is not None
+    base = [*_base(game, name, extra), "--format", "json"]
+    assert main([*base, "-o", f"{key}={value}"]) == 2
+    err = capsys.readouterr().err
+    assert f"-o {key}=" in err and "has no effect here" in err and err.count("\n") == 1, err
+    _same(_run(base), _run([*base, "-o", f"{key}={value}"]))

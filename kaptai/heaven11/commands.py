@@ -174,6 +174,16 @@ _SCORING_RULES = ("short_penalty", "match_bonus", "over_penalty")
 #: Rule options of a session of hands (kaptai.heaven11.sessions): -o refuses them where hands are independent
 _SESSION_RULES = ("rounds",)
 _SESSION_NOTE = "rounds is the length of a session of hands; this command plays independent hands"
+
+
+def _odds_rule_applies(args: argparse.Namespace, key: str) -> str | None:
+    """The scoring options change only ``--table scores``, the points of the cards only ``--table deal``."""
+    table = getattr(args, "table", None) or "deal"
+    if key in _SCORING_RULES and table != "scores":
+        return f"{key} changes the scoring, and --table {table} counts the deal (--table scores shows the scoring)"
+    if key not in _SCORING_RULES and table == "scores":
+        return f"{key} changes the points of the cards, and --table scores shows the scoring of every contract"
+    return None
 #: the play policies that --samples sets (rollouts per decision); search has its own budget
 _SAMPLING_POLICIES = ("rollout",)
 
@@ -205,7 +215,7 @@ def _commands() -> dict[str, Command]:
         ), example=f"kaptai odds {name} --table scores -o short_penalty=symmetric",
             rule_fields=("point_scheme", "ace_points", "reduction", *_SCORING_RULES),
             rule_note="odds counts the deal (with --table scores, the scoring of every contract): the auction, the "
-                      "play and the session do not change them"),
+                      "play and the session do not change them", rule_applies=_odds_rule_applies),
         "score": Command(_M + "score", (
             Opt("record", "str", metavar="RECORD", sample="bid=3C tricks=7/2/2/2",
                 help="bid=<bid> tricks=t0/t1/t2/t3 (declarer first), e.g. 'bid=3C tricks=7/2/2/2'"),

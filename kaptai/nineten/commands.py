@@ -118,6 +118,16 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
 _M = "kaptai.nineten.commands:"
 #: Rule options no engine plays (the seat draw before the first hand, the penalty of a foul): -o refuses them
 _UNPLAYED = ("seat_draw_key", "seating", "foul_penalty_tou")
+def _table_size_applies(args: argparse.Namespace, key: str) -> str | None:
+    """``large_table`` deals 8 or more players, ``allow_small_table`` opens 2-3: neither changes other counts."""
+    players = getattr(args, "players", None) or 4
+    if key == "large_table" and players < 8:
+        return f"large_table decides the deal of 8 or more players, and --players is {players}"
+    if key == "allow_small_table" and players >= 4:
+        return f"allow_small_table opens 2 and 3 players, and --players is {players}"
+    return None
+
+
 _UNPLAYED_NOTE = "the seat draw before the first hand and the penalty of a foul are not played: the seats are as " \
                  "given and no policy fouls"
 
@@ -137,7 +147,7 @@ def _commands() -> dict[str, Command]:
                         example=f"kaptai odds {name} --players 5 --format json",
                         rule_fields=("allow_small_table", "large_table"),
                         rule_note="odds counts the deal: only the table size options change it; the play, the "
-                                  "scoring and the money do not"),
+                                  "scoring and the money do not", rule_applies=_table_size_applies),
         "score": Command(_M + "score", (
             Opt("record", "str", metavar="RECORD", sample="RAx2 RRx2 YKx2 YAx4 | win=discard | kzwait=YA",
                 help='scoring record: "HAND | win=self|flip|discard [| kz=CARDS] [| kzwait=CARD] '
