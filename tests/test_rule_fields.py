@@ -348,6 +348,7 @@ NO_EFFECT_HERE = [
     ("heaven-eleven", "odds", ["--table", "scores"], "point_scheme", "rank"),
     ("nine-ten", "odds", [], "large_table", "ten_nine"),
     ("nine-ten", "odds", ["--players", "5"], "allow_small_table", "true"),
+    ("nantong", "simulate", ["--hands", "30", "--seed", "2"], "four_active", "true"),
 ]
 
 

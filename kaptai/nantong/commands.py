@@ -181,6 +181,14 @@ _MATCH_NOTE = "it arranges the seats or the settlement of a whole match; this co
 #: What the shape of a hand depends on (waits, evaluate): which three cards make a set
 _SHAPE_RULES = ("honour_sequence",)
 _SHAPE_NOTE = "it reads the shape of one hand, and only honour_sequence changes which cards make a set"
+
+
+def _four_active_applies(args: argparse.Namespace, key: str) -> str | None:
+    """``four_active`` seats all four players of a four-player table: three players change nothing."""
+    players = getattr(args, "players", None) or 3
+    if key == "four_active" and players != 4:
+        return f"four_active lets all four players of a 4-player table play, and --players is {players}"
+    return None
 #: full matches per variant of ``kaptai fairness nantong`` without --matches or --hands
 _MATCHES = 4_000
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
@@ -200,12 +208,12 @@ def _commands() -> dict[str, Command]:
                         rule_fields=("deck", "wilds", "four_active", "qishou", "single_turn", "honour_sequence",
                                      "jiang_same_number", "one_tiao_laojiang"),
                         rule_note="odds counts the deal and the hands it makes: the scoring, the settlement and the "
-                                  "match do not change them"),
+                                  "match do not change them", rule_applies=_four_active_applies),
         "simulate": Command(_M + "simulate", (
             players, o.hands(100_000), o.seed(), o.policy(_POLICIES), *rules, *o.record(100), *o.runner(),
             *o.output(),
         ), example=f"kaptai simulate {name} --hands 100000 --seed 1 --policy 0=chase_qing", monte_carlo=True,
-            rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE),
+            rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE, rule_applies=_four_active_applies),
         "fairness": Command(_M + "fairness", (
             players, Opt("--matches", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="matches", sample="2",
                          help=f"full matches (each of the rules' rounds x players hands) per variant; "
@@ -248,7 +256,7 @@ def _commands() -> dict[str, Command]:
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(),
         ), example=f'kaptai advise {name} "{_HAND}" --seen "1w 9t qz" --jiang "5w 7b"',
-            rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE),
+            rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE, rule_applies=_four_active_applies),
         "league": Command(_M + "league", (
             o.player_counts(span, "3"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
             o.seed(), *o.league_tables(), *o.record(50), *o.runner(), *o.output(),
