@@ -145,7 +145,7 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
                 if len(opts) != 1:  # the advisor values the claim of one offered tile
                     continue
                 made = "claim" if move is not None else "no_claim"
-                extra = {"offered": int(opts[0])}
+                extra: dict[str, Any] = {"offered": int(opts[0])}
                 n = 2
             else:
                 if len(opts) < 2:
