@@ -157,3 +157,9 @@ def test_a_game_without_its_own_design_is_searched_through_its_atlas_feed():
     df = design(g, hands=10, search="grid", options=[opt], seed=3)
     assert set(df.measure) >= {"seat_edge_share", "house_take", "value_of_skill_share", "swing"}
     assert set(df.deals) == {10} and df[df.variant == "default"]["diff"].abs().max() == 0
+
+
+def test_same_seed_same_table_on_two_workers():
+    a = design(TOY, hands=20, start_hands=10, seed=5)
+    b = design(TOY, hands=20, start_hands=10, seed=5, workers=2)
+    assert a.equals(b)
