@@ -92,8 +92,11 @@ def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_
     Seats are counted from the deciding seat (1 = the next player), as
     :func:`kaptai.bigtwo.advisor.advise` counts them.
 
+    >>> from kaptai.bigtwo.cards import format_cards, parse_cards
     >>> from kaptai.bigtwo.engine_reference import make_view
-    >>> v = make_view("3D 3C 9S 2H", trick="8D", cards_left=(4, 5, 1, 7), played="4D 5D 6D 7D 8D 8S")
+    >>> keep = parse_cards("3D 3C 9S 2H 4C 4H 4S 5C 5H 5S 6C 6H 6S 7C 7H 7S 8C")
+    >>> out = format_cards([c for c in range(52) if c not in keep])
+    >>> v = make_view("3D 3C 9S 2H", trick="8D", cards_left=(4, 5, 1, 7), played=out)
     >>> df = advice(v, samples=20)
     >>> sorted(df.play)
     ['2H', '9S', 'PASS']

@@ -7,7 +7,7 @@ reference engine (:mod:`kaptai.nineten.records`) and :func:`evaluate` values eac
 
 Examples
 --------
->>> show(8, ascii=True), show(8, ascii=False)
+>>> show(0, ascii=True), show(0, ascii=False)
 ('RK', '紅帥(RK)')
 """
 
