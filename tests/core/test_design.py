@@ -139,6 +139,7 @@ def test_cli_design_heaven_eleven_small(tmp_path):
     (["design", "mahjong"], "unknown game"),
     (["design", "heaven-eleven", "--options", "colour"], "colour"),
     (["design", "heaven-eleven", "--search", "random"], "random"),
+    (["design", "heaven-eleven", "--search", "grid", "--start-hands", "10"], "no effect"),
 ])
 def test_cli_design_refusals(argv, match, capsys):
     from kaptai.cli import main
