@@ -48,7 +48,7 @@ def _types(col: pd.Series) -> set[str]:
 @pytest.mark.parametrize("command,target,cmd", list(_table_targets()))
 def test_every_table_writes_in_every_format_and_reads_back(command, target, cmd, tmp_path, capsys):
     argv = _small_argv(command, target, cmd)
-    if command == "replay":  # a record to replay: written first (docs/records.md)
+    if command in ("replay", "review"):  # a record to replay or review: written first (docs/records.md)
         from kaptai.records import record_hands
 
         rec = str(record_hands(target, tmp_path / "games.jsonl", hands=2, seed=1))
