@@ -95,3 +95,64 @@ def test_console_ascii_fallback():
     con.say("天 6-6")  # printable: the fallback replaces what ASCII cannot show
     with pytest.raises(QuitGame):
         con.ask("x", int, ["1"])
+
+
+class _Auto(Console):
+    """Answers its own prompts: 'hint' at the first decision, then '?' and the first legal move."""
+
+    def __init__(self):
+        super().__init__(ascii=True, out=io.StringIO())
+        self.hinted = False
+        self.listed = False
+
+    def _read(self, prompt):
+        if not self.hinted:
+            self.hinted = True
+            line = "hint"
+        elif not self.listed:
+            self.listed = True
+            line = "?"
+        else:
+            self.listed = False
+            legal = [x for x in self.out.getvalue().splitlines() if x.startswith("legal: ")][-1]
+            line = legal[len("legal: "):].split(", ")[0]
+        self.say(prompt + line)
+        return line
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_hint_in_process(game):
+    """The advisor's hint at a decision of each game (in this process, one hand)."""
+    import importlib
+
+    from kaptai.core.play import seat_policies
+    from kaptai.games import game as lookup
+
+    spec = lookup(game)
+    mod = importlib.import_module(f"{spec.package}.play")
+    con = _Auto()
+    opp = GAMES[game][0]
+    if game == "big-two":
+        cfg, _ = mod.table_header(3, spec.resolve_rules(None, players=3), ["x"] * 3, 1, 1)
+        pols = seat_policies(mod.HumanPolicy(con, hint_samples=8), [opp] * 2, 0)
+        events = mod.hand_events(cfg, pols, 1, 1)
+    elif game == "heaven-eleven":
+        from kaptai.heaven11.records import hand_events
+
+        rules = spec.resolve_rules(None)
+        pols = seat_policies(mod.HumanPolicy(con, rules, hint_samples=8), [opp] * 3, 0)
+        events = hand_events(None, rules, policies=pols, bidding=["expected"] * 4, hands=1, seed=1)
+    elif game == "kap-tai-shap":
+        from kaptai.kts.records import hand_events
+
+        pols = seat_policies(mod.HumanPolicy(con), [opp] * 3, 0)
+        events = hand_events(4, spec.resolve_rules(None), policies=pols, hands=1, seed=1)
+    else:
+        rec = importlib.import_module(f"{spec.package}.records")
+        n = 4 if game == "nine-ten" else 3
+        pols = seat_policies(mod.HumanPolicy(con, spec.resolve_rules(None), n, hint_samples=8), [opp] * (n - 1), 0)
+        events = rec.hand_events(n, spec.resolve_rules(None), policies=pols, hands=1, seed=1)
+    hands = list(events)
+    assert len(hands) == 1 and hands[0][-1]["type"] == "settle"
+    text = con.out.getvalue()
+    assert "hint (advisor): 1. " in text, text[-2000:]
