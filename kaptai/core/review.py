@@ -155,13 +155,23 @@ def review_rows(adapter: Any, record: Any, hands: Sequence[int], seats: Sequence
     return rows
 
 
+#: The record last parsed in this process (a worker reviews many chunks of one record).
+_PARSED: dict[tuple, Any] = {}
+
+
 def _chunk(task: tuple) -> dict[str, np.ndarray]:
     """One chunk of a review in a worker: the rows of a range of hands (as an object array)."""
     import importlib
 
     module, path, game, lo, hi, seats, seed, samples = task
     adapter = importlib.import_module(module)
-    record = adapter.read(path, game)
+    st = os.stat(path)
+    key = (module, path, game, st.st_mtime_ns, st.st_size)
+    record = _PARSED.get(key)
+    if record is None:  # a worker parses the record once for all its chunks
+        record = adapter.read(path, game)
+        _PARSED.clear()
+        _PARSED[key] = record
     skipped: list = []
     rows = review_rows(adapter, record, range(lo, hi), seats, seed=seed, samples=samples, skipped=skipped)
     out: dict[str, np.ndarray] = {"hands": np.asarray([hi - lo], dtype=np.int64),
