@@ -100,7 +100,12 @@ class HumanPolicy(Policy):
         trick = ", ".join(f"seat {s} {_show(c, con.ascii)}" for s, c in view.trick) or "you lead"
         con.say("", f"-- Heaven Eleven, seat {view.seat}: contract {_bid_text(5 * view.level + view.trump)} by seat "
                     f"{view.declarer}; tricks {list(view.tricks)} --",
-                f"this play: {trick}", f"your hand: {_show(view.hand, con.ascii)}")
+                f"this play: {trick}")
+        now = {c for _s, cs in view.trick for c in cs}
+        earlier = [c for c in view.played if c not in now]
+        if earlier:
+            con.say(f"played before ({len(earlier)} cards): {_show(earlier, con.ascii)}")
+        con.say(f"your hand: {_show(view.hand, con.ascii)}")
         legal = [format_cards(o) for o in view.options]
 
         def parse(t: str) -> tuple:
