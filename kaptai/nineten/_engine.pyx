@@ -688,7 +688,8 @@ STATS_ESS[0] = 0.0
 def search_stats():
     """Totals over the process's ``run_hands`` calls: ``decisions`` (search decisions, two or
     more options), ``relaxed`` (layouts whose parities had to be dropped; 0 expected),
-    ``inferred`` (decisions whose layouts were resampled by the inference), ``candidates``
+    ``inferred`` (decisions whose layouts were resampled by the inference, once per stage of the
+    choice), ``candidates``
     (candidate layouts they drew) and ``ess`` (the sum of their effective sample sizes)."""
     return {"decisions": int(STATS[0]), "relaxed": int(STATS[1]), "inferred": int(STATS[2]),
             "candidates": int(STATS[3]), "ess": float(STATS_ESS[0])}
