@@ -28,11 +28,12 @@ import math
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from kaptai.errors import KaptaiError, UsageError, quote_token
+
+if TYPE_CHECKING:  # numpy is imported where it is used: the registry imports this module at start-up
+    import numpy as np
 
 __all__ = ["Decision", "REVIEW_COLUMNS", "SUMMARY_COLUMNS", "decision_seed", "review_rows", "review", "summarize",
            "write_html", "carry_before"]
@@ -85,6 +86,8 @@ def decision_seed(seed: int, hand: int, index: int) -> int:
     >>> decision_seed(0, 3, 1) == decision_seed(0, 3, 1) != decision_seed(0, 3, 2)
     True
     """
+    import numpy as np
+
     ss = np.random.SeedSequence(int(seed), spawn_key=(int(hand), int(index)))
     return int(ss.generate_state(2, np.uint64)[0] >> np.uint64(1))
 
@@ -110,6 +113,8 @@ def carry_before(record: Any, i: int, kind: str) -> Any:
 
 
 def _row(d: Decision, ev: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
     labels = list(ev["labels"])
     if d.made not in labels:
         raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the move made {quote_token(d.made)} is not among the "
@@ -161,6 +166,8 @@ _PARSED: dict[tuple, Any] = {}
 
 def _chunk(task: tuple) -> dict[str, np.ndarray]:
     """One chunk of a review in a worker: the rows of a range of hands (as an object array)."""
+    import numpy as np
+
     import importlib
 
     module, path, game, lo, hi, seats, seed, samples = task
@@ -192,6 +199,8 @@ _INTS = {"hand", "seat", "decision", "options", "samples"}
 
 
 def _merge(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    import numpy as np
+
     return {k: a[k] + b[k] if k in ("hands", "skipped") else np.concatenate([a[k], b[k]]) for k in a}
 
 
@@ -224,6 +233,8 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     pandas.DataFrame
         With ``attrs``: game, record, seats, seed, samples, unit, hands.
     """
+    import numpy as np
+
     import pandas as pd
 
     from kaptai.core.runner import run_chunks
