@@ -73,7 +73,8 @@ def test_the_tables_in_use_equal_a_fresh_build(fresh):
     assert _eval.tables_source in ("cache", "built and cached", "built")
     assert ew.dtype == np.uint16 and dc.dtype == np.uint32
     assert np.array_equal(ew, fresh[0]) and np.array_equal(dc, fresh[3])
-    # suit_tables() is a fresh build too: the reference engine does not read the cache
+    # suit_tables() (the reference engine's and the exact odds' copy, D unpacked from the packed
+    # table in use) equals the builder's own EW, D and SUM
     s_ew, s_d, s_sm = _eval.suit_tables()
     assert np.array_equal(s_ew, fresh[0]) and np.array_equal(s_d, fresh[1]) and np.array_equal(s_sm, fresh[2])
 
