@@ -723,12 +723,12 @@ def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> in
         S2 = min(S * SEARCH_MORE, 100_000)
         vals2, _ = _search(h, p, [options[ref]] + [options[i] for i in ahead], S2, srng)
         sums2 = [sum(v) for v in vals2]
-        T = float(S + S2)
+        both = float(S + S2)
         besttot = 0
         for j, i in enumerate(ahead, start=1):
             q2 = sum((a - b) ** 2 for a, b in zip(vals2[j], vals2[0]))
             tot = sums[i] + sums2[j]
-            if _beats(float(tot - sums[ref] - sums2[0]), float(q[i] + q2), T, z) and (best == ref or tot > besttot):
+            if _beats(float(tot - sums[ref] - sums2[0]), float(q[i] + q2), both, z) and (best == ref or tot > besttot):
                 best, besttot = i, tot
     return options[best]
 
