@@ -22,13 +22,16 @@ from kaptai.report.render import Section, report_step, report_format, to_html, t
 __all__ = ["build_atlas_report", "summary_table", "reading", "rank_table", "top_ranking", "write_game_page"]
 
 _SUMMARY = [
-    ("house_edge", "house edge"),
-    ("house_edge_common", "5% rake edge"),
-    ("role_luck_share", "seat luck / swing (role that varies)"),
-    ("role_luck_after_rotation", "seat luck left after a rotation"),
-    ("seat_spread", "seat spread"),
-    ("value_of_skill", "value of skill"),
-    ("hands_until_skill_shows", "hands until skill shows"),
+    ("house_edge_staked", "house take / money staked"),
+    ("house_edge", "house take / money exchanged"),
+    ("house_edge_common", "5% rake / money exchanged"),
+    ("role_luck_share", "seat luck (role that varies), SDs of a hand"),
+    ("role_luck_after_rotation", "seat luck left after a rotation, share of its SD"),
+    ("seat_spread", "seat spread from seat 0, unit per hand"),
+    ("value_of_skill@default - random", "value of skill default − random, unit per hand"),
+    ("value_of_skill@strong - default", "value of skill strongest − default, unit per hand"),
+    ("hands_until_skill_shows@default - random", "hands until skill shows, default − random"),
+    ("hands_until_skill_shows@strong - default", "hands until skill shows, strongest − default"),
     ("swing_normalised", "swing / mean |result|"),
     ("drawn_rate", "drawn hands"),
     ("natural_rate", "instant wins"),
@@ -42,7 +45,8 @@ def _num(v: float, measure: str) -> str:
         return ""
     if math.isinf(v):
         return "∞"
-    if measure in ("house_edge", "house_edge_common", "drawn_rate", "natural_rate", "decisive_deal"):
+    if measure in ("house_edge", "house_edge_staked", "house_edge_common", "drawn_rate", "natural_rate",
+                   "decisive_deal"):
         if v != 0 and abs(v) < 1e-4:
             return f"{100 * v:.2g}%"            # a rare event keeps two significant digits
         return f"{100 * v:.2f}%"
@@ -69,16 +73,31 @@ def _principal_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     """One row per game and variant, one column per headline measure (value [95% interval]); the
-    seat luck is that of the game's role that varies (named in the ``role`` column)."""
+    seat luck is that of the game's role that varies (named in the ``role`` column; for a role a
+    player bids for, measured with bidders that adapt to the scoring where the atlas has them)."""
+    from kaptai.report.designer import _pick
+
     rows = []
     df = _principal_rows(df)
+    have = set(df.measure)
     for (g, v), part in df.groupby(["game", "variant"], sort=False):
         row: dict[str, Any] = {"game": g, "variant": v, "players": int(part.players.iloc[0])}
-        by = {r.measure: r for _, r in part[part.seat.isna()].iterrows()}
-        luck = part[part.measure == "role_luck_share"]
-        row["role"] = str(luck.relative_to.iloc[0]) if len(luck) else ""
-        for m, label in _SUMMARY:
-            row[label] = _cell(by[m]) if m in by else ""
+        flat = part[part.seat.isna()]
+        by = {}
+        for key, _label in _SUMMARY:
+            m, _, lev = key.partition("@")
+            got = flat[flat.measure == m]
+            got = got[got.level == lev] if lev else _pick(got, m)
+            if len(got):
+                by[key] = got.iloc[0]
+        luck = _pick(part[part.measure == "role_luck_share"], "role_luck_share")
+        bid = ""
+        if "bidders" in luck.columns and len(luck) and luck.bidders.iloc[0] == "search":
+            bid = ", search bidders"
+        row["role"] = (str(luck.relative_to.iloc[0]) + bid) if len(luck) else ""
+        for key, label in _SUMMARY:
+            if key.partition("@")[0] in have:
+                row[label] = _cell(by[key]) if key in by else ""
         unit = df.attrs.get("units", {}).get(g, "")
         row["unit"] = unit
         rows.append(row)
@@ -107,9 +126,13 @@ def rank_table(ranked: pd.DataFrame, measures: tuple[str, ...] = _RANKED_SHOWN) 
 
 
 def _row(df: pd.DataFrame, game: str, variant: str, measure: str, level: str | None = None) -> pd.Series | None:
+    from kaptai.report.designer import _pick
+
     sub = df[(df.game == game) & (df.variant == variant) & (df.measure == measure) & df.seat.isna()]
     if level is not None:
         sub = sub[sub.level == level]
+    else:
+        sub = _pick(sub, measure)
     return None if sub.empty else sub.iloc[0]
 
 
@@ -169,19 +192,24 @@ def reading(df: pd.DataFrame) -> list[str]:
             text.append("In " + ", ".join(s[0] for s in unclear) + f" the run could not show that {what.split(' is ')[0]} "
                         "is ahead at all (the interval of its edge reaches 0).")
         out.append(" ".join(text))
-    # seats: from the roles, which nobody chooses; what a rotation of the deal cancels
+    # seats: from the roles (a rotation, the dice, the cards, an auction); what a rotation of the deal cancels
+    from kaptai.report.designer import _pick
+
     seat_text = []
     roles = df.attrs.get("roles", {})
     for g, v in pairs:
         game_rows = df[(df.game == g) & (df.variant == v) & df.seat.isna()]
         parts = []
         for role in dict.fromkeys(game_rows[game_rows.measure == "role_luck_share"].relative_to):
-            share = game_rows[(game_rows.measure == "role_luck_share") & (game_rows.relative_to == role)]
-            after = game_rows[(game_rows.measure == "role_luck_after_rotation") & (game_rows.relative_to == role)]
-            spread = game_rows[(game_rows.measure == "role_spread") & (game_rows.relative_to == role)]
+            def pick(m: str) -> pd.DataFrame:
+                return _pick(game_rows[(game_rows.measure == m) & (game_rows.relative_to == role)], m)
+
+            share, after, spread = pick("role_luck_share"), pick("role_luck_after_rotation"), pick("role_spread")
             if share.empty or after.empty or spread.empty:
                 continue
             how = next((x["assigned"] for x in roles.get(g, []) if x["name"] == role), "")
+            if "bidders" in share.columns and share.bidders.iloc[0] == "search":
+                how += ", measured with bidders that adapt to the scoring (search)"
             a = after.iloc[0]
             left = ("a rotation cancels it exactly" if a.method == "exact"
                     else f"after a full rotation {_cell(a)} is left")
@@ -190,8 +218,10 @@ def reading(df: pd.DataFrame) -> list[str]:
         if parts:
             seat_text.append(f"{g}: " + "; ".join(parts) + ".")
     if seat_text:
-        out.append("The luck of the seat, measured from the roles the rules assign (no player chooses them; "
-                   "default rules, spreads in each game's unit): " + " ".join(seat_text))
+        out.append("The luck of the seat, measured from the roles the rules give out (by rotation, dice or cards, "
+                   "which no player chooses, or by an auction, which players bid for: there with bidders that "
+                   "adapt to the scoring where the atlas has them); default rules, spreads in each game's unit: "
+                   + " ".join(seat_text))
     # swing and length
     sw = [(g, v, r(g, v, "swing_normalised")) for g, v in pairs]
     sw = [s for s in sw if s[2] is not None and not math.isnan(s[2].value)]
@@ -337,10 +367,12 @@ def build_atlas_report(
                 side[f"page {g}"] = page
     house = D.house_measure(df)
     rec_short = rec[["game", "criterion", "pair / role", "unit", "recommended", "value", "how sure"]].copy()
-    rec_short["how sure"] = rec_short["how sure"].str.replace(": the 95% interval of its difference to", " vs",
-                                                              regex=False)
+    rec_short["how sure"] = (rec_short["how sure"].str.replace(": the 95% interval of its difference to every other "
+                                                               "variant excludes 0", "", regex=False)
+                             .str.replace(": its difference to ", ": vs ", regex=False))
     verdict_blocks: list[tuple[Any, ...]] = [
-        ("verdict", verdict(ranked)),
+        ("verdict", "Headline: " + D.headline(df, rec)),
+        ("p", "The verdict, from the ranking (kaptai.atlas.verdict): " + verdict(ranked)),
         ("table", rec_short, "Recommended variant per game and criterion (the role or skill pair, the unit; how "
                              "sure: from the 95% interval of the difference to each other variant)"),
     ]

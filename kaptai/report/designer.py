@@ -44,7 +44,7 @@ from kaptai.errors import RulesError, quote_token
 __all__ = ["SESSIONS", "CRITERIA", "LUCK_SHARE", "session_hands", "variant_unit", "variant_differences",
            "recommendations", "money_table", "seat_luck_hands", "luck_hands_table", "players_counts", "MOST_SEATS",
            "players_sweep", "plot_players", "plot_differences", "plot_unitfree", "plot_by_unit", "designer_sections",
-           "check_stake", "house_measure"]
+           "check_stake", "house_measure", "headline"]
 
 #: The share of a session's swing the seat's luck must fall within (:func:`seat_luck_hands`).
 LUCK_SHARE = 0.10
@@ -194,6 +194,23 @@ def _row(df: pd.DataFrame, game: str, variant: str, measure: str, level: str | N
     return None if sub.empty else sub.iloc[0]
 
 
+def _pair_policies(df: pd.DataFrame, game: str, variant: str | None, level: str) -> str:
+    """`` (search − greedy)``: the policies of a skill pair (the variant's, or every variant's when
+    they differ and ``variant`` is None); '' when the table does not name them."""
+    pol = df.attrs.get("atlas_policies", {}).get(game)
+    if not pol or " - " not in level:
+        return ""
+    strong = pol.get("strong", {})
+    names = []
+    for v in ([variant] if variant is not None else list(strong) or [None]):
+        who = {"default": pol.get("default", ""), "random": pol.get("random", ""),
+               "strong": strong.get(v, "") if v is not None else ""}
+        x, y = level.split(" - ", 1)
+        names.append(f"{who.get(x, x)} − {who.get(y, y)}")
+    names = list(dict.fromkeys(names))
+    return f" ({' / '.join(names)})" if all(names) else ""
+
+
 def _bidders_note(df: pd.DataFrame, game: str) -> str:
     """'' or a note that the seat luck of ``game`` is measured with adaptive bidders."""
     if "bidders" in df.columns and ((df.game == game) & (df.bidders.astype(object) == "search")).any():
@@ -341,8 +358,8 @@ def _sure(diff_rows: pd.DataFrame, best: str, lower: bool) -> tuple[str, list[st
         clear = (lo > 0) if lower else (hi < 0)
         if not clear:
             tied.append(other)
-    return ("sure: every other variant is worse, the 95% interval of each difference excludes 0" if not tied
-            else "not sure: the 95% interval of its difference to " + ", ".join(tied) + " includes 0"), tied
+    return ("sure: the 95% interval of its difference to every other variant excludes 0" if not tied
+            else "not sure: its difference to " + ", ".join(tied) + " could be 0 (95% interval)"), tied
 
 
 def recommendations(df: pd.DataFrame, differences: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -368,7 +385,7 @@ def recommendations(df: pd.DataFrame, differences: pd.DataFrame | None = None) -
                 who = (f"role: the {principal}" if principal else "") + _bidders_note(df, game)
             elif level is not None:
                 sub = sub[sub.level == level]
-                who = f"pair: {level}"
+                who = f"pair: {level}" + _pair_policies(df, game, None, level)
             else:
                 sub = _pick(sub, m)
                 who = "the whole table"
@@ -415,6 +432,9 @@ def _fmt_value(v: float, measure: str, signed: bool = False) -> str:
         return "n/a"
     if math.isinf(v):
         return ("+∞" if signed else "∞") if v > 0 else "−∞"
+    v = float(v) + 0.0                       # no "-0"
+    if measure == "hands_until_skill_shows":
+        v = round(v) + 0.0
     sign = "+" if signed and v > 0 else ""
     if measure.startswith("house") or measure in ("drawn_rate", "natural_rate"):
         return f"{sign}{100 * v:.2f}%"
@@ -608,7 +628,8 @@ def money_table(df: pd.DataFrame, game: str, stake: float = 1.0) -> pd.DataFrame
         for lev in ("default - random", "strong - default"):
             vs = _row(df, game, variant, "value_of_skill", level=lev)
             if vs is not None:
-                add("value of skill: the first of the pair ahead of the second", f"pair: {lev}", vs.value,
+                add("value of skill: the first of the pair ahead of the second",
+                    f"pair: {lev}" + _pair_policies(df, game, variant, lev), vs.value,
                     vs.ci_low, vs.ci_high, n)
     return pd.DataFrame(rows)
 
@@ -949,7 +970,9 @@ def plot_differences(diffs: pd.DataFrame, game: str | None = None, measures: Seq
         return None
     first = d.groupby("game", sort=False).baseline.first()
     d = d[d.baseline == d.game.map(first)]
-    measures = list(dict.fromkeys(d.measure))
+    order = ["role_luck_share", "role_luck_after_rotation", *_HOUSE_STAKED, "house_edge", "value_of_skill_swing_share",
+             "hands_until_skill_shows"]
+    measures = sorted(dict.fromkeys(d.measure), key=lambda m: order.index(m) if m in order else len(order))
     base = first.iloc[0] if game is not None else "the game's default"
 
     @with_cjk_font
@@ -983,7 +1006,9 @@ def plot_differences(diffs: pd.DataFrame, game: str | None = None, measures: Seq
                 _arrows(a, y[i:i + 1], v[i:i + 1], lo[i:i + 1], hi[i:i + 1], colours[i], True)
             if m == "hands_until_skill_shows":
                 a.set_xscale("symlog", linthresh=10)
-            how = "paired, same deals" if bool(part.paired.all()) else "independent runs"
+            k = int(part.paired.astype(bool).sum())
+            how = ("paired, same deals" if k == len(part) else "separate runs" if k == 0
+                   else f"{k} of {len(part)} paired on the same deals, the others separate runs")
             a.set_xlabel(f"difference in {_title(m)} ({_unit_label(m).replace(' (log scale)', '')}; {how})",
                          fontsize=8)
             a.grid(axis="x", alpha=0.3)
@@ -1070,20 +1095,23 @@ def designer_sections(df: pd.DataFrame, game: str, *, stake: float = 1.0, sweep:
     P = sorted({int(p) for p in g.players})
     sess = [f"{p} players: {session_hands(game, p)[0]} hands" for p in P]
     why = session_hands(game, P[0])[1]
-    paired = bool(len(diffs[diffs.game == game])) and bool(diffs[diffs.game == game].paired.all())
+    gd = diffs[diffs.game == game]
+    n_paired = int(gd.paired.sum()) if len(gd) else 0
+    reasons = sorted({str(m) for m in gd[~gd.paired.astype(bool)].method} - {"", "None"}) if len(gd) else []
     lead = []
     for _, r in rec.iterrows():
-        lead.append(f"{r.criterion[:1].upper() + r.criterion[1:]} ({r['pair / role']}; measure {r.measure}, "
-                    f"{r.unit}): {r.recommended}, {r.value}; {r['how sure']}.")
+        lead.append(f"{r.criterion[:1].upper() + r.criterion[1:]}: {r.recommended} — {r['pair / role']}, "
+                    f"{r.measure} {r.value} ({r.unit}); {r['how sure']}.")
+    how = (f"How sure: from the 95% interval of the difference between the recommended variant and each other one. "
+           f"{n_paired} of the {len(gd)} differences of this game are paired (the same deals played under both "
+           "variants, the interval of the difference itself)")
+    if len(gd) > n_paired:
+        how += ("; the others come from separate runs, their interval adding both runs' variances — "
+                + "; ".join(reasons))
     secs = [Section("Recommendation", [("verdict", " ".join(lead)),
                                        ("table", rec, "Recommended variant by criterion (every row names its measure, "
                                                       "role or pair, and unit)"),
-                                       ("p", "How sure: the 95% interval of the difference between the recommended "
-                                             "variant and each other one "
-                                             + ("(paired: the same deals played under both)." if paired else
-                                                "(from two independent runs: the atlas did not give paired "
-                                                "differences for this game, so the interval adds both runs' "
-                                                "variances)."))])]
+                                       ("p", how + ".")])]
     money = money_table(df, game, stake)
     secs.append(Section(f"In money: a stake of {stake:g} per unit, over a session", [
         ("p", f"Session length assumed: {'; '.join(sess)} — {why}. Every effect per hand is the atlas's measure in "
@@ -1161,3 +1189,48 @@ def _sweep_table(sweep: pd.DataFrame, game: str) -> pd.DataFrame:
             row[f"{_title(m)} ({who}; {_unit_label(m).replace(' (log scale)', '')})"] = _est(q.iloc[0]) if len(q) else ""
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def headline(df: pd.DataFrame, rec: pd.DataFrame | None = None) -> str:
+    """Three sentences read from the atlas table: where the seat's luck is least and most (each
+    game's role that varies), where the house takes most, where skill shows soonest, and how many
+    of the recommendations (:func:`recommendations`) are sure."""
+    df = _lite(df)
+    out: list[str] = []
+    games = list(dict.fromkeys(df.game))
+    n_var = df.groupby(["game", "variant"]).ngroups
+    luck = []
+    for g in games:
+        p = _principal(df, g)
+        sub = _pick(df[(df.game == g) & (df.measure == "role_luck_share") & (df.relative_to == p) & df.seat.isna()],
+                    "role_luck_share")
+        luck += [(r.game, r.variant, p, r) for r in sub.itertuples()]
+    if luck:
+        lo = min(luck, key=lambda x: x[3].value)
+        hi = max(luck, key=lambda x: x[3].value)
+        out.append(f"{len(games)} game{'s' if len(games) != 1 else ''}, {n_var} variants. The seat's luck per hand (the role that varies, in SDs of "
+                   f"one hand) is least in {lo[0]}/{lo[1]} (the {lo[2]}: {_est(lo[3])}) and most in {hi[0]}/{hi[1]} "
+                   f"(the {hi[2]}: {_est(hi[3])}).")
+    house = house_measure(df)
+    hs = _pick(df[(df.measure == house) & df.seat.isna()], house)
+    if len(hs) and hs.value.max() > 0:
+        top = hs.loc[hs.value.idxmax()]
+        what = "per money staked" if house != "house_edge" else "of the money that changes hands"
+        free = sorted({str(g) for g in games} - set(hs[hs.value > 0].game))
+        out.append(f"The house takes most {what} in {top.game}/{top.variant} ({_est(top)})"
+                   + (f"; nothing in {', '.join(free)}." if free else "."))
+    for lev, who in (("default - random", "the default policy over a random player"),
+                     ("strong - default", "the strongest policy over the default")):
+        h = df[(df.measure == "hands_until_skill_shows") & (df.level == lev) & df.seat.isna()]
+        h = h[np.isfinite(h.value.to_numpy(float))]
+        if len(h):
+            best = h.loc[h.value.idxmin()]
+            out.append(f"Skill ({who}) shows soonest in {best.game}/{best.variant}: {_est(best)} hands.")
+    if rec is not None and len(rec):
+        sure = int(rec["how sure"].str.startswith("sure").sum())
+        same = int(rec["how sure"].str.startswith("every variant").sum())
+        out.append(f"Of the {len(rec)} recommendations below (game × criterion), {sure} "
+                   f"{'is' if sure == 1 else 'are'} sure (every difference's 95% interval excludes 0), {same} "
+                   f"{'is' if same == 1 else 'are'} no choice (all variants equal), the rest could go either way at "
+                   "this run's size.")
+    return " ".join(out)

@@ -212,3 +212,12 @@ def test_figures_have_a_legend_per_skill_pair_and_arrows_for_infinite_ends(built
     assert all(len({t.get_text() for t in a.get_legend().get_texts()}) >= 1 for a in fig.axes)
     plt.close(fig)
 
+
+def test_the_committed_atlas_report_is_small_and_scrolls():
+    md = REPORTS / "atlas.md"
+    if not md.exists():
+        pytest.skip("no committed atlas report")
+    assert md.stat().st_size < 200_000
+    for page in sorted(REPORTS.glob("atlas*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert text.count("<table>") == text.count('<div class="scroll"><table>'), page.name
