@@ -52,6 +52,8 @@ def _num(v: float, measure: str) -> str:
         return f"{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{v:,.0f}"
+    if v != 0 and abs(v) < 0.01:
+        return f"{v:.2g}"                       # a small share keeps two significant digits
     return f"{v:.3f}" if abs(v) < 100 else f"{v:,.1f}"
 
 
@@ -245,12 +247,11 @@ def top_ranking(ranked: pd.DataFrame, top: int = 3) -> pd.DataFrame:
     value [95% interval], how many share its rank."""
     rows = []
     has_label = "label" in ranked.columns
-    keys = ["measure", "level"]
-    grp = ranked.assign(level=ranked.level.astype(object).where(ranked.level.notna(), ""))
-    for (m, lev), part in grp.groupby(keys, sort=False):
-        part = part[part["rank"].notna()].sort_values("rank", kind="stable")
-        if measure_is_role(m):
-            lev = ""
+    # the role measures rank every game's role that varies in one group (the level is the role's name)
+    group = ranked.level.astype(object).where(ranked.level.notna() & ~ranked.measure.map(measure_is_role), "")
+    grp = ranked.assign(_group=group)
+    for (m, _lev), part in grp.groupby(["measure", "_group"], sort=False):
+        part = part[part["rank"].notna()].sort_values(["rank", "value"], kind="stable")
         for r in part.head(top).itertuples():
             what = (str(r.label) if has_label and isinstance(r.label, str) and r.label
                     else f"{m}" + (f" ({r.level})" if r.level else ""))

@@ -240,8 +240,8 @@ def _paired_frame(df: pd.DataFrame) -> pd.DataFrame | None:
     :data:`_DIFF_COLUMNS` (``variant`` = B, ``baseline`` = A, ``diff`` = B − A; role measures
     with ``level`` = the role); None where the atlas gives none."""
     got = df.attrs.get("pairwise")
-    if isinstance(got, list):
-        got = pd.DataFrame(got)
+    if isinstance(got, (list, tuple)) and len(got):
+        got = pd.DataFrame(list(got))
     if not isinstance(got, pd.DataFrame):
         import kaptai.atlas as A
 
