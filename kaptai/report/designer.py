@@ -146,7 +146,7 @@ def variant_unit(df: pd.DataFrame, game: str, variant: str) -> str:
             if "(" in p and p.split("(", 1)[1].rstrip(")").strip().lower() in desc:
                 return p.split("(", 1)[0].strip()
         return parts[0].split("(", 1)[0].strip()
-    if "(" in unit and "rank_only" in unit and variant == "rank_only":
+    if "(" in unit and "rank_only" in unit and _settlement(game, variant) == "rank_only":
         return "hand win (1 point)"
     if "(" in unit:
         return unit.split("(", 1)[0].strip() + (" of 胡數" if "胡數" in unit else "")
@@ -181,6 +181,22 @@ def _pick(sub: pd.DataFrame, measure: str) -> pd.DataFrame:
         if len(plain):
             return plain
     return sub
+
+
+def _settlement(game: str, variant: str) -> str | None:
+    """The ``settlement`` option of a variant of the atlas feed (None where it has none)."""
+    import importlib
+
+    from kaptai.atlas import feed_of
+    from kaptai.games import game as game_spec
+
+    try:
+        v = next(x for x in feed_of(game).variants if x.name == variant)
+        mod = importlib.import_module(str(game_spec(game).atlas).split(":")[0])
+        cfg = mod.variant_config(v)
+        return str(cfg.rules.settlement)
+    except Exception:
+        return variant if variant == "rank_only" else None
 
 
 def _row(df: pd.DataFrame, game: str, variant: str, measure: str, level: str | None = None,
@@ -903,7 +919,7 @@ def plot_unitfree(df: pd.DataFrame, measure: str, *, role_principal: bool = True
             _arrows(a, y, v, lo, hi, colour, True)
         a.set_xlabel(f"{_title(measure)} ({_unit_label(measure)})")
         if levels != [None]:
-            a.legend(fontsize=7, loc="lower right", title="arrow: interval end at ∞", title_fontsize=6.5)
+            a.legend(fontsize=7, loc="best", title="arrow: interval end at ∞", title_fontsize=6.5)
         a.grid(axis="x", alpha=0.3)
         a.set_title(f"{_title(measure)}, 95% intervals", fontsize=9)
         return fig
@@ -945,7 +961,7 @@ def plot_by_unit(df: pd.DataFrame, measure: str = "value_of_skill"):
             a.invert_yaxis()
             a.axvline(0.0, color="grey", lw=0.8)
             a.set_xlabel(f"{measure.replace('_', ' ')} per hand ({u})", fontsize=8)
-            a.legend(fontsize=6.5, loc="lower right")
+            a.legend(fontsize=6.5, loc="best")
             a.grid(axis="x", alpha=0.3)
         fig.suptitle(f"{measure.replace('_', ' ')}: one panel per unit, 95% intervals", fontsize=9)
         fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
@@ -1033,7 +1049,9 @@ def plot_players(sweep: pd.DataFrame, game: str):
 
     s = sweep[(sweep.game == game) & sweep.seat.isna()]
     principal = _principal(sweep, game)
-    panels = [m for m in _SWEEP_PANELS if (s.measure == m).any()]
+    house = house_measure(s)
+    panels = [house if m == "house_edge" else m for m in _SWEEP_PANELS]
+    panels = [m for m in panels if (s.measure == m).any()]
 
     @with_cjk_font
     def draw():
@@ -1048,12 +1066,21 @@ def plot_players(sweep: pd.DataFrame, game: str):
             _errorbars(a, x, v, lo, hi, "#1f77b4", None, False, m == "hands_until_skill_shows")
             a.plot(x[np.isfinite(v)], v[np.isfinite(v)], color="#1f77b4", lw=0.8, alpha=0.6)
             if m == "hands_until_skill_shows":
+                from matplotlib.ticker import ScalarFormatter
+
                 a.set_yscale("log")
+                a.yaxis.set_major_formatter(ScalarFormatter())
+                a.yaxis.set_minor_formatter(ScalarFormatter())
+                a.tick_params(axis="y", which="minor", labelsize=6)
             if (x.max() / max(x.min(), 1)) > 8:
                 a.set_xscale("log")
                 a.set_xticks(x)
                 a.set_xticklabels([f"{int(p)}" for p in x], fontsize=6.5)
                 a.minorticks_off()
+            from matplotlib.ticker import MaxNLocator
+
+            if a.get_xscale() == "linear":
+                a.xaxis.set_major_locator(MaxNLocator(integer=True))
             a.set_xlabel("players", fontsize=8)
             who = (f"role: the {principal}" if m.startswith("role_") else "pair: default - random"
                    if m.startswith("value_of") or m.startswith("hands") else "the house")
@@ -1153,7 +1180,10 @@ def designer_sections(df: pd.DataFrame, game: str, *, stake: float = 1.0, sweep:
         counts = sorted({int(p) for p in s.players})
         blocks: list[Any] = [("p", f"The default rules ({df.attrs.get('variant_descriptions', {}).get(game, {}) and list(df.attrs['variant_descriptions'][game])[0]}) "
                                    f"at {', '.join(map(str, counts))} players ({_sweep_hands(s)}); the skill pair "
-                                   "default − random where the table has one.")]
+                                   "default − random where the table has one"
+                                   + (f" (up to 8 players: above, its P(P−1) seat arrangements would leave few hands "
+                                      "each)" if counts[-1] > 8 else "") + "."
+                                   + _most_note(game, counts))]
         if len(counts) > 1:
             blocks.append(("figure", plot_players(sweep, game), f"{game}: the headline measures from {counts[0]} to "
                            f"{counts[-1]} players, one panel per measure and unit, 95% intervals"))
@@ -1168,6 +1198,19 @@ def designer_sections(df: pd.DataFrame, game: str, *, stake: float = 1.0, sweep:
     return secs
 
 
+def _most_note(game: str, counts: Sequence[int]) -> str:
+    from kaptai.games import game as game_spec
+
+    hi = game_spec(game).players[1]
+    if counts and hi > MOST_SEATS and counts[-1] == MOST_SEATS:
+        return (f" The rules allow up to {hi} players; the atlas measures at most {MOST_SEATS} seats (its seat-luck "
+                "interval tries every corner of a box with one side per seat), so the sweep stops there.")
+    if counts and hi > counts[-1]:
+        return (f" The registry allows up to {hi} players; the default rules play {counts[0]} to {counts[-1]} (larger "
+                "tables need other rule options), so the sweep stops there.")
+    return ""
+
+
 def _sweep_hands(s: pd.DataFrame) -> str:
     d = s[s.measure == "swing"]
     n = int(d.hands.max()) if len(d) else 0
@@ -1180,7 +1223,7 @@ def _sweep_table(sweep: pd.DataFrame, game: str) -> pd.DataFrame:
     rows = []
     for p, part in s.groupby("players"):
         row: dict[str, Any] = {"players": int(p)}
-        for m in _SWEEP_PANELS:
+        for m in [house_measure(s) if x == "house_edge" else x for x in _SWEEP_PANELS]:
             q = part[part.measure == m]
             if m.startswith("role_"):
                 q = q[q.relative_to == principal]
