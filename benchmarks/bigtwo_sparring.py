@@ -51,6 +51,7 @@ from kaptai.bigtwo._moves import legal_entries
 from kaptai.bigtwo.config import make_config
 from kaptai.bigtwo.engine_reference import Game
 from kaptai.bigtwo.policies import PlayerView, rules_info
+from kaptai.core.sampling import RandomStream
 
 RULESETS = {
     "default": {},
@@ -358,7 +359,8 @@ def duel(deals: int, seed: int, rules: str, what: str, field: str = "greedy", sa
                 f = _builtin(field, cfg)
                 pols = [f] * 4
                 pols[s] = SparringPolicy()
-            g = Game(cfg, pols, None, decks=decks[d], record=False)
+            # the stream serves only a 'random' field (the decks are given)
+            g = Game(cfg, pols, RandomStream(np.random.PCG64([seed, d, s])), decks=decks[d], record=False)
             g.history = []
             r = g.play()
             pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)], winner=[r.winner])

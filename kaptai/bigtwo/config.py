@@ -168,15 +168,16 @@ class EngineConfig:
 
 
 def default_rollout(rules: RuleSet) -> str:
-    """The ``search`` rollout policy of ``search_rollout='auto'``: the stronger of ``greedy`` and
-    ``heuristic`` against a greedy field under the rules' settlement (``docs/big-two.md``):
-    ``'heuristic'`` under ``settlement='winner_takes_all'``, else ``'greedy'``.
+    """The ``search`` rollout policy of ``search_rollout='auto'``: ``'greedy'`` under every rule
+    set.  Since the search models its opponents with a mixture of styles, ``heuristic`` rollouts
+    are level with ``greedy`` ones under ``settlement='winner_takes_all'`` and weaker under the
+    outside rule set of issue 31 (``docs/big-two.md``, "Strength against outside players").
 
     >>> from kaptai.bigtwo.rules import RuleSet
     >>> default_rollout(RuleSet()), default_rollout(RuleSet(settlement="winner_takes_all"))
-    ('greedy', 'heuristic')
+    ('greedy', 'greedy')
     """
-    return "heuristic" if rules.settlement == "winner_takes_all" else "greedy"
+    return "greedy"
 
 
 def make_config(

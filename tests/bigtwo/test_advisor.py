@@ -66,12 +66,12 @@ def test_opening_lead_contains_the_lowest_card():
 
 
 def test_scoring_in_force_and_stake():
-    """Stake scales the values; a winner-takes-all table uses heuristic rollouts."""
+    """Stake scales the values; the rollout policy is named in the method text."""
     a = advise(HAND, to_beat="3D", samples=30)
     b = advise(HAND, to_beat="3D", samples=30, rules={"stake": 10})
     assert np.allclose(b.ev.to_numpy(), 10 * a.ev.to_numpy())
     c = advise(HAND, to_beat="3D", samples=30, rules={"settlement": "winner_takes_all"})
-    assert "'heuristic'" in c.attrs["method"]
+    assert "'greedy'" in c.attrs["method"]
 
 
 def test_default_counts():

@@ -41,7 +41,7 @@ GAME_CASES = [
     (4, {}, 1, 4, "ssss"),
     (4, {}, 2, 1, "sgsh"),
     (3, {"malaysian_3p": True}, 1, 1, "sss"),
-    (4, {"settlement": "winner_takes_all"}, 1, 1, "ssss"),  # heuristic rollouts
+    (4, {"settlement": "winner_takes_all", "rollout": "heuristic"}, 1, 1, "ssss"),  # heuristic rollouts
     (4, {"scoring": "points", "winner_bonus": 5, "chao": "eight"}, 1, 1, "sgsg"),
     (4, {"pass_locks_out": True, "top_rule": "mandatory"}, 1, 1, "ssgs"),
     (5, {"pass_only_if_unable": True, "four_card_play": "quad"}, 1, 1, "sgsgs"),
@@ -55,7 +55,8 @@ def test_search_games_match_reference():
     """Whole games: the same log and outcomes from both engines, >= 200 search decisions."""
     counter = [0]
     for players, options, samples, games, seats in GAME_CASES:
-        cfg = make_config(players, options, search_samples=samples)
+        rules = {k: v for k, v in options.items() if k != "rollout"}
+        cfg = make_config(players, rules, search_samples=samples, search_rollout=options.get("rollout", "auto"))
         names = [_OTHER[c] for c in seats]
         objs = [CountingSearch(samples, cfg.search_rollout, counter, cfg.search_infer) if n == "search" else n
                 for n in names]
@@ -237,9 +238,9 @@ def test_config_errors(kwargs, match):
         make_config(4, **kwargs)
 
 
-def test_default_rollout_follows_the_settlement():
+def test_default_rollout_is_greedy():
     assert make_config(4).search_rollout == "greedy"
-    assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "heuristic"
+    assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "greedy"
     assert make_config(4, search_rollout="heuristic").fingerprint()["search"] == {"samples": SEARCH_SAMPLES,
                                                                                   "rollout": "heuristic"}
     assert "search" not in make_config(4).fingerprint()
