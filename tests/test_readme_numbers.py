@@ -139,5 +139,9 @@ def test_every_strength_row_names_its_command_commit_and_date(game):
         if "the same run" in last:
             assert i > 0, line
             continue
-        assert re.search(r"`kaptai league \S+ [^`]*--hands \d+[^`]*--seed \d+[^`]*`[^;`]*; [0-9a-f]{7}, 2026-\d\d-\d\d$",
-                         last.strip()), line
+        # a league, or a duel script shipped in benchmarks/ (which must exist), seeded and sized
+        m = re.search(r"`(kaptai league \S+|python (benchmarks/\S+\.py)) [^`]*--hands \d+[^`]*--seed \d+[^`]*`"
+                      r"[^;]*; [0-9a-f]{7}, 2026-\d\d-\d\d$", last.strip())
+        assert m, line
+        if m.group(2):
+            assert (README.parent / m.group(2)).is_file(), m.group(2)

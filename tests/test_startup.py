@@ -141,7 +141,7 @@ def test_version_and_help_import_nothing_heavy():
     assert all(g in results[1]["out"] for g in GAMES)
     # the help of -o lists the rule options (read without importing the rules)
     helps = {" ".join(a): r["out"] for a, r in zip(lines, results)}
-    assert "-o KEY=VALUE. The options, as in the preset" in " ".join(helps["odds big-two --help"].split())
+    assert "-o KEY=VALUE. The options this command reads, as in the preset" in " ".join(helps["odds big-two --help"].split())
 
 
 def test_the_registry_and_the_packages_load_light():

@@ -14,7 +14,8 @@ def ns(**kw):
 
 def test_spec():
     assert SPEC.name == "heaven-eleven" and SPEC.players == (4, 4)
-    assert set(SPEC.commands) == {"odds", "score", "simulate", "fairness", "league", "report", "advise"}
+    assert set(SPEC.commands) == {"odds", "score", "simulate", "fairness", "league", "report", "advise",
+                                  "play", "review", "replay"}
     assert SPEC.resolve_rules("symmetric").short_penalty == "symmetric"
     for c in SPEC.commands.values():
         assert callable(c.load())
