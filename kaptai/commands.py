@@ -33,7 +33,8 @@ def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
 
     df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
                variants=args.variants, progress=args.progress, scheduler=args.scheduler,
-               checkpoint=args.checkpoint, strong_hands=args.strong_hands)
+               checkpoint=args.checkpoint, strong_hands=args.strong_hands, shared=not args.no_shared_deals,
+               adaptive=not args.no_adaptive_bidding)
     text = None
     if args.plot_dir:
         import os
@@ -155,6 +156,12 @@ def _tools() -> dict[str, Command]:
             Opt("--variants", "choice", default="main", choices=("main", "default"),
                 help="every main variant of each game, or only its default rules"),
             Opt("--no-skill", "flag", help="skip the value-of-skill tables (a third of the time)"),
+            Opt("--no-shared-deals", "flag",
+                help="play every variant on its own deals (default: the variants of a game that can share a "
+                     "deal play the same deals, and their differences are paired)"),
+            Opt("--no-adaptive-bidding", "flag",
+                help="skip the seat tables with adaptive bidders (a role won in an auction, Heaven Eleven's "
+                     "declarer: its seat luck is then shown apart, not ranked)"),
             _strong_hands(),
             Opt("--plot-dir", "str", default=None, metavar="DIR", check=o._path("--plot-dir"),
                 help="save every atlas figure to DIR (created)"),

@@ -502,3 +502,47 @@ def test_real_atlas_rows_have_labels_and_units_per_variant():
     # hands someone wins (a drawn hand's antes are staked and refunded)
     assert staked["traditional"] == pytest.approx(edge["traditional"] * 3 / 4 * (1 - drawn["traditional"]), rel=1e-9)
     assert staked["kap_shap"] == pytest.approx(edge["kap_shap"] / 2 * (1 - drawn["kap_shap"]), rel=1e-9)
+
+
+def test_cli_shared_and_adaptive_flags_reach_the_api(monkeypatch, capsys):
+    import kaptai.atlas as A
+
+    seen = []
+    real = A.atlas
+
+    def spy(*args, **kw):
+        seen.append((kw["shared"], kw["adaptive"]))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(A, "atlas", spy)
+    base = ["atlas", "--games", FAST, "--hands", "300", "--seed", "1", "--no-skill", "--format", "json"]
+    assert main(base) == 0
+    shared = json.loads(capsys.readouterr().out)
+    assert main(base + ["--no-shared-deals", "--no-adaptive-bidding"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert seen == [(True, True), (False, False)]
+    # without shared deals the variants of nine-ten's deal group play their own deals: other numbers,
+    # and the very table the API gives with shared=False
+    key = lambda r: (r["variant"], r["measure"], r["seat"], r["relative_to"], r["level"])  # noqa: E731
+    assert {key(r): r["value"] for r in shared} != {key(r): r["value"] for r in alone}
+    api = real(games=[FAST], hands=300, seed=1, skill=False, progress=False, shared=False, adaptive=False)
+    assert sorted(r["value"] for r in alone) == pytest.approx(sorted(api.value.tolist()), nan_ok=True)
+    help_text = ""
+    try:
+        main(["atlas", "--help"])
+    except SystemExit:
+        help_text = capsys.readouterr().out
+    assert "--no-shared-deals" in help_text and "--no-adaptive-bidding" in help_text
+
+
+def test_cli_no_adaptive_bidding_drops_the_search_bidders_seat_table(capsys):
+    from kaptai.atlas import ADAPTIVE_LEVEL
+
+    argv = ["atlas", "--games", "heaven-eleven", "--hands", "60", "--seed", "1", "--variants", "default",
+            "--no-skill", "--strong-hands", "12", "--format", "json", "--no-progress"]
+    assert main(argv) == 0
+    levels = {r["level"] for r in json.loads(capsys.readouterr().out)}
+    assert ADAPTIVE_LEVEL in levels
+    assert main(argv + ["--no-adaptive-bidding"]) == 0
+    levels = {r["level"] for r in json.loads(capsys.readouterr().out)}
+    assert ADAPTIVE_LEVEL not in levels
