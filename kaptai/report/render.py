@@ -94,6 +94,99 @@ def league_skill_table(lg: pd.DataFrame, metrics: tuple[str, ...], digits: int) 
         "hands": int(r.hands)} for r in keep.itertuples()])
 
 
+def skill_differences(lg: pd.DataFrame, policy: str = "search") -> list[dict[str, Any]]:
+    """``policy`` minus its field, paired over duplicate deals, from one league played against a
+    field (:func:`kaptai.core.league.policy_league` with ``baseline=field`` and the field among
+    its policies).  Read from the league's ``attrs['differences']``: call it on each league before
+    concatenating them (a concatenation drops the attrs).
+
+    Each deal is played with ``policy`` at every seat in turn (the field elsewhere) and with the
+    field alone, on the same cards; per deal the policy's net averaged over its seats minus the
+    field's net averaged over the same seats of the all-field table; the mean over the deals with
+    its 95% interval, the deals as clusters.  One dict per (rules, players): ``rules, players,
+    policy, field, value, ci_low, ci_high, deals, hands`` (the policy's hands, ``players x
+    deals``), ``variance_ratio`` (the variance of the difference were every table dealt its own
+    deals, over its variance here) and ``unit``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> lg = pd.DataFrame()
+    >>> lg.attrs.update(settings={"baseline": "greedy"}, differences=[
+    ...     {"rules": "r", "players": 4, "policy": "search", "other": "greedy", "value": 0.5, "ci_low": 0.1,
+    ...      "ci_high": 0.9, "hands": 400, "variance_ratio": 3.0, "unit": "point"},
+    ...     {"rules": "r", "players": 4, "policy": "greedy", "other": "search", "value": -0.5, "ci_low": -0.9,
+    ...      "ci_high": -0.1, "hands": 400, "variance_ratio": 3.0, "unit": "point"}])
+    >>> [(d["field"], d["value"], d["deals"]) for d in skill_differences(lg)]
+    [('greedy', 0.5, 100)]
+    """
+    field = lg.attrs["settings"]["baseline"]
+    out = []
+    for d in lg.attrs.get("differences") or []:
+        if d["policy"] == policy and d["other"] == field:
+            out.append({"rules": d["rules"], "players": int(d["players"]), "policy": policy, "field": field,
+                        "value": float(d["value"]), "ci_low": float(d["ci_low"]), "ci_high": float(d["ci_high"]),
+                        "deals": int(d["hands"]) // int(d["players"]), "hands": int(d["hands"]),
+                        "variance_ratio": float(d["variance_ratio"]), "unit": d["unit"]})
+    if not out:
+        raise ValueError(f"the league has no difference of {policy!r} from its field {field!r}")
+    return out
+
+
+def skill_difference_table(diffs: list[dict[str, Any]], digits: int, unit: str, rules: bool = False) -> pd.DataFrame:
+    """The rows of :func:`skill_differences` as a report shows them: the field, ``search − field``
+    per hand with its paired 95% interval, the deals, the policy's hands and the variance ratio
+    (``rules`` adds the ruleset column).
+
+    >>> d = [{"rules": "r", "players": 4, "policy": "search", "field": "greedy", "value": 0.512, "ci_low": 0.1,
+    ...       "ci_high": 0.9, "deals": 100, "hands": 400, "variance_ratio": 3.04, "unit": "point"}]
+    >>> [str(v) for v in skill_difference_table(d, 2, "points").iloc[0]]
+    ['greedy', '+0.51', '0.10 to 0.90', '100', '400', '3.0']
+    """
+    from kaptai.core.output import format_estimate
+
+    return pd.DataFrame([{
+        **({"rules": d["rules"]} if rules else {}),
+        "field": d["field"],
+        f"{d['policy']} − field ({unit} a hand)": ("+" if d["value"] > 0 else "")
+        + format_estimate(d["value"], d["ci_low"], d["ci_high"]),
+        "paired 95% CI": f"{d['ci_low']:.{digits}f} to {d['ci_high']:.{digits}f}",
+        "deals": d["deals"], f"{d['policy']}'s hands": d["hands"],
+        "variance ratio": round(d["variance_ratio"], 1) if np.isfinite(d["variance_ratio"]) else float("nan"),
+    } for d in diffs])
+
+
+def skill_difference_text(diffs: list[dict[str, Any]], digits: int, unit: str) -> str:
+    """One sentence per row of :func:`skill_differences`, true whatever the run gave: the
+    difference and its interval, and whether the policy measurably beats the field, loses to it,
+    or neither at this size (then the largest edge the interval leaves).
+
+    >>> d = [{"rules": "r", "players": 4, "policy": "search", "field": "greedy", "value": 0.02, "ci_low": -0.01,
+    ...       "ci_high": 0.05, "deals": 100, "hands": 400, "variance_ratio": 3.04, "unit": "point"}]
+    >>> print(skill_difference_text(d, 3, "points"))
+    Against a field of greedy (r): search − greedy = +0.020 points a hand (-0.010 to +0.050, 100 deals): the interval includes 0, so no difference is measurable at this size; an edge above +0.050 is ruled out at 95%. Duplicate deals made the variance of this difference 3.0 times smaller than independent deals would.
+    """
+    out = []
+    for d in diffs:
+        v, lo, hi = d["value"], d["ci_low"], d["ci_high"]
+        p, f = d["policy"], d["field"]
+        if lo > 0:
+            verdict = f"{p} measurably beats {f}"
+        elif hi < 0:
+            verdict = f"{f} measurably beats {p}"
+        else:
+            verdict = (f"the interval includes 0, so no difference is measurable at this size; an edge above "
+                       f"{hi:+.{digits}f} is ruled out at 95%")
+        s = (f"Against a field of {f} ({d['rules']}): {p} − {f} = {v:+.{digits}f} {unit} a hand "
+             f"({lo:+.{digits}f} to {hi:+.{digits}f}, {d['deals']:,} deals): {verdict}.")
+        r = d["variance_ratio"]
+        if np.isfinite(r) and r > 0:
+            s += (f" Duplicate deals made the variance of this difference {r if r >= 1 else 1 / r:.1f} times "
+                  f"{'smaller' if r >= 1 else 'larger'} than independent deals would.")
+        out.append(s)
+    return " ".join(out)
+
+
 def seat_skill_rows(game: str, variant: Any, rows: Any, field: str, hands: int, seed: int,
                     chunk_hands: int = 2048, policy: str = "search") -> list[dict[str, Any]]:
     """One ``policy`` seat against a field of ``field``, at each seat of ``variant`` in turn (seat 0
