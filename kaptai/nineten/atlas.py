@@ -156,17 +156,43 @@ def deal_key(variant: AtlasVariant) -> Any:
     return (int(variant.players), str(variant_config(variant).rules.next_dealer))
 
 
+def _deal_hand(cfg, pols: list, pseed: np.random.SeedSequence, decks: np.ndarray, spares: Any, record: int,
+               compiled: bool) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """One hand on the deal's decks and a fresh ``PCG64`` of ``pseed``; on a dealer natural redealt
+    past the decks given, again with ``spares()`` appended (the deal's own spare decks)."""
+    from kaptai.nineten.config import POLICY_CODES
+
+    for attempt in range(2):
+        bg = np.random.PCG64(pseed)
+        try:
+            if compiled:
+                from kaptai.nineten import _engine
+
+                return _engine.run_hands(cfg, [POLICY_CODES[p] for p in pols], bg, 1, record, decks, False)
+            return run_hands(cfg, 1, bg, pols, record=record, decks=decks, engine="auto")
+        except ValueError as exc:
+            if "deck" not in str(exc).lower() or attempt:
+                raise
+            decks = np.ascontiguousarray(np.vstack([decks, spares()]), dtype=np.int64)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool = False) -> list[dict[str, np.ndarray]]:
     """The chunk's deals played once under each arrangement (the duplicate league).
 
-    Under ``next_dealer='rotate'`` (the default) the decks are drawn once per chunk
-    (:func:`kaptai.core.league.chunk_decks`, deck ``i`` from deal ``i``'s own seed, spares for
-    natural redeals) and dealt in order with ``decks=``; hand ``i`` is dealt by seat ``i mod N``
-    in every arrangement, and a redeal takes the next deck whatever the policies do.  Under
-    ``'winner'`` or ``'redraw'`` the dealer would follow the play, so each deal is one hand on
-    ``PCG64`` of its own seed (the redraw, then the shuffle, come before any policy acts).  The
-    policies' own draws read :func:`kaptai.core.league.policy_stream`.  Seats are physical.  With
-    ``log``, each dict also has ``deal``: a CRC per hand of the engine's deal and redeal rows.
+    Every deal is played on its own: one engine run of one hand per deal and arrangement, each
+    on a fresh stream derived from that deal's seed alone (:func:`kaptai.core.league.deal_seeds`),
+    so a hand where one arrangement's policies part from another's shifts no later deal, and a
+    deal's rows do not depend on the deals before it, on the chunk's size, or on ``--workers``.
+    Under ``next_dealer='rotate'`` (the default) deal ``i``'s deck is drawn from its seed
+    (:func:`kaptai.core.league.chunk_decks`) and dealt by physical seat ``i mod N`` (the engine's
+    seat 0 dealing, the policies and the results turned by ``i mod N``); the policies' own draws
+    (colour_cut's ties, ``random``) read ``PCG64`` of the deal seed's child ``(1,)``, the same in
+    every arrangement, and a dealer natural under ``natural='redeal'`` takes spare decks drawn from
+    its child ``(2,)``.  Under ``'winner'`` or ``'redraw'`` the dealer would follow the play, so
+    each deal is one hand on ``PCG64`` of its seed (the redraw, then the shuffle, come before any
+    policy acts).  Seats are physical.  With ``log``, each dict also has ``deal``: a CRC per hand
+    of the engine's deal and redeal rows (seats physical).
 
     Examples
     --------
@@ -177,46 +203,55 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
     """
     import zlib
 
-    from kaptai.core.league import chunk_decks, deal_seeds, policy_stream
-    from kaptai.errors import RulesError
-    from kaptai.nineten.config import ACTIONS
+    from kaptai.core.league import chunk_decks, deal_seeds
+    from kaptai.nineten.config import ACTIONS, MAX_REDEALS
 
     cfg = variant_config(variant)
     N = cfg.players
     m = int(chunk.size)
     acts = [ACTIONS.index("deal"), ACTIONS.index("redeal")]
+    rotate = cfg.rules.next_dealer == "rotate"
+    seeds = deal_seeds(chunk)
+    decks = chunk_decks(chunk, 112) if rotate else None
+
+    def spares(ss: np.random.SeedSequence) -> Any:
+        def draw() -> np.ndarray:
+            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+                ss.entropy, spawn_key=tuple(ss.spawn_key) + (2,))))
+            return np.array([rng.permutation(112) for _ in range(MAX_REDEALS)], dtype=np.int64)
+        return draw
+
     out = []
     for arr in arrangements:
-        pols = check_policies(list(arr), N)
-        eng = "compiled" if all(isinstance(p, str) for p in pols) else "auto"
-        if cfg.rules.next_dealer == "rotate":
-            extra = m // 8 + 8
-            while True:
-                try:
-                    o, lg = run_hands(cfg, m, policy_stream(chunk), pols, decks=chunk_decks(chunk, 112, extra),
-                                      record=m if log else 0, engine=eng)
-                    break
-                except (RulesError, ValueError, IndexError) as exc:
-                    if "deck" not in str(exc).lower() or extra > 64 * m + 1024:
-                        raise
-                    extra *= 4
-            logs = [np.asarray(lg)]
-        else:
-            parts = [run_hands(cfg, 1, np.random.PCG64(ss), pols, record=1 if log else 0, engine=eng)
-                     for ss in deal_seeds(chunk)]
-            o = {k: np.concatenate([p[0][k] for p in parts]) for k in parts[0][0]}
-            logs = [np.asarray(p[1]) for p in parts]
-        winner = o["winner"].astype(np.int64)
+        pols = list(check_policies(list(arr), N))
+        compiled = all(isinstance(p, str) for p in pols)
+        net = np.zeros((m, N))
+        winner = np.full(m, -1, dtype=np.int64)
+        dig = np.zeros(m, dtype=np.int64)
+        for i, ss in enumerate(seeds):
+            if rotate:
+                assert decks is not None
+                d = i % N  # physical seat p is the engine's seat (p - d) % N
+                turned = [pols[(e + d) % N] for e in range(N)]
+                pseed = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1,))
+                o, lg = _deal_hand(cfg, turned, pseed, decks[i:i + 1], spares(ss), 1 if log else 0, compiled)
+            else:
+                d = 0
+                o, lg = run_hands(cfg, 1, np.random.PCG64(ss), pols, record=1 if log else 0,
+                                  engine="compiled" if compiled else "auto")
+            net[i] = np.roll(o["net"][0].astype(np.float64), d)
+            w = int(o["winner"][0])
+            winner[i] = (w + d) % N if w >= 0 else -1
+            if log:
+                lg = np.asarray(lg)
+                sel = lg[np.isin(lg[:, 3], acts)][:, 2:].astype(np.int64)
+                sel[:, 0] = np.where(sel[:, 0] >= 0, (sel[:, 0] + d) % N, sel[:, 0])
+                dig[i] = zlib.crc32(np.ascontiguousarray(sel).tobytes())
         win = ((np.arange(N)[None, :] == winner[:, None]) & (winner >= 0)[:, None]).astype(np.float64)
-        d = {"net": o["net"].astype(np.float64), "win": win}
+        row = {"net": net, "win": win}
         if log:
-            dig = []
-            for h in range(m):
-                lg_h = logs[0][logs[0][:, 0] == h] if len(logs) == 1 else logs[h]
-                sel = lg_h[np.isin(lg_h[:, 3], acts)][:, 2:]
-                dig.append(zlib.crc32(np.ascontiguousarray(sel, dtype=np.int64).tobytes()))
-            d["deal"] = np.array(dig, dtype=np.int64)
-        out.append(d)
+            row["deal"] = dig
+        out.append(row)
     return out
 
 
