@@ -6,7 +6,7 @@ Sections: what the game is; exact odds of a dealt hand; the score table (every b
 over), the value of leading first, the defenders' P(balance), the draw at b = 0); sensitivity to
 ``reduction``, ``short_follow`` and ``must_trump``; the short-vs-over asymmetry (§6.10) under the
 rules as written and the symmetric option; how much skill is worth (the search player against
-greedy and random, per seat); bidding by search (the declarer's EV and the seat spread under each
+greedy and random, duplicate deals); bidding by search (the declarer's EV and the seat spread under each
 scoring); a plain-language summary; methods.  Every number in
 the text is read from the tables computed here.
 """
@@ -515,39 +515,72 @@ def _bid_hands(hands: int) -> int:
 _SEATS = ("declarer", "defender 1", "defender 2", "defender 3")
 
 
-def _skill_section(hands: int, seed: int, progress: bool) -> tuple[Section, dict[str, Any]]:
-    from kaptai.heaven11.fairness import skill_by_seat
+#: The fields the search meets in "How much skill is worth" (the default first), and the rules.
+SKILL_FIELDS: tuple[str, ...] = ("greedy", "random")
+SKILL_RULES: tuple[str, ...] = ("standard", "symmetric")
 
-    n = _skill_hands(hands)
-    _step(progress, f"how much skill is worth: search / greedy / random, {n:,} hands a table, 4 seats x 2 rules")
-    k = skill_by_seat(n, seed)
-    rows = []
-    for r in ("standard", "symmetric"):
-        for s in range(4):
-            g = {m: _one(k, rules=r, seat=s, metric=m) for m in ("ev_search", "ev_greedy", "ev_random",
-                                                                  "strong_minus_default", "strong_minus_weak")}
-            rows.append({"rules": r, "seat": _SEATS[s], "search EV": g["ev_search"].value, "95% CI": _ci(g["ev_search"]),
-                         "greedy EV": g["ev_greedy"].value, "random EV": g["ev_random"].value,
-                         "search - greedy": g["strong_minus_default"].value, "95% CI ": _ci(g["strong_minus_default"]),
-                         "search - random": g["strong_minus_weak"].value, "95% CI  ": _ci(g["strong_minus_weak"])})
-    t = pd.DataFrame(rows)
-    avg = {r: float(t[t.rules == r]["search - greedy"].mean()) for r in ("standard", "symmetric")}
-    avr = {r: float(t[t.rules == r]["search - random"].mean()) for r in ("standard", "symmetric")}
-    best = {r: t[t.rules == r].sort_values("search - greedy").iloc[-1].seat for r in avg}
-    sec = Section("How much skill is worth", [
-        ("p", f"The search player (determinized Monte Carlo: 48 layouts of the unseen cards per decision, consistent "
-              f"with the voids and the auction, every candidate played out by greedy, the best 6 judged on all 48; "
-              f"docs/heaven-eleven-engine.md) sits at one seat against three greedy players, and so do greedy (the "
-              f"default) and random; every seat bids with the 'expected' table. {n:,} hands a table, seats relative to "
-              f"the declarer, finals in points. Averaged over the four seats, search is worth "
-              f"{avg['standard']:+.2f} points a hand over greedy as written and {avg['symmetric']:+.2f} under the "
-              f"symmetric short penalty ({avr['standard']:+.2f} and {avr['symmetric']:+.2f} over random); the seat "
-              f"where it gains most is the {best['standard']} as written and the {best['symmetric']} under the "
-              f"symmetric option."),
-        ("table", _tidy(t), "Each seat's mean final with search, greedy or random there (three greedy players at the "
-                            "other seats), and the differences (independent tables, 95% intervals)"),
-    ])
-    return sec, {"skill": k}
+
+def skill_leagues(deals: int, seed: int, run: dict | None = None) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """``search`` against a field of each of :data:`SKILL_FIELDS` under each of :data:`SKILL_RULES`,
+    on duplicate deals: one league per field and rules (:func:`kaptai.league.policy_league` with
+    the field as ``baseline``; ``deals`` deals, each played with ``search`` at every seat in turn,
+    with ``random`` at every seat in turn, and with the field alone, the same cards, contract and
+    declarer in every arrangement).  Returns the leagues' rows (concatenated) and the paired
+    differences ``search − field`` (:func:`kaptai.report.render.skill_differences`).
+
+    >>> lg, d = skill_leagues(2, 1)
+    >>> [(x["rules"], x["field"], x["deals"], x["hands"]) for x in d]   # doctest: +NORMALIZE_WHITESPACE
+    [('standard', 'greedy', 2, 8), ('standard', 'random', 2, 8), ('symmetric', 'greedy', 2, 8),
+     ('symmetric', 'random', 2, 8)]
+    """
+    from kaptai.league import policy_league
+    from kaptai.report.render import skill_differences
+
+    run = run or {}
+    parts, diffs = [], []
+    for r in SKILL_RULES:
+        for field in SKILL_FIELDS:
+            lg = policy_league("heaven-eleven", 4, r, 4 * deals, seed, ("search", field), workers=run.get("workers", 1),
+                               progress=False, baseline=field, scheduler=run.get("scheduler"),
+                               checkpoint=_sub(run, f"skill-{r}-{field}"))
+            diffs += skill_differences(lg)
+            parts.append(lg)
+    return pd.concat(parts, ignore_index=True), diffs
+
+
+def _skill_section(hands: int, seed: int, run: dict, progress: bool) -> tuple[Section, dict[str, Any]]:
+    from kaptai.heaven11.config import SEARCH_KEEP, SEARCH_SAMPLES
+    from kaptai.report.render import skill_difference_table, skill_difference_text
+
+    # the search's hands of the section: 2 fields x 4 seats x n/2 deals = 4 n a rules preset
+    deals = max(2, _skill_hands(hands) // 2)
+    _step(progress, f"how much skill is worth: search against greedy and random, {deals:,} deals a league, "
+                    f"2 fields x 2 rules")
+    lg, diffs = skill_leagues(deals, seed, run)
+    vop = lg[(lg.policy == "search") & (lg.metric == "value_of_play") & (lg.opponents == "greedy")]
+    blocks: list[tuple] = [
+        ("p", f"The search player (determinized Monte Carlo: {SEARCH_SAMPLES} layouts of the unseen cards per "
+              f"decision, consistent with the voids and the auction, every candidate played out by greedy, the best "
+              f"{SEARCH_KEEP} judged on all {SEARCH_SAMPLES}; docs/heaven-eleven-engine.md) sits at one seat against "
+              f"three greedy players (the default) and against three random players; every seat bids with the "
+              f"'expected' table, so every arrangement of a deal has the same contract and declarer. Duplicate "
+              f"deals (the league, kaptai league heaven-eleven): each of {deals:,} deals a league is played with the "
+              f"search at every seat in turn and with the field alone, so the search has {4 * deals:,} hands a field "
+              f"and rules. The number is the search seat's final minus the field's final at the same seat on the "
+              f"same deals, averaged over the seats, in points per hand, with the paired 95% interval over the "
+              f"deals. The declarer moves with the deal, so this gives no split by seat."),
+        ("p", skill_difference_text(diffs, 2, "points")),
+    ]
+    if len(vop):
+        blocks.append(("p", "The league against the greedy field also plays random at every seat on the same deals, "
+                            "so search and random are compared at one seat among three greedy players: "
+                            + "; ".join(f"search − random = {r.value:+.2f} points a hand ({r.ci_low:+.2f} to "
+                                        f"{r.ci_high:+.2f}) under the {r.rules} rules" for r in vop.itertuples())
+                            + "."))
+    blocks.append(("table", skill_difference_table(diffs, 2, "points", rules=True),
+                   "search minus each field on duplicate deals, points per hand (variance ratio: the variance of the "
+                   "difference under independent deals over that under duplicate deals)"))
+    return Section("How much skill is worth", blocks), {"skill": lg, "skill_differences": pd.DataFrame(diffs)}
 
 
 def _bidding_section(hands: int, seed: int, progress: bool) -> tuple[Section, dict[str, Any]]:
@@ -699,7 +732,7 @@ def build_sections(
              lambda: _simulation_section(hands, seed, run, progress),
              lambda: _sensitivity_section(hands, seed, run, progress, results["simulation"]),
              lambda: _asymmetry_section(hands, seed, run, progress, results["simulation"]),
-             lambda: _skill_section(hands, seed, progress), lambda: _bidding_section(hands, seed, progress)]
+             lambda: _skill_section(hands, seed, run, progress), lambda: _bidding_section(hands, seed, progress)]
     for step in steps:
         sec, res = step()
         sections.append(sec)
