@@ -46,6 +46,7 @@ __all__ = [
     "POINT_VALUES",
     "SEARCH_SAMPLES",
     "SEARCH_ROLLOUTS",
+    "POLICY_VERSION",
 ]
 
 #: Log actions by code (``docs/big-two-engine.md``).
@@ -63,6 +64,13 @@ SEARCH_SAMPLES: int = 32
 SEARCH_INFER: int = 4
 #: Policies the ``search`` policy can play its rollouts with (``search_rollout``).
 SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
+#: Version of the built-in policies' play, in every checkpoint fingerprint
+#: (:meth:`EngineConfig.fingerprint`): a checkpoint made by players that played otherwise is
+#: refused (the runner names the difference) instead of being merged with games of today's.
+#: Add one whenever a built-in policy plays differently.  2 (2026-12-04): greedy and heuristic
+#: keep their 2s (8ec108f); search opponents of sampled styles and inference (014f4a8, 5eff1c7);
+#: greedy rollouts under every rule set, where ``winner_takes_all`` had heuristic ones (d6ca180).
+POLICY_VERSION: int = 2
 #: Engine settings of the Malaysian swap decision, by code.
 MALAYSIAN_SWAP: tuple[str, ...] = ("policy", "always", "never")
 #: A game is redealt at most this many times; the next deal then stands unchecked.
@@ -158,13 +166,16 @@ class EngineConfig:
         return REDEALS.index(self.rules.redeal)
 
     def fingerprint(self) -> dict[str, Any]:
-        """JSON-friendly identity of the table (checkpoints, attrs)."""
-        d: dict[str, Any] = {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap}
-        if (self.search_samples, self.search_rollout) != (SEARCH_SAMPLES, default_rollout(self.rules)):
-            d["search"] = {"samples": self.search_samples, "rollout": self.search_rollout}
-        if self.search_infer != SEARCH_INFER:
-            d.setdefault("search", {})["infer"] = self.search_infer
-        return d
+        """JSON-friendly identity of the table (checkpoints, attrs): the rules, the table, the
+        ``search`` settings as resolved (``search_rollout='auto'`` recorded as the rollout it
+        chose, so a checkpoint of another default is told apart) and :data:`POLICY_VERSION`.
+
+        >>> make_config(4, {"settlement": "winner_takes_all"}).fingerprint()["search"]
+        {'samples': 32, 'rollout': 'greedy', 'infer': 4}
+        """
+        return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap,
+                "policy_version": POLICY_VERSION,
+                "search": {"samples": self.search_samples, "rollout": self.search_rollout, "infer": self.search_infer}}
 
 
 def default_rollout(rules: RuleSet) -> str:

@@ -16,7 +16,7 @@ import pytest
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo import engine_reference as reference
 from kaptai.bigtwo.cards import cards_to_mask, parse_cards
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_SAMPLES, make_config
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_SAMPLES, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.policies import SearchPolicy, search_layouts
 from kaptai.core.sampling import RandomStream
@@ -241,6 +241,7 @@ def test_config_errors(kwargs, match):
 def test_default_rollout_is_greedy():
     assert make_config(4).search_rollout == "greedy"
     assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "greedy"
-    assert make_config(4, search_rollout="heuristic").fingerprint()["search"] == {"samples": SEARCH_SAMPLES,
-                                                                                  "rollout": "heuristic"}
-    assert "search" not in make_config(4).fingerprint()
+    assert make_config(4, search_rollout="heuristic").fingerprint()["search"] == {
+        "samples": SEARCH_SAMPLES, "rollout": "heuristic", "infer": SEARCH_INFER}
+    # 'auto' is recorded as the rollout it resolved to (tests/bigtwo/test_config_fingerprint.py)
+    assert make_config(4).fingerprint()["search"]["rollout"] == "greedy"
