@@ -2,7 +2,7 @@
 
 Sections: the rules modelled; exact deal odds (what a dealt hand holds, the best five-card
 hand, redeals at the table); who wins (by position from the leader, by policy); how much skill
-is worth (the search player against the greedy and the random field); cards left
+is worth (the search player against the greedy and the random field, duplicate deals); cards left
 and penalties under every scoring option; 獨贏 against Place; 頂大 and 包牌; the Malaysian
 swap; the suit order; a plain-language summary; methods.
 """
@@ -20,7 +20,7 @@ from kaptai._version import __version__
 from kaptai.core.output import format_estimate
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.plotting import with_cjk_font
-from kaptai.report.render import Section, league_skill_table, seat_skill_rows
+from kaptai.report.render import Section, league_skill_table
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
 
@@ -184,60 +184,52 @@ def _play_section(games: int, seed: int, run: dict, progress: bool):
 SKILL_HANDS: int = 8_000
 
 
-def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
-    """One ``search`` seat against a field of ``field``, at each seat from the leader in turn:
-    mean net and P(win) of that seat with 95% intervals, from the league's feed
-    (:func:`kaptai.bigtwo.atlas.rows`, Hong Kong rules, 4 players)."""
-    from kaptai.bigtwo.atlas import VARIANTS, rows
-
-    out = []
-    for r in seat_skill_rows("big-two", VARIANTS[0], rows, field, hands, seed):
-        out.append({"field": field, "seat from the leader": r["seat"],
-                    "EV per game": format_estimate(r["ev"], r["ev_low"], r["ev_high"]),
-                    "EV 95% CI": f"{r['ev_low']:.2f} to {r['ev_high']:.2f}",
-                    "P(win) %": format_estimate(r["win"], r["win_low"], r["win_high"], 100),
-                    "P(win) 95% CI": f"{100 * r['win_low']:.1f}–{100 * r['win_high']:.1f}", "games": r["hands"],
-                    "_ev": r["ev"], "_lo": r["ev_low"], "_hi": r["ev_high"]})
-    return out
-
-
 def _skill_section(games: int, seed: int, run: dict, progress: bool):
     """How much skill is worth: the search player against the default (greedy) field and
-    against a random field, through the league, and per seat from the leader."""
+    against a random field, through the duplicate league: search minus each field, paired over
+    the deals."""
     from kaptai.league import policy_league
+    from kaptai.report.render import skill_difference_table, skill_difference_text, skill_differences
 
     hands = max(200, min(int(games) // 4, SKILL_HANDS))
-    leagues = []
+    leagues, diffs = [], []
     for field, pols in (("greedy", ("search", "greedy", "heuristic")), ("random", ("search", "random"))):
         _step(progress, f"league: search against a {field} field, {hands:,} hands a policy")
         df = policy_league("big-two", 4, None, hands, seed + 50, pols, workers=run["workers"], progress=False,
                            baseline=field, scheduler=run.get("scheduler"), checkpoint=_sub(run, f"skill-{field}"))
+        diffs += skill_differences(df)
         leagues.append(df)
     lg = pd.concat(leagues, ignore_index=True)
     table = league_skill_table(lg, ("ev_per_hand", "win", "vs_best_other"), 2)
-    per_seat = []
-    for field in ("greedy", "random"):
-        _step(progress, f"search in each seat against a {field} field, {hands // 4:,} games a seat")
-        per_seat += _seat_rows(field, max(100, hands // 4), seed + 60)
-    seats = pd.DataFrame(per_seat)
-    shown = seats.drop(columns=["_ev", "_lo", "_hi"])
-    from kaptai.bigtwo.config import SEARCH_SAMPLES
+    from kaptai.bigtwo.config import SEARCH_INFER, SEARCH_SAMPLES
 
     sec = Section(
         "How much skill is worth",
         [
             ("p", (f"The 'search' player (determinized Monte Carlo, docs/big-two-engine.md: at each decision with two "
-                   f"or more options it deals {SEARCH_SAMPLES} random layouts of the unseen cards consistent with the "
-                   "card counts, plays every option and then the rest of the game with greedy play at every seat, and "
-                   "takes the option with the best mean net under the scoring in force) against a field of three "
-                   "greedy players (the default policy) and against three random players. Hong Kong rules (count "
-                   "scoring, standard 炒, Place settlement), 4 players; EV per game in points, 95% intervals.")),
+                   f"or more options it deals {SEARCH_SAMPLES} layouts of the unseen cards consistent with the card "
+                   "counts, gives each other seat a playing style drawn for the layout (one that contests every trick, "
+                   "greedy, or heuristic), weights each layout by how well those styles explain the plays and passes "
+                   f"seen so far (weight x {SEARCH_INFER}/10 per contradicted action), plays every option and then the "
+                   "rest of the game out on every layout, and takes the option with the best weighted mean net under "
+                   "the scoring in force) against a field of three greedy players (the default policy) and against "
+                   "three random players. Hong Kong rules (count "
+"scoring, standard 炒, Place settlement), 4 players, on duplicate deals (the league, kaptai league "
+                   f"big-two): each of {diffs[0]['deals']:,} deals a table is played with each policy at every seat in "
+                   "turn and with the field alone, the same cards in every arrangement. Search minus the field is the "
+                   "search seat's net minus the field's net at the same seat on the same deals, averaged over the "
+                   "seats, points per game, with the paired 95% interval over the deals. Who leads (the ♦3 holder) "
+                   "moves with the deal, so the league gives no split by seat.")),
+            ("p", skill_difference_text(diffs, 2, "points", per="game")),
+            ("table", skill_difference_table(diffs, 2, "points", per="game"),
+             "search minus each field on duplicate deals, points per game (variance ratio: the variance of the "
+             "difference under independent deals over that under duplicate deals)"),
             ("table", table, (f"The league (kaptai league, seats rotated, {hands:,} hands a policy): EV per game, "
-                              "P(win) and the difference from the best other policy of the table")),
-            ("table", shown, "One search player in each seat from the leader (0 = the ♦3 holder)"),
+                              "P(win) and the difference from the best other policy of the table (paired over the "
+                              "same deals)")),
         ],
     )
-    return sec, {"skill_league": lg, "skill_seats": seats}
+    return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs)}
 
 
 def _default_policy() -> str:
@@ -418,15 +410,17 @@ def _summary_section(results: dict[str, Any]) -> Section:
                      f"scoring is {ev.value.min():.2f} to {ev.value.max():.2f} points. It is left with 10 or more cards "
                      f"(炒 x2 or more) in {100 * h_many:.1f}% of games against {100 * g_many:.1f}% for a greedy seat: "
                      f"holding back control cards wins more games but costs dearly when it loses.")
-    lg = results.get("skill_league")
-    if lg is not None:
+    lg, sd = results.get("skill_league"), results.get("skill_differences")
+    if lg is not None and sd is not None:
         for field in ("greedy", "random"):
             q = lg[(lg.policy == "search") & (lg.opponents == field)].set_index("metric")
-            if "ev_per_hand" in q.index:
-                ev, w = q.loc["ev_per_hand"], q.loc["win"]
+            d = sd[sd.field == field]
+            if "win" in q.index and len(d):
+                w, d = q.loc["win"], d.iloc[0]
                 lines.append(f"A search player among three {field} players wins {100 * w.value:.1f}% of games "
-                             f"({100 * w.ci_low:.1f}–{100 * w.ci_high:.1f}%) and gains {ev.value:.2f} points a game "
-                             f"({ev.ci_low:.2f} to {ev.ci_high:.2f}) under Hong Kong scoring.")
+                             f"({100 * w.ci_low:.1f}–{100 * w.ci_high:.1f}%) and makes {d.value:+.2f} points a game "
+                             f"({d.ci_low:+.2f} to {d.ci_high:+.2f}) more than a {field} player in its seat on the "
+                             f"same deals under Hong Kong scoring.")
     sc = results["scoring"]
     pol = sc.attrs["policies"][0]
     for st, label in (("place", "Place"), ("winner_takes_all", "winner-takes-all")):

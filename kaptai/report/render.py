@@ -28,6 +28,7 @@ import io
 import os
 import sys
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -133,10 +134,16 @@ def skill_differences(lg: pd.DataFrame, policy: str = "search") -> list[dict[str
     return out
 
 
-def skill_difference_table(diffs: list[dict[str, Any]], digits: int, unit: str, rules: bool = False) -> pd.DataFrame:
+def _unit_of(unit: str | Mapping[str, str], d: Mapping[str, Any]) -> str:
+    return unit if isinstance(unit, str) else unit[d["rules"]]
+
+
+def skill_difference_table(diffs: list[dict[str, Any]], digits: int, unit: str | Mapping[str, str],
+                           rules: bool = False, per: str = "hand") -> pd.DataFrame:
     """The rows of :func:`skill_differences` as a report shows them: the field, ``search − field``
     per hand with its paired 95% interval, the deals, the policy's hands and the variance ratio
-    (``rules`` adds the ruleset column).
+    (``rules`` adds the ruleset column).  ``unit``: one name, or one per ruleset (then the
+    table has a ``unit`` column); ``per``: what one result is of (a hand, a game).
 
     >>> d = [{"rules": "r", "players": 4, "policy": "search", "field": "greedy", "value": 0.512, "ci_low": 0.1,
     ...       "ci_high": 0.9, "deals": 100, "hands": 400, "variance_ratio": 3.04, "unit": "point"}]
@@ -145,10 +152,12 @@ def skill_difference_table(diffs: list[dict[str, Any]], digits: int, unit: str, 
     """
     from kaptai.core.output import format_estimate
 
+    head = f" ({unit} a {per})" if isinstance(unit, str) else f" (a {per})"
     return pd.DataFrame([{
         **({"rules": d["rules"]} if rules else {}),
         "field": d["field"],
-        f"{d['policy']} − field ({unit} a hand)": ("+" if d["value"] > 0 else "")
+        **({} if isinstance(unit, str) else {"unit": unit[d["rules"]]}),
+        f"{d['policy']} − field{head}": ("+" if d["value"] > 0 else "")
         + format_estimate(d["value"], d["ci_low"], d["ci_high"]),
         "paired 95% CI": f"{d['ci_low']:.{digits}f} to {d['ci_high']:.{digits}f}",
         "deals": d["deals"], f"{d['policy']}'s hands": d["hands"],
@@ -156,10 +165,12 @@ def skill_difference_table(diffs: list[dict[str, Any]], digits: int, unit: str, 
     } for d in diffs])
 
 
-def skill_difference_text(diffs: list[dict[str, Any]], digits: int, unit: str) -> str:
+def skill_difference_text(diffs: list[dict[str, Any]], digits: int, unit: str | Mapping[str, str],
+                          per: str = "hand") -> str:
     """One sentence per row of :func:`skill_differences`, true whatever the run gave: the
     difference and its interval, and whether the policy measurably beats the field, loses to it,
-    or neither at this size (then the largest edge the interval leaves).
+    or neither at this size (then the largest edge the interval leaves).  ``unit``: one name, or
+    one per ruleset; ``per``: what one result is of (a hand, a game).
 
     >>> d = [{"rules": "r", "players": 4, "policy": "search", "field": "greedy", "value": 0.02, "ci_low": -0.01,
     ...       "ci_high": 0.05, "deals": 100, "hands": 400, "variance_ratio": 3.04, "unit": "point"}]
@@ -177,7 +188,7 @@ def skill_difference_text(diffs: list[dict[str, Any]], digits: int, unit: str) -
         else:
             verdict = (f"the interval includes 0, so no difference is measurable at this size; an edge above "
                        f"{hi:+.{digits}f} is ruled out at 95%")
-        s = (f"Against a field of {f} ({d['rules']}): {p} − {f} = {v:+.{digits}f} {unit} a hand "
+        s = (f"Against a field of {f} ({d['rules']}): {p} − {f} = {v:+.{digits}f} {_unit_of(unit, d)} a {per} "
              f"({lo:+.{digits}f} to {hi:+.{digits}f}, {d['deals']:,} deals): {verdict}.")
         r = d["variance_ratio"]
         if np.isfinite(r) and r > 0:
