@@ -260,6 +260,8 @@ cdef void finals_for(Eng* e, const int* tricks, int declarer, int level, int* ou
             match = m
         elif e.match_code == 1:
             match = m // 2
+        elif e.match_code == 3:  # half_capped: m // 2, at most 2
+            match = min(m // 2, 2)
     elif m > level:
         if e.over_code == 0:
             over = m - level

@@ -112,7 +112,7 @@ def finals_for(tricks: Sequence[int], declarer: int, level: int, cfg: EngineConf
     match = over = short = 0
     short_code, match_code, over_code = cfg.scoring
     if m == level:
-        match = m if match_code == 0 else (m // 2 if match_code == 1 else 0)
+        match = (m, m // 2, 0, min(m // 2, 2))[match_code]  # level, half, none, half_capped
     elif m > level:
         over = m - level if over_code == 0 else 0
     else:

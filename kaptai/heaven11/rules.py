@@ -17,7 +17,9 @@ Three scoring options are proposals of the rule-design search (``kaptai design h
   ``short_penalty='contract'``: a short declarer pays each defender ``b - m + b``: the
   shortfall plus the contract it failed (the mirror of a match, which earns ``b``);
 * ``match_bonus`` (``'level'``, the page: on a match each defender pays ``m``; ``'half'``:
-  ``m // 2``; ``'none'``: nothing);
+  ``m // 2``; ``'none'``: nothing; ``'half_capped'``: ``min(m // 2, 2)``, half the level but
+  at most 2 — the finer step between ``'half'`` and ``'none'`` the search needed to bring the
+  declarer's edge under adaptive bidders to 0);
 * ``over_penalty`` (``'per_trick'``, the page: an over declarer pays ``m - b`` to each
   defender; ``'none'``: nothing).
 
@@ -68,7 +70,7 @@ OPTION_VALUES: Mapping[str, tuple] = MappingProxyType(
         "passout": ("redeal", "dealer_0C"),
         "short_follow": ("all_led", "free"),
         "short_penalty": ("none", "symmetric", "progressive", "contract"),
-        "match_bonus": ("level", "half", "none"),
+        "match_bonus": ("level", "half", "none", "half_capped"),
         "over_penalty": ("per_trick", "none"),
     }
 )
@@ -124,9 +126,9 @@ class RuleSet(RuleSetMethods):
         ``b - m`` to each defender, mirroring the over penalty (§6.10 alternative);
         ``'progressive'``: ``d (d + 1) / 2`` with ``d = b - m``; ``'contract'``: ``d + b``
         (proposals of the rule-design search).
-    match_bonus : {'level', 'half', 'none'}
+    match_bonus : {'level', 'half', 'none', 'half_capped'}
         What each defender pays a declarer who makes exactly its contract (m = b): ``m`` (the
-        page), ``m // 2`` or nothing (proposals).
+        page), ``m // 2``, nothing, or ``min(m // 2, 2)`` (proposals).
     over_penalty : {'per_trick', 'none'}
         What an over declarer (m > b) pays each defender: ``m - b`` (the page) or nothing
         (a proposal).
@@ -185,6 +187,8 @@ class RuleSet(RuleSetMethods):
 
         >>> RuleSet().scoring_codes(), RuleSet(short_penalty="progressive", match_bonus="none").scoring_codes()
         ((0, 0, 0), (2, 2, 0))
+        >>> RuleSet(match_bonus="half_capped").scoring_codes()
+        (0, 3, 0)
         """
         return (OPTION_VALUES["short_penalty"].index(self.short_penalty),
                 OPTION_VALUES["match_bonus"].index(self.match_bonus),

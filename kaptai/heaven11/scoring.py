@@ -11,8 +11,8 @@ declarer) and ``b`` the contract number:
   ``short_penalty='symmetric'`` (§6.10 alternative), the declarer pays ``b - m`` to each defender;
 * the proposals of the rule-design search (:mod:`kaptai.heaven11.rules`, ``docs/design.md``):
   ``short_penalty='progressive'`` (a short declarer pays ``d (d + 1) / 2`` to each defender,
-  ``d = b - m``), ``'contract'`` (``d + b``), ``match_bonus='half'`` (``m // 2``) or ``'none'``,
-  ``over_penalty='none'``;
+  ``d = b - m``), ``'contract'`` (``d + b``), ``match_bonus='half'`` (``m // 2``), ``'none'``
+  or ``'half_capped'`` (``min(m // 2, 2)``), ``over_penalty='none'``;
 * final = origin + all transfers, so ``sum(finals) == 0`` always (asserted on every result).
 
 The strain never changes the score.
@@ -149,11 +149,13 @@ def transfers(b: int, m: int, codes: tuple[int, int, int] = (0, 0, 0)) -> tuple[
     [0, 4, 10, 9]
     >>> transfers(4, 4, (0, 1, 0)), transfers(4, 4, (0, 2, 0)), transfers(2, 5, (0, 0, 1))
     ((2, 0, 0), (0, 0, 0), (0, 0, 0))
+    >>> [transfers(m, m, (0, 3, 0))[0] for m in range(10)]   # half_capped: m // 2, at most 2
+    [0, 0, 1, 1, 2, 2, 2, 2, 2, 2]
     """
     short_code, match_code, over_code = codes
     match = over = short = 0
     if m == b:
-        match = m if match_code == 0 else (m // 2 if match_code == 1 else 0)
+        match = (m, m // 2, 0, min(m // 2, 2))[match_code]
     elif m > b:
         over = m - b if over_code == 0 else 0
     else:
@@ -249,7 +251,7 @@ def finals_array(levels: Any, tricks: Any, short_penalty: str = "none", match_bo
     m = t[:, 0] - 4
     n = t[:, 1:] - 3
     bal = np.where(n >= 0, n + 1, 0)
-    match = np.where(m == b, (m, m // 2, 0 * m)[codes[1]], 0)
+    match = np.where(m == b, (m, m // 2, 0 * m, np.minimum(m // 2, 2))[codes[1]], 0)
     over = np.where(m > b, m - b, 0) if codes[2] == 0 else np.zeros_like(m)
     d = b - m
     short = np.where(m < b, (0 * d, d, d * (d + 1) // 2, d + b)[codes[0]], 0)
