@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -427,11 +428,23 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
                   REVIEW_COLUMNS, legend=legend)
 
 
+#: Held while a replay's scripted policy is watched: :class:`observe_script` replaces a module
+#: attribute, so two reviews in one process (threads) take turns instead of watching each
+#: other's replays (re-entrant: a review may nest them).
+_WATCH_LOCK = threading.RLock()
+
+
 class observe_script:
     """While active, the record replay's scripted policy (``module.<attr>``, a class whose
     decision methods read the recorded move from the hand's cursor) reports every decision to
     ``sink`` as ``(method, view, args, move, cursor position)``: a thin adapter around the
     games' record replays, which stay as they are.
+
+    It swaps the module attribute for a watching subclass while the block runs, under a
+    process-wide lock (:data:`_WATCH_LOCK`): reviews in several threads of one process take
+    turns at each hand's replay and never see each other's decisions.  A plain replay of the
+    same game in another thread at that moment plays the watching subclass, which makes the
+    same moves (it only reports them to the sink of the review).
 
     >>> import types
     >>> class Script:
@@ -451,6 +464,14 @@ class observe_script:
         self.base: Any = None
 
     def __enter__(self) -> list:
+        _WATCH_LOCK.acquire()
+        try:
+            return self._watch()
+        except BaseException:
+            _WATCH_LOCK.release()
+            raise
+
+    def _watch(self) -> list:
         base = self.base = getattr(self.module, self.attr)
         sink = self.sink
 
@@ -470,4 +491,7 @@ class observe_script:
         return sink
 
     def __exit__(self, *exc: Any) -> None:
-        setattr(self.module, self.attr, self.base)
+        try:
+            setattr(self.module, self.attr, self.base)
+        finally:
+            _WATCH_LOCK.release()
