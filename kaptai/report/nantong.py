@@ -320,78 +320,62 @@ def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int,
     return blocks
 
 
-def _seat_rows(field: str, hands: int, seed: int) -> list[dict[str, Any]]:
-    """One ``search`` seat against a field of ``field``, in each seat in turn (0 the dealer): its
-    mean net (rank_only: its share of the hand win) and P(win) with 95% intervals, from the
-    league's feed (:func:`kaptai.nantong.atlas.rows`, default rules, 3 players)."""
-    from kaptai.core.atlas import AtlasJob
-    from kaptai.core.output import format_estimate
-    from kaptai.core.runner import plan_chunks
-    from kaptai.core.stats import mean_interval, wilson_interval
-    from kaptai.nantong.atlas import VARIANTS, rows
-
-    out = []
-    for s in range(3):
-        pols = [field] * 3
-        pols[s] = "search"
-        job = AtlasJob("nantong", VARIANTS[0], tuple(pols))
-        net, win = [], []
-        for chunk in plan_chunks(hands, 1000, 1000 * seed + 10 * s + (field == "random")):
-            r = rows(job, chunk)
-            net.append(np.asarray(r["net"])[:, s])
-            win.append(np.asarray(r["win"])[:, s])
-        x, w = np.concatenate(net), np.concatenate(win)
-        m, lo, hi = mean_interval(x.sum(), (x * x).sum(), len(x))
-        wl, wh = wilson_interval(w.sum(), len(w))
-        out.append({"field": field, "seat": ("dealer", "下家 (seat 1)", "seat 2")[s],
-                    "P(win) %": format_estimate(float(w.mean()), float(wl), float(wh), 100),
-                    "P(win) 95% CI": f"{100 * float(wl):.1f}–{100 * float(wh):.1f}",
-                    "win share (1 = fair)": format_estimate(3 * float(w.mean()), 3 * float(wl), 3 * float(wh)),
-                    "hands": len(x), "_ev": float(m), "_lo": float(lo), "_hi": float(hi)})
-    return out
-
-
 def skill_section(hands: int, seed: int, run: dict, progress: bool):
     """How much skill is worth: ``search`` against the default (max_melds) field and against a
-    random field, through the league (seats rotated), then per seat; returns (section, results)."""
+    random field, through the duplicate league (seats rotated, the same deals in every
+    arrangement): search minus each field, paired over the deals; returns (section, results)."""
     from kaptai.league import policy_league
     from kaptai.nantong.config import (
         DEFAULT_CANDIDATES,
         DEFAULT_GUARD,
         DEFAULT_MARGIN,
+        DEFAULT_PARTICLES,
         DEFAULT_SAMPLES,
     )
-    from kaptai.report.render import checkpoint_subdir, league_skill_table, report_step
+    from kaptai.report.render import (
+        checkpoint_subdir,
+        league_skill_table,
+        report_step,
+        skill_difference_table,
+        skill_difference_text,
+        skill_differences,
+    )
 
     n = max(30, min(int(hands) // 3, SKILL_HANDS))
-    leagues = []
+    leagues, diffs = [], []
     for field, pols in (("max_melds", ("search", "max_melds", "chase_qing", "chase_hun")), ("random", ("search", "random"))):
         report_step(progress, f"league: search against a {field} field, {n:,} hands a policy")
-        leagues.append(policy_league("nantong", 3, None, n, seed + 50, pols, workers=run.get("workers", 1),
-                                     progress=False, baseline=field, scheduler=run.get("scheduler"),
-                                     checkpoint=checkpoint_subdir(run, f"skill-{field}")))
+        league = policy_league("nantong", 3, None, n, seed + 50, pols, workers=run.get("workers", 1), progress=False,
+                               baseline=field, scheduler=run.get("scheduler"),
+                               checkpoint=checkpoint_subdir(run, f"skill-{field}"))
+        diffs += skill_differences(league)
+        leagues.append(league)
     lg = pd.concat(leagues, ignore_index=True)
     table = league_skill_table(lg, ("win", "win_share", "vs_best_other"), 3)
-    per_seat = []
-    for field in ("max_melds", "random"):
-        report_step(progress, f"search in each seat against a {field} field, {max(30, n // 3):,} hands a seat")
-        per_seat += _seat_rows(field, max(30, n // 3), seed + 60)
-    seats = pd.DataFrame(per_seat)
     sec = _section("How much skill is worth", [
         ("p", f"The 'search' player (determinized Monte Carlo, docs/nantong-engine.md, Search): at each discard "
-              f"and each pong/kong claim it deals {DEFAULT_SAMPLES} random layouts of the cards it has not seen (the "
+              f"and each pong/kong claim it deals {DEFAULT_SAMPLES} layouts of the cards it has not seen (the "
               f"other hands and the stock, consistent with its hand, the discards, the exposed sets and the turned "
-              f"cards), plays each of at most {DEFAULT_CANDIDATES} candidate discards (within {DEFAULT_MARGIN} of the "
-              f"best distance from ready) or each claim and then the rest of the hand with max_melds at every seat, "
-              f"and takes the move of the best mean net under the settlement in force (the same layouts for every "
-              f"candidate), keeping max_melds' move unless the gain exceeds {DEFAULT_GUARD:g} paired standard "
-              f"errors. Default rules (rank_only: 1 point to the hand winner, so the net is the share of the hand "
-              f"win), 3 players; 95% intervals."),
+              f"cards), resampled from {DEFAULT_PARTICLES} x {DEFAULT_SAMPLES} particles weighted by how likely each "
+              f"other seat's discards and claims are under a mixture of playing styles, plays each of at most "
+              f"{DEFAULT_CANDIDATES} candidate discards (within {DEFAULT_MARGIN} of the best distance from ready) or "
+              f"each claim and then the rest of the hand with max_melds at every seat, and takes the move of the "
+              f"best mean net under the settlement in force (the same layouts for every candidate), keeping "
+              f"max_melds' move unless the gain exceeds {DEFAULT_GUARD:g} paired standard errors. Default rules "
+              f"(rank_only: 1 point to the hand winner, so the net is the share of the hand win), 3 players, on "
+              f"duplicate deals (the league, kaptai league nantong): each of {diffs[0]['deals']:,} deals a table is "
+              f"played with each policy at every seat in turn and with the field alone, the same cards in every "
+              f"arrangement. Search minus the field is the search seat's net minus the field's net at the same "
+              f"seat on the same deals, averaged over the seats, with the paired 95% interval over the deals. The "
+              f"dealer moves with the deal, so the league gives no split by seat."),
+        ("p", skill_difference_text(diffs, 3, "points")),
+        ("table", skill_difference_table(diffs, 3, "points"),
+         "search minus each field on duplicate deals, points (shares of the hand win) per hand (variance ratio: the "
+         "variance of the difference under independent deals over that under duplicate deals)"),
         ("table", table, f"The league (kaptai league, seats rotated, {n:,} hands a policy): P(win), win share and "
-                         f"the difference from the best other policy of the table"),
-        ("table", seats.drop(columns=["_ev", "_lo", "_hi"]), "One search player in each seat (0 = the dealer)"),
+                         f"the difference from the best other policy of the table (paired over the same deals)"),
     ])
-    return sec, {"skill_league": lg, "skill_seats": seats}
+    return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs)}
 
 
 def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: int = 1, *, workers: int = 1,

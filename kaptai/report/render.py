@@ -192,7 +192,9 @@ def skill_difference_text(diffs: list[dict[str, Any]], digits: int, unit: str | 
              f"({lo:+.{digits}f} to {hi:+.{digits}f}, {d['deals']:,} deals): {verdict}.")
         r = d["variance_ratio"]
         if np.isfinite(r) and r > 0:
-            s += (f" Duplicate deals made the variance of this difference {r if r >= 1 else 1 / r:.1f} times "
+            s += (" Duplicate deals left the variance of this difference about as large as independent deals "
+                  "would." if 0.95 <= r < 1.05 else
+                  f" Duplicate deals made the variance of this difference {r if r >= 1 else 1 / r:.1f} times "
                   f"{'smaller' if r >= 1 else 'larger'} than independent deals would.")
         out.append(s)
     return " ".join(out)

@@ -65,10 +65,11 @@ def test_skill_section_comes_from_the_league(report):
     assert set(lg.opponents) == {"max_melds", "random"}
     vs = lg[(lg.policy == "search") & (lg.metric == "vs_best_other") & (lg.opponents == "max_melds")].iloc[0]
     assert f"{vs.ci_low:.3f} to {vs.ci_high:.3f}" in part
-    seats = results["skill_seats"]
-    assert len(seats) == 6 and set(seats.field) == {"max_melds", "random"}
-    for r in seats.itertuples():
-        assert r._4 in part  # the P(win) interval of every seat
+    sd = results["skill_differences"]
+    assert sd.field.tolist() == ["max_melds", "random"] and (sd.hands == 3 * sd.deals).all()
+    for r in sd.itertuples():  # search minus each field, paired over the deals, as the text gives it
+        assert f"search − {r.field} = {r.value:+.3f} points a hand ({r.ci_low:+.3f} to {r.ci_high:+.3f}" in part
+    assert "One search player in each seat" not in part  # the per-seat tables on independent seeds are gone
 
 
 def test_markdown_has_the_figures(tmp_path):
