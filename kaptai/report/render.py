@@ -200,35 +200,6 @@ def skill_difference_text(diffs: list[dict[str, Any]], digits: int, unit: str | 
     return " ".join(out)
 
 
-def seat_skill_rows(game: str, variant: Any, rows: Any, field: str, hands: int, seed: int,
-                    chunk_hands: int = 2048, policy: str = "search") -> list[dict[str, Any]]:
-    """One ``policy`` seat against a field of ``field``, at each seat of ``variant`` in turn (seat 0
-    the feed's reference seat): that seat's mean result and P(win) per hand with 95% intervals
-    (normal; Wilson), from the atlas feed's per-hand ``rows(job, chunk)`` -- the hands the atlas
-    reads.  Rows ``seat, ev, ev_low, ev_high, win, win_low, win_high, hands``; seat ``s`` reads
-    the chunk streams of ``(seed, s, field)``."""
-    from kaptai.core.atlas import AtlasJob
-    from kaptai.core.runner import plan_chunks
-    from kaptai.core.stats import mean_interval, wilson_interval
-
-    out = []
-    for s in range(variant.players):
-        pols = [field] * variant.players
-        pols[s] = policy
-        job = AtlasJob(game, variant, tuple(pols))
-        net, win = [], []
-        for chunk in plan_chunks(hands, chunk_hands, 1000 * seed + 10 * s + (field == "random")):
-            r = rows(job, chunk)
-            net.append(np.asarray(r["net"])[:, s])
-            win.append(np.asarray(r["win"])[:, s])
-        x, w = np.concatenate(net), np.concatenate(win)
-        m, lo, hi = mean_interval(x.sum(), (x * x).sum(), len(x))
-        wl, wh = wilson_interval(w.sum(), len(w))
-        out.append({"seat": s, "ev": float(m), "ev_low": float(lo), "ev_high": float(hi), "win": float(w.mean()),
-                    "win_low": float(wl), "win_high": float(wh), "hands": len(x)})
-    return out
-
-
 @dataclass
 class Section:
     """A titled part of a report."""

@@ -62,3 +62,14 @@ def test_html_and_bad_players(tmp_path):
     assert len(re.findall(r'<img alt="[^"]*" src="data:image/png;base64,', text)) >= 5
     with pytest.raises(KaptaiError):
         build_report("heaven-eleven", players=(3,), hands=10, progress=False)
+
+
+def test_skill_section_is_paired_over_duplicate_deals(built):
+    _, text, results = built
+    part = text.split("## How much skill is worth")[1].split("\n## ")[0]
+    sd = results["skill_differences"]
+    assert list(zip(sd.rules, sd.field)) == [("standard", "greedy"), ("standard", "random"),
+                                             ("symmetric", "greedy"), ("symmetric", "random")]
+    for r in sd.itertuples():
+        assert f"search − {r.field} = {r.value:+.2f} points a hand ({r.ci_low:+.2f} to {r.ci_high:+.2f}" in part
+    assert "independent tables" not in part

@@ -35,6 +35,20 @@ def test_numbers_come_from_the_run(html_report):
     assert not re.search(r"\b(TODO|TBD|XXX|nan)\b", text)
 
 
+def test_skill_section_gives_search_minus_each_field_paired(html_report):
+    import html as _html
+
+    _, text, results = html_report
+    part = _html.unescape(text.split("<h2>How much skill is worth</h2>")[1].split("<h2>")[0])
+    sd = results["skill_differences"]
+    assert sorted(zip(sd.rules, sd.field)) == [("advanced", "greedy"), ("advanced", "random"),
+                                               ("traditional", "greedy"), ("traditional", "random")]
+    for r in sd.itertuples():
+        unit = "antes" if r.rules == "traditional" else "points"
+        assert f"search − {r.field} = {r.value:+.3f} {unit} a hand ({r.ci_low:+.3f} to {r.ci_high:+.3f}" in part
+    assert "in each seat from the dealer" not in part  # no per-seat table on independent seeds
+
+
 def test_markdown_version(tmp_path):
     text, _ = build_report("kap-tai-shap", players=(4,), hands=400, seed=1, out=tmp_path / "r.md", progress=False)
     assert text.startswith("# Kap Tai Shap")
@@ -69,6 +83,10 @@ def test_big_two_report_sections_and_numbers(tmp_path):
     p = odds[(odds.players == 4) & odds.breakdown.isna()].set_index("metric").value
     assert f"{100 * p['table_redeal_points_lt_3']:.2f}%" in text  # quoted from the run
     assert f"once in {1 / p['dragon']:,.0f} deals" in text
+    sd = results["skill_differences"]  # search minus each field, paired over the deals, in the text
+    assert sd.field.tolist() == ["greedy", "random"]
+    for r in sd.itertuples():
+        assert f"search − {r.field} = {r.value:+.2f} points a game ({r.ci_low:+.2f} to {r.ci_high:+.2f}" in text
     assert not re.search(r"\b(TODO|TBD|XXX|nan)\b", text)
     with pytest.raises(RulesError, match="players=53"):
         build_report("big-two", players=(53,), hands=10)
