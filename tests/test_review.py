@@ -45,7 +45,8 @@ def _record_row(df):
 #: A record of ``random`` must show a mean loss whose interval is above ``random_low``.
 SEARCH_CASES = {
     "big-two": dict(players=4, hands=8, seed=2, samples=32, expect="zero", random_low=0.2),
-    "heaven-eleven": dict(players=None, hands=6, seed=1, samples=32, expect="zero", random_low=0.2),
+    "heaven-eleven": dict(players=None, hands=6, seed=1, samples=32, expect="zero", random_low=0.2,
+                          search_table={"bidding": "search"}),
     "nine-ten": dict(players=4, hands=10, seed=1, samples=1024, expect="zero", random_low=0.0),
     "nantong": dict(players=3, hands=2, seed=1, samples=256, expect=("gap", 0.02), random_low=0.0),
     "kap-tai-shap": dict(players=4, hands=10, seed=1, samples=8, expect=("exact", 0.002), random_low=0.01),
@@ -58,12 +59,14 @@ def _adapter(game):
     return importlib.import_module(f"{lookup(game).package}.play")
 
 
-def _reviews(game, folder, *, hands, seed, samples, players, **_):
-    """The reviews (seat 0, seed 0) of a record of ``search`` and one of ``random`` at every seat."""
+def _reviews(game, folder, *, hands, seed, samples, players, search_table=None, **_):
+    """The reviews (seat 0, seed 0) of a record of ``search`` and one of ``random`` at every seat
+    (Heaven Eleven's ``search`` record bids with the search bidder too: ``search_table``)."""
     out = {}
     for pol in ("search", "random"):
         p = folder / f"{game}-{pol}-{hands}-{seed}.jsonl"
-        record_hands(game, p, players, hands=hands, seed=seed, policies=pol)
+        table = dict(search_table or {}) if pol == "search" else {}
+        record_hands(game, p, players, hands=hands, seed=seed, policies=pol, **table)
         out[pol] = review(_adapter(game), p, game, seats=[0], seed=0, samples=samples)
         out[pol + "_path"] = p
     return out
