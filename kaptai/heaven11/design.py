@@ -3,7 +3,9 @@
 The showcase of ``kaptai design``: the source text calls its rules a draft, and its scoring pays
 a declarer to bid above its expectation (a short contract costs nothing beyond the origin
 grade).  The search explores the scoring options of :mod:`kaptai.heaven11.rules`
-(``short_penalty``, ``match_bonus``, ``over_penalty``; any other option on request) with
+(``short_penalty``, ``match_bonus``, ``over_penalty``, every value each: 4 x 4 x 2 = 32 variants,
+among them the proposals ``match_bonus='half'`` and its finer step ``'half_capped'``,
+``min(m // 2, 2)``; any other option on request) with
 **adaptive bidders**: every seat bids with the ``search`` bidding policy, which bids by its
 expected final under the scoring in force, and plays ``greedy``.
 
@@ -29,7 +31,9 @@ Each deal (one row) is:
 Examples
 --------
 >>> from kaptai.core.runner import plan_chunks
->>> from kaptai.core.design import DesignVariant
+>>> from kaptai.core.design import DesignVariant, grid_variants
+>>> SPACE["match_bonus"], len(grid_variants(DESIGN))
+(('level', 'half', 'none', 'half_capped'), 32)
 >>> r = rows(DesignVariant((("short_penalty", "symmetric"),)), plan_chunks(4, 4, 1)[0])
 >>> sorted(r), len(r["edge"])
 (['bid_minus_made', 'bidding_skill', 'edge', 'house', 'skill', 'sq', 'staked'], 4)
