@@ -255,6 +255,11 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
     return out
 
 
+#: In the league's checkpoint fingerprint (:mod:`kaptai.core.league`): 2 since each deal has its own
+#: stream (before, a chunk's deals were played on one), so an older checkpoint is refused, not merged.
+deal_rows.version = 2  # type: ignore[attr-defined]
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
 

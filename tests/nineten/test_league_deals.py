@@ -90,3 +90,24 @@ def test_a_redealt_natural_takes_the_deals_own_spare_deck(monkeypatch):
     std = deal_rows(VARIANTS[0], ARRANGEMENTS[:1], chunk, log=True)[0]
     assert std["win"][0, 0] == 1.0 and std["deal"][0] != outs[0]["deal"][0]
     assert np.array_equal(std["deal"][1:], outs[0]["deal"][1:])
+
+
+def test_a_league_checkpoint_of_one_stream_a_chunk_is_refused(tmp_path):
+    """League checkpoints record deal_rows.version (2: one stream a deal); one made before is refused."""
+    import json
+
+    from kaptai.core.runner import MANIFEST, CheckpointError
+    from kaptai.league import policy_league
+
+    args = dict(players=4, hands=16, seed=3, policies=("colour_cut", "random"), progress=False,
+                checkpoint=tmp_path / "ck")
+    first = policy_league("nine-ten", **args)
+    assert first.equals(policy_league("nine-ten", **args))  # today's checkpoint resumes
+    manifest = json.loads((tmp_path / "ck" / MANIFEST).read_text())
+    jobs = manifest["fingerprint"]["jobs"]
+    assert all(j["deal_rows_version"] == deal_rows.version == 2 for j in jobs)
+    for j in jobs:
+        del j["deal_rows_version"]  # the fingerprint before e6692a7
+    (tmp_path / "ck" / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(CheckpointError, match="made by a different job; differing parameters: jobs"):
+        policy_league("nine-ten", **args)
