@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.bigtwo import scoring
-from kaptai.bigtwo.config import EngineConfig, make_config
+from kaptai.bigtwo.config import POLICY_VERSION, EngineConfig, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.policies import check_policies
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
@@ -239,6 +239,10 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
                                                                    [:, [0, 2, 3]]).tobytes()) for g in range(m)])
         out.append(d)
     return out
+
+
+#: In the league's checkpoint fingerprint: the built-in players' version (config.POLICY_VERSION).
+deal_rows.version = POLICY_VERSION  # type: ignore[attr-defined]
 
 
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:

@@ -40,3 +40,12 @@ def test_a_checkpoint_of_the_old_default_rollout_is_refused(tmp_path):
     with pytest.raises(CheckpointError, match=rf"made by a different job.*policy_version: absent in the checkpoint, "
                                               rf"{POLICY_VERSION} now.*search: absent in the checkpoint"):
         simulate(4, WTA, **args)
+
+
+def test_league_checkpoints_record_the_players_version(tmp_path):
+    from kaptai.league import policy_league
+
+    policy_league("big-two", players=4, hands=8, seed=1, policies=("greedy", "random"), progress=False,
+                  checkpoint=tmp_path / "ck")
+    jobs = json.loads((tmp_path / "ck" / MANIFEST).read_text())["fingerprint"]["jobs"]
+    assert jobs and all(j["deal_rows_version"] == POLICY_VERSION for j in jobs)
