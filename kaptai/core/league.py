@@ -446,7 +446,9 @@ def policy_league(
         table has another policy).  ``attrs``: ``game``, ``rules`` (a dict), ``players``,
         ``seed_entropy``, ``version``, ``settings``, ``runs``, ``confidence``, ``metrics``,
         ``unit``, ``reference_seat``, ``win_definition``, ``ev_method``, ``differences`` (the
-        rows of :func:`league_differences`).
+        rows of :func:`league_differences`), ``seat_differences`` (each pair's difference at one
+        physical seat, as the feed's ``deal_rows`` numbers the seats: the policy at that seat
+        against the other policy at that seat, same deals, paired; ``hands`` = the deals).
 
     Raises
     ------
@@ -478,6 +480,7 @@ def policy_league(
     z = z_value(CONFIDENCE)
     out: list[dict[str, Any]] = []
     diffs: list[dict[str, Any]] = []
+    seat_diffs: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     for pl, Y in zip(plans, Ys):
         P = pl.P
@@ -527,6 +530,12 @@ def policy_league(
                 diffs.append({"game": g.name, "rules": label, "players": P, "policy": name, "other": other,
                               "value": d, "ci_low": lo_, "ci_high": hi_, "hands": dn * P,
                               "variance_ratio": iv / dv if dv > 0 else math.nan, "unit": feed.unit})
+                for seat in range(P):  # the same difference at one physical seat (deal_rows' numbering)
+                    d, dv, dn = _paired(e.seats[:, seat], f.seats[:, seat])
+                    lo_, hi_ = _interval(d, dv, z)
+                    seat_diffs.append({"game": g.name, "rules": label, "players": P, "policy": name, "other": other,
+                                       "seat": seat, "value": d, "ci_low": lo_, "ci_high": hi_, "hands": dn,
+                                       "unit": feed.unit})
     df = pd.DataFrame(out, columns=LEAGUE_COLUMNS)
     df = df.astype({"players": "int64", "hands": "int64"})
     df.attrs.update({
@@ -544,6 +553,7 @@ def policy_league(
         "reference_seat": feed.reference_seat,
         "win_definition": feed.win,
         "differences": diffs,
+        "seat_differences": seat_diffs,
         "ev_method": (
             "duplicate deals: every deal played once per arrangement (each policy at each seat against the "
             "field, and the field alone); EV = the mean over the deals of the policy's net averaged over its "

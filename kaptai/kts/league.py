@@ -541,6 +541,7 @@ def policy_league(
         },
         "runs": [dict(r, rules=p.attrs["rules"]["name"]) for p in parts for r in p.attrs["runs"]],
         "differences": [d for p in parts for d in p.attrs["differences"]],
+        "seat_differences": [d for p in parts for d in p.attrs.get("seat_differences", [])],
     })
     _name_the_game(df)
     return df

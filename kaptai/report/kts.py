@@ -273,23 +273,33 @@ def _skill_shortfall(lg: pd.DataFrame) -> list[str]:
 
 def _skill_section(players, hands, seed, run, progress):
     """How much skill is worth: the search player against the default (greedy) field and against
-    a random field, through the duplicate league: search minus each field, paired over the deals."""
+    a random field, through the duplicate league: search minus each field, paired over the deals,
+    averaged over the seats and at each seat from the dealer."""
     from kaptai.kts.config import SEARCH_SAMPLES, SEARCH_Z
     from kaptai.kts.league import _money_units, policy_league
-    from kaptai.report.render import league_skill_table, skill_difference_table, skill_difference_text, skill_differences
+    from kaptai.report.render import (
+        league_skill_table,
+        skill_difference_table,
+        skill_difference_text,
+        skill_differences,
+        skill_seat_differences,
+        skill_seat_table,
+    )
 
     n = max(40, min(int(hands) // 5, SKILL_HANDS))
-    leagues, diffs = [], []
+    leagues, diffs, seats = [], [], []
     for field, pols in (("greedy", ("search", "lookahead", "lookahead_score", "greedy")), ("random", ("search", "random"))):
         _step(progress, f"league: search against a {field} field, {n:,} hands a policy")
         league = policy_league(players=4, rules=("traditional", "advanced"), hands=n, seed=seed + 70, policies=pols,
                                baseline=field, workers=run["workers"], progress=False, scheduler=run.get("scheduler"),
                                checkpoint=_sub(run, f"skill-{field}"))
         diffs += skill_differences(league)
+        seats += skill_seat_differences(league)
         leagues.append(league)
     lg = pd.concat(leagues, ignore_index=True)
     units = _money_units(leagues[0])
-    diffs.sort(key=lambda d: (d["rules"] != "traditional", d["field"] != "greedy"))
+    for rows in (diffs, seats):  # traditional first, then the greedy field first, then the seats
+        rows.sort(key=lambda d: (d["rules"] != "traditional", d["field"] != "greedy", d.get("seat", 0)))
     table = league_skill_table(lg, ("ev_per_hand", "win", "vs_best_other"), 3)
     table.insert(0, "rules", [r for r in lg[lg.metric.isin(["ev_per_hand", "win", "vs_best_other"])
                                             & (lg.policy != lg.opponents)].rules])
@@ -309,17 +319,21 @@ def _skill_section(players, hands, seed, run, progress):
                    "seat in turn and with the field alone, the same tiles in every arrangement. Search minus the "
                    "field is the search seat's net minus the field's net at the same seat on the same deals, averaged "
                    "over the seats, per hand in antes (pot) or points (advanced), with the paired 95% interval over "
-                   "the deals. The dealer moves with the deal, so the league gives no split by seat.")),
+                   "the deals. Seat 0 deals every deal of the league, so the same arrangements also give the "
+                   "difference at each seat from the dealer (the deals on which the search sat there).")),
             ("p", skill_difference_text(diffs, 3, units)),
             ("table", skill_difference_table(diffs, 3, units, rules=True),
              "search minus each field on duplicate deals (variance ratio: the variance of the difference under "
              "independent deals over that under duplicate deals)"),
+            ("table", skill_seat_table(seats, 3, [f"dealer + {k}" if k else "dealer" for k in range(4)], rules=True),
+             "search minus each field at each seat from the dealer, same deals, per hand in antes (traditional) or "
+             "points (advanced), paired 95% intervals"),
             ("table", table, (f"The league (kaptai league, seats rotated, {n:,} hands a policy): EV per hand, P(win) and "
                               "the difference from the best other policy of the table (paired over the same deals)")),
             *[("p", p) for p in _skill_shortfall(lg)],
         ],
     )
-    return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs)}
+    return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs), "skill_seats": pd.DataFrame(seats)}
 
 
 #: The measure the scoring variants are ranked by, and the one shown beside it (never averaged in).

@@ -339,16 +339,19 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
         skill_difference_table,
         skill_difference_text,
         skill_differences,
+        skill_seat_differences,
+        skill_seat_table,
     )
 
     n = max(30, min(int(hands) // 3, SKILL_HANDS))
-    leagues, diffs = [], []
+    leagues, diffs, seats = [], [], []
     for field, pols in (("max_melds", ("search", "max_melds", "chase_qing", "chase_hun")), ("random", ("search", "random"))):
         report_step(progress, f"league: search against a {field} field, {n:,} hands a policy")
         league = policy_league("nantong", 3, None, n, seed + 50, pols, workers=run.get("workers", 1), progress=False,
                                baseline=field, scheduler=run.get("scheduler"),
                                checkpoint=checkpoint_subdir(run, f"skill-{field}"))
         diffs += skill_differences(league)
+        seats += skill_seat_differences(league)
         leagues.append(league)
     lg = pd.concat(leagues, ignore_index=True)
     table = league_skill_table(lg, ("win", "win_share", "vs_best_other"), 3)
@@ -366,16 +369,19 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
               f"duplicate deals (the league, kaptai league nantong): each of {diffs[0]['deals']:,} deals a table is "
               f"played with each policy at every seat in turn and with the field alone, the same cards in every "
               f"arrangement. Search minus the field is the search seat's net minus the field's net at the same "
-              f"seat on the same deals, averaged over the seats, with the paired 95% interval over the deals. The "
-              f"dealer moves with the deal, so the league gives no split by seat."),
+              f"seat on the same deals, averaged over the seats, with the paired 95% interval over the deals. Seat 0 "
+              f"deals every deal of the league, so the same arrangements also give the difference at each seat "
+              f"(the deals on which the search sat there)."),
         ("p", skill_difference_text(diffs, 3, "points")),
         ("table", skill_difference_table(diffs, 3, "points"),
          "search minus each field on duplicate deals, points (shares of the hand win) per hand (variance ratio: the "
          "variance of the difference under independent deals over that under duplicate deals)"),
+        ("table", skill_seat_table(seats, 3, ("dealer", "下家 (seat 1)", "seat 2")),
+         "search minus each field at each seat (0 = the dealer), same deals, paired 95% intervals"),
         ("table", table, f"The league (kaptai league, seats rotated, {n:,} hands a policy): P(win), win share and "
                          f"the difference from the best other policy of the table (paired over the same deals)"),
     ])
-    return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs)}
+    return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs), "skill_seats": pd.DataFrame(seats)}
 
 
 def build_sections(players: Sequence[int] = (3, 4), hands: int = 20_000, seed: int = 1, *, workers: int = 1,

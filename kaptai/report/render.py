@@ -134,6 +134,52 @@ def skill_differences(lg: pd.DataFrame, policy: str = "search") -> list[dict[str
     return out
 
 
+def skill_seat_differences(lg: pd.DataFrame, policy: str = "search") -> list[dict[str, Any]]:
+    """:func:`skill_differences` at each physical seat of the league's tables (the league's
+    ``attrs['seat_differences']``): the deals on which ``policy`` sat at seat ``s``, its net there
+    minus the field's net at seat ``s`` of the all-field table, paired over the deals.  A seat
+    from the dealer only where the game's ``deal_rows`` has seat 0 deal every deal (Kap Tai
+    Shap, Nantong).  One dict per (rules, players, seat): ``rules, players, seat, policy, field,
+    value, ci_low, ci_high, deals, unit``.
+
+    >>> import pandas as pd
+    >>> lg = pd.DataFrame()
+    >>> lg.attrs.update(settings={"baseline": "greedy"}, seat_differences=[
+    ...     {"rules": "r", "players": 2, "policy": "search", "other": "greedy", "seat": s, "value": 0.1 * s,
+    ...      "ci_low": -1.0, "ci_high": 1.0, "hands": 50, "unit": "point"} for s in range(2)])
+    >>> [(d["seat"], d["value"], d["deals"]) for d in skill_seat_differences(lg)]
+    [(0, 0.0, 50), (1, 0.1, 50)]
+    """
+    field = lg.attrs["settings"]["baseline"]
+    out = [{"rules": d["rules"], "players": int(d["players"]), "seat": int(d["seat"]), "policy": policy,
+            "field": field, "value": float(d["value"]), "ci_low": float(d["ci_low"]), "ci_high": float(d["ci_high"]),
+            "deals": int(d["hands"]), "unit": d["unit"]}
+           for d in lg.attrs.get("seat_differences") or [] if d["policy"] == policy and d["other"] == field]
+    if not out:
+        raise ValueError(f"the league has no per-seat difference of {policy!r} from its field {field!r}")
+    return out
+
+
+def skill_seat_table(rows: list[dict[str, Any]], digits: int, seat_names: Any, rules: bool = False) -> pd.DataFrame:
+    """The rows of :func:`skill_seat_differences` as a report shows them: one row per (rules,)
+    field and seat (``seat_names[s]``), ``search − field`` with its paired 95% interval, deals.
+
+    >>> r = [{"rules": "r", "players": 3, "seat": 0, "policy": "search", "field": "max_melds", "value": 0.05,
+    ...       "ci_low": -0.01, "ci_high": 0.11, "deals": 100, "unit": "point"}]
+    >>> [str(v) for v in skill_seat_table(r, 3, ["dealer"]).iloc[0]]
+    ['max_melds', 'dealer', '+0.050', '-0.010 to 0.110', '100']
+    """
+    from kaptai.core.output import format_estimate
+
+    return pd.DataFrame([{
+        **({"rules": d["rules"]} if rules else {}),
+        "field": d["field"], "seat": seat_names[d["seat"]],
+        f"{d['policy']} − field": ("+" if d["value"] > 0 else "") + format_estimate(d["value"], d["ci_low"],
+                                                                                     d["ci_high"]),
+        "paired 95% CI": f"{d['ci_low']:.{digits}f} to {d['ci_high']:.{digits}f}", "deals": d["deals"],
+    } for d in rows])
+
+
 def _unit_of(unit: str | Mapping[str, str], d: Mapping[str, Any]) -> str:
     return unit if isinstance(unit, str) else unit[d["rules"]]
 

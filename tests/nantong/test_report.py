@@ -69,7 +69,12 @@ def test_skill_section_comes_from_the_league(report):
     assert sd.field.tolist() == ["max_melds", "random"] and (sd.hands == 3 * sd.deals).all()
     for r in sd.itertuples():  # search minus each field, paired over the deals, as the text gives it
         assert f"search − {r.field} = {r.value:+.3f} points a hand ({r.ci_low:+.3f} to {r.ci_high:+.3f}" in part
-    assert "One search player in each seat" not in part  # the per-seat tables on independent seeds are gone
+    seats = results["skill_seats"]  # the same arrangements at each seat (seat 0 deals every deal)
+    assert len(seats) == 6 and set(seats.field) == {"max_melds", "random"}
+    for field, g in seats.groupby("field"):  # the seats average to the overall difference
+        assert g.value.mean() == pytest.approx(sd[sd.field == field].value.iloc[0], abs=1e-9)
+    for r in seats.itertuples():
+        assert f"{r.ci_low:.3f} to {r.ci_high:.3f}" in part
 
 
 def test_markdown_has_the_figures(tmp_path):

@@ -46,7 +46,14 @@ def test_skill_section_gives_search_minus_each_field_paired(html_report):
     for r in sd.itertuples():
         unit = "antes" if r.rules == "traditional" else "points"
         assert f"search − {r.field} = {r.value:+.3f} {unit} a hand ({r.ci_low:+.3f} to {r.ci_high:+.3f}" in part
-    assert "in each seat from the dealer" not in part  # no per-seat table on independent seeds
+    seats = results["skill_seats"]  # the same arrangements at each seat from the dealer (seat 0 deals)
+    assert len(seats) == 16 and sorted(set(seats.seat)) == [0, 1, 2, 3]
+    assert (seats.deals == sd.deals.iloc[0]).all()
+    for (rules, field), g in seats.groupby(["rules", "field"]):  # the seats average to the overall difference
+        overall = sd[(sd.rules == rules) & (sd.field == field)].value.iloc[0]
+        assert g.value.mean() == pytest.approx(overall, abs=1e-9)
+    for r in seats.itertuples():
+        assert f"{r.ci_low:.3f} to {r.ci_high:.3f}" in part
 
 
 def test_markdown_version(tmp_path):
