@@ -156,3 +156,49 @@ def test_hint_in_process(game):
     assert len(hands) == 1 and hands[0][-1]["type"] == "settle"
     text = con.out.getvalue()
     assert "hint (advisor): 1. " in text, text[-2000:]
+
+
+def _first_legal_then_quit(game, tmp_path, decisions, extra=()):
+    """Play the first legal move at ``decisions`` prompts (fewer if the game ends), then quit."""
+    opp, more = GAMES[game]
+    rec = str(tmp_path / f"{game}-{decisions}.jsonl")
+    child = _spawn(["play", game, "--opponents", opp, "--hands", "5", "--seed", "3", "--record", rec, "--ascii",
+                    *more, *extra], str(tmp_path))
+    for _ in range(decisions):
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+        child.sendline("?")
+        child.expect(r"legal: ([^\r\n]*)")
+        legal = child.match.group(1)
+        child.expect(PROMPT)
+        child.sendline(legal.split(", ")[0])
+    else:
+        child.expect(PROMPT)
+        child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return rec, child.before
+
+
+# game -> prompts answered before quit (the quit falls in a later hand than the first)
+QUIT_AFTER = {"big-two": 28, "nine-ten": 8, "heaven-eleven": 25}
+
+
+@pytest.mark.parametrize("game", sorted(QUIT_AFTER))
+def test_quit_keeps_the_finished_hands(game, tmp_path):
+    """These engines hand the session's hands over at the end of their run: at quit the hands
+    finished before it are played again from the seed with the person's moves and written."""
+    from kaptai.records import read_record, replay
+
+    rec, text = _first_legal_then_quit(game, tmp_path, QUIT_AFTER[game])
+    m = re.search(r"keeping the (\d+) finished hand\(s\)", text)
+    assert m, text[-2000:]
+    k = int(m.group(1))
+    assert 1 <= k < 5
+    assert f"game ended (quit at the prompt) after {k} finished hand(s)" in text
+    assert replay(rec).hands == k and read_record(rec).header["hands"] == k
+    if game == "nine-ten":  # the hands kept are the game's own: the same as those of the game played on
+        full, _ = _first_legal_then_quit(game, tmp_path, 10_000)
+        a, b = (open(p, encoding="utf-8").read().splitlines() for p in (rec, full))
+        assert len(b) > len(a) and b[1:len(a)] == a[1:]

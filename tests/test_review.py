@@ -138,26 +138,28 @@ def test_search_and_random_reviewed_at_size(game, tmp_path):
     _check_random(game, rv["random"], rv["search"], case["random_low"])
 
 
-def test_observing_a_replay_is_safe_in_threads(tmp_path):
+@pytest.mark.parametrize("game,policy", [("nine-ten", "colour_cut"), ("big-two", "greedy")])
+def test_observing_a_replay_is_safe_in_threads(game, policy, tmp_path):
     """Two reviews in two threads of one process give what each gives alone (the replay's
-    scripted policy is watched under a lock, and put back)."""
+    scripted policy, or Big Two's engine class, is watched under a lock, and put back)."""
     import threading
 
+    from kaptai.bigtwo import engine_reference
     from kaptai.nineten import records as R
 
-    base = R._Script
-    folder = tmp_path
+    watched = (R, "_Script") if game == "nine-ten" else (engine_reference, "Game")
+    base = getattr(*watched)
     paths = []
     for seed in (3, 4):
-        p = folder / f"n{seed}.jsonl"
-        record_hands("nine-ten", p, 4, hands=3, seed=seed, policies="colour_cut")
+        p = tmp_path / f"{game}-{seed}.jsonl"
+        record_hands(game, p, 4, hands=3, seed=seed, policies=policy)
         paths.append(p)
-    A = _adapter("nine-ten")
-    alone = [review(A, p, "nine-ten", seed=0, samples=4) for p in paths]
+    A = _adapter(game)
+    alone = [review(A, p, game, seed=0, samples=4) for p in paths]
     got: dict = {}
 
     def run(i):
-        got[i] = [review(A, paths[i], "nine-ten", seed=0, samples=4) for _ in range(3)]
+        got[i] = [review(A, paths[i], game, seed=0, samples=4) for _ in range(3)]
 
     ts = [threading.Thread(target=run, args=(i,)) for i in (0, 1)]
     for t in ts:
@@ -165,9 +167,10 @@ def test_observing_a_replay_is_safe_in_threads(tmp_path):
     for t in ts:
         t.join()
     for i in (0, 1):
+        assert len(got[i]) == 3
         for df in got[i]:
             assert df.equals(alone[i])
-    assert R._Script is base
+    assert getattr(*watched) is base
 
 
 def test_same_seed_same_review_any_workers(b2):

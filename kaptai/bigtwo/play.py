@@ -210,9 +210,17 @@ def hand_events(cfg: Any, policies: Sequence[Any], seed: int | None, hands: int)
 @contextlib.contextmanager
 def _observed(sink: list) -> Iterator[None]:
     """While active, the reference engine's ``Game`` (as the record replay builds it) reports
-    the view before every step: a thin adapter around :mod:`kaptai.bigtwo.records`' replay."""
+    the view before every step: a thin adapter around :mod:`kaptai.bigtwo.records`' replay
+    (under the reviews' lock, :data:`kaptai.core.review._WATCH_LOCK`: reviews in several threads
+    take turns)."""
     from kaptai.bigtwo import engine_reference as ref
+    from kaptai.core.review import _WATCH_LOCK
 
+    with _WATCH_LOCK:
+        yield from _observed_locked(ref, sink)
+
+
+def _observed_locked(ref: Any, sink: list) -> Iterator[None]:
     base = ref.Game
 
     class _Watched(base):  # type: ignore[misc, valid-type]
@@ -276,7 +284,7 @@ def read(path: Any, game: str = GAME) -> Any:
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play big-two``: a person at ``--seat`` against the built-in players."""
-    from kaptai.core.play import Console, parse_opponents, run_session, seat_policies
+    from kaptai.core.play import Console, Rerun, parse_opponents, run_session, seat_policies
     from kaptai.errors import UsageError
     from kaptai.spec import Output
 
@@ -288,11 +296,18 @@ def play_command(args: Any, game: Any) -> Any:
         raise UsageError(f"--seat {args.seat}: the table has {N} seats (0 to {N - 1})")
     con = Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, N, args.seat)
-    pols = seat_policies(HumanPolicy(con), opp, args.seat)
+    human = HumanPolicy(con)
+    pols = seat_policies(human, opp, args.seat)
     cfg, header = table_header(N, rules, pols, args.seed, args.hands)
     con.say(f"Big Two, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type the cards to "
             "play (3D 3C) or pass; ? lists the legal plays, hint asks the advisor, quit stops.")
-    df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands), seat=args.seat, record=args.record)
+    # the engine hands over a batch of hands at the end of its run: at quit the batch's finished
+    # hands are played again (Rerun)
+    rerun = Rerun(human, ("choose", "swap"),
+                  lambda p, n: hand_events(cfg, seat_policies(p, opp, args.seat), args.seed, n),
+                  "kaptai.bigtwo.engine_reference", "g")
+    df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands), seat=args.seat, record=args.record,
+                     rerun=rerun)
     return Output(df, f"your results at seat {args.seat} ({header['unit']})", list(df.columns))
 
 

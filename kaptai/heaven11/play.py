@@ -181,7 +181,7 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play heaven-eleven``: a person at ``--seat`` against the built-in players."""
-    from kaptai.core.play import parse_opponents, run_session, seat_policies
+    from kaptai.core.play import Rerun, parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.heaven11.config import make_config
     from kaptai.heaven11.records import UNIT, hand_events
@@ -191,14 +191,20 @@ def play_command(args: Any, game: Any) -> Any:
     cfg = make_config(4, rules)
     con = Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, 4, args.seat)
-    pols = seat_policies(HumanPolicy(con, cfg.rules), opp, args.seat)
+    human = HumanPolicy(con, cfg.rules)
+    pols = seat_policies(human, opp, args.seat)
     bids = ["expected"] * 4
     header = make_header(GAME, cfg.rules.to_dict(), 4, [getattr(x, "name", str(x)) for x in pols], UNIT,
                          seed=args.seed, hands=args.hands, bidding=bids)
     con.say(f"Heaven Eleven, you are seat {args.seat}; the others play {', '.join(opp)} and bid 'expected'. "
             "Call 3S / 1NT / pass; play cards (AS, or 4C 5C); ? lists the legal moves, quit stops.")
     events = hand_events(None, cfg.rules, policies=pols, bidding=bids, hands=args.hands, seed=args.seed)
-    df = run_session(con, header, events, seat=args.seat, record=args.record)
+    # the session is one engine run: at quit its finished hands are played again (Rerun)
+    rerun = Rerun(human, ("bid", "play"),
+                  lambda p, n: hand_events(None, cfg.rules, policies=seat_policies(p, opp, args.seat), bidding=bids,
+                                           hands=n, seed=args.seed),
+                  "kaptai.heaven11.engine_reference", "h")
+    df = run_session(con, header, events, seat=args.seat, record=args.record, rerun=rerun)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
 
 

@@ -120,7 +120,7 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play nine-ten``: a person at ``--seat`` against the built-in players."""
-    from kaptai.core.play import parse_opponents, run_session, seat_policies
+    from kaptai.core.play import Rerun, parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.nineten.config import make_config
     from kaptai.nineten.records import UNIT, hand_events
@@ -133,13 +133,18 @@ def play_command(args: Any, game: Any) -> Any:
         raise UsageError(f"--seat {args.seat}: the table has {N} seats (0 to {N - 1})")
     con = Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, N, args.seat)
-    pols = seat_policies(HumanPolicy(con, cfg.rules, N), opp, args.seat)
+    human = HumanPolicy(con, cfg.rules, N)
+    pols = seat_policies(human, opp, args.seat)
     header = make_header(GAME, cfg.rules.to_dict(), N, [getattr(x, "name", str(x)) for x in pols], UNIT,
                          seed=args.seed, hands=args.hands, stake=float(cfg.rules.stake_per_tou))
     con.say(f"nine-ten, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to "
             "discard (RK, or its name); claims and dead cards are automatic; ? lists the legal discards, quit stops.")
     events = R_events(cfg, pols, args.seed, args.hands, hand_events)
-    df = run_session(con, header, events, seat=args.seat, record=args.record)
+    # the session is one engine run: at quit its finished hands are played again (Rerun)
+    rerun = Rerun(human, ("discard", "claim", "expose_dead"),
+                  lambda p, n: R_events(cfg, seat_policies(p, opp, args.seat), args.seed, n, hand_events),
+                  "kaptai.nineten.engine_reference", "i")
+    df = run_session(con, header, events, seat=args.seat, record=args.record, rerun=rerun)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
 
 
