@@ -1,7 +1,9 @@
 """``kaptai review``: the loss of each decision against the advisor's best move.
 
-A record of ``search`` against itself reviews to a mean loss whose interval holds 0; one of
-``random`` to a clearly positive loss.  The review is the same for the same seed with any
+In every game, a record of ``search`` against itself reviews to a mean loss whose interval
+holds 0 (Big Two, Heaven Eleven, nine-ten) or to the small, measured gap between the search and
+the advisor (Nantong, Kap Tai Shap: docs/review.md); one of ``random`` to a clearly positive
+loss.  Two reviews in two threads do not disturb each other.  The review is the same for the same seed with any
 number of workers; every game's adapter reviews a short record of its own.
 """
 
