@@ -277,7 +277,7 @@ def _fmt(value: Any) -> str:
 
 
 _CSS = """
-body { font-family: "Noto Sans", "Helvetica Neue", Arial, "Noto Sans CJK SC", sans-serif; max-width: 1000px;
+body { font-family: "Noto Sans", "Helvetica Neue", Arial, "kaptai CJK", "Noto Sans CJK TC", sans-serif; max-width: 1000px;
        margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
 h1 { border-bottom: 2px solid #8b0000; padding-bottom: .2em; }
 h2 { color: #8b0000; margin-top: 1.8em; }
@@ -335,7 +335,9 @@ def to_html(title: str, sections: list[Section], meta: str = "") -> str:
             else:  # pragma: no cover
                 raise ValueError(f"unknown block kind {kind!r}")
     out.append("</body></html>")
-    return "\n".join(out)
+    from kaptai.core.webfont import embed_cjk_font
+
+    return embed_cjk_font("\n".join(out))  # Chinese text drawn on a machine without a CJK font
 
 
 def to_markdown(title: str, sections: list[Section], meta: str = "", figure_dir: str | os.PathLike | None = None,
