@@ -330,7 +330,7 @@ def write_html(df: Any, path: str | os.PathLike, *, flag: float | None = None, t
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>{e(title)}</title>",
-        "<style>body{font-family:sans-serif,'kaptai CJK';max-width:70em;margin:1em auto}table{border-collapse:collapse}"
+        "<style>body{font-family:'kaptai CJK',sans-serif;max-width:70em;margin:1em auto}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td.t{text-align:left}"
         ".bad{background:#fdd}</style></head><body>",
         f"<h1>{e(title)}</h1>",

@@ -104,8 +104,9 @@ def cjk_font_css(text: str) -> str:
 def embed_cjk_font(page: str) -> str:
     """``page`` with :func:`cjk_font_css` of its text at the start of its first ``<style>``.
 
-    The page's CSS should list :data:`CJK_WEB_FAMILY` in its ``font-family`` (before any
-    system CJK family); the rule's ``unicode-range`` keeps it to the CJK characters."""
+    The page's CSS should list :data:`CJK_WEB_FAMILY` first in its ``font-family``: the rule's
+    ``unicode-range`` keeps it to the CJK characters, and listed after a Latin family (Arial),
+    Chromium drew the characters as boxes on a machine without a CJK font."""
     css = cjk_font_css(page)
     if not css:
         return page

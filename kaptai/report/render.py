@@ -277,7 +277,7 @@ def _fmt(value: Any) -> str:
 
 
 _CSS = """
-body { font-family: "Noto Sans", "Helvetica Neue", Arial, "kaptai CJK", "Noto Sans CJK TC", sans-serif; max-width: 1000px;
+body { font-family: "kaptai CJK", "Noto Sans", "Helvetica Neue", Arial, "Noto Sans CJK TC", sans-serif; max-width: 1000px;
        margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
 h1 { border-bottom: 2px solid #8b0000; padding-bottom: .2em; }
 h2 { color: #8b0000; margin-top: 1.8em; }
