@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["cjk_font_family", "with_cjk_font", "cjk_font_context", "save_figure", "packaged_cjk_font",
-           "PACKAGED_FONT_PACKAGE"]
+           "packaged_font_file", "PACKAGED_FONT_PACKAGE"]
 
 #: Import name of the package that ships the font (PyPI: noto-cjk-sans-otc, a dependency of kaptai).
 PACKAGED_FONT_PACKAGE = "noto_cjk_sans_otc"
@@ -47,6 +47,18 @@ _CJK_FAMILIES = ("Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK SC", "No
                  "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "AR PL UMing TW", "AR PL UKai TW")
 
 
+def packaged_font_file() -> str | None:
+    """Path of the Noto Sans CJK collection file of ``noto-cjk-sans-otc`` (None when that package
+    is not installed, or installed in a form without the file); no matplotlib (the HTML pages
+    cut their glyphs from it too: :mod:`kaptai.core.webfont`)."""
+    try:
+        root = importlib.resources.files(PACKAGED_FONT_PACKAGE)
+    except ModuleNotFoundError:
+        return None
+    path = str(root.joinpath(_PACKAGED_FONT_FILE))
+    return path if os.path.isfile(path) else None  # a broken or zipped install: None
+
+
 @functools.lru_cache(maxsize=1)
 def packaged_cjk_font() -> str | None:
     """Path of the Noto Sans CJK collection shipped by ``noto-cjk-sans-otc``, registered with
@@ -54,12 +66,8 @@ def packaged_cjk_font() -> str | None:
 
     The collection's faces (Noto Sans CJK TC, HK, SC, JP, KR) are put first in the font
     manager's list, so that they win over a system copy of a font with the same name."""
-    try:
-        root = importlib.resources.files(PACKAGED_FONT_PACKAGE)
-    except ModuleNotFoundError:
-        return None
-    path = str(root.joinpath(_PACKAGED_FONT_FILE))
-    if not os.path.isfile(path):  # pragma: no cover - a broken or zipped install
+    path = packaged_font_file()
+    if path is None:
         return None
     from matplotlib import font_manager as fm
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import base64
 import functools
 import io
+import re
 
 __all__ = ["CJK_WEB_FAMILY", "cjk_characters", "cjk_font_css", "embed_cjk_font"]
 
@@ -40,32 +41,24 @@ _FACE = "Noto Sans CJK TC"
 _RANGES = ((0x2E80, 0xA4CF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
 
 
+_CJK = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _RANGES) + "]")
+
+
 def cjk_characters(text: str) -> str:
     """The distinct CJK characters of ``text``, in code point order.
 
     >>> cjk_characters("鋤大D: 大 and 頭")
     '大鋤頭'
     """
-    return "".join(sorted({c for c in text if any(lo <= ord(c) <= hi for lo, hi in _RANGES)}))
-
-
-def _font_path() -> str | None:
-    import importlib.resources
-    import os
-
-    from kaptai.core.plotting import PACKAGED_FONT_PACKAGE, _PACKAGED_FONT_FILE
-
-    try:
-        path = str(importlib.resources.files(PACKAGED_FONT_PACKAGE).joinpath(_PACKAGED_FONT_FILE))
-    except ModuleNotFoundError:
-        return None
-    return path if os.path.isfile(path) else None
+    return "".join(sorted(set(_CJK.findall(text))))
 
 
 @functools.lru_cache(maxsize=16)
 def _subset(chars: str) -> bytes | None:
     """The OpenType (CFF) subset of the packaged TC face holding ``chars`` (None without it)."""
-    path = _font_path()
+    from kaptai.core.plotting import packaged_font_file
+
+    path = packaged_font_file()
     if path is None:
         return None
     from fontTools import subset  # type: ignore[import-untyped]

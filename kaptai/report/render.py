@@ -169,15 +169,19 @@ def skill_seat_table(rows: list[dict[str, Any]], digits: int, seat_names: Any, r
     >>> [str(v) for v in skill_seat_table(r, 3, ["dealer"]).iloc[0]]
     ['max_melds', 'dealer', '+0.050', '-0.010 to 0.110', '100']
     """
-    from kaptai.core.output import format_estimate
-
     return pd.DataFrame([{
         **({"rules": d["rules"]} if rules else {}),
         "field": d["field"], "seat": seat_names[d["seat"]],
-        f"{d['policy']} − field": ("+" if d["value"] > 0 else "") + format_estimate(d["value"], d["ci_low"],
-                                                                                     d["ci_high"]),
+        f"{d['policy']} − field": _signed_estimate(d),
         "paired 95% CI": f"{d['ci_low']:.{digits}f} to {d['ci_high']:.{digits}f}", "deals": d["deals"],
     } for d in rows])
+
+
+def _signed_estimate(d: Mapping[str, Any]) -> str:
+    """A difference as the skill tables show it: its sign, then :func:`format_estimate`'s digits."""
+    from kaptai.core.output import format_estimate
+
+    return ("+" if d["value"] > 0 else "") + format_estimate(d["value"], d["ci_low"], d["ci_high"])
 
 
 def _unit_of(unit: str | Mapping[str, str], d: Mapping[str, Any]) -> str:
@@ -196,15 +200,12 @@ def skill_difference_table(diffs: list[dict[str, Any]], digits: int, unit: str |
     >>> [str(v) for v in skill_difference_table(d, 2, "points").iloc[0]]
     ['greedy', '+0.51', '0.10 to 0.90', '100', '400', '3.0']
     """
-    from kaptai.core.output import format_estimate
-
     head = f" ({unit} a {per})" if isinstance(unit, str) else f" (a {per})"
     return pd.DataFrame([{
         **({"rules": d["rules"]} if rules else {}),
         "field": d["field"],
-        **({} if isinstance(unit, str) else {"unit": unit[d["rules"]]}),
-        f"{d['policy']} − field{head}": ("+" if d["value"] > 0 else "")
-        + format_estimate(d["value"], d["ci_low"], d["ci_high"]),
+        **({} if isinstance(unit, str) else {"unit": _unit_of(unit, d)}),
+        f"{d['policy']} − field{head}": _signed_estimate(d),
         "paired 95% CI": f"{d['ci_low']:.{digits}f} to {d['ci_high']:.{digits}f}",
         "deals": d["deals"], f"{d['policy']}'s hands": d["hands"],
         "variance ratio": round(d["variance_ratio"], 1) if np.isfinite(d["variance_ratio"]) else float("nan"),
