@@ -48,6 +48,7 @@ def _feed(game: str) -> Any:
 
 def _generic_rows(game: str, variant: DesignVariant, chunk: Any) -> dict[str, np.ndarray]:
     from kaptai.core.atlas import AtlasJob, AtlasVariant
+    from kaptai.core.league import deal_seeds
     from kaptai.core.runner import Chunk
 
     _, feed = _feed(game)
@@ -57,10 +58,9 @@ def _generic_rows(game: str, variant: DesignVariant, chunk: Any) -> dict[str, np
     field = (feed.default_policy,) * players
     n = int(chunk.size)
     out = {k: np.zeros(n) for k in ("edge", "sq", "house", "staked", "skill")}
-    ss = chunk.seed
-    for j in range(n):
+    for j, seed in enumerate(deal_seeds(chunk)):
         i = int(chunk.start) + j
-        one = Chunk(i, i, 1, np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0, j)))
+        one = Chunk(i, i, 1, seed)
         r = feed.rows(AtlasJob(game, av, field), one)
         net = np.asarray(r["net"], dtype=np.float64)[0]
         gross = np.asarray(r["gross"], dtype=np.float64)[0]

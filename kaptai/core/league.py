@@ -814,7 +814,13 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
 # --------------------------------------------------------------------------------------
 
 
-def _child(ss: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
+def child_seed(ss: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
+    """The child ``key`` of ``ss`` (its spawn key extended by ``key``), without spawning from it:
+    the same stream whoever asks, in whatever order.
+
+    >>> child_seed(np.random.SeedSequence(5), 0, 2).spawn_key
+    (0, 2)
+    """
     return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + tuple(key))
 
 
@@ -828,13 +834,13 @@ def deal_seeds(chunk: Any) -> list[np.random.SeedSequence]:
     >>> [s.spawn_key[-2:] for s in deal_seeds(c)] == [(0, 0), (0, 1), (0, 2)], deal_seeds(c)[1].entropy == 5
     (True, True)
     """
-    return [_child(chunk.seed, 0, i) for i in range(int(chunk.size))]
+    return [child_seed(chunk.seed, 0, i) for i in range(int(chunk.size))]
 
 
 def policy_stream(chunk: Any) -> np.random.BitGenerator:
     """A fresh ``PCG64`` for the policies' own draws in one arrangement of a chunk (child ``(1,)``:
     the same for every arrangement, never the deals' stream)."""
-    return np.random.PCG64(_child(chunk.seed, 1))
+    return np.random.PCG64(child_seed(chunk.seed, 1))
 
 
 def chunk_decks(chunk: Any, cards: int, extra: int = 0) -> np.ndarray:
@@ -848,6 +854,6 @@ def chunk_decks(chunk: Any, cards: int, extra: int = 0) -> np.ndarray:
     """
     rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(chunk)]
     if extra:
-        rng = np.random.Generator(np.random.PCG64(_child(chunk.seed, 2)))
+        rng = np.random.Generator(np.random.PCG64(child_seed(chunk.seed, 2)))
         rows.extend(rng.permutation(cards) for _ in range(extra))
     return np.array(rows, dtype=np.int64).reshape(-1, cards)

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.design import DesignGame, DesignMeasure, DesignVariant
+from kaptai.core.league import deal_seeds
 from kaptai.errors import RulesError
 from kaptai.heaven11.config import BID_SAMPLES, make_config
 from kaptai.heaven11.engine import run_hands
@@ -79,10 +80,6 @@ def _config(options: tuple, contract: Any = None, first_dealer: int | None = Non
     return make_config(rules=dict(options), contract=contract, first_dealer=first_dealer, bid_samples=bid_samples)
 
 
-def _seeds(chunk: Any) -> list[np.random.SeedSequence]:
-    ss = chunk.seed
-    return [np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0, i)) for i in range(int(chunk.size))]
-
 
 def rows(variant: DesignVariant, chunk: Any) -> dict[str, np.ndarray]:
     """The chunk's deals under ``variant``: one row per deal (see the module's text)."""
@@ -90,7 +87,7 @@ def rows(variant: DesignVariant, chunk: Any) -> dict[str, np.ndarray]:
     cfg = _config(opts)
     n = int(chunk.size)
     out = {k: np.zeros(n) for k in ("edge", "sq", "house", "staked", "skill", "bidding_skill", "bid_minus_made")}
-    for j, ss in enumerate(_seeds(chunk)):
+    for j, ss in enumerate(deal_seeds(chunk)):
         i = int(chunk.start) + j
         dealer, seat = i % 4, (i // 4) % 4
         deck_seed, play_seed = ss.spawn(2)

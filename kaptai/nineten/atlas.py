@@ -203,7 +203,7 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
     """
     import zlib
 
-    from kaptai.core.league import chunk_decks, deal_seeds
+    from kaptai.core.league import child_seed, chunk_decks, deal_seeds
     from kaptai.nineten.config import ACTIONS, MAX_REDEALS
 
     cfg = variant_config(variant)
@@ -216,8 +216,7 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
 
     def spares(ss: np.random.SeedSequence) -> Any:
         def draw() -> np.ndarray:
-            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-                ss.entropy, spawn_key=tuple(ss.spawn_key) + (2,))))
+            rng = np.random.Generator(np.random.PCG64(child_seed(ss, 2)))
             return np.array([rng.permutation(112) for _ in range(MAX_REDEALS)], dtype=np.int64)
         return draw
 
@@ -233,7 +232,7 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
                 assert decks is not None
                 d = i % N  # physical seat p is the engine's seat (p - d) % N
                 turned = [pols[(e + d) % N] for e in range(N)]
-                pseed = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1,))
+                pseed = child_seed(ss, 1)
                 o, lg = _deal_hand(cfg, turned, pseed, decks[i:i + 1], spares(ss), 1 if log else 0, compiled)
             else:
                 d = 0
