@@ -104,6 +104,7 @@ cdef struct G:
     int inflight             # a kind on offer (search_values with offer_from): not in the pool
     int infer                # candidates per rolled-out layout (0: uniform layouts)
     int mix                  # rollouts: other seats by a style drawn per layout (config.SEARCH_MIX)
+    uint64_t salt_mix        # mix64 of config.search_salt, xored into every search seed (0: no salt)
     double pi0, pi1, pi2, eps  # config.INFER_PRIOR, config.INFER_EPS
     int track                # record discards into hist (off in rollouts)
     Hist* hist
@@ -1089,10 +1090,18 @@ cdef int search_core(G* g, int p, int* opts, int m, int S, int mode, int origin,
     return 1
 
 
-cdef inline uint64_t search_seed(int64_t hand, int64_t decision, int p) noexcept nogil:
-    """The seed of a decision's private layout stream (docs/nine-ten-engine.md, "The choice")."""
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """SplitMix64's output function (a bijection of 64-bit words, 0 -> 0): the search salt's mix."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t search_seed(int64_t hand, int64_t decision, int p, uint64_t salt_mix) noexcept nogil:
+    """The seed of a decision's private layout stream (docs/nine-ten-engine.md, "The layout
+    stream"); ``salt_mix`` is ``mix64(search_salt)``, 0 without a salt."""
     return ((<uint64_t>hand) * <uint64_t>0x9E3779B97F4A7C15ULL) ^ \
-        ((<uint64_t>decision) * <uint64_t>0xBF58476D1CE4E5B9ULL) ^ (<uint64_t>p)
+        ((<uint64_t>decision) * <uint64_t>0xBF58476D1CE4E5B9ULL) ^ (<uint64_t>p) ^ salt_mix
 
 
 cdef inline int beats(double D, double Q, double S, double z) noexcept nogil:
@@ -1126,7 +1135,7 @@ cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
             tied[nt] = i
             nt += 1
     ref = tied[0] if nt == 1 else tied[bounded(g.rng, <uint32_t>nt)]
-    sm.state = search_seed(g.hand_index, g.decisions, p)
+    sm.state = search_seed(g.hand_index, g.decisions, p, g.salt_mix)
     bg.state = &sm
     bg.next_uint64 = sm_next64
     bg.next_uint32 = sm_next32
@@ -1193,6 +1202,7 @@ cdef int configure(G* g, cfg) except -1:
     g.more = int(SEARCH_MORE)
     g.infer = int(getattr(cfg, "search_infer", 0))
     g.mix = int(getattr(cfg, "search_mix", 0))
+    g.salt_mix = mix64(<uint64_t>int(getattr(cfg, "search_salt", 0)))
     from kaptai.nineten.config import INFER_PRIOR, INFER_EPS
     g.pi0 = float(INFER_PRIOR[0])
     g.pi1 = float(INFER_PRIOR[1])

@@ -191,8 +191,12 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
     every arrangement, and a dealer natural under ``natural='redeal'`` takes spare decks drawn from
     its child ``(2,)``.  Under ``'winner'`` or ``'redraw'`` the dealer would follow the play, so
     each deal is one hand on ``PCG64`` of its seed (the redraw, then the shuffle, come before any
-    policy acts).  Seats are physical.  With ``log``, each dict also has ``deal``: a CRC per hand
-    of the engine's deal and redeal rows (seats physical).
+    policy acts).  Under either reading the ``search`` policy's layout streams are salted
+    (:attr:`kaptai.nineten.config.EngineConfig.search_salt`) by a 64-bit word drawn from the deal
+    seed's child ``(3,)``: every deal is hand 0 of its own run, and without the salt every deal would
+    sample the same layouts; the salt is the same in every arrangement.  Seats are physical.  With
+    ``log``, each dict also has ``deal``: a CRC per hand of the engine's deal and redeal rows (seats
+    physical).
 
     Examples
     --------
@@ -201,6 +205,7 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
     >>> a["net"].shape, bool((a["deal"] == b["deal"]).all()), float(a["net"].sum())
     ((5, 4), True, 0.0)
     """
+    import dataclasses
     import zlib
 
     from kaptai.core.league import child_seed, chunk_decks, deal_seeds
@@ -220,6 +225,9 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
             return np.array([rng.permutation(112) for _ in range(MAX_REDEALS)], dtype=np.int64)
         return draw
 
+    # the search's layout streams, per deal (the same in every arrangement)
+    salted = [dataclasses.replace(cfg, search_salt=int(child_seed(ss, 3).generate_state(1, np.uint64)[0]))
+              for ss in seeds]
     out = []
     for arr in arrangements:
         pols = list(check_policies(list(arr), N))
@@ -233,10 +241,11 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
                 d = i % N  # physical seat p is the engine's seat (p - d) % N
                 turned = [pols[(e + d) % N] for e in range(N)]
                 pseed = child_seed(ss, 1)
-                o, lg = _deal_hand(cfg, turned, pseed, decks[i:i + 1], spares(ss), 1 if log else 0, compiled)
+                o, lg = _deal_hand(salted[i], turned, pseed, decks[i:i + 1], spares(ss), 1 if log else 0,
+                                   compiled)
             else:
                 d = 0
-                o, lg = run_hands(cfg, 1, np.random.PCG64(ss), pols, record=1 if log else 0,
+                o, lg = run_hands(salted[i], 1, np.random.PCG64(ss), pols, record=1 if log else 0,
                                   engine="compiled" if compiled else "auto")
             net[i] = np.roll(o["net"][0].astype(np.float64), d)
             w = int(o["winner"][0])
@@ -255,8 +264,10 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
 
 
 #: In the league's checkpoint fingerprint (:mod:`kaptai.core.league`): 2 since each deal has its own
-#: stream (before, a chunk's deals were played on one), so an older checkpoint is refused, not merged.
-deal_rows.version = 2  # type: ignore[attr-defined]
+#: stream (before, a chunk's deals were played on one); 3 since the search's layout streams are
+#: salted per deal (before, every deal, hand 0 of its own run, sampled the same layouts), so an
+#: older checkpoint is refused, not merged.
+deal_rows.version = 3  # type: ignore[attr-defined]
 
 
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:

@@ -153,6 +153,11 @@ class EngineConfig:
         Candidate layouts per rolled-out layout of the search's inference (0: uniform layouts).
     search_mix : int
         1: the search's rollouts play the other seats by styles drawn per layout; 0: colour_cut.
+    search_salt : int
+        A 64-bit number mixed into the seed of every search decision's private layout stream
+        (``docs/nine-ten-engine.md``, "The layout stream"); 0, the default, leaves the streams as
+        they were.  The duplicate league gives each deal its own, so that deals played as separate
+        one-hand runs do not share layouts.
     """
 
     rules: RuleSet
@@ -165,6 +170,7 @@ class EngineConfig:
     search_z: float = SEARCH_Z
     search_infer: int = SEARCH_INFER
     search_mix: int = SEARCH_MIX
+    search_salt: int = 0
 
     def codes(self) -> dict[str, int]:
         """Integer code of every option in :data:`CODED_OPTIONS`."""
@@ -186,7 +192,8 @@ class EngineConfig:
 
 def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
                 samples: int | None = None, search_z: float | None = None,
-                search_infer: int | None = None, search_mix: int | None = None) -> EngineConfig:
+                search_infer: int | None = None, search_mix: int | None = None,
+                search_salt: int = 0) -> EngineConfig:
     """Validate a table for play.
 
     Parameters
@@ -205,6 +212,9 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
     search_mix : int, optional
         1: the rollouts play the other seats by a style drawn per layout (default
         :data:`SEARCH_MIX`).
+    search_salt : int, optional
+        Mixed into the seed of the search's layout streams, 0 to 2**64 - 1 (default 0: the
+        streams of the specification without a salt).
 
     Raises
     ------
@@ -240,8 +250,11 @@ def make_config(players: int = 4, rules: RuleSet | str | Mapping[str, Any] | Non
         search_mix = SEARCH_MIX
     if isinstance(search_mix, bool) or search_mix not in (0, 1):
         raise RulesError(f"search_mix={quote_token(search_mix)}: expected 0 or 1")
+    if isinstance(search_salt, bool) or not isinstance(search_salt, (int, np.integer)) or \
+            not 0 <= int(search_salt) < 1 << 64:
+        raise RulesError(f"search_salt={quote_token(search_salt)}: expected a whole number from 0 to 2**64 - 1")
     return EngineConfig(rules, n, hd, ho, stock, rules.reserve, int(samples), float(search_z), int(search_infer),
-                        int(search_mix))
+                        int(search_mix), int(search_salt))
 
 
 def new_outcomes(hands: int, players: int) -> dict[str, np.ndarray]:

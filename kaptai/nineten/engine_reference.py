@@ -695,9 +695,21 @@ def _search(h: Hand, p: int, options: Sequence[int], samples: int, rng: RandomSt
     return vals, wins
 
 
-def _search_seed(hand: int, decision: int, p: int) -> int:
-    """The seed of a decision's private layout stream."""
-    return ((hand * 0x9E3779B97F4A7C15) & _M64) ^ ((decision * 0xBF58476D1CE4E5B9) & _M64) ^ p
+def _mix64(z: int) -> int:
+    """SplitMix64's output function (a bijection of 64-bit words, 0 -> 0): the search salt's mix."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def _search_seed(hand: int, decision: int, p: int, salt: int = 0) -> int:
+    """The seed of a decision's private layout stream (``salt``: :attr:`EngineConfig.search_salt`).
+
+    >>> _search_seed(3, 5, 1) == _search_seed(3, 5, 1, salt=0), _search_seed(3, 5, 1, salt=1) == _search_seed(3, 5, 1)
+    (True, False)
+    """
+    return (((hand * 0x9E3779B97F4A7C15) & _M64) ^ ((decision * 0xBF58476D1CE4E5B9) & _M64) ^ p
+            ^ _mix64(salt & _M64))
 
 
 def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> int:
@@ -709,7 +721,7 @@ def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> in
     # the rollout policy's own choice, its tie drawn from the engine's stream as colour_cut draws it
     ref = tied[0] if len(tied) == 1 else tied[rng.bounded(len(tied))]
     h.run[0] += 1
-    srng = SplitMixStream(_search_seed(h.index, h.run[0], p))
+    srng = SplitMixStream(_search_seed(h.index, h.run[0], p, h.cfg.search_salt))
     S = h.cfg.samples
     vals, _ = _search(h, p, options, S, srng)
     sums = [sum(v) for v in vals]

@@ -93,7 +93,8 @@ def test_a_redealt_natural_takes_the_deals_own_spare_deck(monkeypatch):
 
 
 def test_a_league_checkpoint_of_one_stream_a_chunk_is_refused(tmp_path):
-    """League checkpoints record deal_rows.version (2: one stream a deal); one made before is refused."""
+    """League checkpoints record deal_rows.version (2: one stream a deal; 3: salted search layouts);
+    one made before is refused."""
     import json
 
     from kaptai.core.runner import MANIFEST, CheckpointError
@@ -105,7 +106,7 @@ def test_a_league_checkpoint_of_one_stream_a_chunk_is_refused(tmp_path):
     assert first.equals(policy_league("nine-ten", **args))  # today's checkpoint resumes
     manifest = json.loads((tmp_path / "ck" / MANIFEST).read_text())
     jobs = manifest["fingerprint"]["jobs"]
-    assert all(j["deal_rows_version"] == deal_rows.version == 2 for j in jobs)
+    assert all(j["deal_rows_version"] == deal_rows.version == 3 for j in jobs)
     for j in jobs:
         del j["deal_rows_version"]  # the fingerprint before e6692a7
     (tmp_path / "ck" / MANIFEST).write_text(json.dumps(manifest))
