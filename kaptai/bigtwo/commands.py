@@ -165,7 +165,7 @@ def _commands() -> dict[str, Command]:
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.league_tables(), *o.record(200), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.league_scope(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 3,4 --hands 20000 -o settlement=winner_takes_all",
             monte_carlo=True, rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),

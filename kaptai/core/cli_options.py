@@ -317,6 +317,31 @@ def league_tables() -> tuple[Opt, ...]:
     )
 
 
+def _seats_held(text: str) -> str:
+    parts = [t.strip() for t in str(text).split(",")]
+    for t in parts:
+        if t not in ("1", "2"):
+            raise ValueError(f"{quote_token(t)} is not 1 or 2 (comma-separated)")
+    return ",".join(dict.fromkeys(parts))
+
+
+def league_scope() -> tuple[Opt, ...]:
+    """``--challenger POLICIES`` and ``--strong-hands N`` of ``kaptai league``: which rows a
+    cross-play plays, and the cap of the slow strong player's hands."""
+    return (
+        Opt("--challenger", "str", default=None, metavar="POLICIES",
+            help="with --cross: play only these policies' rows (comma-separated), each at one seat (and two "
+                 "against two) against a field of each other policy; e.g. --challenger search (default: every "
+                 "policy's row)"),
+        Opt("--challenger-seats", "str", default=None, metavar="K", check=_seats_held,
+            help="with --cross: the seats a row's policy holds, 1 (one against the field) and/or 2 (two against "
+                 "two, four-seat tables); default 1,2"),
+        Opt("--strong-hands", "int", default=None, lo=1, hi=MAX_HANDS, unit="hands",
+            help="hands of the search player per table or cell (default: the game's own cap, as the command's "
+                 "output says; the search is slow, so it plays fewer hands than --hands unless this says more)"),
+    )
+
+
 def _record_path(text: str) -> str:
     """A ``--record`` path: a writable ``.jsonl`` file, checked before any work."""
     from kaptai.core.paths import check_output_path

@@ -95,7 +95,7 @@ from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import Job, LazyTasks, plan_chunks, run_jobs
 from kaptai.core.stats import z_value
-from kaptai.errors import RulesError
+from kaptai.errors import RulesError, UsageError
 
 __all__ = ["CONFIDENCE", "CROSS_COLUMNS", "DIFF_COLUMNS", "LEAGUE_COLUMNS", "LEAGUE_METRICS", "LeagueGame",
            "cross_play", "league_command", "league_differences", "plot_cross", "policies_option", "policy_league"]
@@ -605,12 +605,18 @@ def cross_play(
     checkpoint: str | os.PathLike | None = None,
     caps: Mapping[str, int] | None = None,
     chunk_hands: Mapping[str, int] | None = None,
+    challengers: str | Sequence[str] | None = None,
+    seats: int | Sequence[int] | None = None,
 ) -> pd.DataFrame:
     """Cross-play: every policy at one seat against a field of each other policy (and two
     against two at four-seat tables), seats rotated, on duplicate deals.
 
     Parameters are those of :func:`policy_league` (``hands``: per cell and player count, as
-    ``ceil(hands / P)`` deals).
+    ``ceil(hands / P)`` deals), and ``challengers``: the policies whose rows are played (default
+    every policy of ``policies``; e.g. ``"search"`` plays only one ``search`` against a field of
+    each other policy, not the fields of ``search``, the costly cells), and ``seats``: how many
+    seats the policy of a row holds, 1 and/or 2 (default both at four-seat tables, 1 otherwise;
+    2 is only played at four seats).
 
     Returns
     -------
@@ -633,6 +639,23 @@ def cross_play(
                                                             None)
     if len(pols) < 2:
         raise RulesError("cross-play needs at least two policies")
+    rows = pols
+    if challengers is not None:
+        rows = []
+        for c in _as_tuple(challengers, (str,)):
+            if not isinstance(c, str) or c.strip() not in pols:
+                raise RulesError(f"challenger {str(c)[:40]!r} is not one of the policies played: "
+                                 f"{', '.join(map(repr, pols))}")
+            if c.strip() not in rows:
+                rows.append(c.strip())
+        if not rows:
+            raise RulesError("challengers is empty: give at least one of the policies played")
+    held = (1, 2)
+    if seats is not None:
+        held = tuple(dict.fromkeys(_as_tuple(seats, (int, np.integer))))
+        bad = [k for k in held if k not in (1, 2)]
+        if bad or not held:
+            raise RulesError(f"seats={str(seats)[:40]!r}: expected 1 and/or 2 (seats the row's policy holds)")
     feed = g.feed
     label = _label(g, r)
     rules_dict = r.to_dict()
@@ -642,11 +665,11 @@ def cross_play(
         deals = -(-hands // P)
         arrs: list[tuple[str, ...]] = []
         cell = []
-        for x in pols:
+        for x in rows:
             for f in pols:
                 if f == x:
                     continue
-                for k in ((1, 2) if P == 4 else (1,)):
+                for k in [k for k in held if k == 1 or P == 4] or [1]:
                     cell.append((x, f, k))
                     for a in _cross_arrangements(P, x, f, k):
                         if a not in arrs:
@@ -682,7 +705,7 @@ def cross_play(
         "game": g.name, "rules": rules_dict, "players": counts[0] if len(counts) == 1 else list(counts),
         "seed_entropy": entropy, "version": __version__, "confidence": CONFIDENCE, "unit": feed.unit,
         "settings": {"players": list(counts), "rules": [rules_dict], "hands": hands, "policies": pols,
-                     "design": "duplicate cross-play"},
+                     "challengers": rows, "design": "duplicate cross-play"},
         "ev_method": (
             "duplicate deals: the policy at one seat (or two opposite seats at a four-seat table) against a field "
             "of the other policy, seats rotated, every arrangement on the same deals; diff_vs_field = the policy's "
@@ -761,6 +784,18 @@ def policies_option(names: Sequence[str], default: Sequence[str] | None = None):
     return policies(names, default)
 
 
+def scope_args(args: Any, cross: bool) -> tuple[str, ...] | None:
+    """``--challenger`` of ``kaptai league`` as a tuple of names (None: every policy's row),
+    refused without ``--cross``."""
+    for flag in ("challenger_seats", "challenger"):
+        if getattr(args, flag, None) is not None and not cross:
+            raise UsageError(f"--{flag.replace('_', '-')} chooses the rows of a cross-play: give it with --cross")
+    text = getattr(args, "challenger", None)
+    if text is None:
+        return None
+    return tuple(t.strip() for t in str(text).split(",") if t.strip())
+
+
 def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = None):
     """``kaptai league <game>``: :func:`policy_league` (or :func:`cross_play` with ``--cross``,
     the pairwise differences with ``--diff``) from the parsed options, as an
@@ -776,12 +811,18 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
     cross, diff, plot = getattr(args, "cross", False), getattr(args, "diff", False), getattr(args, "plot", None)
     if cross and diff:
         raise RulesError("--cross and --diff are two different tables: give one of them")
+    challengers = scope_args(args, cross)
+    held = getattr(args, "challenger_seats", None)
+    strong = getattr(args, "strong_hands", None)
+    if strong is not None:
+        caps = {**(caps or {}), g.feed.strong_policy: int(strong)}
     kw = dict(players=tuple(players) if isinstance(players, (list, tuple)) else players, rules=rules,
               hands=args.hands, seed=args.seed, policies=tuple(args.policies.split(",")), workers=args.workers,
               progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint, caps=caps)
     unit = g.feed.unit
     if cross:
-        df = cross_play(g, **kw)
+        df = cross_play(g, **kw, challengers=challengers,
+                        seats=None if held is None else tuple(int(t) for t in held.split(",")))
         if plot:
             plot_cross(df, plot)
         return Output(df, f"cross-play, duplicate deals, seats rotated: each policy against a field of each other "

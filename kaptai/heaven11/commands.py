@@ -248,7 +248,7 @@ def _commands() -> dict[str, Command]:
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "league": Command(_M + "league", (
             *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"), o.seed(), *o.league_tables(),
-            *o.record(200), *o.runner(), *o.output(),
+            *o.league_scope(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 4000 --rules symmetric", monte_carlo=True,
             rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "advise": Command(_M + "advise", (

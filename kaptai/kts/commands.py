@@ -82,6 +82,10 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
     def record() -> None:
         league_record(args, game, args.rules_list.split(",")[0], players=args.players[0])
 
+    if not getattr(args, "cross", False):
+        from kaptai.core.league import scope_args
+
+        scope_args(args, False)  # refused: --challenger chooses the rows of a cross-play
     if getattr(args, "cross", False) or getattr(args, "diff", False):
         from kaptai.kts.league import league_tables_command
 
@@ -100,6 +104,7 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
         progress=args.progress,
         scheduler=args.scheduler,
         checkpoint=args.checkpoint,
+        strong_hands=args.strong_hands,
     )
     if args.plot:
         plot_league(df, path=args.plot)
@@ -233,7 +238,7 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             Opt("--advisor-hands", "int", default=0, lo=0, hi=o.MAX_HANDS, unit="hands",
                 help="also play the advisor-driven policy for this many hands (pure Python, ~20 hands/s)"),
             o.seed(), o.plot("save the EV plot (with --cross or --diff: the heat map) to this file"),
-            *o.league_tables()[:2], *o.record(200), *o.runner(), *o.output(),
+            *o.league_tables()[:2], *o.league_scope(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players {span[0] if small else '4,6'} --hands 20000", monte_carlo=True),
         "evaluate": Command(_M + "evaluate", (
             o.hand("a complete hand, e.g. \"66 66 44 44 14 14 55 55 46 46\"", hand10), sets, *rules,

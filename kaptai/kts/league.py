@@ -415,7 +415,8 @@ def _rule_sets(rules: Any) -> list[RuleSet]:
 
 
 def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols: list[str],
-                  include_advisor: bool, advisor_hands: int, checkpoint: Any, **kw: Any) -> list[pd.DataFrame]:
+                  include_advisor: bool, advisor_hands: int, checkpoint: Any, strong_hands: int | None = None,
+                  **kw: Any) -> list[pd.DataFrame]:
     rule_sets = _rule_sets(rules)
     try:
         counts = tuple(dict.fromkeys(_as_tuple(players, (int, np.integer))))
@@ -433,11 +434,14 @@ def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols
     checkpoint = check_checkpoint_arg(checkpoint)  # a wrong type or too long a name: before any work
     g = _game()
     names = pols + ([_ADVISOR] if include_advisor else [])
+    caps = {_ADVISOR: advisor_hands} if include_advisor else {}
+    if strong_hands is not None:
+        caps[g.feed.strong_policy] = _count("strong_hands", strong_hands, 1)
     out = []
     for i, r in enumerate(rule_sets):
         sub = None if checkpoint is None else os.path.join(os.fspath(checkpoint), f"rules-{i}-{r.name}")
         out.append(fn(g, tuple(counts), r, hands, seed, tuple(names), checkpoint=sub,
-                      caps={_ADVISOR: advisor_hands} if include_advisor else None,
+                      caps=caps or None,
                       chunk_hands={_ADVISOR: 8}, **kw))
     return out
 
@@ -458,6 +462,7 @@ def policy_league(
     baseline: str = "greedy",
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
+    strong_hands: int | None = None,
 ) -> pd.DataFrame:
     """Duplicate league of playing policies: win rate and EV per hand, paired differences, with CIs.
 
@@ -488,6 +493,9 @@ def policy_league(
         ``checkpoint``).
     baseline : str
         Built-in policy of the field (every other seat).
+    strong_hands : int, optional
+        Hands of ``search`` per ruleset and player count (default: its cap of 6,000, the search
+        being slow; at most ``hands``).
 
     Returns
     -------
@@ -528,7 +536,8 @@ def policy_league(
     if not pols and not include_advisor:
         raise RulesError("policies is empty: give at least one built-in policy")
     parts = _each_ruleset(_core.policy_league, players, rules, hands, seed, pols, include_advisor, advisor_hands,
-                          checkpoint, workers=workers, progress=progress, baseline=baseline, scheduler=scheduler)
+                          checkpoint, strong_hands=strong_hands, workers=workers, progress=progress,
+                          baseline=baseline, scheduler=scheduler)
     df = pd.concat(parts, ignore_index=True)
     first = parts[0].attrs
     df.attrs.update({
@@ -566,8 +575,13 @@ def league_tables_command(args: Any, game: Any):
         raise RulesError("--cross and --diff are two different tables: give one of them")
     pols = [_policy_name(p, "policy") for p in args.policies.split(",")]
     adv = args.advisor_hands > 0
-    kw = dict(workers=args.workers, progress=args.progress, scheduler=args.scheduler)
+    kw: dict[str, Any] = dict(workers=args.workers, progress=args.progress, scheduler=args.scheduler,
+                              strong_hands=getattr(args, "strong_hands", None))
+    challengers = _core.scope_args(args, args.cross)
     if args.cross:
+        kw["challengers"] = challengers
+        held = getattr(args, "challenger_seats", None)
+        kw["seats"] = None if held is None else tuple(int(t) for t in held.split(","))
         parts = _each_ruleset(_core.cross_play, tuple(args.players), tuple(args.rules_list.split(",")), args.hands,
                               args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
         df = pd.concat(parts, ignore_index=True)

@@ -259,7 +259,7 @@ def _commands() -> dict[str, Command]:
             rule_ignores=_MATCH_RULES, rule_note=_MATCH_NOTE, rule_applies=_four_active_applies),
         "league": Command(_M + "league", (
             o.player_counts(span, "3"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.league_tables(), *o.record(50), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.league_scope(), *o.record(50), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --hands 20000 -o settlement=winner_collects", monte_carlo=True,
             rule_ignores=("first_sitter", "rounds"),
             rule_note="first_sitter and rounds arrange the seats of a whole match; a league plays independent hands"),

@@ -188,7 +188,7 @@ def _commands() -> dict[str, Command]:
                       "foul"),
         "league": Command(_M + "league", (
             o.player_counts(span, "4"), *rules, o.policies(_POLICIES), o.hands(20_000, "hands per policy"),
-            o.seed(), *o.league_tables(), *o.record(200), *o.runner(), *o.output(),
+            o.seed(), *o.league_tables(), *o.league_scope(), *o.record(200), *o.runner(), *o.output(),
         ), example=f"kaptai league {name} --players 4,6 --hands 20000", monte_carlo=True,
             rule_ignores=(*_UNPLAYED, "stake_per_tou"),
             rule_note="a league counts in 頭, not money, with the seats as given and no foul"),
