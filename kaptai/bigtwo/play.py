@@ -195,11 +195,13 @@ def table_header(players: int | None, rules: Any, policies: Sequence[Any], seed:
     return cfg, header
 
 
-def hand_events(cfg: Any, policies: Sequence[Any], seed: int | None, hands: int) -> Iterator[list[dict[str, Any]]]:
-    """Each hand's record events, played by ``policies`` (:func:`kaptai.bigtwo.records.hand_events`)."""
+def hand_events(cfg: Any, policies: Sequence[Any], seed: int | None, hands: int,
+                on_hand: Any = None) -> Iterator[list[dict[str, Any]]]:
+    """Each hand's record events, played by ``policies`` (:func:`kaptai.bigtwo.records.hand_events`,
+    ``on_hand`` too)."""
     from kaptai.bigtwo.records import hand_events as events
 
-    return events(cfg.players, cfg.rules, policies=list(policies), hands=hands, seed=seed)
+    return events(cfg.players, cfg.rules, policies=list(policies), hands=hands, seed=seed, on_hand=on_hand)
 
 
 # --------------------------------------------------------------------------------------
@@ -268,11 +270,18 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
-    """The advisor on a decision: its table and the row of the move made."""
-    df = advice(d.view, samples=samples, seed=seed)
+    """The advisor on a decision: its table (best first), and the paired sums behind it with each
+    row's option in them (``paired``, ``index``: a cross-fitted review measures on them)."""
+    from kaptai.core.advise import capture_paired
+    from kaptai.core.review import match_options
+
+    with capture_paired() as got:
+        df = advice(d.view, samples=samples, seed=seed)
+    res = got[-1]
     return {"labels": list(df.play), "value": df.ev.to_numpy(), "vs_best": df.vs_best.to_numpy(),
             "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(),
-            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0])}
+            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0]),
+            "paired": res, "index": match_options(res, {0: df.ev.to_numpy(), 1: df.p_win.to_numpy()})}
 
 
 def read(path: Any, game: str = GAME) -> Any:
@@ -284,7 +293,7 @@ def read(path: Any, game: str = GAME) -> Any:
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play big-two``: a person at ``--seat`` against the built-in players."""
-    from kaptai.core.play import Console, Rerun, parse_opponents, run_session, seat_policies
+    from kaptai.core.play import Console, FinishedHands, parse_opponents, run_session, seat_policies
     from kaptai.errors import UsageError
     from kaptai.spec import Output
 
@@ -301,13 +310,11 @@ def play_command(args: Any, game: Any) -> Any:
     cfg, header = table_header(N, rules, pols, args.seed, args.hands)
     con.say(f"Big Two, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type the cards to "
             "play (3D 3C) or pass; ? lists the legal plays, hint asks the advisor, quit stops.")
-    # the engine hands over a batch of hands at the end of its run: at quit the batch's finished
-    # hands are played again (Rerun)
-    rerun = Rerun(human, ("choose", "swap"),
-                  lambda p, n: hand_events(cfg, seat_policies(p, opp, args.seat), args.seed, n),
-                  "kaptai.bigtwo.engine_reference", "g")
-    df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands), seat=args.seat, record=args.record,
-                     rerun=rerun)
+    # the engine hands over a batch of hands at the end of its run, and each hand to ``kept`` as
+    # soon as it is over: at quit the batch's finished hands are kept
+    kept = FinishedHands()
+    df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands, on_hand=kept), seat=args.seat,
+                     record=args.record, finished=kept)
     return Output(df, f"your results at seat {args.seat} ({header['unit']})", list(df.columns))
 
 

@@ -42,9 +42,11 @@ Three synthetic options, the first clearly best: it is resolved long before the 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
@@ -54,7 +56,7 @@ import numpy as np
 from kaptai.errors import RulesError
 
 __all__ = ["MAX_SAMPLES", "DEFAULT_BUDGET_MS", "MAX_BUDGET_MS", "Z95", "PairedResult", "paired_budget",
-           "check_samples", "check_budget_ms", "cli_options", "competition_ranks", "stop_text"]
+           "capture_paired", "check_samples", "check_budget_ms", "cli_options", "competition_ranks", "stop_text"]
 
 #: Most layouts any advisor draws (the CLI's ``--samples`` bound, and the budget's ceiling).
 MAX_SAMPLES: int = 100_000
@@ -344,5 +346,33 @@ def paired_budget(
             stop = "budget"
             break
     assert sums is not None and sumsq is not None
-    return PairedResult(n, sums, sumsq, cross, stop, b, (clock() - t0) * 1000.0, batch,
-                        None if samples is not None else float(budget_ms), groups)
+    out = PairedResult(n, sums, sumsq, cross, stop, b, (clock() - t0) * 1000.0, batch,
+                       None if samples is not None else float(budget_ms), groups)
+    sink = _CAPTURED.get()
+    if sink is not None:  # capture_paired(): a caller wants the paired sums behind an advisor's table
+        sink.append(out)
+    return out
+
+
+#: The list that :func:`capture_paired` collects into, in this thread / context (None: no capture).
+_CAPTURED: contextvars.ContextVar[list[PairedResult] | None] = contextvars.ContextVar("kaptai_paired", default=None)
+
+
+@contextlib.contextmanager
+def capture_paired() -> Iterator[list[PairedResult]]:
+    """Collect every :class:`PairedResult` that :func:`paired_budget` returns inside the block
+    (in this thread or context only): the paired sums behind an advisor's table, from which the
+    paired difference of any two of its options is :meth:`PairedResult.diff` (``kaptai review``
+    measures the move made against a best option chosen on other layouts).
+
+    >>> with capture_paired() as got:
+    ...     r = paired_budget(lambda bg, n: np.ones((2, n)), 2, seed=0, samples=4)
+    >>> got == [r], r.diff(0, 1)
+    (True, (0.0, 0.0, 0.0))
+    """
+    sink: list[PairedResult] = []
+    token = _CAPTURED.set(sink)
+    try:
+        yield sink
+    finally:
+        _CAPTURED.reset(token)

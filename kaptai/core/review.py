@@ -7,13 +7,24 @@ A game's ``kaptai.<package>.play`` module (the *adapter*) supplies two functions
   options, with the view of the deciding seat and the move it made;
 * ``evaluate(decision, samples=, seed=)`` -- the game's advisor on that position: each option's
   label, value, paired difference to the best option (``vs_best``) with its 95% interval, and
-  P(win) where the advisor gives it.
+  P(win) where the advisor gives it; a sampling advisor also hands over the paired sums behind
+  its table (``paired``, a :class:`kaptai.core.advise.PairedResult`) and each label's option in
+  them (``index``, :func:`match_options`).
 
 This module turns them into one row per decision (the move made, the advisor's best move, the
-*loss* of the move made = minus its ``vs_best``, with the advisor's paired interval, P(win)
-before = under the best move and after = under the move made), and summaries per hand and per
-record: decisions, the share that matched the best move, the mean loss a decision with an
-interval, the largest mistakes.
+*loss* of the move made with a paired 95% interval, P(win) before = under the best move and
+after = under the move made), and summaries per hand and per record: decisions, the share that
+matched the best move, the mean loss a decision with an interval, the largest mistakes.
+
+*Cross-fitting* (the default where the advisor samples): the advisor is asked twice about each
+decision, on two independent sets of ``samples`` layouts.  The first set (A) chooses the best
+option; the second (B) measures: loss = V_B(best_A) - V_B(made), with the paired interval of
+that difference on B's layouts, and P(win) from B.  Choosing and measuring on the same layouts
+(``cross_fit=False``: loss = minus the made move's ``vs_best``) makes every loss at least 0 and
+biases the mean loss of a player as good as the advisor upward (the maximum of noisy values is
+above the value of the option it picks); cross-fitted, that player's expected loss is 0 and a
+single loss can be negative.  An exact advisor (no ``paired`` in its answer: Kap Tai Shap) is
+asked once, as without cross-fitting.
 
 The interval of a mean loss is the mean of the decisions' interval bounds (conservative: it
 treats the decisions' sampling errors as fully dependent, and so is never narrower than the
@@ -37,7 +48,7 @@ if TYPE_CHECKING:  # numpy is imported where it is used: the registry imports th
     import numpy as np
 
 __all__ = ["Decision", "REVIEW_COLUMNS", "SUMMARY_COLUMNS", "decision_seed", "review_rows", "review", "summarize",
-           "write_html", "carry_before"]
+           "write_html", "carry_before", "match_options"]
 
 #: Columns of the per-decision table.
 REVIEW_COLUMNS: list[str] = ["hand", "seat", "decision", "kind", "options", "made", "best", "matched", "loss",
@@ -81,15 +92,21 @@ class Decision:
     extra: dict = field(default_factory=dict)
 
 
-def decision_seed(seed: int, hand: int, index: int) -> int:
+def decision_seed(seed: int, hand: int, index: int, part: int | None = None) -> int:
     """The advisor's seed for one decision (independent of the workers and the chunking).
 
+    ``part``: None for the layouts that choose the best option (the only ones without
+    cross-fitting), 1 for the independent layouts of a cross-fitted review that measure the loss.
+
     >>> decision_seed(0, 3, 1) == decision_seed(0, 3, 1) != decision_seed(0, 3, 2)
+    True
+    >>> decision_seed(0, 3, 1, part=1) != decision_seed(0, 3, 1)
     True
     """
     import numpy as np
 
-    ss = np.random.SeedSequence(int(seed), spawn_key=(int(hand), int(index)))
+    key = (int(hand), int(index)) if part is None else (int(hand), int(index), int(part))
+    ss = np.random.SeedSequence(int(seed), spawn_key=key)
     return int(ss.generate_state(2, np.uint64)[0] >> np.uint64(1))
 
 
@@ -113,14 +130,79 @@ def carry_before(record: Any, i: int, kind: str) -> Any:
     raise KaptaiError(f"unknown carry {quote_token(kind)}")
 
 
+def match_options(res: Any, stats: dict[int, Any], candidates: Sequence[int] | None = None) -> list[int]:
+    """Each row of an advisor's table as an option of the paired sums ``res`` behind it.
+
+    ``stats[q]`` holds every row's mean of quantity ``q`` (as the advisor computed it from
+    ``res``: the same floats); a row is the option among ``candidates`` (default all) whose means
+    equal the row's, and rows of equal means take those options in their order (the tables sort
+    stably; options equal in every mean the table shows cannot be told apart by it).
+
+    >>> import numpy as np
+    >>> from kaptai.core.advise import PairedResult
+    >>> res = PairedResult(2, np.array([[2.0, 6.0, 2.0]]), np.ones((1, 3)), np.eye(3), "fixed", 1, 0.0, 2, None)
+    >>> match_options(res, {0: [3.0, 1.0, 1.0]})
+    [1, 0, 2]
+    """
+    import numpy as np
+
+    k = res.sums.shape[1]
+    pool = list(range(k)) if candidates is None else [int(i) for i in candidates]
+    means = {q: res.sums[q] / res.samples for q in stats}
+    rows = len(next(iter(stats.values())))
+    out: list[int] = []
+    for r in range(rows):
+        hit = next((i for i in pool if all(means[q][i] == float(np.asarray(stats[q])[r]) for q in stats)), None)
+        if hit is None:
+            raise KaptaiError(f"row {r} of the advisor's table matches none of its {k} sampled options")
+        pool.remove(hit)
+        out.append(hit)
+    return out
+
+
+def _made_index(d: Decision, labels: list[str]) -> int:
+    if d.made not in labels:
+        raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the move made {quote_token(d.made)} is not among the "
+                          f"advisor's options ({', '.join(labels[:8])}{' ...' if len(labels) > 8 else ''})")
+    return labels.index(d.made)
+
+
+def _cross_row(d: Decision, ev_a: dict[str, Any], ev_b: dict[str, Any]) -> dict[str, Any]:
+    """The row of a cross-fitted decision: the best chosen on A's layouts, measured on B's."""
+    import numpy as np
+
+    labels_a = list(ev_a["labels"])
+    ja = _made_index(d, labels_a)
+    best = labels_a[0]
+    va = np.asarray(ev_a["value"], dtype=np.float64)
+    labels_b = list(ev_b["labels"])
+    jb = _made_index(d, labels_b)
+    if best not in labels_b:
+        raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the advisor's best move {quote_token(best)} is not "
+                          "among its options on the second set of layouts")
+    kb = labels_b.index(best)
+    res, idx = ev_b["paired"], list(ev_b["index"])
+    if idx[kb] == idx[jb]:
+        loss = lo = hi = 0.0
+    else:
+        loss, lo, hi = res.diff(idx[kb], idx[jb])
+    pw = ev_b.get("p_win")
+    return {
+        "hand": d.hand, "seat": d.seat, "decision": d.index, "kind": d.kind, "options": d.options,
+        "made": d.made, "best": best, "matched": bool(ja == 0 or va[ja] == va[0]),
+        "loss": float(loss) + 0.0, "loss_low": float(lo) + 0.0, "loss_high": float(hi) + 0.0,
+        "p_win_before": float(pw[kb]) if pw is not None else math.nan,
+        "p_win_after": float(pw[jb]) if pw is not None else math.nan,
+        "samples": int(ev_b.get("samples", 0)),
+        "hand_text": d.hand_text, "table": d.table,
+    }
+
+
 def _row(d: Decision, ev: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
 
     labels = list(ev["labels"])
-    if d.made not in labels:
-        raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the move made {quote_token(d.made)} is not among the "
-                          f"advisor's options ({', '.join(labels[:8])}{' ...' if len(labels) > 8 else ''})")
-    j = labels.index(d.made)
+    j = _made_index(d, labels)
     vs, lo, hi = (np.asarray(ev[k], dtype=np.float64) for k in ("vs_best", "vs_low", "vs_high"))
     pw = ev.get("p_win")
     best = labels[0]
@@ -138,10 +220,13 @@ def _row(d: Decision, ev: dict[str, Any]) -> dict[str, Any]:
 
 def review_rows(adapter: Any, record: Any, hands: Sequence[int], seats: Sequence[int] | None, *, seed: int,
                 samples: int, tick: Callable[[int], None] | None = None,
-                skipped: list | None = None) -> list[dict[str, Any]]:
+                skipped: list | None = None, cross_fit: bool = True,
+                crossed: list | None = None) -> list[dict[str, Any]]:
     """One row per decision of ``seats`` (all if None) in ``hands`` of a parsed record; a
     decision whose position the game's advisor refuses (a ``KaptaiError``) is left out and
-    appended to ``skipped``."""
+    appended to ``skipped``.  ``cross_fit``: a sampling advisor chooses the best option on one
+    set of ``samples`` layouts and measures the loss on another (the module's docstring); each
+    decision so reviewed is appended to ``crossed``."""
     rows: list[dict[str, Any]] = []
     want = None if seats is None else set(int(s) for s in seats)
     last = None
@@ -153,11 +238,19 @@ def review_rows(adapter: Any, record: Any, hands: Sequence[int], seats: Sequence
             continue
         try:
             ev = adapter.evaluate(d, samples=samples, seed=decision_seed(seed, d.hand, d.index))
+            ev_b = None
+            if cross_fit and ev.get("paired") is not None:  # a sampling advisor: measure on other layouts
+                ev_b = adapter.evaluate(d, samples=samples, seed=decision_seed(seed, d.hand, d.index, part=1))
         except KaptaiError:  # a position the advisor cannot price (counted in the summary as skipped)
             if skipped is not None:
                 skipped.append((d.hand, d.seat, d.index))
             continue
-        rows.append(_row(d, ev))
+        if ev_b is not None and ev_b.get("paired") is not None:
+            rows.append(_cross_row(d, ev, ev_b))
+            if crossed is not None:
+                crossed.append((d.hand, d.seat, d.index))
+        else:
+            rows.append(_row(d, ev))
     return rows
 
 
@@ -171,7 +264,7 @@ def _chunk(task: tuple) -> dict[str, np.ndarray]:
 
     import importlib
 
-    module, path, game, lo, hi, seats, seed, samples = task
+    module, path, game, lo, hi, seats, seed, samples, cross_fit = task
     adapter = importlib.import_module(module)
     st = os.stat(path)
     key = (module, path, game, st.st_mtime_ns, st.st_size)
@@ -181,9 +274,12 @@ def _chunk(task: tuple) -> dict[str, np.ndarray]:
         _PARSED.clear()
         _PARSED[key] = record
     skipped: list = []
-    rows = review_rows(adapter, record, range(lo, hi), seats, seed=seed, samples=samples, skipped=skipped)
+    crossed: list = []
+    rows = review_rows(adapter, record, range(lo, hi), seats, seed=seed, samples=samples, skipped=skipped,
+                       cross_fit=cross_fit, crossed=crossed)
     out: dict[str, np.ndarray] = {"hands": np.asarray([hi - lo], dtype=np.int64),
-                                  "skipped": np.asarray([len(skipped)], dtype=np.int64)}
+                                  "skipped": np.asarray([len(skipped)], dtype=np.int64),
+                                  "crossed": np.asarray([len(crossed)], dtype=np.int64)}
     for c in _COLUMNS:
         vals = [r[c] for r in rows]
         if c in _TEXT:
@@ -202,12 +298,12 @@ _INTS = {"hand", "seat", "decision", "options", "samples"}
 def _merge(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     import numpy as np
 
-    return {k: a[k] + b[k] if k in ("hands", "skipped") else np.concatenate([a[k], b[k]]) for k in a}
+    return {k: a[k] + b[k] if k in ("hands", "skipped", "crossed") else np.concatenate([a[k], b[k]]) for k in a}
 
 
 def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[int] | None = None,
            seed: int = 0, samples: int = 32, workers: int = 1, progress: bool | str = False,
-           hands: int | None = None, chunk_hands: int = 25) -> Any:
+           hands: int | None = None, chunk_hands: int = 25, cross_fit: bool = True) -> Any:
     """Review a record: one row per decision (:data:`REVIEW_COLUMNS`).
 
     Parameters
@@ -223,16 +319,22 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     seed : int
         Seed of the advisor's layouts (the same seed, the same review).
     samples : int
-        Layouts of the advisor per decision.
+        Layouts of the advisor per decision (per set of layouts when cross-fitted).
     workers : int
         Processes (chunks of ``chunk_hands`` hands; the result does not depend on it).
     hands : int, optional
         Review only the first ``hands`` hands.
+    cross_fit : bool
+        Where the advisor samples, choose the best option on one set of ``samples`` layouts and
+        measure the loss on another (default; the module's docstring); False: both on the same
+        layouts (every loss at least 0, biased upward).  No effect with an exact advisor.
 
     Returns
     -------
     pandas.DataFrame
-        With ``attrs``: game, record, seats, seed, samples, unit, hands.
+        With ``attrs``: game, record, seats, seed, samples, unit, hands, policies, skipped,
+        ``cross_fit`` (whether the losses are cross-fitted: asked for, and the advisor samples)
+        and ``cross_fitted`` (the decisions that were).
     """
     import numpy as np
 
@@ -250,14 +352,15 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     module = adapter.__name__
     step = max(1, int(chunk_hands))
     tasks = [(module, os.fspath(path), game, lo, min(n, lo + step), None if seats is None else tuple(seats),
-              int(seed), int(samples)) for lo in range(0, n, step)]
+              int(seed), int(samples), bool(cross_fit)) for lo in range(0, n, step)]
     rows: dict[str, Any] = {c: [] for c in _COLUMNS}
-    skipped = 0
+    skipped = crossed = 0
     if tasks:
         total = run_chunks(_chunk, tasks, merge=_merge, workers=workers, progress=progress, desc="review",
                            sizes=[t[4] - t[3] for t in tasks], unit="hands")
         rows = {c: total[c] for c in _COLUMNS}
         skipped = int(total["skipped"][0])
+        crossed = int(total["crossed"][0])
     df = pd.DataFrame(rows, columns=_COLUMNS)
     for c in _INTS:
         df[c] = df[c].astype(np.int64)
@@ -267,7 +370,8 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     df.attrs.update({"game": game, "record": os.fspath(path), "seats": "all" if seats is None else list(seats),
                      "seed": int(seed), "samples": int(samples),
                      "unit": str(getattr(adapter, "LOSS_UNIT", None) or record.header.get("unit", "")),
-                     "hands": n, "policies": list(record.header.get("policies", [])), "skipped": skipped})
+                     "hands": n, "policies": list(record.header.get("policies", [])), "skipped": skipped,
+                     "cross_fit": bool(cross_fit) and (crossed > 0 or len(df) == 0), "cross_fitted": crossed})
     return df
 
 
@@ -336,8 +440,7 @@ def write_html(df: Any, path: str | os.PathLike, *, flag: float | None = None, t
         f"<h1>{e(title)}</h1>",
         f"<p>record <code>{e(str(a.get('record', '')))}</code>, game {e(str(a.get('game', '')))}, policies "
         f"{e(', '.join(map(str, a.get('policies', []))))}; seats {e(str(a.get('seats', '')))}; "
-        f"{a.get('samples', '')} layouts a decision, seed {a.get('seed', '')}; loss in {e(str(a.get('unit', '')))} "
-        "(the advisor's paired difference to its best move, 95% interval).</p>",
+        f"{e(_layouts_text(a))}; loss in {e(str(a.get('unit', '')))} ({e(_loss_text(a))}).</p>",
         "<h2>Summary</h2>",
         summ[summ.level == "record"].to_html(index=False, float_format=lambda x: f"{x:.3f}", na_rep=""),
         f"<h2>Flagged decisions ({len(flagged)})</h2>",
@@ -386,8 +489,14 @@ def review_options(default_samples: int = 32) -> tuple:
         Opt("--seat", "int", default=None, lo=0, hi=99, unit="seat",
             help="the seat whose decisions are reviewed (default: every seat)"),
         Opt("--samples", "int", default=default_samples, lo=1, hi=100_000, unit="layouts",
-            help=f"the advisor's layouts a decision (default {default_samples}; a fixed count, so the review "
-                 "is the same for the same --seed)"),
+            help=f"the advisor's layouts a decision, per set of layouts when cross-fitted (default "
+                 f"{default_samples}; a fixed count, so the review is the same for the same --seed)"),
+        Opt("--cross-fit", "switch", default=True,
+            help="choose the advisor's best move on one set of --samples layouts and measure the loss on "
+                 "another, independent one (default: on), so that a player as good as the advisor loses 0 on "
+                 "average (a loss can then be below 0); --no-cross-fit chooses and measures on the same "
+                 "layouts (half the work; every loss at least 0, biased upward). No effect in Kap Tai Shap, "
+                 "whose advisor is exact"),
         o.seed(),
         Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
             help="review only the first N hands of the record (default all)"),
@@ -406,8 +515,10 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
     from kaptai.spec import Output
 
     seats = None if args.seat is None else [int(args.seat)]
+    cross = True if getattr(args, "cross_fit", None) is None else bool(args.cross_fit)
     df = review(adapter, args.record, game.name, seats=seats, seed=args.seed, samples=args.samples,
-                workers=args.workers, progress=want_progress(progress=args.progress), hands=args.hands)
+                workers=args.workers, progress=want_progress(progress=args.progress), hands=args.hands,
+                cross_fit=cross)
     if args.html:
         write_html(df, args.html, title=f"kaptai review {game.name} {os.path.basename(os.fspath(args.record))}")
     summ = summarize(df)
@@ -419,15 +530,30 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
                      f"{df.attrs['unit']} a decision; largest: {r.worst_decision}")
     if df.attrs.get("skipped"):
         lines.append(f"{df.attrs['skipped']} decision(s) left out: positions the advisor cannot price")
-    legend = "\n".join(lines + ["loss = the advisor's best option minus the move made (its paired difference, 95% "
-                                "interval); p_win before/after = under the best move / the move made"
+    legend = "\n".join(lines + [_loss_text(df.attrs) + "; p_win before/after = under the best move / the move made"
                                 + (f"; HTML report: {args.html}" if args.html else "")])
+    how = _layouts_text(df.attrs)
     if args.summary:
-        return Output(summ, f"review of {args.record}: summary per hand and per record ({args.samples} layouts a "
-                            f"decision, seed {args.seed})", SUMMARY_COLUMNS, legend=legend)
-    return Output(df.drop(columns=["hand_text", "table"]),
-                  f"review of {args.record}: every decision ({args.samples} layouts a decision, seed {args.seed})",
+        return Output(summ, f"review of {args.record}: summary per hand and per record ({how})", SUMMARY_COLUMNS,
+                      legend=legend)
+    return Output(df.drop(columns=["hand_text", "table"]), f"review of {args.record}: every decision ({how})",
                   REVIEW_COLUMNS, legend=legend)
+
+
+def _layouts_text(a: Any) -> str:
+    """The layouts of a review, for its header (``attrs`` of :func:`review`)."""
+    if a.get("cross_fit"):
+        return (f"cross-fitted: the best chosen on {a.get('samples', '')} layouts, the loss measured on "
+                f"{a.get('samples', '')} others, seed {a.get('seed', '')}")
+    return f"{a.get('samples', '')} layouts a decision, seed {a.get('seed', '')}"
+
+
+def _loss_text(a: Any) -> str:
+    if a.get("cross_fit"):
+        return ("loss = the advisor's best option (chosen on the first set of layouts) minus the move made, "
+                "valued on the second set (their paired difference, 95% interval; below 0 when the move made "
+                "did better there)")
+    return "loss = the advisor's best option minus the move made (its paired difference, 95% interval)"
 
 
 #: Held while a replay's scripted policy is watched: :class:`observe_script` replaces a module

@@ -162,26 +162,39 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
-    """The advisor on a decision (the scoring in force)."""
+    """The advisor on a decision (the scoring in force): its table (best first), and the paired
+    sums behind it with each row's option in them (``paired``, ``index``: a cross-fitted review
+    measures on them; a bid's sums hold both scorings, the rows are the scoring in force's)."""
+    from kaptai.core.advise import capture_paired
+    from kaptai.core.review import match_options
     from kaptai.heaven11.advisor import advise_play
 
     v = d.view
-    if d.kind == "bid":
-        df = bid_advice(v, d.extra["rules"], samples=samples, seed=seed)
+    with capture_paired() as got:
+        if d.kind == "bid":
+            df = bid_advice(v, d.extra["rules"], samples=samples, seed=seed)
+        else:
+            x = d.extra
+            kw: dict[str, Any] = {"auction": x["auction"], "dealer": x["dealer"]} if x["auction"] else {}
+            df = advise_play(x["dealt"], contract=_bid_text(5 * v.level + v.trump), declarer=v.declarer,
+                             seat=v.seat, plays=x["plays"] or None, rules=x["rules"], samples=samples, seed=seed, **kw)
+            df = df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+    res = got[-1]
+    k = res.sums.shape[1]
+    if d.kind == "bid":  # two blocks of options, one per scoring ('as_written', 'symmetric'), in that order
+        g = 1 if _scoring(d.extra["rules"]) == "symmetric" else 0
+        cand: range = range(g * (k // 2), (g + 1) * (k // 2))
     else:
-        x = d.extra
-        kw: dict[str, Any] = {"auction": x["auction"], "dealer": x["dealer"]} if x["auction"] else {}
-        df = advise_play(x["dealt"], contract=_bid_text(5 * v.level + v.trump), declarer=v.declarer, seat=v.seat,
-                         plays=x["plays"] or None, rules=x["rules"], samples=samples, seed=seed, **kw)
-        df = df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+        cand = range(k)
     return {"labels": list(df.option), "value": df.value.to_numpy(), "vs_best": df.vs_best.to_numpy(),
             "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(), "p_win": None,
-            "samples": int(df.samples.iloc[0])}
+            "samples": int(df.samples.iloc[0]), "paired": res,
+            "index": match_options(res, {0: df.value.to_numpy()}, cand)}
 
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play heaven-eleven``: a person at ``--seat`` against the built-in players."""
-    from kaptai.core.play import Rerun, parse_opponents, run_session, seat_policies
+    from kaptai.core.play import FinishedHands, parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.heaven11.config import make_config
     from kaptai.heaven11.records import UNIT, hand_events
@@ -198,13 +211,12 @@ def play_command(args: Any, game: Any) -> Any:
                          seed=args.seed, hands=args.hands, bidding=bids)
     con.say(f"Heaven Eleven, you are seat {args.seat}; the others play {', '.join(opp)} and bid 'expected'. "
             "Call 3S / 1NT / pass; play cards (AS, or 4C 5C); ? lists the legal moves, quit stops.")
-    events = hand_events(None, cfg.rules, policies=pols, bidding=bids, hands=args.hands, seed=args.seed)
-    # the session is one engine run: at quit its finished hands are played again (Rerun)
-    rerun = Rerun(human, ("bid", "play"),
-                  lambda p, n: hand_events(None, cfg.rules, policies=seat_policies(p, opp, args.seat), bidding=bids,
-                                           hands=n, seed=args.seed),
-                  "kaptai.heaven11.engine_reference", "h")
-    df = run_session(con, header, events, seat=args.seat, record=args.record, rerun=rerun)
+    # the session is one engine run: it hands each hand over to ``kept`` as soon as it is over,
+    # so at quit the finished hands are kept
+    kept = FinishedHands()
+    events = hand_events(None, cfg.rules, policies=pols, bidding=bids, hands=args.hands, seed=args.seed,
+                         on_hand=kept)
+    df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
 
 

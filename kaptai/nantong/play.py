@@ -186,16 +186,27 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
-    """The advisor on a discard (a ``win`` row, when the hand is complete, is not a discard)."""
-    df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    """The advisor on a discard (a ``win`` row, when the hand is complete, is not a discard), best
+    first, and the paired sums behind its table with each row's option in them (``paired``,
+    ``index``: a cross-fitted review measures on them)."""
+    from kaptai.core.advise import capture_paired
+    from kaptai.core.review import match_options
+
+    with capture_paired() as got:
+        df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    res = got[-1]
+    won = int((df.discard.astype(str) == "win").any())  # the win now is the sums' first option
     df = df[df.discard.astype(str) != "win"].sort_values("value", ascending=False, kind="stable")
+    # every mean the table shows from the sums (the value is quantity 1, the win share, under rank_only)
+    index = match_options(res, {0: df.value.to_numpy(), 1: df.p_win.to_numpy(), 2: df.expected_hu.to_numpy(),
+                                3: df.p_complete.to_numpy()}, range(won, res.sums.shape[1]))
     best = df.value.max()
     vs = df.value.to_numpy() - best
     # the advisor's paired interval is to its own first option; shift it to the best value
     shift = df.value.to_numpy() - df.vs_best.to_numpy() - best
     return {"labels": [str(x) for x in df.discard], "value": df.value.to_numpy(), "vs_best": vs,
             "vs_low": df.vs_best_low.to_numpy() + shift, "vs_high": df.vs_best_high.to_numpy() + shift,
-            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0])}
+            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0]), "paired": res, "index": index}
 
 
 def play_command(args: Any, game: Any) -> Any:

@@ -111,16 +111,25 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
-    """The advisor on a discard."""
-    df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    """The advisor on a discard: its table (best first), and the paired sums behind it with each
+    row's option in them (``paired``, ``index``: a cross-fitted review measures on them; None when
+    nothing was sampled, a position whose values are exact)."""
+    from kaptai.core.advise import capture_paired
+    from kaptai.core.review import match_options
+
+    with capture_paired() as got:
+        df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    sampled = bool(got) and bool((df.samples > 0).all())
+    res = got[-1] if sampled else None
     return {"labels": [str(x) for x in df.discard], "value": df.ev.to_numpy(), "vs_best": df.vs_best.to_numpy(),
             "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(),
-            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0])}
+            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0]), "paired": res,
+            "index": match_options(res, {0: df.ev.to_numpy(), 1: df.p_win.to_numpy()}) if res is not None else None}
 
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play nine-ten``: a person at ``--seat`` against the built-in players."""
-    from kaptai.core.play import Rerun, parse_opponents, run_session, seat_policies
+    from kaptai.core.play import FinishedHands, parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.nineten.config import make_config
     from kaptai.nineten.records import UNIT, hand_events
@@ -139,18 +148,12 @@ def play_command(args: Any, game: Any) -> Any:
                          seed=args.seed, hands=args.hands, stake=float(cfg.rules.stake_per_tou))
     con.say(f"nine-ten, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to "
             "discard (RK, or its name); claims and dead cards are automatic; ? lists the legal discards, quit stops.")
-    events = R_events(cfg, pols, args.seed, args.hands, hand_events)
-    # the session is one engine run: at quit its finished hands are played again (Rerun)
-    rerun = Rerun(human, ("discard", "claim", "expose_dead"),
-                  lambda p, n: R_events(cfg, seat_policies(p, opp, args.seat), args.seed, n, hand_events),
-                  "kaptai.nineten.engine_reference", "i")
-    df = run_session(con, header, events, seat=args.seat, record=args.record, rerun=rerun)
+    # the session is one engine run: it hands each hand over to ``kept`` as soon as it is over,
+    # so at quit the finished hands are kept
+    kept = FinishedHands()
+    events = hand_events(cfg.players, cfg.rules, policies=list(pols), hands=args.hands, seed=args.seed, on_hand=kept)
+    df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
-
-
-def R_events(cfg: Any, pols: Sequence[Any], seed: int, hands: int, fn: Any) -> Iterator[list[dict[str, Any]]]:
-    """Each hand's events (:func:`kaptai.nineten.records.hand_events`)."""
-    return fn(cfg.players, cfg.rules, policies=list(pols), hands=hands, seed=seed)
 
 
 def review_command(args: Any, game: Any) -> Any:
