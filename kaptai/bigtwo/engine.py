@@ -35,6 +35,7 @@ def run_hands(
     decks: Any = None,
     engine: str = "auto",
     seat_by_leader: bool = False,
+    on_hand: Any = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``games`` games on one random stream: the outcome arrays and the log.
 
@@ -57,6 +58,10 @@ def run_hands(
         ``policies[j]`` is the policy of the seat ``j`` places after each game's leader
         (compiled engine only, ``first_lead='lowest_card'``; ``docs/big-two-engine.md``,
         "Seating from the leader"); the outcome rows stay in engine seats.
+    on_hand : callable, optional
+        ``on_hand(g, out, log)`` as soon as game ``g`` is over: its outcome row and log rows
+        (the reference engine only, which ``'auto'`` then picks;
+        :func:`kaptai.bigtwo.engine_reference.run_hands`).
 
     Returns
     -------
@@ -87,11 +92,14 @@ def run_hands(
         raise RulesError("seat_by_leader=True needs the compiled engine (built-in policies)")
     if seat_by_leader and cfg.rules.first_lead != "lowest_card":
         raise RulesError(f"seat_by_leader=True needs first_lead='lowest_card', not {cfg.rules.first_lead!r}")
-    if builtin and engine != "reference":
+    if on_hand is not None and (engine == "compiled" or seat_by_leader):
+        raise RulesError("on_hand needs the reference engine (engine='auto' or 'reference', no seat_by_leader)")
+    if builtin and engine != "reference" and on_hand is None:
         from kaptai.bigtwo import _engine
 
         return _engine.run_hands(cfg, [POLICY_CODES[p] for p in pols], bit_generator, int(games),
                                  record=int(record), decks=decks, seat_by_leader=bool(seat_by_leader))
     from kaptai.bigtwo import engine_reference
 
-    return engine_reference.run_hands(cfg, pols, bit_generator, int(games), record=int(record), decks=decks)
+    return engine_reference.run_hands(cfg, pols, bit_generator, int(games), record=int(record), decks=decks,
+                                      on_hand=on_hand)

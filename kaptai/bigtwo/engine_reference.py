@@ -34,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
@@ -122,6 +123,8 @@ def run_hands(
     games: int,
     record: int = 0,
     decks: Any = None,
+    *,
+    on_hand: Callable[[int, dict[str, np.ndarray], np.ndarray], None] | None = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``games`` games from one fresh bit generator.
 
@@ -140,6 +143,10 @@ def run_hands(
     decks : array_like (m, 52), optional
         Decks used in order instead of shuffling (each deal, a redeal included, takes the
         next; too few is an error).
+    on_hand : callable, optional
+        ``on_hand(g, out, log)``, called as soon as game ``g`` is over with its outcome row
+        (``out[key]``: the run's ``out[key][g:g + 1]``) and its log rows (empty past ``record``):
+        what the run returns, game by game, while it runs.
 
     Returns
     -------
@@ -166,10 +173,14 @@ def run_hands(
     rows: list = []
     prev = -1
     for g in range(int(games)):
+        start = len(rows)
         res = play_game(cfg, objs, stream, decks=source, previous_winner=prev, game=g,
                         log=rows if g < record else None)
         prev = res.winner
         for key in out:
             out[key][g] = getattr(res, key)
+        if on_hand is not None:
+            on_hand(g, {key: v[g:g + 1].copy() for key, v in out.items()},
+                    np.array(rows[start:], dtype=np.int64).reshape(-1, 6))
     log = np.array(rows, dtype=np.int64).reshape(-1, 6)
     return out, log

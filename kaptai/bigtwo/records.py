@@ -27,7 +27,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -169,12 +169,15 @@ def hand_events(
     hands: int = 1,
     seed: int | None = 0,
     malaysian_swap: str = "policy",
+    on_hand: Callable[[int, list[dict[str, Any]]], None] | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Play ``hands`` games and yield each game's events (``deal`` ... ``settle``).
 
     The decks come from the seed (:func:`kaptai.core.records.batch_streams`, batches of
     :data:`BATCH` games; one batch for the whole run under ``first_lead='previous_winner'``,
-    whose first lead follows the previous game).
+    whose first lead follows the previous game).  With ``on_hand``, the runs are the reference
+    engine's and ``on_hand(i, events)`` gets game ``i``'s events as soon as it is over, before
+    its batch ends (a game a batch plays again after drawing more spare decks comes again).
 
     >>> evs = next(hand_events(4, hands=1, seed=3))
     >>> evs[0]["type"], evs[-1]["type"], len(evs[0]["hands"])
@@ -187,29 +190,46 @@ def hand_events(
         raise KaptaiError(f"hands={quote_token(hands)}: expected a whole number >= 0")
     batch = int(hands) if cfg.rules.first_lead == "previous_winner" else BATCH
     done, b = 0, 0
+    used = [0]  # decks of the batch dealt so far (a redeal takes one more)
+
+    def events(i: int, out: Mapping[str, Any], j: int, nets: np.ndarray, rows: np.ndarray) -> list[dict[str, Any]]:
+        """Game ``i``'s events from its log rows and row ``j`` of the outcomes ``out`` (nets ``nets``)."""
+        conv = _Events(cfg, i, decks[used[0]:])
+        evs = conv.feed(rows)
+        used[0] += conv.used
+        evs.append(settle_event(cfg, out, j, nets))
+        return evs
+
+    over: list[list[dict[str, Any]]] = []  # with on_hand: each game's events as the run ends it
+
+    def hand_over(g: int, out: dict[str, np.ndarray], rows: np.ndarray) -> None:
+        over.append(events(done + g, out, 0, _nets(cfg, out), rows))
+        assert on_hand is not None
+        on_hand(done + g, over[-1])
+
     while done < hands:
         n = min(batch, int(hands) - done)
         extra = n // 8 + 8
         while True:
             deals, policy_bg = batch_streams(seed, b)
             decks = np.stack([deals.permutation(N_CARDS) for _ in range(n + extra)]).astype(np.int64)
+            used[0] = 0
+            over.clear()
             try:
-                out, log = run_hands(cfg, pols, policy_bg, n, record=n, decks=decks)
+                out, log = run_hands(cfg, pols, policy_bg, n, record=n, decks=decks,
+                                     on_hand=None if on_hand is None else hand_over)
                 break
             except KaptaiError as exc:  # more redeals than spare decks: draw more (the first stay the same)
                 if "deck" not in str(exc) or extra > 100 * n + 1000:
                     raise
                 extra *= 4
-        nets = _nets(cfg, out)
-        starts = np.searchsorted(log[:, 0], np.arange(n + 1)) if len(log) else np.zeros(n + 1, dtype=np.int64)
-        k = 0
-        for g in range(n):
-            rows = log[starts[g]:starts[g + 1]]
-            conv = _Events(cfg, done + g, decks[k:])
-            evs = conv.feed(rows)
-            k += conv.used
-            evs.append(settle_event(cfg, out, g, nets))
-            yield evs
+        if on_hand is not None:
+            yield from over
+        else:
+            nets = _nets(cfg, out)
+            starts = np.searchsorted(log[:, 0], np.arange(n + 1)) if len(log) else np.zeros(n + 1, dtype=np.int64)
+            for g in range(n):
+                yield events(done + g, out, g, nets, log[starts[g]:starts[g + 1]])
         done += n
         b += 1
 

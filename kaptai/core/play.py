@@ -34,7 +34,7 @@ from typing import Any, TextIO, TypeVar
 
 from kaptai.errors import KaptaiError, quote_token
 
-__all__ = ["QuitGame", "Console", "can_print", "QUIT_WORDS", "HELP_WORDS", "HINT_WORDS", "hint_rows", "run_session", "Rerun",
+__all__ = ["QuitGame", "Console", "can_print", "QUIT_WORDS", "HELP_WORDS", "HINT_WORDS", "hint_rows", "run_session", "FinishedHands",
            "parse_opponents", "seat_policies"]
 
 T = TypeVar("T")
@@ -186,117 +186,41 @@ def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: in
     return "hint (advisor): " + "   ".join(parts)
 
 
-class Rerun:
-    """Keeps the hands a person finished before ``quit`` in a game whose engine hands the
-    session's hands over only when its run ends (Big Two, nine-ten, Heaven Eleven: one run of
-    the reference engine for the session).
+class FinishedHands:
+    """The hands an engine run has finished, handed over one by one while it runs: the
+    ``on_hand`` callback of a game's ``hand_events`` (Big Two, nine-ten, Heaven Eleven, whose
+    engine hands a session's hands to the play loop only when its run ends).  At ``quit``
+    :func:`run_session` keeps those the run had finished but not yet handed over.
 
-    While the session runs, the person's policy logs every answer it gives, in order.  At
-    ``quit`` the engine's run is interrupted inside its loop over the hands; its counter of
-    hands (the local ``counter`` of ``run_hands`` in module ``engine``, read from the
-    traceback) says how many it had finished.  Those hands are played again from the same
-    seed, the person's seat answering from the log (no prompt): the engines are deterministic
-    given the seed and the moves, so it is the same game, handed over whole.
-
-    Parameters
-    ----------
-    human : Policy
-        The person's policy (its class gets a logging subclass: the answers of ``methods``).
-    methods : sequence of str
-        The policy's decision methods.
-    events : callable
-        ``events(policy, hands)``: the session's hand events for ``hands`` hands with
-        ``policy`` at the person's seat (everything else as in the session).
-    engine, counter : str
-        The reference engine's module and the name of its loop's hand counter.
+    Called as ``kept(index, events)`` with the hand's index in the session and its events; a
+    hand handed over again (a run played again after drawing more spare decks) replaces it and
+    those after it.
 
     Examples
     --------
-    >>> class P:
-    ...     def move(self, view): return view * 2
-    >>> p = P(); r = Rerun(p, ("move",), lambda pol, n: iter([[pol.move(3)]] * n), "m", "i")
-    >>> p.move(1), p.move(5), r.answers
-    (2, 10, [('move', 2), ('move', 10)])
-    >>> q = r.replay_policy(); q.move(99), q.move(99)
-    (2, 10)
+    >>> kept = FinishedHands()
+    >>> kept(0, ["a"]); kept(1, ["b"]); kept(1, ["b2"]); kept.hands
+    [['a'], ['b2']]
     """
 
-    def __init__(self, human: Any, methods: Sequence[str], events: Callable[[Any, int], Iterator[Any]],
-                 engine: str, counter: str):
-        self.answers: list[tuple[str, Any]] = []
-        self.base = type(human)
-        self.methods = tuple(methods)
-        self.events, self.engine, self.counter = events, engine, counter
-        log = self.answers
+    def __init__(self) -> None:
+        self.hands: list[list[dict[str, Any]]] = []
 
-        def wrap(name: str) -> Callable[..., Any]:
-            orig = getattr(self.base, name)
-
-            def method(obj: Any, *args: Any) -> Any:
-                answer = orig(obj, *args)
-                log.append((name, answer))
-                return answer
-
-            return method
-
-        human.__class__ = type(self.base.__name__, (self.base,), {m: wrap(m) for m in self.methods})
-        self.human = human
-
-    def replay_policy(self) -> Any:
-        """A copy of the person's policy that gives the logged answers again, in order."""
-        queue = list(self.answers)
-
-        def answer(name: str) -> Callable[..., Any]:
-            def method(obj: Any, *args: Any) -> Any:
-                if not queue or queue[0][0] != name:
-                    raise KaptaiError(f"the replay of your moves asks {quote_token(name)} where the game "
-                                      f"asked {quote_token(queue[0][0]) if queue else 'nothing more'}")
-                return queue.pop(0)[1]
-
-            return method
-
-        cls = type(self.base.__name__, (self.base,), {m: answer(m) for m in self.methods})
-        obj: Any = object.__new__(cls)
-        obj.__dict__.update(self.human.__dict__)
-        return obj
-
-    def finished(self, exc: BaseException) -> int:
-        """Hands the engine's run had finished when ``exc`` interrupted it (0 if not found)."""
-        tb = exc.__traceback__
-        found = 0
-        while tb is not None:
-            f = tb.tb_frame
-            if f.f_code.co_name == "run_hands" and f.f_globals.get("__name__") == self.engine:
-                n = f.f_locals.get(self.counter)
-                found = int(n) if isinstance(n, int) else 0
-            tb = tb.tb_next
-        return found
-
-    def recover(self, exc: BaseException, done: list, console: Console) -> list:
-        """The hands finished at ``quit``: ``done`` and those the interrupted run had finished."""
-        total = len(done) + self.finished(exc)
-        if total <= len(done):
-            return done
-        console.say(f"keeping the {total} finished hand(s): playing them again from the seed with your moves ...")
-        try:
-            hands = list(self.events(self.replay_policy(), total))
-        except KaptaiError as err:
-            console.say(f"could not play them again ({err}); the record keeps the {len(done)} handed over")
-            return done
-        if len(hands) != total or hands[:len(done)] != done:
-            console.say(f"the hands played again differ; the record keeps the {len(done)} handed over")
-            return done
-        return hands
+    def __call__(self, index: int, events: list[dict[str, Any]]) -> None:
+        del self.hands[index:]
+        if index != len(self.hands):
+            raise KaptaiError(f"hand {index} handed over after only {len(self.hands)} hand(s)")
+        self.hands.append(events)
 
 
 def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[dict[str, Any]]], *,
-                seat: int, record: str | None = None, rerun: Rerun | None = None) -> Any:
+                seat: int, record: str | None = None, finished: FinishedHands | None = None) -> Any:
     """Play a session: each hand's events as the engine hands them over, its result shown;
     ``quit`` stops it cleanly.  The finished hands are written to ``record`` (a game record,
     ``docs/records.md``; written whole or not at all) and returned as a table, one row per
-    hand: the hand, each seat's result, and the person's seat's result.  With ``rerun``, the
+    hand: the hand, each seat's result, and the person's seat's result.  With ``finished``, the
     hands the engine had finished but not yet handed over at ``quit`` are kept too
-    (:class:`Rerun`): a finished hand is never lost.
+    (:class:`FinishedHands`): a finished hand is never lost.
 
     Parameters
     ----------
@@ -309,8 +233,9 @@ def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[d
     seat : int
     record : str, optional
         Where to write the record.
-    rerun : Rerun, optional
-        For an engine that hands the hands over only at the end of its run.
+    finished : FinishedHands, optional
+        For an engine that hands the hands over only at the end of its run: the ``on_hand``
+        collector of the run behind ``hands``.
     """
     import pandas as pd
 
@@ -327,9 +252,10 @@ def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[d
                         + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(res)))
     except QuitGame as exc:
         quit_reason = str(exc)
-        if rerun is not None:
+        if finished is not None and len(finished.hands) > len(done):
             before = len(done)
-            done = rerun.recover(exc, done, console)
+            done = list(finished.hands)  # the hands handed over are its first ones
+            console.say(f"keeping the {len(done)} finished hand(s)")
             for i, evs in enumerate(done[before:], before + 1):
                 res = evs[-1].get("result", [])
                 mine = res[seat] if seat < len(res) else None

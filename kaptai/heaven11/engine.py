@@ -35,7 +35,7 @@ def _check_decks(decks: Any) -> np.ndarray:
 
 def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGenerator, hands: int, *,
               bidding: Any = "expected", record: int = 0, decks: Any = None,
-              engine: str = "auto") -> tuple[dict[str, np.ndarray], np.ndarray]:
+              engine: str = "auto", on_hand: Any = None) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``hands`` hands on one random stream: outcome arrays and the int64 log.
 
     Parameters
@@ -53,6 +53,10 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
     decks : array (m, 52), optional
         Deal these decks in order instead of shuffling.
     engine : {'auto', 'compiled', 'reference'}
+    on_hand : callable, optional
+        ``on_hand(h, out, log)`` as soon as hand ``h`` is over: its outcome row and log rows (the
+        reference engine only, which ``'auto'`` then picks;
+        :func:`kaptai.heaven11.engine_reference.run_hands`).
 
     Returns
     -------
@@ -67,7 +71,9 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
     if engine == "compiled" and not builtin:
         raise RulesError("the compiled engine plays only the built-in policies 'random', 'greedy', 'rollout', 'search'")
     d = None if decks is None else _check_decks(decks)
-    if builtin and engine != "reference":
+    if on_hand is not None and engine == "compiled":
+        raise RulesError("on_hand needs the reference engine (engine='auto' or 'reference')")
+    if builtin and engine != "reference" and on_hand is None:
         from kaptai.heaven11 import _engine
 
         try:
@@ -79,4 +85,5 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
             raise
     from kaptai.heaven11 import engine_reference
 
-    return engine_reference.run_hands(cfg, pols, bit_generator, int(hands), bidding=bids, record=int(record), decks=d)
+    return engine_reference.run_hands(cfg, pols, bit_generator, int(hands), bidding=bids, record=int(record), decks=d,
+                                      on_hand=on_hand)

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Sequence
 
 import numpy as np
@@ -752,15 +753,26 @@ class _Engine:
 
 def run_hands(cfg: EngineConfig, policies: Sequence[Any], bit_generator: np.random.BitGenerator, hands: int, *,
               bidding: Sequence[str] = ("expected",) * 4, record: int = 0,
-              decks: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Play ``hands`` hands (trusted, validated inputs; see :func:`kaptai.heaven11.engine.run_hands`)."""
+              decks: np.ndarray | None = None,
+              on_hand: Callable[[int, dict[str, np.ndarray], np.ndarray], None] | None = None,
+              ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Play ``hands`` hands (trusted, validated inputs; see :func:`kaptai.heaven11.engine.run_hands`).
+
+    ``on_hand(h, out, log)``, when given, is called as soon as hand ``h`` is over, with its
+    outcome row (``out[key]``: the run's ``out[key][h:h + 1]``) and its log rows (empty past
+    ``record``): what the run returns, hand by hand, while it runs.
+    """
     rs = RandomStream(bit_generator)
     E = _Engine(cfg, policies, bidding, rs, decks)
     out = new_outcomes(hands)
     dealer = cfg.first_dealer if cfg.first_dealer >= 0 else rs.bounded(4)
     for h in range(hands):
         E.recording = h < record
+        start = len(E.log)
         dealer = E.play_hand(out, h, dealer)
+        if on_hand is not None:
+            on_hand(h, {key: v[h:h + 1].copy() for key, v in out.items()},
+                    np.array(E.log[start:], dtype=np.int64).reshape(-1, 6))
     log = np.array(E.log, dtype=np.int64).reshape(-1, 6)
     return out, log
 

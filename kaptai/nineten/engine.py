@@ -49,6 +49,7 @@ def run_hands(
     decks: Any = None,
     engine: str = "auto",
     relative: bool = False,
+    on_hand: Any = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Play ``hands`` hands on one random stream: the outcome arrays and the log.
 
@@ -73,6 +74,10 @@ def run_hands(
     relative : bool
         ``policies[s]`` plays the seat ``s`` places after each hand's dealer (default: physical
         seat ``s``).
+    on_hand : callable, optional
+        ``on_hand(i, out, log)`` as soon as hand ``i`` is over: its outcome row and log rows (the
+        reference engine only, which ``'auto'`` then picks;
+        :func:`kaptai.nineten.engine_reference.run_hands`).
 
     Returns
     -------
@@ -94,7 +99,10 @@ def run_hands(
                                   cfg.rules.next_dealer == "redraw"):
         raise RulesError("bit_generator=None needs decks and user policies only (the built-in policies break "
                          "ties at random)")
-    use_compiled = builtin and engine != "reference" and (engine == "compiled" or compiled_available())
+    if on_hand is not None and engine == "compiled":
+        raise RulesError("on_hand needs the reference engine (engine='auto' or 'reference')")
+    use_compiled = builtin and engine != "reference" and on_hand is None and (engine == "compiled" or
+                                                                              compiled_available())
     if use_compiled:
         from kaptai.nineten import _engine
 
@@ -103,4 +111,4 @@ def run_hands(
     from kaptai.nineten import engine_reference
 
     return engine_reference.run_hands(cfg, pols, bit_generator, int(hands), record=int(record), decks=decks,
-                                      relative=bool(relative))
+                                      relative=bool(relative), on_hand=on_hand)

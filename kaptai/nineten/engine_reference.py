@@ -8,7 +8,7 @@ rows, same outcomes) and is the only engine that runs user
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import comb
 from typing import Any
 
@@ -168,8 +168,22 @@ _RANDOM = POLICY_CODES["random"]
 
 
 def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGenerator | None, hands: int, *,
-              record: int = 0, decks: Any = None, relative: bool = False) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Play ``hands`` hands (see :func:`kaptai.nineten.engine.run_hands`)."""
+              record: int = 0, decks: Any = None, relative: bool = False,
+              on_hand: Callable[[int, dict[str, np.ndarray], np.ndarray], None] | None = None,
+              ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Play ``hands`` hands (see :func:`kaptai.nineten.engine.run_hands`).
+
+    ``on_hand(i, out, log)``, when given, is called as soon as hand ``i`` is over, with its
+    outcome row (``out[key]``: the run's ``out[key][i:i + 1]``) and its log rows (empty past
+    ``record``): what the run returns, hand by hand, while it runs.
+
+    >>> from kaptai.nineten.config import make_config
+    >>> seen = []
+    >>> out, log = run_hands(make_config(4), ["colour_cut"] * 4, np.random.PCG64(1), 3, record=3,
+    ...                      on_hand=lambda i, o, lg: seen.append((i, int(o["winner"][0]), len(lg))))
+    >>> [w for _, w, _ in seen] == out["winner"].tolist(), sum(n for *_, n in seen) == len(log)
+    (True, True)
+    """
     N = cfg.players
     codes = cfg.codes()
     rng = RandomStream(bit_generator) if bit_generator is not None else None
@@ -198,6 +212,7 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
 
     for i in range(hands):
         rec = log if i < record else None
+        start = len(log)
         step = [0]
 
         def L(seat: int, action: int, card: int, value: int) -> None:
@@ -243,16 +258,19 @@ def run_hands(cfg: EngineConfig, policies: list, bit_generator: np.random.BitGen
         out["stock_left"][i] = h.stock_left()
         if winner < 0:
             L(-1, A_DRAWN, -1, 0)
-            continue
-        net, colours, tou, bonus, kz, bonus_flip = _settle(cfg, codes, h, winner, win, source, kzwait, L)
-        out["bonus_flip"][i] = bonus_flip
-        out["colours"][i] = colours
-        out["tou"][i] = tou
-        out["bonus"][i] = bonus
-        out["kaizhao"][i] = kz
-        out["kaizhao_wait"][i] = 1 if kzwait else 0
-        out["net"][i] = net
-        L(winner, A_WIN, wcard, WIN_CODES[win])
+        else:
+            net, colours, tou, bonus, kz, bonus_flip = _settle(cfg, codes, h, winner, win, source, kzwait, L)
+            out["bonus_flip"][i] = bonus_flip
+            out["colours"][i] = colours
+            out["tou"][i] = tou
+            out["bonus"][i] = bonus
+            out["kaizhao"][i] = kz
+            out["kaizhao_wait"][i] = 1 if kzwait else 0
+            out["net"][i] = net
+            L(winner, A_WIN, wcard, WIN_CODES[win])
+        if on_hand is not None:
+            on_hand(i, {key: v[i:i + 1].copy() for key, v in out.items()},
+                    np.array(log[start:], dtype=np.int64).reshape(-1, 6))
     return out, np.array(log, dtype=np.int64).reshape(-1, 6)
 
 

@@ -25,7 +25,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,9 +126,12 @@ def hand_events(
     hands: int = 1,
     seed: int | None = 0,
     samples: int | None = None,
+    on_hand: Callable[[int, list[dict[str, Any]]], None] | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Play ``hands`` hands (one engine run: the dealer passes as the rules say) and yield each
-    hand's events (``deal`` ... ``settle``).
+    hand's events (``deal`` ... ``settle``).  With ``on_hand``, the run is the reference
+    engine's and ``on_hand(i, events)`` gets hand ``i``'s events as soon as it is over, before
+    the run ends (a hand the run plays again after drawing more spare decks comes again).
 
     >>> evs = next(hand_events(4, hands=1, seed=3))
     >>> evs[0]["type"], evs[0]["dealer"], evs[-1]["type"]
@@ -144,38 +147,56 @@ def hand_events(
     if n == 0:
         return
     extra = n // 8 + 8
-    while True:
-        deals, policy_bg = batch_streams(seed, 0)
-        decks = np.stack([deals.permutation(N_CARDS) for _ in range(n + extra)]).astype(np.int64)
-        try:
-            out, log = run_hands(cfg, n, policy_bg, pols, record=n, decks=decks)
-            break
-        except (KaptaiError, ValueError) as exc:  # more redeals than spare decks: draw more
-            if "deck" not in str(exc) or extra > 100 * n + 1000:
-                raise
-            extra *= 4
-    starts = np.searchsorted(log[:, 0], np.arange(n + 1))
-    used = 0
-    for i in range(n):
+    used = [0]  # decks dealt so far (a redeal takes one more)
+
+    def events(i: int, out: Mapping[str, np.ndarray], j: int, rows: np.ndarray) -> list[dict[str, Any]]:
+        """Hand ``i``'s events from its log rows and row ``j`` of the outcomes ``out``."""
         evs: list[dict[str, Any]] = []
         prev = -1
         wcard = -1
-        dealer = int(out["dealer"][i])
-        for row in log[starts[i]:starts[i + 1]]:
+        dealer = int(out["dealer"][j])
+        for row in rows:
             seat, action, card, value = (int(x) for x in row[2:6])
             if action == A_DEAL and prev != A_DEAL:
-                evs.append(_deal_event(cfg, i, dealer, [int(c) for c in decks[used]]))
-                used += 1
+                evs.append(_deal_event(cfg, i, dealer, [int(c) for c in decks[used[0]]]))
+                used[0] += 1
             prev = action
             if action == A_WIN:
                 wcard = card
             e = _row_event(seat, action, card, value)
             if e is not None:
                 evs.append(e)
-        w = int(out["winner"][i])
-        evs.append(_settle(w, _WIN_NAMES[int(out["win_type"][i])], wcard, int(out["tou"][i]) if w >= 0 else 0,
-                           out["net"][i]))
-        yield evs
+        w = int(out["winner"][j])
+        evs.append(_settle(w, _WIN_NAMES[int(out["win_type"][j])], wcard, int(out["tou"][j]) if w >= 0 else 0,
+                           out["net"][j]))
+        return evs
+
+    over: list[list[dict[str, Any]]] = []  # with on_hand: each hand's events as the run ends it
+
+    def hand_over(i: int, out: dict[str, np.ndarray], rows: np.ndarray) -> None:
+        over.append(events(i, out, 0, rows))
+        assert on_hand is not None
+        on_hand(i, over[-1])
+
+    while True:
+        deals, policy_bg = batch_streams(seed, 0)
+        decks = np.stack([deals.permutation(N_CARDS) for _ in range(n + extra)]).astype(np.int64)
+        used[0] = 0
+        over.clear()
+        try:
+            out, log = run_hands(cfg, n, policy_bg, pols, record=n, decks=decks,
+                                 on_hand=None if on_hand is None else hand_over)
+            break
+        except (KaptaiError, ValueError) as exc:  # more redeals than spare decks: draw more
+            if "deck" not in str(exc) or extra > 100 * n + 1000:
+                raise
+            extra *= 4
+    if on_hand is not None:
+        yield from over
+        return
+    starts = np.searchsorted(log[:, 0], np.arange(n + 1))
+    for i in range(n):
+        yield events(i, out, i, log[starts[i]:starts[i + 1]])
 
 
 def record_hands(
