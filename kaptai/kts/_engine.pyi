@@ -1,6 +1,7 @@
 """Type stubs of the compiled game engine (private; use kaptai.kts.simulate)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +22,16 @@ def run_hands(
     scripts: Sequence[Sequence[int]] | None = ...,
 ) -> tuple[dict[str, npt.NDArray[np.int64]], npt.NDArray[np.int32]]: ...
 def search_stats() -> dict[str, int]: ...
+def search_values(
+    cfg: EngineConfig,
+    state: Mapping[str, Any],
+    seat: int,
+    kind: int,
+    options: Sequence[int],
+    bit_generator: np.random.BitGenerator,
+    layouts: int,
+    early_of: int = ...,
+) -> npt.NDArray[np.float64]: ...
 def _basic_waits(counts: Sequence[int]) -> int: ...
 def _distance_proxy(counts: Sequence[int], copies: Sequence[int], n: int) -> int: ...
 

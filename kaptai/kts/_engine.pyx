@@ -2210,6 +2210,143 @@ def _memos_clear():
     _MEMO_POOL.clear()
 
 
+cdef object _init_table(Game* g, cfg, policies, scripts, list keep, int* sorted_tiles):
+    """The table of a run on a zeroed ``g`` (the rules, the policies, the key and class tables,
+    the search's settings, the memos); arrays it points into are appended to ``keep``, and
+    ``sorted_tiles`` gets the tiles of the sets in id order.  Returns ``(memo key, memos)`` to
+    give back with ``_memos_give`` when the run ends, or None."""
+    cdef int i, t, k, P = cfg.players
+    cdef int32_t[::1] script_view
+    cdef const unsigned char[::1] key_view
+    cdef const uint32_t[::1] info_view
+    cdef _Memos memos = None
+    if not 2 <= P <= MAXP or cfg.n_tiles > MAXWALL:
+        raise ValueError("table too large for the compiled engine")
+    g.P = P
+    g.n = cfg.n
+    g.n_first = cfg.n_first
+    g.n_other = cfg.n_other
+    g.n_tiles = cfg.n_tiles
+    g.n_dice = cfg.n_dice
+    g.claim_mode = cfg.claim_code
+    g.claim_then_draw = cfg.turn_code == 0
+    g.keep_drawn = 1 if cfg.keep_drawn else 0
+    g.has_basic = cfg.forms_mask & 1
+    g.has_extra = (cfg.forms_mask & ~1) != 0
+    g.code_ok = max(cfg.copies) <= 7
+    rules_init(&g.r, cfg.forms_mask, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
+    rules_init(&g.rx, cfg.forms_mask & ~1, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
+    k = 0
+    for t in range(NT):
+        g.copies[t] = cfg.copies[t]
+        for i in range(cfg.copies[t]):
+            sorted_tiles[k] = t
+            k += 1
+    g.total_copies = k
+    caps = sorted({c for c in cfg.copies if c > 0})
+    if max(cfg.copies) > 16:
+        raise ValueError("at most 16 copies of a tile id")
+    g.n_caps = len(caps)
+    for i, c in enumerate(caps):
+        g.cap_k[i] = c
+        g.cap_ids[i] = sum(1 << t for t in range(NT) if cfg.copies[t] == c)
+    g.no_copy_ids = sum(1 << t for t in range(NT) if cfg.copies[t] == 0)
+    if len(policies) != P:
+        raise ValueError("one policy code per seat")
+    for i in range(P):
+        g.policy[i] = int(policies[i])
+        if not 0 <= g.policy[i] <= POL_SEARCH:
+            raise ValueError(f"unknown policy code {g.policy[i]}")
+        if g.policy[i] == POL_SCRIPT:
+            arr = np.ascontiguousarray(scripts[i] if scripts is not None else [], dtype=np.int32)
+            keep.append(arr)
+            g.script_len[i] = arr.shape[0]
+            if arr.shape[0]:
+                script_view = arr
+                g.script[i] = &script_view[0]
+    from kaptai.kts._lookahead import _class_tables, _key_table
+    key_arr = _key_table(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
+    keep.append(key_arr)
+    key_view = key_arr
+    g.keys = &key_view[0]
+    uses_look = False
+    for i in range(P):
+        uses_look = uses_look or g.policy[i] in (POL_LOOKAHEAD, POL_LOOKAHEAD_SCORE, POL_SEARCH)
+    g.search_S = int(cfg.search_samples)
+    g.search_z = float(cfg.search_z)
+    g.settle = int(cfg.settlement_code)
+    g.cut = float(cfg.house_cut)
+    if not 1 <= g.search_S <= 100_000 or not 0.0 <= g.search_z <= 10.0 or not 0 <= g.settle <= 1:
+        raise ValueError(f"search_samples={g.search_S}, search_z={g.search_z} or settlement code "
+                         f"{g.settle}: out of range (1-100,000, 0-10, 0 or 1)")
+    g.roll_own = POL_LOOKAHEAD if g.settle == SETTLE_POT else POL_LOOKAHEAD_SCORE
+    if int(cfg.rollout_code) == 1:       # the reference policy itself
+        g.roll_pol = g.roll_own
+    else:
+        g.roll_pol = POL_GREEDY if g.settle == SETTLE_POT else POL_SCORE
+        if int(cfg.rollout_code) == 0:
+            g.roll_own = g.roll_pol      # 2 ('own'): the searching seat plays the reference
+    # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
+    # forms), and the forms other than basic (greedy's extra waits)
+    if uses_look or g.has_extra:
+        info_arr = _class_tables(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
+        keep.append(info_arr)
+        info_view = info_arr
+        g.info = &info_view[0]
+    # the memos keyed on a hand's packed counts (exact with at most 7 copies an id),
+    # kept across the runs of the process for the same ruleset and sets (_Memos)
+    if g.code_ok and (g.has_extra or uses_look):
+        memo_key = _memo_key(cfg)
+        memos = _memos_take(memo_key)
+        memos.ensure(g.has_extra, uses_look)
+        g.wmemo = memos.wmemo if g.has_extra else NULL
+        if uses_look:
+            g.vmemo = memos.vmemo
+            g.cmemo = memos.cmemo
+            g.smemo = memos.smemo if g.has_extra else NULL
+    if g.has_extra:
+        info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
+        keep.append(info_arr)
+        info_view = info_arr
+        g.info_x = &info_view[0]
+    return None if memos is None else (memo_key, memos)
+
+
+cdef int _init_sub(Game* g) except -1:
+    """The search's rollout Game and layout buffer of a set-up ``g`` (freed by ``_free_sub``):
+    the table config (and the pure-cache memo pointers) copied once; each rollout copies only
+    the hand state in (search_rollout)."""
+    cdef Game* sub = <Game*> malloc(sizeof(Game))
+    cdef Stats* sub_st = <Stats*> calloc(1, sizeof(Stats))
+    cdef int i
+    g.snap = <Snap*> malloc(sizeof(Snap))
+    if sub == NULL or sub_st == NULL or g.snap == NULL:
+        free(sub)
+        free(sub_st)
+        raise MemoryError()
+    memcpy(sub, g, sizeof(Game))
+    memset(&sub.log, 0, sizeof(LogBuffer))
+    sub.recording = 0
+    sub.rollout = 1
+    sub.st = sub_st
+    sub.sub = NULL
+    sub.snap = NULL
+    for i in range(g.P):
+        sub.policy[i] = g.roll_pol
+        sub.script_len[i] = 0
+    g.sub = sub
+    return 0
+
+
+cdef void _free_sub(Game* g) noexcept:
+    if g.sub != NULL:
+        free(g.sub.st)
+        free(g.sub)
+        g.sub = NULL
+    free(g.snap)
+    g.snap = NULL
+
+
 def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_offset=0,
               long long record=0, wall=None, int first_hand=-1, scripts=None):
     """Play ``n_hands`` hands on one bit generator; return (tallies, log array).
@@ -2246,16 +2383,10 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     """
     cdef Game* g = <Game*> malloc(sizeof(Game))
     cdef Stats* st = <Stats*> malloc(sizeof(Stats))
-    cdef Game* sub = NULL
-    cdef Stats* sub_st = NULL
     cdef int sorted_tiles[MAXWALL]
-    cdef int i, t, k, P = cfg.players
+    cdef int i, P = cfg.players
     cdef long long hand
-    cdef bitgen_t* rng
-    cdef int32_t[::1] script_view
-    cdef const unsigned char[::1] key_view
-    cdef const uint32_t[::1] info_view
-    cdef _Memos memos = None
+    memo_pair = None
     if g == NULL or st == NULL:
         free(g)
         free(st)
@@ -2264,97 +2395,8 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
     memset(st, 0, sizeof(Stats))
     keep = []
     try:
-        if not 2 <= P <= MAXP or cfg.n_tiles > MAXWALL:
-            raise ValueError("table too large for the compiled engine")
-        g.P = P
-        g.n = cfg.n
-        g.n_first = cfg.n_first
-        g.n_other = cfg.n_other
-        g.n_tiles = cfg.n_tiles
-        g.n_dice = cfg.n_dice
-        g.claim_mode = cfg.claim_code
-        g.claim_then_draw = cfg.turn_code == 0
-        g.keep_drawn = 1 if cfg.keep_drawn else 0
-        g.has_basic = cfg.forms_mask & 1
-        g.has_extra = (cfg.forms_mask & ~1) != 0
-        g.code_ok = max(cfg.copies) <= 7
-        rules_init(&g.r, cfg.forms_mask, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
-        rules_init(&g.rx, cfg.forms_mask & ~1, cfg.base_sum, cfg.n, cfg.gee_joon_run_value)
-        k = 0
-        for t in range(NT):
-            g.copies[t] = cfg.copies[t]
-            for i in range(cfg.copies[t]):
-                sorted_tiles[k] = t
-                k += 1
-        g.total_copies = k
-        caps = sorted({c for c in cfg.copies if c > 0})
-        if max(cfg.copies) > 16:
-            raise ValueError("at most 16 copies of a tile id")
-        g.n_caps = len(caps)
-        for i, c in enumerate(caps):
-            g.cap_k[i] = c
-            g.cap_ids[i] = sum(1 << t for t in range(NT) if cfg.copies[t] == c)
-        g.no_copy_ids = sum(1 << t for t in range(NT) if cfg.copies[t] == 0)
-        if len(policies) != P:
-            raise ValueError("one policy code per seat")
-        for i in range(P):
-            g.policy[i] = int(policies[i])
-            if not 0 <= g.policy[i] <= POL_SEARCH:
-                raise ValueError(f"unknown policy code {g.policy[i]}")
-            if g.policy[i] == POL_SCRIPT:
-                arr = np.ascontiguousarray(scripts[i] if scripts is not None else [], dtype=np.int32)
-                keep.append(arr)
-                g.script_len[i] = arr.shape[0]
-                if arr.shape[0]:
-                    script_view = arr
-                    g.script[i] = &script_view[0]
-        from kaptai.kts._lookahead import _class_tables, _key_table
-        key_arr = _key_table(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
-        keep.append(key_arr)
-        key_view = key_arr
-        g.keys = &key_view[0]
-        uses_look = False
-        uses_search = False
-        for i in range(P):
-            uses_look = uses_look or g.policy[i] in (POL_LOOKAHEAD, POL_LOOKAHEAD_SCORE, POL_SEARCH)
-            uses_search = uses_search or g.policy[i] == POL_SEARCH
-        g.search_S = int(cfg.search_samples)
-        g.search_z = float(cfg.search_z)
-        g.settle = int(cfg.settlement_code)
-        g.cut = float(cfg.house_cut)
-        if not 1 <= g.search_S <= 100_000 or not 0.0 <= g.search_z <= 10.0 or not 0 <= g.settle <= 1:
-            raise ValueError(f"search_samples={g.search_S}, search_z={g.search_z} or settlement code "
-                             f"{g.settle}: out of range (1-100,000, 0-10, 0 or 1)")
-        g.roll_own = POL_LOOKAHEAD if g.settle == SETTLE_POT else POL_LOOKAHEAD_SCORE
-        if int(cfg.rollout_code) == 1:       # the reference policy itself
-            g.roll_pol = g.roll_own
-        else:
-            g.roll_pol = POL_GREEDY if g.settle == SETTLE_POT else POL_SCORE
-            if int(cfg.rollout_code) == 0:
-                g.roll_own = g.roll_pol      # 2 ('own'): the searching seat plays the reference
-        # the per-cell words: every form (the look-ahead, and greedy's ready checks with extra
-        # forms), and the forms other than basic (greedy's extra waits)
-        if uses_look or g.has_extra:
-            info_arr = _class_tables(cfg.forms_mask, cfg.n, cfg.gee_joon_run_value)
-            keep.append(info_arr)
-            info_view = info_arr
-            g.info = &info_view[0]
-        # the memos keyed on a hand's packed counts (exact with at most 7 copies an id),
-        # kept across the runs of the process for the same ruleset and sets (_Memos)
-        if g.code_ok and (g.has_extra or uses_look):
-            memo_key = _memo_key(cfg)
-            memos = _memos_take(memo_key)
-            memos.ensure(g.has_extra, uses_look)
-            g.wmemo = memos.wmemo if g.has_extra else NULL
-            if uses_look:
-                g.vmemo = memos.vmemo
-                g.cmemo = memos.cmemo
-                g.smemo = memos.smemo if g.has_extra else NULL
-        if g.has_extra:
-            info_arr = _class_tables(cfg.forms_mask & ~1, cfg.n, cfg.gee_joon_run_value)
-            keep.append(info_arr)
-            info_view = info_arr
-            g.info_x = &info_view[0]
+        memo_pair = _init_table(g, cfg, policies, scripts, keep, sorted_tiles)
+        uses_search = any(int(c) == POL_SEARCH for c in policies)
         if wall is not None:
             w = np.ascontiguousarray(wall, dtype=np.int64)
             if n_hands != 1 or w.shape[0] != g.n_tiles or not 0 <= first_hand < P:
@@ -2366,24 +2408,7 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
             raise MemoryError()
         g.rng = bitgen_of(bit_generator)
         if uses_search:
-            # the rollout Game: the table config (and the pure-cache memo pointers) copied
-            # once; each rollout copies only the hand state in (search_rollout)
-            sub = <Game*> malloc(sizeof(Game))
-            sub_st = <Stats*> calloc(1, sizeof(Stats))
-            g.snap = <Snap*> malloc(sizeof(Snap))
-            if sub == NULL or sub_st == NULL or g.snap == NULL:
-                raise MemoryError()
-            memcpy(sub, g, sizeof(Game))
-            memset(&sub.log, 0, sizeof(LogBuffer))
-            sub.recording = 0
-            sub.rollout = 1
-            sub.st = sub_st
-            sub.sub = NULL
-            sub.snap = NULL
-            for i in range(P):
-                sub.policy[i] = g.roll_pol
-                sub.script_len[i] = 0
-            g.sub = sub
+            _init_sub(g)
         if wall is not None:
             for i in range(g.n_tiles):
                 g.wall[i] = w[i]
@@ -2417,14 +2442,111 @@ def run_hands(cfg, policies, bit_generator, long long n_hands, long long hand_of
         return _stats_to_dict(st, P), log_rows(&g.log, LOG_COLS, np.int32)
     finally:
         log_free(&g.log)
-        if memos is not None:
-            _memos_give(memo_key, memos)
-        free(g.snap)
-        free(sub)
-        free(sub_st)
+        if memo_pair is not None:
+            _memos_give(*memo_pair)
+        _free_sub(g)
         free(g)
         free(st)
 
+
+
+def search_values(cfg, state, int seat, int kind, options, bit_generator, long long layouts,
+                  int early_of=-1):
+    """The ``search`` policy's evaluation of one decision: every option's rollout value on each
+    of ``layouts`` layouts of what ``seat`` has not seen (the same layouts for every option),
+    as ``search_choose`` computes them before it applies its guard.
+
+    Parameters
+    ----------
+    cfg : kaptai.kts.config.EngineConfig
+        The table (its ``settlement_code``, ``house_cut`` and ``rollout_code`` set the values
+        and the rollout policies).
+    state : mapping
+        The hand at the decision, as the reference engine holds it: ``hands`` (per seat 21
+        counts; of the other seats only the sizes are read), ``table``, ``known`` (per seat),
+        ``committed`` and ``own_turns`` (per seat), ``pos``, ``turn``, ``last``, ``first``
+        and ``pre`` (the ids held before the claim step).
+    seat : int
+        The deciding seat.
+    kind : int
+        0 the discard after a draw (or at turn 1), 1 the exchange discard, 2 the claim step,
+        3 the early window on ``early_of``'s first discard.
+    options : sequence of int
+        Tile ids (-1: decline a claim).
+    bit_generator : numpy.random.BitGenerator
+        The layouts' stream (``make_layout``: ``m - 1`` bounded draws a layout).
+    layouts : int
+        Layouts.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(len(options), layouts)``: the seat's net result of each rollout (antes;
+        under ``advanced`` the points times the ante).
+    """
+    cdef Game* g = <Game*> malloc(sizeof(Game))
+    cdef int sorted_tiles[MAXWALL]
+    cdef int opts[NT + 1]
+    cdef int i, t, x, m = len(options), P = cfg.players
+    cdef long long j
+    cdef double[:, ::1] ov
+    memo_pair = None
+    if g == NULL:
+        raise MemoryError()
+    memset(g, 0, sizeof(Game))
+    keep = []
+    try:
+        memo_pair = _init_table(g, cfg, [POL_SEARCH] * P, None, keep, sorted_tiles)
+        if not 0 <= seat < P or not CTX_DISCARD <= kind <= CTX_EARLY or not 1 <= m <= NT + 1 or layouts < 0:
+            raise ValueError(f"seat {seat}, kind {kind}, {m} options or {layouts} layouts: out of range")
+        if kind == CTX_EARLY and not 0 <= early_of < P:
+            raise ValueError(f"early_of={early_of}: the early window needs the discarding seat")
+        for i in range(m):
+            opts[i] = int(options[i])
+            if not -1 <= opts[i] < NT or (opts[i] < 0 and kind < CTX_CLAIM):
+                raise ValueError(f"option {opts[i]} is not a tile id (or -1 for a claim's decline)")
+        g.rng = bitgen_of(bit_generator)
+        _init_sub(g)
+        for x in range(P):
+            hs_clear(&g.h[x])
+            for t in range(NT):
+                for i in range(int(state["hands"][x][t])):
+                    hs_add(&g.h[x], t, &g.r)
+                g.known[x][t] = int(state["known"][x][t])
+            g.committed[x] = int(state["committed"][x])
+            g.own_turns[x] = int(state["own_turns"][x])
+        g.table_total = 0
+        for t in range(NT):
+            g.table[t] = int(state["table"][t])
+            g.table_total += g.table[t]
+        g.pos = int(state["pos"])
+        g.turn = int(state["turn"])
+        g.last = int(state["last"])
+        g.first = int(state["first"])
+        g.pre = 0
+        for t in state["pre"]:
+            g.pre |= 1 << int(t)
+        if not 0 <= g.pos <= g.n_tiles:
+            raise ValueError(f"pos={g.pos}: outside the wall of {g.n_tiles}")
+        out = np.zeros((m, layouts), dtype=np.float64)
+        ov = out
+        with bit_generator.lock, nogil:
+            for j in range(layouts):
+                make_layout(g, seat, g.snap)
+                if g.error:
+                    break
+                for i in range(m):
+                    ov[i, j] = search_rollout(g, seat, kind, early_of, opts[i])
+        if g.error == ERR_LAYOUT:
+            raise ValueError("the state's counts do not add up: no layout of the unseen tiles")
+        if g.error:
+            raise RuntimeError(f"internal error {g.error} in a search rollout")
+        return out
+    finally:
+        if memo_pair is not None:
+            _memos_give(*memo_pair)
+        _free_sub(g)
+        free(g)
 
 # ------------------------------------------------------------------ test helpers
 def _basic_waits(counts):

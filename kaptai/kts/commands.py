@@ -226,7 +226,12 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         "play": Command("kaptai.kts.play:play_command",
                         play_options(players, _PRESETS, _POLICIES, "lookahead", span[1]),
                         example=f"kaptai play {name} --opponents lookahead --hints --record my-game.jsonl"),
-        "review": Command("kaptai.kts.play:review_command", review_options(),
+        "review": Command("kaptai.kts.play:review_command", (*review_options(), Opt(
+            "--advisor", "choice", default="search", choices=("search", "exact"),
+            help="what grades a decision: search (default) values every option by the search policy's rollouts "
+                 "on --samples layouts (greedy rollouts under pot, score under advanced; the loss in antes, "
+                 "cross-fitted: the best chosen on one set of layouts, the loss measured on another), exact by "
+                 "the exact look-ahead's P(win within the next looks) (no sampling)")),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "league": Command(_M + "league", (
             o.player_counts(span, str(default_players)),

@@ -92,6 +92,8 @@ __all__ = [
     "RandomStream",
     "shuffled_wall",
     "sample_layout",
+    "search_values",
+    "SEARCH_KINDS",
     "play_hand",
     "run_hands",
 ]
@@ -547,14 +549,12 @@ class _Hand:
             return P * (1.0 - cut) - 1.0 if pot else ((P - 1) * out.score) * (1.0 - cut)
         return -1.0 if pot else -float(out.score)
 
-    def search(self, p: int, kind: str, options: list[int], ref: int, apply) -> int:
-        """Sample ``search_samples`` layouts, play every option on each with ``apply(copy,
-        option)`` (-> the next phase or the end), and choose by the paired guard."""
+    def option_values(self, p: int, options: Sequence[int], apply, layouts: int) -> list[list[float]]:
+        """Every option's rollout value (per option, per layout) on ``layouts`` layouts of
+        what ``p`` has not seen, the same layouts for every option."""
         cfg = self.cfg
-        S, z = cfg.search_samples, cfg.search_z
-        r = options.index(ref)
-        values = [[0.0] * S for _ in options]
-        for j in range(S):
+        values = [[0.0] * layouts for _ in options]
+        for j in range(layouts):
             hands, tail = sample_layout(
                 self.stream, p, cfg.copies, self.hands, self.table, self.known,
                 self.committed, cfg.n_tiles - self.pos,
@@ -562,6 +562,15 @@ class _Hand:
             for i, o in enumerate(options):
                 h = self.rollout_copy(hands, tail, p)
                 values[i][j] = self.rollout_value(p, h.run(apply(h, o)))
+        return values
+
+    def search(self, p: int, kind: str, options: list[int], ref: int, apply) -> int:
+        """Sample ``search_samples`` layouts, play every option on each with ``apply(copy,
+        option)`` (-> the next phase or the end), and choose by the paired guard."""
+        cfg = self.cfg
+        S, z = cfg.search_samples, cfg.search_z
+        r = options.index(ref)
+        values = self.option_values(p, options, apply, S)
         choice, best = ref, 0.0
         found = False
         vr = values[r]
@@ -609,6 +618,76 @@ class _Hand:
                                lambda h, o: h.apply_early(p, d, None if o < 0 else o))
         return self.search(p, "claim", options, ref,
                            lambda h, o: h.apply_claim(p, cands, None if o < 0 else o))
+
+
+#: The kinds of a search decision, by the compiled engine's code (``search_values``).
+SEARCH_KINDS: tuple[str, ...] = ("discard", "exchange", "claim", "early")
+
+
+def search_values(
+    cfg: EngineConfig,
+    state: dict,
+    seat: int,
+    kind: int,
+    options: Sequence[int],
+    stream: RandomStream,
+    layouts: int,
+    early_of: int = -1,
+) -> list[list[float]]:
+    """The ``'search'`` policy's evaluation of one decision (the twin of the compiled
+    ``kaptai.kts._engine.search_values``): every option's rollout value on each of
+    ``layouts`` layouts of what ``seat`` has not seen, the same layouts for every option.
+
+    ``state`` holds the hand at the decision (``hands``, ``table``, ``known``, ``committed``,
+    ``own_turns``, ``pos``, ``turn``, ``last``, ``first``, ``pre``); ``kind`` indexes
+    :data:`SEARCH_KINDS`; ``options`` are tile ids (-1: decline a claim).  Returns the values
+    per option, per layout.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.kts.config import make_config
+    >>> from kaptai.kts.engine_reference import RandomStream, search_values
+    >>> from kaptai.kts.engine_reference import shuffled_wall
+    >>> cfg = make_config(2)         # Kap Shap: 8 tiles to seat 0, 7 to seat 1; a win is 2 x 0.95 - 1
+    >>> wall = shuffled_wall(RandomStream(np.random.PCG64(3)), cfg.copies)
+    >>> hands = [[wall[:8].count(t) for t in range(21)], [wall[8:15].count(t) for t in range(21)]]
+    >>> st = {"hands": hands, "table": [0] * 21, "known": [[0] * 21] * 2, "committed": [-1, -1],
+    ...       "own_turns": [0, 0], "pos": 15, "turn": 1, "last": -1, "first": 0, "pre": ()}
+    >>> held = [t for t in range(21) if hands[0][t]]
+    >>> v = search_values(cfg, st, 0, 0, held[:2], RandomStream(np.random.PCG64(1)), 3)
+    >>> len(v), len(v[0]), all(round(x, 9) in (-1, 0, 0.9) for row in v for x in row)
+    (2, 3, True)
+    """
+    P = cfg.players
+    if not 0 <= kind < len(SEARCH_KINDS):
+        raise RulesError(f"kind {kind}: expected 0-{len(SEARCH_KINDS) - 1}")
+    h = _Hand(cfg, [SearchPolicy()] * P, stream, [-1] * int(state["pos"]), int(state["first"]), -1, 0,
+              None, None)
+    h.hands = [list(map(int, x)) for x in state["hands"]]
+    h.table = list(map(int, state["table"]))
+    h.known = [list(map(int, x)) for x in state["known"]]
+    h.committed = list(map(int, state["committed"]))
+    h.own_turns = list(map(int, state["own_turns"]))
+    h.pos, h.turn, h.last = int(state["pos"]), int(state["turn"]), int(state["last"])
+    h.pre = tuple(int(t) for t in state["pre"])
+    p, d = int(seat), int(early_of)
+    which = SEARCH_KINDS[kind]
+    if which == "discard":
+        def apply(x: _Hand, o: int):
+            return x.apply_second(p, o)
+    elif which == "exchange":
+        def apply(x: _Hand, o: int):
+            return x.apply_exchange(p, o)
+    elif which == "claim":
+        cands = tuple(o for o in options if o >= 0)
+
+        def apply(x: _Hand, o: int):
+            return x.apply_claim(p, cands, None if o < 0 else o)
+    else:
+        def apply(x: _Hand, o: int):
+            return x.apply_early(p, d, None if o < 0 else o)
+    return h.option_values(p, list(options), apply, int(layouts))
 
 
 def play_hand(

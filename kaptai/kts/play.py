@@ -2,10 +2,13 @@
 
 A person types the tile to discard or to claim (``6-6``, ``66``, or its Chinese name), or
 ``no`` to decline a claim.  :func:`decisions` replays a record in the reference engine
-(:mod:`kaptai.kts.records`) and :func:`evaluate` values each discard and claim with the game's
-exact advisor (:func:`kaptai.kts.advisor.advise`, the look-ahead model): the value of an
-option is its exact P(win within the next looks), so a loss here is exact (its interval has
-no width) and counts in that probability.
+(:mod:`kaptai.kts.records`), keeping the engine's state at each decision.  ``kaptai review``
+grades them by the ``search`` policy's own evaluation by default (:mod:`kaptai.kts.review_search`:
+rollouts on sampled layouts, the loss in antes); with ``--advisor exact``, :func:`evaluate`
+here values each discard and claim with the game's exact advisor
+(:func:`kaptai.kts.advisor.advise`, the look-ahead model): the value of an option is its exact
+P(win within the next looks), so a loss there is exact (its interval has no width) and counts
+in that probability.
 
 Examples
 --------
@@ -23,14 +26,15 @@ import numpy as np
 
 from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, observe_script
-from kaptai.errors import UsageError
+from kaptai.errors import UsageError, quote_token
 from kaptai.kts.policies import PlayerView, Policy
 from kaptai.kts.tiles import format_tile, parse_tile
 
 #: What a loss counts in here (the exact advisor's value).
 LOSS_UNIT = "P(win within the look-ahead)"
 
-__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command", "review_command"]
+__all__ = ["LOSS_UNIT", "ADVISORS", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
+           "review_adapter", "review_command"]
 
 
 def show(t: int, ascii: bool) -> str:
@@ -136,10 +140,13 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []
-        with observe_script(R, "_Script", ("claim", "discard"), sink):
+        states: list = []
+        with _watch_states(states), observe_script(R, "_Script", ("claim", "discard"), sink):
             fmt.replay_hand(cfg, HandCursor(hand, record.path), None)  # type: ignore[misc]
+        if len(states) != len(sink):  # every decision of the replay asks the script once
+            raise RuntimeError(f"hand {hand.index + 1}: {len(states)} engine decisions for {len(sink)} recorded ones")
         k = 0
-        for method, view, args, move, _pos in sink:
+        for (method, view, args, move, _pos), (kind, early_of, state) in zip(sink, states):
             (opts,) = args
             if method == "claim":
                 if len(opts) != 1:  # the advisor values the claim of one offered tile
@@ -151,9 +158,60 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
                 if len(opts) < 2:
                     continue
                 made, extra, n = format_tile(int(move)), {"legal": [format_tile(t) for t in opts]}, len(opts)
+            extra.update(ids=[int(t) for t in opts], ctx=kind, early_of=early_of, state=state, cfg=cfg)
             yield Decision(hand.index, view.seat, k, method, view, made, n, _text(view.hand),
                            f"table {_text(view.table) or '-'}; wall {view.wall_remaining}", extra)
             k += 1
+
+
+class _watch_states:
+    """While active, the reference engine's hands (:class:`kaptai.kts.engine_reference._Hand`,
+    which the record replay subclasses) append, at every claim and discard they ask a seat
+    for, ``(kind, early_of, state)`` to ``sink``: the kind as the search's code (0 the discard
+    after a draw or at turn 1, 1 the exchange discard, 2 the claim step, 3 the early window on
+    ``early_of``'s first discard) and the hand's state at that moment (what
+    :func:`kaptai.kts.engine_reference.search_values` reads).  Held under the review's lock,
+    as :class:`kaptai.core.review.observe_script` (same moves: it only watches)."""
+
+    def __init__(self, sink: list):
+        self.sink = sink
+        self.base: Any = None
+
+    def __enter__(self) -> list:
+        from kaptai.core.review import _WATCH_LOCK
+        from kaptai.kts import engine_reference as ref
+
+        _WATCH_LOCK.acquire()
+        base = self.base = ref._Hand
+        sink = self.sink
+
+        def snap(h: Any, kind: int, early_of: int) -> None:
+            sink.append((kind, early_of, {
+                "hands": [list(x) for x in h.hands], "table": list(h.table), "known": [list(x) for x in h.known],
+                "committed": list(h.committed), "own_turns": list(h.own_turns), "pos": h.pos, "turn": h.turn,
+                "last": h.last, "first": h.first, "pre": tuple(h.pre)}))
+
+        class Watched(base):  # type: ignore[misc, valid-type]
+            def decide_claim(self, seat: int, cands: tuple[int, ...], early_of: int = -1) -> int | None:
+                snap(self, 3 if early_of >= 0 else 2, early_of)
+                return super().decide_claim(seat, cands, early_of)
+
+            def decide_discard(self, seat: int, legal: tuple[int, ...], drawn: Any = None,
+                               claimed: Any = None) -> int:
+                snap(self, 1 if claimed is not None else 0, -1)
+                return super().decide_discard(seat, legal, drawn, claimed)
+
+        ref._Hand = Watched  # type: ignore[misc]
+        return sink
+
+    def __exit__(self, *exc: Any) -> None:
+        from kaptai.core.review import _WATCH_LOCK
+        from kaptai.kts import engine_reference as ref
+
+        try:
+            ref._Hand = self.base  # type: ignore[misc]
+        finally:
+            _WATCH_LOCK.release()
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
@@ -202,8 +260,37 @@ def play_command(args: Any, game: Any) -> Any:
     return Output(df, f"your results at seat {args.seat} ({R.UNIT})", list(df.columns))
 
 
+#: The advisors of ``kaptai review kap-tai-shap FILE --advisor A`` (the first is the default):
+#: ``search`` values an option by the ``search`` policy's rollouts, in antes
+#: (:mod:`kaptai.kts.review_search`); ``exact`` by the exact look-ahead, in P(win within the
+#: look-ahead) (:func:`evaluate` here).
+ADVISORS: tuple[str, ...] = ("search", "exact")
+
+
+def review_adapter(advisor: str) -> Any:
+    """The review adapter (module) of an ``--advisor`` value.
+
+    >>> review_adapter("exact").LOSS_UNIT, review_adapter("search").LOSS_UNIT
+    ('P(win within the look-ahead)', 'antes')
+    >>> review_adapter("best")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --advisor 'best': expected one of search, exact
+    """
+    if advisor == "exact":
+        return sys.modules[__name__]
+    if advisor == "search":
+        from kaptai.kts import review_search
+
+        return review_search
+    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
+
+
 def review_command(args: Any, game: Any) -> Any:
-    """``kaptai review kap-tai-shap FILE``."""
+    """``kaptai review kap-tai-shap FILE`` (``--advisor search``, the default, or ``exact``)."""
     from kaptai.core.review import review_command as run
 
-    return run(args, game, sys.modules[__name__])
+    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
+    if adapter is not sys.modules[__name__] and args.samples < 2:
+        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts a set")
+    return run(args, game, adapter)

@@ -1,0 +1,132 @@
+"""Kap Tai Shap's review by the ``search`` policy's own evaluation (``kaptai review kap-tai-shap
+FILE --advisor search``, :mod:`kaptai.kts.review_search`).
+
+* the compiled ``search_values`` and its pure-Python twin give the same rollout values, option
+  by option and layout by layout, at every kind of decision (the discard, the exchange, the
+  claim step, the early window), pot and advanced, four players and Kap Shap;
+* the replay keeps the engine's state at each decision: the seat's own hand is the view's;
+* cross-fitting: the best is chosen on the first set of layouts and the loss measured on the
+  second (a move that matches the best loses exactly 0; another's loss is the paired mean on B);
+* a record of ``search`` against itself reviews to a mean loss whose interval holds 0, one of
+  ``random`` to a mean loss clearly above 0 (a bigger version is ``slow``);
+* the same seed gives the same review with any workers; a bad ``--advisor`` is refused by name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kaptai.core.review import review, summarize
+from kaptai.core.sampling import RandomStream
+from kaptai.errors import KaptaiError
+from kaptai.kts import _engine, play
+from kaptai.kts import engine_reference as er
+from kaptai.kts import review_search as RS
+from kaptai.kts.records import record_hands
+
+
+def _record(tmp_path, name, players, rules, policy, hands, seed):
+    p = tmp_path / f"{name}.jsonl"
+    record_hands(p, players, rules, policies=policy, hands=hands, seed=seed,
+                 game="kap-shap" if players == 2 else "kap-tai-shap")
+    return p
+
+
+@pytest.mark.parametrize("players,rules,seed", [(4, "traditional", 3), (4, "advanced", 5), (2, "traditional", 2)])
+def test_compiled_search_values_are_the_reference_s(tmp_path, players, rules, seed):
+    p = _record(tmp_path, "g", players, rules, "lookahead", 3, seed)
+    rec = play.read(p, "kap-shap" if players == 2 else "kap-tai-shap")
+    seen: dict[int, int] = {}
+    for d in play.decisions(rec):
+        kind = d.extra["ctx"]
+        if seen.get(kind, 0) >= 1:  # one decision of each kind (the reference rolls out slowly)
+            continue
+        seen[kind] = seen.get(kind, 0) + 1
+        assert tuple(d.extra["state"]["hands"][d.seat]) == tuple(d.view.hand)
+        opts = [-1, d.extra["offered"]] if d.kind == "claim" else d.extra["ids"]
+        args = (d.extra["cfg"], d.extra["state"], d.seat, kind, opts)
+        fast = _engine.search_values(*args, np.random.PCG64(11), 2, d.extra["early_of"])
+        slow = er.search_values(*args, RandomStream(np.random.PCG64(11)), 2, d.extra["early_of"])
+        np.testing.assert_array_equal(fast, np.asarray(slow))
+    assert seen.get(0) and seen.get(2)  # discards and claim steps in every table
+    assert players == 2 or (seen.get(1) and seen.get(3))  # exchanges and the early window in the 4-seat ones
+
+
+def test_search_values_refuses_a_state_that_does_not_add_up(tmp_path):
+    rec = play.read(_record(tmp_path, "g", 4, "traditional", "greedy", 1, 1))
+    d = next(iter(play.decisions(rec)))
+    bad = dict(d.extra["state"], table=[1] * 21)
+    with pytest.raises(ValueError, match="do not add up"):
+        _engine.search_values(d.extra["cfg"], bad, d.seat, d.extra["ctx"], d.extra["ids"], np.random.PCG64(1), 2)
+
+
+def test_cross_fitting_chooses_on_a_and_measures_on_b():
+    a = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]])           # A: option 2 best (mean 1.25)
+    b = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 1.0, 2.0]])
+    ev = RS.cross_fit(["p", "q", "r"], a, b)
+    assert ev["labels"] == ["r", "p", "q"] and ev["samples"] == 3
+    assert ev["vs_best"][0] == 0 and ev["vs_low"][0] == 0 == ev["vs_high"][0]
+    np.testing.assert_allclose(ev["vs_best"], [0.0, 1.0, -1.0])   # on B: p beats r by 1 (a loss below 0)
+    np.testing.assert_allclose(ev["value"], [1.0, 2.0, 0.0])
+    np.testing.assert_allclose(ev["p_win"], [2 / 3, 1.0, 0.0])
+    half = 1.959963984540054 * np.std([1.0, 2.0, 0.0], ddof=1) / np.sqrt(3)
+    np.testing.assert_allclose([ev["vs_low"][1], ev["vs_high"][1]], [1.0 - half, 1.0 + half])
+
+
+def _pair(tmp_path, hands, seed, samples, review_seed=0):
+    out = {}
+    for pol in ("search", "random"):
+        p = _record(tmp_path, pol, 4, "traditional", pol, hands, seed)
+        out[pol] = review(RS, p, "kap-tai-shap", seats=[0], seed=review_seed, samples=samples)
+    return out
+
+
+def _record_row(df):
+    s = summarize(df)
+    return s[s.level == "record"].iloc[0]
+
+
+def _check(rv):
+    s, r = _record_row(rv["search"]), _record_row(rv["random"])
+    assert s.mean_loss_low <= 0.0 <= s.mean_loss_high, s
+    assert r.mean_loss_low > 0.0 and r.mean_loss > s.mean_loss, (r, s)
+    for df in rv.values():
+        assert df.attrs["unit"] == "antes"
+        assert (df.loss[df.made == df.best] == 0).all() and ((df.made == df.best) <= df.matched).all()
+        assert (df.loss_low <= df.loss + 1e-12).all() and (df.loss <= df.loss_high + 1e-12).all()
+        assert ((df.p_win_before >= 0) & (df.p_win_before <= 1)).all()
+
+
+def test_search_against_itself_holds_0_and_random_loses(tmp_path):
+    _check(_pair(tmp_path, 4, 1, 128))
+
+
+@pytest.mark.slow
+def test_search_against_itself_holds_0_and_random_loses_at_size(tmp_path):
+    _check(_pair(tmp_path, 20, 2, 512))
+
+
+def test_same_seed_same_review_any_workers(tmp_path):
+    p = _record(tmp_path, "s", 4, "traditional", "search", 2, 4)
+    a = review(RS, p, "kap-tai-shap", seats=[0], seed=3, samples=8)
+    b = review(RS, p, "kap-tai-shap", seats=[0], seed=3, samples=8, chunk_hands=1, workers=2)
+    assert len(a) > 0 and a.equals(b)
+    c = review(RS, p, "kap-tai-shap", seats=[0], seed=4, samples=8)
+    assert not np.array_equal(a.loss.to_numpy(), c.loss.to_numpy())
+
+
+def test_the_advisor_option(tmp_path, capsys):
+    from kaptai.cli import main
+
+    p = _record(tmp_path, "s", 4, "traditional", "lookahead", 1, 1)
+    with pytest.raises(KaptaiError, match="--advisor 'best'"):
+        play.review_adapter("best")
+    assert main(["review", "kap-tai-shap", str(p), "--advisor", "best"]) == 2
+    assert "'best'" in capsys.readouterr().err
+    assert main(["review", "kap-tai-shap", str(p), "--samples", "1"]) == 2
+    assert "--samples 1" in capsys.readouterr().err
+    assert main(["review", "kap-tai-shap", str(p), "--seat", "0", "--samples", "4", "--summary"]) == 0
+    assert " antes a decision" in capsys.readouterr().out                       # the default: search
+    assert main(["review", "kap-tai-shap", str(p), "--seat", "0", "--summary", "--advisor", "exact"]) == 0
+    assert "P(win within the look-ahead) a decision" in capsys.readouterr().out
