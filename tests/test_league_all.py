@@ -220,6 +220,21 @@ def test_cross_and_diff_from_the_command_line(name, capsys, tmp_path):
     assert math.isclose(a.value, -b.value, abs_tol=1e-12)
 
 
+@pytest.mark.parametrize("name", [*GAMES, "kap-tai-shap"])
+def test_cross_challenger_rows_and_strong_hands(name, capsys):
+    """``--challenger search --challenger-seats 1``: one search against a field of each other policy
+    and nothing else; ``--strong-hands`` sets the search's hands (the feed caps it otherwise)."""
+    pols = ((*GAMES[name][2][:1], "search") if name in GAMES else ("greedy", "search"))
+    extra = ["--players", "4", "--rules-list", "traditional"] if name == "kap-tai-shap" else []
+    t = league(capsys, name, "--hands", "16", "--seed", "2", "--policies", ",".join(pols), "--cross",
+               "--challenger", "search", "--challenger-seats", "1", "--strong-hands", "8", *extra)
+    assert t[["policy", "field", "seats"]].values.tolist() == [["search", pols[0], 1]]
+    P = int(t.players.iloc[0])
+    assert int(t.hands.iloc[0]) == P * -(-8 // P)  # the deals the cap allows, each at every seat
+    assert main(["league", name, "--hands", "8", "--challenger", "search", *extra]) == 2
+    assert "give it with --cross" in capsys.readouterr().err
+
+
 def test_win_share_of_the_field_is_within_its_range():
     """Kap Tai Shap has drawn hands (no winner): the field's win share against itself is below 1,
     and its interval never above 1 (a seat average of one winner a hand is at most 1/players; it

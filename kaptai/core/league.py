@@ -249,6 +249,8 @@ def _play(game: LeagueGame, plans: Sequence[_Plan], entropy: int, rules_dict: Ma
         bounds = sorted({0, pl.deals, *cap_of})
         for part, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
             idx = [a for a in range(A) if cap_of[a] >= hi]
+            if not idx:  # deals past every arrangement's cap (a cross-play of capped rows): not played
+                continue
             arrs = tuple(pl.arrangements[a] for a in idx)
             # deals per chunk: each arrangement costs 1 / its slowest policy's chunk size per hand
             cost = sum(max(1.0 / pl.chunk_hands.get(p, feed.chunk_hands) for p in arr) for arr in arrs)
@@ -655,7 +657,7 @@ def cross_play(
         held = tuple(dict.fromkeys(_as_tuple(seats, (int, np.integer))))
         bad = [k for k in held if k not in (1, 2)]
         if bad or not held:
-            raise RulesError(f"seats={str(seats)[:40]!r}: expected 1 and/or 2 (seats the row's policy holds)")
+            raise RulesError(f"seats={str(seats)[:40]}: expected 1 and/or 2 (seats the row's policy holds)")
     feed = g.feed
     label = _label(g, r)
     rules_dict = r.to_dict()

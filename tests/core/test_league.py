@@ -147,6 +147,21 @@ def test_cross_play_shape_and_symmetry():
     assert (t.diff_ci_low <= t.diff_vs_field).all() and (t.diff_vs_field <= t.diff_ci_high).all()
 
 
+def test_cross_play_challenger_rows():
+    """``challengers`` / ``seats`` play only those cells, each measuring the known difference."""
+    part = cross_play(TOY, players=4, hands=800, seed=5, progress=False, policies=("a", "b", "c"),
+                      challengers="b", seats=1)
+    assert part[["policy", "field", "seats"]].values.tolist() == [["b", "a", 1], ["b", "c", 1]]
+    for row in part.itertuples():
+        # the toy nets skill minus the table's mean skill: b's seat minus a field seat is skill(b) - skill(f)
+        assert row.diff_ci_low < SKILL["b"] - SKILL[row.field] < row.diff_ci_high
+    assert part.attrs["settings"]["challengers"] == ["b"]
+    with pytest.raises(RulesError, match="challenger 'z'"):
+        cross_play(TOY, hands=10, progress=False, policies=("a", "b"), challengers="z")
+    with pytest.raises(RulesError, match="seats=3"):
+        cross_play(TOY, hands=10, progress=False, policies=("a", "b"), seats=3)
+
+
 def test_plot_cross(tmp_path):
     import matplotlib
 
