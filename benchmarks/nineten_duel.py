@@ -20,6 +20,7 @@ the engine's search counters.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +38,11 @@ def _chunk(args: tuple) -> dict:
     cfg = make_config(players, VARIANTS[variant], samples=samples, search_infer=infer, search_z=z, search_mix=mix)
     rng = np.random.default_rng([seed, 7])
     decks = np.stack([rng.permutation(112) for _ in range(n)]).astype(np.int64)
+    # each deal's search layouts salted from the deal (the same at every seat of the rotation), as the
+    # league's deal_rows does: one run a deal is hand 0 of its run, and unsalted every deal would
+    # reuse the same layout seeds
+    salted = [dataclasses.replace(cfg, search_salt=int(np.random.SeedSequence([seed, i, 3]).generate_state(
+        1, np.uint64)[0])) for i in range(n)]
     fc = POLICY_CODES[field]
     diff = np.zeros(n)
     own = np.zeros(n)
@@ -50,7 +56,7 @@ def _chunk(args: tuple) -> dict:
             # the field does not shift the ties of the deals after it
             base, _ = _engine.run_hands(cfg, [fc] * players, np.random.PCG64([seed, r + 1, i]), 1,
                                         decks=decks[i:i + 1])
-            out, _ = _engine.run_hands(cfg, codes, np.random.PCG64([seed, r + 1, i]), 1, decks=decks[i:i + 1],
+            out, _ = _engine.run_hands(salted[i], codes, np.random.PCG64([seed, r + 1, i]), 1, decks=decks[i:i + 1],
                                        relative=True)
             seat = (int(base["dealer"][0]) + r) % players
             mine = float(out["net"][0, seat])
