@@ -230,8 +230,8 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
             "--advisor", "choice", default="search", choices=("search", "exact"),
             help="what grades a decision: search (default) values every option by the search policy's rollouts "
                  "on --samples layouts (greedy rollouts under pot, score under advanced; the loss in antes, "
-                 "cross-fitted: the best chosen on one set of layouts, the loss measured on another), exact by "
-                 "the exact look-ahead's P(win within the next looks) (no sampling)")),
+                 "cross-fitted as --cross-fit says), exact by the exact look-ahead's P(win within the next looks) "
+                 "(no sampling)")),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "league": Command(_M + "league", (
             o.player_counts(span, str(default_players)),

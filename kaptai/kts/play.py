@@ -292,5 +292,5 @@ def review_command(args: Any, game: Any) -> Any:
 
     adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
     if adapter is not sys.modules[__name__] and args.samples < 2:
-        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts a set")
+        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
     return run(args, game, adapter)

@@ -8,15 +8,17 @@ result of each rollout in antes (under ``advanced`` a point is an ante from each
 value is the points as settled).  This adapter asks the same machinery
 (:func:`kaptai.kts._engine.search_values`, the compiled twin of
 :func:`kaptai.kts.engine_reference.search_values`) about every legal option of a reviewed decision
--- every discard, and a single-tile claim against declining -- on ``2 * samples`` layouts drawn
-from the decision's seed, the same layouts for every option (paired).
+-- every discard, and a single-tile claim against declining -- on ``samples`` layouts drawn from
+a seed, the same layouts for every option (paired).
 
-It cross-fits: the first ``samples`` layouts (A) choose the best option, the other ``samples``
-(B) measure it, so a decision's loss is ``V_B(best_A) - V_B(made)`` with the paired 95% interval
-of that difference over B's layouts, and P(win) (the share of B's rollouts the seat wins) under
-each option.  Choosing and measuring on the same layouts would make every loss at least 0 and a
-player as good as the advisor look worse than it is; cross-fitted, its expected loss is 0 (and a
-single loss can be below 0).
+Each answer hands over its paired sums (``paired``, a :class:`kaptai.core.advise.PairedResult`,
+and ``index``), so the review cross-fits as in the other games (:mod:`kaptai.core.review`, the
+default): ``samples`` layouts from the decision's seed choose the best option, ``samples`` others
+from an independent seed measure it, a decision's loss is ``V_B(best_A) - V_B(made)`` with the
+paired 95% interval of that difference over B's layouts, and P(win) (the share of B's rollouts
+the seat wins) under each option.  Choosing and measuring on the same layouts
+(``--no-cross-fit``) makes every loss at least 0, and a player as good as the advisor look worse
+than it is; cross-fitted, its expected loss is 0 (a single loss can be below 0).
 
 :func:`decisions` and :func:`read` are those of :mod:`kaptai.kts.play` (the exact advisor's
 adapter), which keeps the engine's state at every decision for this one.
@@ -32,11 +34,12 @@ Examples
 >>> ev = rs.evaluate(d, samples=8, seed=0)
 >>> ev["labels"][0] == rs.evaluate(d, samples=8, seed=0)["labels"][0], float(ev["vs_best"][0]), ev["samples"]
 (True, 0.0, 8)
+>>> sorted(ev["index"]) == list(range(len(ev["labels"]))), ev["paired"].samples
+(True, 8)
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -48,10 +51,7 @@ from kaptai.kts.tiles import format_tile
 
 #: What a loss counts in here: the search's rollout value, the seat's net result of the hand.
 LOSS_UNIT = "antes"
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
-
-__all__ = ["LOSS_UNIT", "decisions", "read", "evaluate", "option_values", "cross_fit"]
+__all__ = ["LOSS_UNIT", "decisions", "read", "evaluate", "option_values", "answer"]
 
 
 def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.ndarray]:
@@ -73,36 +73,31 @@ def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.n
     return labels, np.asarray(vals, dtype=np.float64)
 
 
-def cross_fit(labels: list[str], a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
-    """The review's answer from values on layouts ``a`` (which choose the best option) and ``b``
-    (which measure), each ``(options, layouts)``: labels best first, each option's value and
-    P(win) on ``b``, its paired difference to the best on ``b`` with a 95% interval.
+def answer(labels: list[str], v: np.ndarray) -> dict[str, Any]:
+    """The review's answer from rollout values ``v``, ``(options, layouts)``: labels best first
+    (the highest mean; the first of equal ones in option order), each option's mean value, its
+    paired difference to the best with a 95% interval, P(win) (the share of layouts with a
+    positive net), and the paired sums (``paired``) with each label's option in them (``index``).
 
-    >>> a = np.array([[1.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
-    >>> b = np.array([[0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
-    >>> ev = cross_fit(["x", "y"], a, b)
-    >>> ev["labels"], [float(v) for v in ev["vs_best"]], [float(p) for p in ev["p_win"]]
-    (['x', 'y'], [0.0, 0.75], [0.25, 1.0])
+    >>> v = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 4.0, 8.0]])
+    >>> ev = answer(["p", "q", "r"], v)
+    >>> ev["labels"], ev["index"], [float(x) for x in ev["vs_best"]], [round(float(x), 3) for x in ev["p_win"]]
+    (['r', 'p', 'q'], [2, 0, 1], [0.0, -2.0, -4.0], [0.667, 1.0, 0.0])
     """
-    m, s = b.shape
-    best = int(np.argmax(a.mean(axis=1)))  # the first of equal means: a stable choice
-    d = b - b[best]
-    vs = d.mean(axis=1)
-    half = Z95 * d.std(axis=1, ddof=1) / math.sqrt(s) if s > 1 else np.full(m, np.inf)
-    half[best] = 0.0
-    rest = sorted((i for i in range(m) if i != best), key=lambda i: -vs[i])
-    order = [best, *rest]
-    vs = vs[order]
-    half = half[order]
-    return {"labels": [labels[i] for i in order], "value": b.mean(axis=1)[order], "vs_best": vs,
-            "vs_low": vs - half, "vs_high": vs + half, "p_win": (b > 0).mean(axis=1)[order], "samples": s}
+    from kaptai.core.advise import PairedResult
+
+    m, s = v.shape
+    res = PairedResult(s, v.sum(axis=1)[None, :], (v * v).sum(axis=1)[None, :], v @ v.T, "fixed", 1, 0.0, s, None)
+    order = [int(i) for i in np.argsort(-res.means(0), kind="stable")]
+    vs, lo, hi = (x[order] for x in res.vs_best())
+    return {"labels": [labels[i] for i in order], "value": res.means(0)[order], "vs_best": vs, "vs_low": lo,
+            "vs_high": hi, "p_win": (v > 0).mean(axis=1)[order], "samples": s, "paired": res, "index": order}
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
-    """The search's evaluation of a decision, cross-fitted (the module's docstring): ``samples``
-    layouts choose the best option, another ``samples`` measure it, from one stream of ``seed``."""
+    """The search's evaluation of a decision on ``samples`` layouts drawn from ``seed``
+    (:func:`answer`; the review asks again on independent layouts to cross-fit)."""
     if samples < 2:
-        raise UsageError(f"--samples {samples}: the search advisor needs at least 2 layouts a set "
-                         "(the paired interval)")
-    labels, v = option_values(d, 2 * samples, seed)
-    return cross_fit(labels, v[:, :samples], v[:, samples:])
+        raise UsageError(f"--samples {samples}: the search advisor needs at least 2 layouts (the paired interval)")
+    labels, v = option_values(d, samples, seed)
+    return answer(labels, v)

@@ -5,8 +5,8 @@ FILE --advisor search``, :mod:`kaptai.kts.review_search`).
   by option and layout by layout, at every kind of decision (the discard, the exchange, the
   claim step, the early window), pot and advanced, four players and Kap Shap;
 * the replay keeps the engine's state at each decision: the seat's own hand is the view's;
-* cross-fitting: the best is chosen on the first set of layouts and the loss measured on the
-  second (a move that matches the best loses exactly 0; another's loss is the paired mean on B);
+* each answer hands its paired sums to the review, which cross-fits (the best chosen on one set
+  of layouts, the loss measured on another; ``cross_fit=False``: on the same, every loss >= 0);
 * a record of ``search`` against itself reviews to a mean loss whose interval holds 0, one of
   ``random`` to a mean loss clearly above 0 (a bigger version is ``slow``);
 * the same seed gives the same review with any workers; a bad ``--advisor`` is refused by name.
@@ -61,17 +61,17 @@ def test_search_values_refuses_a_state_that_does_not_add_up(tmp_path):
         _engine.search_values(d.extra["cfg"], bad, d.seat, d.extra["ctx"], d.extra["ids"], np.random.PCG64(1), 2)
 
 
-def test_cross_fitting_chooses_on_a_and_measures_on_b():
-    a = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]])           # A: option 2 best (mean 1.25)
-    b = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 1.0, 2.0]])
-    ev = RS.cross_fit(["p", "q", "r"], a, b)
-    assert ev["labels"] == ["r", "p", "q"] and ev["samples"] == 3
-    assert ev["vs_best"][0] == 0 and ev["vs_low"][0] == 0 == ev["vs_high"][0]
-    np.testing.assert_allclose(ev["vs_best"], [0.0, 1.0, -1.0])   # on B: p beats r by 1 (a loss below 0)
-    np.testing.assert_allclose(ev["value"], [1.0, 2.0, 0.0])
-    np.testing.assert_allclose(ev["p_win"], [2 / 3, 1.0, 0.0])
-    half = 1.959963984540054 * np.std([1.0, 2.0, 0.0], ddof=1) / np.sqrt(3)
-    np.testing.assert_allclose([ev["vs_low"][1], ev["vs_high"][1]], [1.0 - half, 1.0 + half])
+def test_the_answer_hands_over_its_paired_sums():
+    v = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 1.0, 2.0]])   # means 2, 0, 1
+    ev = RS.answer(["p", "q", "r"], v)
+    assert ev["labels"] == ["p", "r", "q"] and ev["index"] == [0, 2, 1] and ev["samples"] == 3
+    np.testing.assert_allclose(ev["value"], [2.0, 1.0, 0.0])
+    np.testing.assert_allclose(ev["vs_best"], [0.0, -1.0, -2.0])
+    np.testing.assert_allclose(ev["p_win"], [1.0, 2 / 3, 0.0])
+    half = 1.959963984540054 * np.std([-1.0, -2.0, 0.0], ddof=1) / np.sqrt(3)
+    np.testing.assert_allclose([ev["vs_low"][1], ev["vs_high"][1]], [-1.0 - half, -1.0 + half])
+    d, lo, hi = ev["paired"].diff(0, 2)                                 # what the cross-fitted row reads
+    assert d == 1.0 and np.isclose(hi - d, half)
 
 
 def _pair(tmp_path, hands, seed, samples, review_seed=0):
@@ -89,6 +89,8 @@ def _record_row(df):
 
 def _check(rv):
     s, r = _record_row(rv["search"]), _record_row(rv["random"])
+    for df in rv.values():  # cross-fitted by the review (the answers hand over their paired sums)
+        assert df.attrs["cross_fit"] and df.attrs["cross_fitted"] == len(df) > 0
     assert s.mean_loss_low <= 0.0 <= s.mean_loss_high, s
     assert r.mean_loss_low > 0.0 and r.mean_loss > s.mean_loss, (r, s)
     for df in rv.values():
@@ -129,6 +131,8 @@ def test_same_seed_same_review_any_workers(tmp_path):
     assert len(a) > 0 and a.equals(b)
     c = review(RS, p, "kap-tai-shap", seats=[0], seed=4, samples=8)
     assert not np.array_equal(a.loss.to_numpy(), c.loss.to_numpy())
+    same = review(RS, p, "kap-tai-shap", seats=[0], seed=3, samples=8, cross_fit=False)
+    assert not same.attrs["cross_fit"] and (same.loss >= 0).all() and (same.best == a.best).all()
 
 
 def test_the_advisor_option(tmp_path, capsys):
