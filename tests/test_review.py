@@ -1,8 +1,11 @@
 """``kaptai review``: the loss of each decision against the advisor's best move.
 
-In every game, a record of ``search`` against itself reviews to a mean loss whose interval
-holds 0 (Big Two, Heaven Eleven, nine-ten) or to the small, measured gap between the search and
-the advisor (Nantong, Kap Tai Shap: docs/review.md); one of ``random`` to a clearly positive
+Cross-fitting (the best chosen on one set of layouts, the loss measured on another) makes the
+loss of a player as good as the advisor unbiased: on a fake advisor of known option values, a
+player choosing a true best option loses 0 on average cross-fitted, and clearly more than 0
+when the same layouts choose and measure.  In every game, a record of ``search`` against itself
+reviews to a mean loss whose interval holds 0, or (Kap Tai Shap, exact) to the small, measured
+gap between the search and the advisor (docs/review.md); one of ``random`` to a clearly positive
 loss.  Two reviews in two threads do not disturb each other.  The review is the same for the same seed with any
 number of workers; every game's adapter reviews a short record of its own.
 """
@@ -10,11 +13,14 @@ number of workers; every game's adapter reviews a short record of its own.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 import numpy as np
 import pytest
 
-from kaptai.core.review import REVIEW_COLUMNS, decision_seed, review, summarize, write_html
+from kaptai.core.review import (REVIEW_COLUMNS, Decision, decision_seed, match_options, review, review_rows,
+                                summarize, write_html)
 from kaptai.records import record_hands
 
 from .conftest import scaled
@@ -36,21 +42,25 @@ def _record_row(df):
     return s[(s.level == "record")].iloc[0]
 
 
-#: Per game: the table, the record's hands and seed, the advisor's layouts a decision, and what
-#: a record of ``search`` against itself must show (docs/review.md, "What it shows"):
+#: Per game: the table, the record's hands and seed, the advisor's layouts a decision (per set:
+#: the reviews are cross-fitted), and what a record of ``search`` against itself must show
+#: (docs/review.md, "What it shows"):
 #: ``"zero"`` -- the mean loss's interval holds 0;
 #: ``("exact", bound)`` -- Kap Tai Shap's advisor is exact (an interval of no width): the mean
 #: loss is the gap between the sampled search and the exact look-ahead, below ``bound``;
 #: ``("gap", bound)`` -- Nantong's search (its own opponent model, rollouts on its layouts) is
-#: measurably off the advisor at 1,024 layouts; the lower end of its interval stays below
-#: ``bound`` (share of the hand win a decision).
-#: A record of ``random`` must show a mean loss whose interval is above ``random_low``.
+#: measurably off the advisor at 1,024 layouts, cross-fitted too; the lower end of its interval
+#: stays below ``bound`` (share of the hand win a decision).
+#: A record of ``random`` must show a mean loss whose interval is above ``random_low``; where
+#: that conservative interval (the mean of the decisions' bounds) is too wide on a record this
+#: short (``random_low=None``: nine-ten, Nantong), a mean loss more than 2 standard errors of
+#: the decisions taken as independent above 0.
 SEARCH_CASES = {
     "big-two": dict(players=4, hands=8, seed=2, samples=32, expect="zero", random_low=0.2),
     "heaven-eleven": dict(players=None, hands=6, seed=1, samples=32, expect="zero", random_low=0.2,
                           search_table={"bidding": "search"}),
-    "nine-ten": dict(players=4, hands=10, seed=1, samples=1024, expect="zero", random_low=0.0),
-    "nantong": dict(players=3, hands=2, seed=1, samples=256, expect=("gap", 0.02), random_low=0.0),
+    "nine-ten": dict(players=4, hands=10, seed=1, samples=1024, expect="zero", random_low=None),
+    "nantong": dict(players=3, hands=2, seed=1, samples=256, expect=("gap", 0.02), random_low=None),
     "kap-tai-shap": dict(players=4, hands=10, seed=1, samples=8, expect=("exact", 0.002), random_low=0.01),
 }
 
@@ -97,13 +107,20 @@ def _check_search(game, df, expect):
         assert 0.0 <= r.mean_loss <= expect[1], r
     else:
         assert r.mean_loss_low <= expect[1], r
-    assert (df.loss >= 0).all() and (df.loss_low <= df.loss + 1e-12).all() and (df.loss <= df.loss_high + 1e-12).all()
+    assert (df.loss_low <= df.loss + 1e-12).all() and (df.loss <= df.loss_high + 1e-12).all()
     assert ((df.made == df.best) <= df.matched).all()
+    assert (df.loss[df.made == df.best] == 0).all()
+    assert df.attrs["cross_fit"] == (game not in ("kap-tai-shap", "kap-shap"))
+    if not df.attrs["cross_fit"]:  # choosing and measuring on the same layouts (or exact): never below 0
+        assert (df.loss >= 0).all()
 
 
 def _check_random(game, df, search_df, low):
     r, rs = _record_row(df), _record_row(search_df)
-    assert r.mean_loss_low > low, r
+    if low is not None:
+        assert r.mean_loss_low > low, r
+    else:
+        assert r.mean_loss > 2 * df.loss.std(ddof=1) / np.sqrt(len(df)), r
     assert r.mean_loss > 0 and (df.loss_low > 0).any()
     if game != "nantong":  # Nantong's review barely tells the two apart on two hands (docs/review.md)
         assert r.mean_loss > rs.mean_loss and r.matched_share < rs.matched_share, (r, rs)
@@ -196,8 +213,11 @@ def test_every_game_reviews(game, policy, players, tmp_path):
     adapter = importlib.import_module(f"{lookup(game).package}.play")
     df = review(adapter, p, game, seats=[0], seed=0, samples=8)
     assert len(df) >= 1 and (df.seat == 0).all()
-    assert np.isfinite(df.loss).all() and (df.loss >= -1e-12).all()
-    assert df.attrs["unit"]
+    assert np.isfinite(df.loss).all() and df.attrs["unit"]
+    assert df.attrs["cross_fit"] == (game != "kap-tai-shap") and df.attrs["cross_fitted"] == (len(df) if
+                                                                                            df.attrs["cross_fit"] else 0)
+    same = review(adapter, p, game, seats=[0], seed=0, samples=8, cross_fit=False)
+    assert (same.loss >= -1e-12).all() and (same.best == df.best).all() and not same.attrs["cross_fit"]
 
 
 def test_review_command_and_bad_seat(b2, capsys):
@@ -209,4 +229,102 @@ def test_review_command_and_bad_seat(b2, capsys):
         review(P, b2["search"], "big-two", seats=[7])
     main(["review", "big-two", str(b2["search"]), "--seat", "0", "--hands", "1", "--samples", "4", "--summary"])
     out = capsys.readouterr().out
-    assert "matched the advisor's best" in out and "record" in out
+    assert "matched the advisor's best" in out and "record" in out and "cross-fitted" in out
+    main(["review", "big-two", str(b2["search"]), "--seat", "0", "--hands", "1", "--samples", "4", "--no-cross-fit"])
+    out = capsys.readouterr().out
+    assert "4 layouts a decision" in out and "cross-fitted" not in out
+
+
+# -- cross-fitting on a fake advisor whose option values are known -----------------------------
+
+#: The fake game: every decision has K options, ``o0`` .. ``o7``; the true values are ``MU`` (four
+#: options tied at the top, four 1.0 below); a layout adds a common term (the paired part) and
+#: an independent unit normal per option.
+MU = np.array([0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0, -1.0])
+
+
+def _fake_evaluate(d, *, samples, seed):
+    """The fake advisor: a real paired run (:func:`kaptai.core.advise.paired_budget`), its table
+    sorted best first as the games' adapters sort theirs."""
+    from kaptai.core.advise import capture_paired, paired_budget
+
+    def values(bg, n):
+        rng = np.random.Generator(bg)
+        return MU[:, None] + 3.0 * rng.normal(size=n)[None, :] + rng.normal(size=(len(MU), n))
+
+    with capture_paired() as got:
+        paired_budget(values, len(MU), seed=seed, samples=samples)
+    res = got[-1]
+    mean = res.means(0)
+    order = sorted(range(len(MU)), key=lambda i: (-mean[i], i))
+    d_, lo, hi = (a[order] for a in res.vs_best())
+    return {"labels": [f"o{i}" for i in order], "value": mean[order], "vs_best": d_, "vs_low": lo, "vs_high": hi,
+            "p_win": None, "samples": res.samples, "paired": res,
+            "index": match_options(res, {0: mean[order]})}
+
+
+def _fake_adapter(made):
+    """A game adapter (``read``, ``decisions``, ``evaluate``) whose player always makes ``made``."""
+    mod = types.ModuleType(f"kaptai_fake_review_{made}")
+
+    def read(path, game):
+        return types.SimpleNamespace(hands=[None] * 40, header={"players": 1, "unit": "points"})
+
+    def decisions(record, hands):
+        for h in hands:
+            for i in range(5):
+                yield Decision(h, 0, i, "play", None, made, len(MU))
+
+    mod.read, mod.decisions, mod.evaluate = read, decisions, _fake_evaluate
+    return mod
+
+
+@pytest.fixture()
+def fake(monkeypatch, tmp_path):
+    def make(made):
+        mod = _fake_adapter(made)
+        monkeypatch.setitem(sys.modules, mod.__name__, mod)  # the runner imports the adapter by name
+        return mod
+    (tmp_path / "fake.jsonl").write_text("")  # the review checks the record's file
+    monkeypatch.chdir(tmp_path)
+    return make
+
+
+def test_cross_fit_is_unbiased_for_a_player_as_good_as_the_advisor(fake):
+    """200 decisions at 16 layouts: the player always makes ``o0``, a true best option.  On the
+    same layouts the loss is the largest of four tied noisy values minus one of them (winner's
+    curse): at least 0 and clearly above 0 on average.  Cross-fitted it is 0 on average."""
+    A = fake("o0")
+    same = review(A, "fake.jsonl", "fake", seed=3, samples=16, cross_fit=False)
+    cross = review(A, "fake.jsonl", "fake", seed=3, samples=16)
+    assert len(same) == len(cross) == 200 and cross.attrs["cross_fit"] and not same.attrs["cross_fit"]
+    assert cross.attrs["cross_fitted"] == 200 and same.attrs["cross_fitted"] == 0
+    # the standard error of a mean of independent decisions
+    se = cross.loss.std(ddof=1) / np.sqrt(len(cross))
+    assert abs(cross.loss.mean()) < 3 * se, (cross.loss.mean(), se)
+    r = _record_row(cross)
+    assert r.mean_loss_low < 0.0 < r.mean_loss_high
+    assert (cross.loss < 0).any() and (cross.loss_low <= cross.loss).all() and (cross.loss <= cross.loss_high).all()
+    # made == best: exactly 0; the best is the first set's (the same layouts as without cross-fitting)
+    hit = cross.made == cross.best
+    assert hit.any() and (cross.loss[hit] == 0.0).all() and (cross.loss_low[hit] == 0.0).all()
+    assert (cross.best == same.best).all() and (cross.matched == same.matched).all()
+    # the same layouts: biased upward, far beyond the cross-fitted review's error
+    assert (same.loss >= 0).all() and same.loss.mean() > 0.15 and same.loss.mean() > 6 * se, (same.loss.mean(), se)
+
+
+def test_cross_fit_measures_a_worse_move(fake):
+    """A player always making ``o4`` (1.0 below the best): cross-fitted, it loses about 1.0."""
+    df = review(fake("o4"), "fake.jsonl", "fake", seed=4, samples=16, hands=20)
+    assert len(df) == 100 and not df.matched.any()
+    assert 0.8 < df.loss.mean() < 1.2 and _record_row(df).mean_loss_low > 0.2
+
+
+def test_cross_fit_same_with_any_workers_and_seeded(fake):
+    A = fake("o1")
+    a = review(A, "fake.jsonl", "fake", seed=5, samples=8, hands=6, chunk_hands=2)
+    b = review(A, "fake.jsonl", "fake", seed=5, samples=8, hands=6, chunk_hands=1, workers=2)
+    c = review(A, "fake.jsonl", "fake", seed=6, samples=8, hands=6)
+    assert a.equals(b) and not np.array_equal(a.loss.to_numpy(), c.loss.to_numpy())
+    rows = review_rows(A, A.read("", ""), range(6), None, seed=5, samples=8)
+    assert [r["loss"] for r in rows] == list(a.loss)
