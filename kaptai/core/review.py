@@ -23,8 +23,8 @@ that difference on B's layouts, and P(win) from B.  Choosing and measuring on th
 (``cross_fit=False``: loss = minus the made move's ``vs_best``) makes every loss at least 0 and
 biases the mean loss of a player as good as the advisor upward (the maximum of noisy values is
 above the value of the option it picks); cross-fitted, that player's expected loss is 0 and a
-single loss can be negative.  An exact advisor (no ``paired`` in its answer: Kap Tai Shap) is
-asked once, as without cross-fitting.
+single loss can be negative.  An exact advisor (no ``paired`` in its answer: Kap Tai Shap's
+``--advisor exact``) is asked once, as without cross-fitting.
 
 The interval of a mean loss is the mean of the decisions' interval bounds (conservative: it
 treats the decisions' sampling errors as fully dependent, and so is never narrower than the
@@ -495,8 +495,8 @@ def review_options(default_samples: int = 32) -> tuple:
             help="choose the advisor's best move on one set of --samples layouts and measure the loss on "
                  "another, independent one (default: on), so that a player as good as the advisor loses 0 on "
                  "average (a loss can then be below 0); --no-cross-fit chooses and measures on the same "
-                 "layouts (half the work; every loss at least 0, biased upward). No effect in Kap Tai Shap, "
-                 "whose advisor is exact"),
+                 "layouts (half the work; every loss at least 0, biased upward). No effect with an exact "
+                 "advisor (Kap Tai Shap's --advisor exact), which is asked once"),
         o.seed(),
         Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
             help="review only the first N hands of the record (default all)"),
