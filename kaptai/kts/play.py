@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -171,7 +172,8 @@ class _watch_states:
     after a draw or at turn 1, 1 the exchange discard, 2 the claim step, 3 the early window on
     ``early_of``'s first discard) and the hand's state at that moment (what
     :func:`kaptai.kts.engine_reference.search_values` reads).  Held under the review's lock,
-    as :class:`kaptai.core.review.observe_script` (same moves: it only watches)."""
+    as :class:`kaptai.core.review.observe_script` (same moves: it only watches); hands played
+    by other threads meanwhile are not recorded."""
 
     def __init__(self, sink: list):
         self.sink = sink
@@ -184,8 +186,11 @@ class _watch_states:
         _WATCH_LOCK.acquire()
         base = self.base = ref._Hand
         sink = self.sink
+        me = threading.get_ident()
 
         def snap(h: Any, kind: int, early_of: int) -> None:
+            if threading.get_ident() != me:  # a hand another thread plays meanwhile: not this replay's
+                return
             sink.append((kind, early_of, {
                 "hands": [list(x) for x in h.hands], "table": list(h.table), "known": [list(x) for x in h.known],
                 "committed": list(h.committed), "own_turns": list(h.own_turns), "pos": h.pos, "turn": h.turn,

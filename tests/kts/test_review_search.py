@@ -149,3 +149,30 @@ def test_the_advisor_option(tmp_path, capsys):
     assert " antes a decision" in capsys.readouterr().out                       # the default: search
     assert main(["review", "kap-tai-shap", str(p), "--seat", "0", "--summary", "--advisor", "exact"]) == 0
     assert "P(win within the look-ahead) a decision" in capsys.readouterr().out
+
+
+def test_the_state_watch_sees_only_its_own_replay_and_is_put_back(tmp_path):
+    """A reference-engine hand played in another thread during a replay is not recorded as one
+    of its decisions, and the engine's hand class is put back afterwards."""
+    import threading
+
+    rec = play.read(_record(tmp_path, "g", 4, "traditional", "greedy", 2, 6))
+    alone = [(d.hand, d.index, d.extra["ctx"], d.made) for d in play.decisions(rec)]
+    base = er._Hand
+    stop = threading.Event()
+
+    def busy():
+        from kaptai.kts.config import make_config
+
+        cfg = make_config(4)
+        while not stop.is_set():
+            er.run_hands(cfg, ["greedy"] * 4, np.random.PCG64(1), 1)
+
+    t = threading.Thread(target=busy)
+    t.start()
+    try:
+        got = [(d.hand, d.index, d.extra["ctx"], d.made) for d in play.decisions(rec)]
+    finally:
+        stop.set()
+        t.join()
+    assert got == alone and er._Hand is base
