@@ -277,6 +277,7 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
 
     with capture_paired() as got:
         df = advice(d.view, samples=samples, seed=seed)
+    df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
     res = got[-1]
     return {"labels": list(df.play), "value": df.ev.to_numpy(), "vs_best": df.vs_best.to_numpy(),
             "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(),

@@ -496,7 +496,7 @@ def review_options(default_samples: int = 32) -> tuple:
                  "another, independent one (default: on), so that a player as good as the advisor loses 0 on "
                  "average (a loss can then be below 0); --no-cross-fit chooses and measures on the same "
                  "layouts (half the work; every loss at least 0, biased upward). No effect with an exact "
-                 "advisor (Kap Tai Shap's --advisor exact), which is asked once"),
+                 "advisor (Kap Tai Shap's exact look-ahead), which is asked once"),
         o.seed(),
         Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
             help="review only the first N hands of the record (default all)"),

@@ -178,7 +178,9 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
             kw: dict[str, Any] = {"auction": x["auction"], "dealer": x["dealer"]} if x["auction"] else {}
             df = advise_play(x["dealt"], contract=_bid_text(5 * v.level + v.trump), declarer=v.declarer,
                              seat=v.seat, plays=x["plays"] or None, rules=x["rules"], samples=samples, seed=seed, **kw)
+            df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
             df = df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+    df.attrs = {}
     res = got[-1]
     k = res.sums.shape[1]
     if d.kind == "bid":  # two blocks of options, one per scoring ('as_written', 'symmetric'), in that order

@@ -194,6 +194,7 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
 
     with capture_paired() as got:
         df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
     res = got[-1]
     won = int((df.discard.astype(str) == "win").any())  # the win now is the sums' first option
     df = df[df.discard.astype(str) != "win"].sort_values("value", ascending=False, kind="stable")

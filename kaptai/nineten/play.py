@@ -119,6 +119,7 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
 
     with capture_paired() as got:
         df = advice(d.view, d.extra["rules"], d.extra["players"], samples=samples, seed=seed)
+    df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
     sampled = bool(got) and bool((df.samples > 0).all())
     res = got[-1] if sampled else None
     return {"labels": [str(x) for x in df.discard], "value": df.ev.to_numpy(), "vs_best": df.vs_best.to_numpy(),
