@@ -1550,3 +1550,121 @@ def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_g
     if g.err:
         raise EngineError("advise: the unseen cards do not fill the hidden places")
     return [cand[i] for i in range(n)], res
+
+
+_MELD_CODES = {"pong": PONG, "mkong": MKONG, "ckong": CKONG, "qishou": QISHOU, "hezi": HEZI}
+
+
+def search_values(cfg, state, int seat, options, bit_generator, int layouts):
+    """The ``search`` policy's own evaluation of every discard in ``options`` at a discard of
+    seat ``seat`` (docs/nantong-engine.md, *Search*), for a review: ``layouts`` layouts of the
+    cards the seat has not seen, drawn as the search draws them (``cfg.particles`` particles a
+    layout weighed by the opponent model on the hand's record, resampled), but from
+    ``bit_generator`` instead of the decision's private stream; every option played out on
+    the same layouts with ``max_melds`` at every seat.
+
+    ``state``: the reference engine's position at the decision (a mapping with ``c``,
+    ``melds``, ``pub``, ``pos``, ``deck``, ``turned``, ``discards``, ``qishou_n``,
+    ``dealt_qishou``, ``yazhuang`` and ``rec``, as :func:`kaptai.nantong.engine_reference.hand_state`
+    gives).  Returns two int64 arrays ``(options, layouts)``: 12 x the seat's net and 12 x its
+    share of the hand win.  The twin of :func:`kaptai.nantong.engine_reference.search_values`
+    (the same values from the same stream).  No existing function's behaviour changes."""
+    from kaptai.nantong.config import EngineError
+
+    _eval_module.build_tables()
+    cdef Hand g
+    cdef Hand smp
+    cdef Hand r
+    cdef Particles P
+    cdef int* sel = NULL
+    cdef int A = cfg.active
+    cdef int k, i, t, n, s, ne, fail = 0
+    cdef int64_t ex[3]
+    cdef int cand[NK]
+    if layouts < 1:
+        raise ValueError(f"layouts={layouts}: expected at least 1")
+    if not 0 <= seat < A:
+        raise ValueError(f"seat {seat}: {A} seats play")
+    n = len(options)
+    if not 1 <= n <= NK:
+        raise ValueError(f"{n} options: expected 1 to {NK}")
+    opts_arr = np.ascontiguousarray(cfg.score_opts, dtype=np.int32)
+    cdef const int32_t[::1] opts = opts_arr
+    lao_arr = np.ascontiguousarray(cfg.laojiang, dtype=np.int8)
+    cdef const int8_t[::1] lao = lao_arr
+    _configure(&g, cfg, <int32_t*>&opts[0], <int8_t*>&lao[0])
+    g.S = layouts
+    turned = [int(x) for x in state["turned"]]
+    g.nt = len(turned)
+    for i in range(g.nt):
+        g.turned[i] = turned[i]
+    _set_jiang(&g)
+    deck = [int(x) for x in state["deck"]]
+    if len(deck) != NCARDS:
+        raise ValueError(f"a deck of {len(deck)} cards")
+    for i in range(NCARDS):
+        g.deck[i] = deck[i]
+    g.pos = int(state["pos"])
+    g.discards = int(state["discards"])
+    for k in range(NK):
+        g.pub[k] = int(state["pub"][k])
+    for s in range(A):
+        for k in range(NK):
+            g.s[s].c[k] = int(state["c"][s][k])
+        g.s[s].nm = 0
+        for typ, kk in state["melds"][s]:
+            g.s[s].mt[g.s[s].nm] = _MELD_CODES[typ]
+            g.s[s].mk[g.s[s].nm] = int(kk)
+            g.s[s].nm += 1
+        g.s[s].qn = int(state["qishou_n"][s])
+        g.s[s].dq = int(state["dealt_qishou"][s])
+        g.s[s].yaz = int(state["yazhuang"][s])
+        g.s[s].code = 0
+        g.s[s].dist = -100
+    for i in range(n):
+        cand[i] = int(options[i])
+        if not 0 <= cand[i] < NK or g.s[seat].c[cand[i]] < 1:
+            raise ValueError(f"option {options[i]}: seat {seat} does not hold that kind")
+    ev_arr = np.zeros(4 * MAXEV, dtype=np.int32)
+    cdef int32_t[::1] evv = ev_arr
+    ne = 0
+    for row in state["rec"]:
+        if ne >= MAXEV:
+            break
+        for i in range(4):
+            evv[4 * ne + i] = int(row[i])
+        ne += 1
+    g.ev = &evv[0]
+    g.nev = ne
+    g.win_type = 0
+    g.ncomp = 0
+    g.win_card = -1
+    g.discarder = -1
+    g.huang = 0
+    nets = np.zeros((n, layouts), dtype=np.int64)
+    wins = np.zeros((n, layouts), dtype=np.int64)
+    cdef int64_t[:, ::1] nv = nets
+    cdef int64_t[:, ::1] wv = wins
+    g.rng = bitgen_of(bit_generator)
+    sel = <int*>malloc(layouts * sizeof(int))
+    if sel == NULL:
+        raise MemoryError()
+    with bit_generator.lock, nogil:
+        if _alloc_particles(&P, g.F * g.S if g.F > 0 else g.S) < 0 or _particles(&g, seat, g.rng, &P) < 0:
+            fail = 1
+        else:
+            _resample(g.rng, P.w, P.C, P.total, g.S, sel)
+            for t in range(g.S):
+                if _layout(&g, seat, g.rng, &P, sel[t], &smp) < 0:
+                    fail = 1
+                    break
+                for i in range(n):
+                    memcpy(&r, &smp, sizeof(Hand))
+                    _resume(&r, seat, 2, -1, cand[i], -1, -1)
+                    nv[i, t] = _finish(&r, seat, ex)
+                    wv[i, t] = ex[0]
+        _free_particles(&P)
+    free(sel)
+    if fail:
+        raise EngineError("search_values: the unseen cards do not fill the hidden places")
+    return nets, wins

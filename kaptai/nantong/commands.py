@@ -268,7 +268,13 @@ def _commands() -> dict[str, Command]:
         "play": Command("kaptai.nantong.play:play_command",
                         play_options(players, _PRESETS, _POLICIES, "max_melds", 4),
                         example=f"kaptai play {name} --opponents max_melds --hints --record my-game.jsonl"),
-        "review": Command("kaptai.nantong.play:review_command", review_options(),
+        "review": Command("kaptai.nantong.play:review_command", (*review_options(), Opt(
+            "--advisor", "choice", default="search", choices=("search", "advise"),
+            help="what grades a discard: search (default) values every discard by the search policy's own "
+                 "evaluation (its layouts of the unseen cards, weighed by its model of the other players, "
+                 "max_melds rollouts, the same layouts for every discard), advise by the advisor of kaptai "
+                 "advise (layouts dealt uniformly); the loss in the settlement's unit, cross-fitted as "
+                 "--cross-fit says")),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "3,4"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),

@@ -829,3 +829,102 @@ def run_hands(cfg: EngineConfig, policies: Any, bit_generator: np.random.BitGene
         for name, arr in out.items():
             arr[i] = row[name]
     return out
+
+
+# ----------------------------------------------------------------------------- review (kaptai.nantong.review_search)
+
+#: The fields of a position that :func:`search_values` reads (:func:`hand_state`).
+STATE_FIELDS = ("c", "melds", "pub", "pos", "deck", "turned", "discards", "qishou_n", "dealt_qishou", "yazhuang",
+                "rec", "discard_log", "claimed")
+
+
+def hand_state(h: _Hand) -> dict[str, Any]:
+    """A copy of a reference hand's position (plain lists: picklable), for :func:`search_values`."""
+    return {"c": [list(x) for x in h.c], "melds": [[(str(t), int(k)) for t, k in m] for m in h.melds],
+            "pub": list(h.pub), "pos": int(h.pos), "deck": list(h.deck), "turned": list(h.turned),
+            "discards": int(h.discards), "qishou_n": list(h.qishou_n), "dealt_qishou": list(h.dealt_qishou),
+            "yazhuang": list(h.yazhuang), "rec": [tuple(e) for e in h.rec], "discard_log": list(h.discard_log),
+            "claimed": int(h.claimed)}
+
+
+def _from_state(cfg: EngineConfig, state: Any, stream: RandomStream) -> _Hand:
+    h = _Hand(cfg, ["max_melds"] * cfg.active, stream)
+    h.c = [list(x) for x in state["c"]]
+    h.melds = [[(str(t), int(k)) for t, k in m] for m in state["melds"]]
+    h.pub = list(state["pub"])
+    h.pos = int(state["pos"])
+    h.deck = list(state["deck"])
+    h.turned = list(state["turned"])
+    h.jiang_turned = set(h.turned)
+    h.double = len(h.turned) == 2 and h.turned[0] == h.turned[1]
+    h.discards = int(state["discards"])
+    h.qishou_n = list(state["qishou_n"])
+    h.dealt_qishou = list(state["dealt_qishou"])
+    h.yazhuang = list(state["yazhuang"])
+    h.rec = [tuple(e) for e in state["rec"]]
+    h.discard_log = list(state.get("discard_log", ()))
+    h.claimed = int(state.get("claimed", 0))
+    h.key = 0
+    return h
+
+
+def search_values(cfg: EngineConfig, state: Any, seat: int, options: Sequence[int], stream: RandomStream,
+                  layouts: int) -> tuple[list[list[int]], list[list[int]]]:
+    """The ``search`` policy's own evaluation of every discard in ``options`` at a discard of
+    seat ``seat`` (the twin of :func:`kaptai.nantong._engine.search_values`: the same values
+    from the same stream): ``layouts`` layouts drawn as the search draws them (``cfg.particles``
+    particles a layout, weighed by the opponent model on the record ``state['rec']``,
+    resampled) from ``stream``, every option played out on each with ``max_melds`` at every
+    seat.  Returns ``(nets, wins)``, per option per layout 12 x the seat's net and 12 x its
+    share of the hand win.
+
+    >>> import numpy as np
+    >>> from kaptai.nantong.config import make_config
+    >>> class _Stop(_Hand):
+    ...     def _search_discard(self, p):
+    ...         self.state = hand_state(self)
+    ...         raise _Huang()
+    >>> cfg = make_config(3)
+    >>> h = _Stop(cfg, ["search"] * 3, RandomStream(np.random.PCG64(1)))
+    >>> _ = h.play()
+    >>> opts = [k for k in range(30) if h.state["c"][0][k]][:2]
+    >>> nets, wins = search_values(cfg, h.state, 0, opts, RandomStream(np.random.PCG64(2)), 3)
+    >>> len(nets), len(nets[0]), all(w in (0, 4, 6, 12) for row in wins for w in row)
+    (2, 3, True)
+    """
+    import dataclasses
+
+    if layouts < 1:
+        raise ValueError(f"layouts={layouts}: expected at least 1")
+    c2 = dataclasses.replace(cfg, samples=int(layouts))
+    h = _from_state(c2, state, stream)
+    for k in options:
+        if not 0 <= int(k) < 30 or h.c[seat][int(k)] < 1:
+            raise ValueError(f"option {k}: seat {seat} does not hold that kind")
+    parts, pools, w, total, _ess = h._particles(seat, stream)
+    sel = _resample(stream, w, total, int(layouts))
+    nets = [[0] * layouts for _ in options]
+    wins = [[0] * layouts for _ in options]
+    for t, c in enumerate(sel):
+        smp = h._clone()
+        for s, hand in parts[c].items():
+            smp.c[s] = list(hand)
+        items = [k for k in range(30) for _ in range(pools[c][k])]
+        for i in range(len(items) - 1, 0, -1):
+            j = stream.bounded(i + 1)
+            items[i], items[j] = items[j], items[i]
+        if len(items) != DECK_CARDS - h.pos:
+            raise EngineError("search_values: the unseen cards do not fill the hidden places")
+        smp.deck[h.pos:] = [4 * k for k in items]
+        for i, k in enumerate(options):
+            r = smp._clone()
+            res: dict = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
+            try:
+                r._loop(res, seat, "discard", None, int(k))
+            except _Huang:
+                res = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
+            row = r._finish(res)
+            nets[i][t] = h._net12(row, seat)
+            nw = sum(row["winner"])
+            wins[i][t] = NET_SCALE // nw if (nw and row["winner"][seat]) else 0
+    return nets, wins

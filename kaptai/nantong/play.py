@@ -20,12 +20,12 @@ from typing import Any
 
 from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, observe_script
-from kaptai.errors import UsageError
+from kaptai.errors import UsageError, quote_token
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
-           "review_command"]
+__all__ = ["GAME", "ADVISORS", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
+           "review_adapter", "review_command"]
 
 GAME = "nantong"
 #: Cards a shown set holds (for the cards seen face up).
@@ -162,8 +162,45 @@ def read(path: Any, game: str = GAME) -> Any:
     return read_record(path, game)
 
 
+class _StateWatch:
+    """While active (inside :class:`kaptai.core.review.observe_script`, under its lock), the
+    replay's reference hand keeps its position (:func:`kaptai.nantong.engine_reference.hand_state`)
+    at every view it hands to a seat, in ``sink`` by the view's ``id``: what the ``search``
+    advisor (:mod:`kaptai.nantong.review_search`) plays out.  Only the replaying thread's hands
+    are watched (a hand played by another thread meanwhile is left alone)."""
+
+    def __init__(self, module: Any, sink: dict[int, dict]):
+        self.cls, self.sink = module._Logged, sink
+        self.had: Any = None
+
+    def __enter__(self) -> dict[int, dict]:
+        import threading
+
+        from kaptai.nantong import engine_reference as ref
+
+        self.had = self.cls.__dict__.get("view")
+        base = self.had or ref._Hand.view
+        me, sink = threading.get_ident(), self.sink
+
+        def view(h: Any, s: int, last: int | None = None) -> PlayerView:
+            v = base(h, s, last)
+            if not h.rollout and threading.get_ident() == me:
+                sink[id(v)] = ref.hand_state(h)
+            return v
+
+        self.cls.view = view
+        return sink
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.had is None:
+            del self.cls.view
+        else:
+            self.cls.view = self.had
+
+
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
-    """Every discard of the chosen hands of a record (the advisor values discards)."""
+    """Every discard of the chosen hands of a record (the advisor values discards), with the
+    replay's position at each (``extra['state']``, for the ``search`` advisor)."""
     from kaptai.core.records import HandCursor
     from kaptai.nantong import records as R
 
@@ -171,7 +208,8 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []
-        with observe_script(R, "_Script", ("discard",), sink):
+        states: dict[int, dict] = {}
+        with observe_script(R, "_Script", ("discard",), sink), _StateWatch(R, states):
             R.FORMAT.replay_hand(cfg, HandCursor(hand, record.path), None)  # type: ignore[misc]
         k = 0
         for _m, view, _args, move, _pos in sink:
@@ -181,7 +219,7 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             yield Decision(hand.index, view.seat, k, "discard", view, format_card(int(move)), n,
                            " ".join(format_card(x) for x in _kinds(view.hand)),
                            f"sets {_melds_text(view.melds[view.seat]) or 'none'}; stock {view.stock_left}",
-                           {"rules": cfg.rules, "players": cfg.players})
+                           {"rules": cfg.rules, "players": cfg.players, "cfg": cfg, "state": states.get(id(view))})
             k += 1
 
 
@@ -236,8 +274,37 @@ def play_command(args: Any, game: Any) -> Any:
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))
 
 
+#: The advisors of ``kaptai review nantong FILE --advisor A`` (the first is the default):
+#: ``search`` values every discard by the ``search`` policy's own evaluation
+#: (:mod:`kaptai.nantong.review_search`); ``advise`` by the advisor of ``kaptai advise nantong``
+#: (:func:`evaluate` here).  Both in the settlement's unit.
+ADVISORS: tuple[str, ...] = ("search", "advise")
+
+
+def review_adapter(advisor: str) -> Any:
+    """The review adapter (module) of an ``--advisor`` value.
+
+    >>> review_adapter("advise").__name__, review_adapter("search").__name__
+    ('kaptai.nantong.play', 'kaptai.nantong.review_search')
+    >>> review_adapter("best")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --advisor 'best': expected one of search, advise
+    """
+    if advisor == "advise":
+        return sys.modules[__name__]
+    if advisor == "search":
+        from kaptai.nantong import review_search
+
+        return review_search
+    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
+
+
 def review_command(args: Any, game: Any) -> Any:
-    """``kaptai review nantong FILE``."""
+    """``kaptai review nantong FILE`` (``--advisor search``, the default, or ``advise``)."""
     from kaptai.core.review import review_command as run
 
-    return run(args, game, sys.modules[__name__])
+    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
+    if adapter is not sys.modules[__name__] and args.samples < 2:
+        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
+    return run(args, game, adapter)

@@ -1,0 +1,95 @@
+"""Nantong's review by the ``search`` policy's own evaluation (``kaptai review nantong FILE
+--advisor search``, the default).
+
+The ``search`` player (docs/nantong-engine.md, *Search*) values a discard by playing it out on
+layouts of the cards its seat has not seen, drawn by its opponent model (``particles`` particles
+a layout, each weighed by the likelihood of the other seats' record under a mixture of styles,
+resampled), with ``max_melds`` at every seat, and counts the seat's net under the settlement.
+This adapter asks the same machinery (:func:`kaptai.nantong._engine.search_values`, the compiled
+twin of :func:`kaptai.nantong.engine_reference.search_values`) about EVERY discard the seat
+holds (not only the search's first candidates), on ``samples`` layouts drawn from a seed, the
+same layouts for every option (paired).  The value is in the settlement's unit (the record's:
+the share of the hand win under ``rank_only``), P(win) the share of layouts in which the seat
+is among the hand's winners.
+
+Each answer hands over its paired sums (``paired``, a :class:`kaptai.core.advise.PairedResult`,
+and ``index``), so the review cross-fits as in the other games (:mod:`kaptai.core.review`): the
+best chosen on one set of layouts, the loss measured on an independent one.
+
+:func:`decisions` and :func:`read` are those of :mod:`kaptai.nantong.play`, whose replay keeps the
+reference engine's position at each decision for this adapter.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from kaptai.nantong.records import record_hands
+>>> from kaptai.nantong import review_search as rs
+>>> path = os.path.join(tempfile.mkdtemp(), "n.jsonl")
+>>> _ = record_hands(path, 3, hands=1, seed=1)
+>>> d = next(iter(rs.decisions(rs.read(path), [0])))
+>>> ev = rs.evaluate(d, samples=4, seed=0)
+>>> ev["labels"] == rs.evaluate(d, samples=4, seed=0)["labels"], float(ev["vs_best"][0]), ev["samples"]
+(True, 0.0, 4)
+>>> sorted(ev["index"]) == list(range(len(ev["labels"]))), ev["paired"].samples
+(True, 4)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kaptai.core.review import Decision
+from kaptai.errors import UsageError
+from kaptai.nantong.cards import format_card
+from kaptai.nantong.config import NET_SCALE
+from kaptai.nantong.play import decisions, read
+
+__all__ = ["decisions", "read", "evaluate", "option_values", "answer"]
+
+
+def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The labels of a discard's options (every kind held, in kind order), the seat's net in the
+    settlement's unit and its share of the hand win, each of shape ``(options, layouts)``; the
+    layouts drawn from ``numpy.random.PCG64(seed)``."""
+    from kaptai.nantong._engine import search_values
+
+    x = d.extra
+    if x.get("state") is None:
+        raise UsageError(f"hand {d.hand}, seat {d.seat}: the replay kept no position for this decision")
+    opts = [k for k in range(len(d.view.hand)) if d.view.hand[k]]
+    nets, wins = search_values(x["cfg"], x["state"], int(d.seat), opts, np.random.PCG64(int(seed)), int(layouts))
+    return ([format_card(k) for k in opts], np.asarray(nets, dtype=np.float64) / NET_SCALE,
+            np.asarray(wins, dtype=np.float64) / NET_SCALE)
+
+
+def answer(labels: list[str], v: np.ndarray, win: np.ndarray) -> dict[str, Any]:
+    """The review's answer from values ``v`` and win shares ``win``, ``(options, layouts)``:
+    labels best first (the highest mean; the first of equal ones in option order), each option's
+    mean value, its paired difference to the best with a 95% interval, P(win) (the share of
+    layouts the seat wins), and the paired sums (``paired``) with each label's option in them
+    (``index``).
+
+    >>> v = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 4.0, 8.0]])
+    >>> ev = answer(["p", "q", "r"], v, (v > 0) * 1.0)
+    >>> ev["labels"], ev["index"], [float(x) for x in ev["vs_best"]], [round(float(x), 3) for x in ev["p_win"]]
+    (['r', 'p', 'q'], [2, 0, 1], [0.0, -2.0, -4.0], [0.667, 1.0, 0.0])
+    """
+    from kaptai.core.advise import PairedResult
+
+    m, s = v.shape
+    res = PairedResult(s, v.sum(axis=1)[None, :], (v * v).sum(axis=1)[None, :], v @ v.T, "fixed", 1, 0.0, s, None)
+    order = [int(i) for i in np.argsort(-res.means(0), kind="stable")]
+    vs, lo, hi = (x[order] for x in res.vs_best())
+    return {"labels": [labels[i] for i in order], "value": res.means(0)[order], "vs_best": vs, "vs_low": lo,
+            "vs_high": hi, "p_win": (win > 0).mean(axis=1)[order], "samples": s, "paired": res, "index": order}
+
+
+def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
+    """The search's evaluation of a discard on ``samples`` layouts drawn from ``seed``
+    (:func:`answer`; the review asks again on independent layouts to cross-fit)."""
+    if samples < 2:
+        raise UsageError(f"--samples {samples}: the search advisor needs at least 2 layouts (the paired interval)")
+    labels, v, w = option_values(d, samples, seed)
+    return answer(labels, v, w)
