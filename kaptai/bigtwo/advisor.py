@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
@@ -70,7 +71,8 @@ from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_cards
 from kaptai.bigtwo.config import make_config
 from kaptai.bigtwo.policies import rules_info
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
-from kaptai.core.advise import DEFAULT_BUDGET_MS, check_budget_ms, check_samples, competition_ranks, paired_budget
+from kaptai.core.advise import (DEFAULT_BUDGET_MS, PairedResult, check_budget_ms, check_samples, competition_ranks,
+                                paired_budget)
 from kaptai.core.options import check_seed
 from kaptai.core.stats import wilson_interval
 from kaptai.errors import InvalidHandError, KaptaiError, RulesError, quote_token
@@ -188,16 +190,10 @@ def advise(
     ...
     kaptai.bigtwo.cards.InvalidCardError: hand: invalid card "3X" (token 2): unknown suit "X"
     """
-    from kaptai.bigtwo import _engine
-
     start = time.perf_counter()
     if players is not None and (isinstance(players, (bool, np.bool_)) or not isinstance(players, Integral)):
         raise RulesError(f"players={quote_token(players)}: expected a whole number of players")
-    r = resolve_rules(rules) if players is None else resolve_rules(rules, players=int(players))
-    cfg = make_config(r.players, r)
-    r = cfg.rules
-    N = cfg.players
-    info = rules_info(r)
+    r, cfg = _config(rules, None if players is None else int(players))
     samples = check_samples(samples)
     budget_ms = check_budget_ms(budget_ms)
     seed = check_seed(seed)
@@ -206,6 +202,55 @@ def advise(
         raise InvalidHandError("hand is empty: give the cards you hold")
     pl = _cards(played, "played")
     tb = _cards(to_beat, "to-beat") if to_beat is not None else ()
+    pos = _position(cfg, h, pl, tb, by, cards_left, to_beat is not None)
+    return _frame(pos, _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms, start=start), seed)
+
+
+def _config(rules: Any, players: int | None) -> tuple[RuleSet, Any]:
+    """The resolved rules and the engine's table of ``rules`` at ``players`` (memoised: a review
+    asks the advisor thousands of times under one rule set)."""
+    r = resolve_rules(rules) if players is None else resolve_rules(rules, players=players)
+    hit = _CONFIGS.get(r)
+    if hit is None:
+        cfg = make_config(r.players, r)
+        if len(_CONFIGS) >= 64:
+            _CONFIGS.clear()
+        hit = _CONFIGS[r] = (cfg.rules, cfg)
+    return hit
+
+
+#: :func:`_config`'s memo, by resolved rule set (a frozen, hashable dataclass).
+_CONFIGS: dict[RuleSet, tuple[RuleSet, Any]] = {}
+
+
+@dataclass(frozen=True)
+class _Position:
+    """A checked position, as the compiled search takes it (seats counted from the player)."""
+
+    r: RuleSet
+    cfg: Any
+    info: Any
+    h: tuple[int, ...]
+    pl: tuple[int, ...]
+    tb: tuple[int, ...]
+    hm: int
+    pm: int
+    tm: int
+    b: int
+    left: tuple[int, ...]
+    passes: int
+    locked: tuple[bool, ...]
+    must: int
+    hidden_dead: int
+
+
+def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, ...], by: Any,
+              cards_left: Any, to_beat_given: bool) -> _Position:
+    """Check a position (card ids of the hand, the cards played and the play to beat) against the
+    rules and derive what the search needs; the refusals of :func:`advise`."""
+    r = cfg.rules
+    N = cfg.players
+    info = rules_info(r)
     hm = sum(1 << c for c in h)
     pm = sum(1 << c for c in pl)
     tm = sum(1 << c for c in tb)
@@ -217,7 +262,7 @@ def advise(
     maxh = cfg.hand_size + cfg.leftover
     if len(h) > maxh:
         raise InvalidHandError(f"hand has {len(h)} cards, expected at most {maxh} with {N} players")
-    if to_beat is not None and not tb:
+    if to_beat_given and not tb:
         raise InvalidHandError("to-beat is empty: give the play on the table, or leave it out to lead")
     if tb and info.entry(tm) is None:
         raise InvalidHandError(f'"{format_cards(tb)}" is not a legal combination')
@@ -292,24 +337,122 @@ def advise(
     must = 0
     if not tb and pm == 0 and hm >> info.lowest & 1 and r.opening_must_include_lowest:
         must = 1 << info.lowest
+    return _Position(r, cfg, info, tuple(h), tuple(pl), tuple(tb), hm, pm, tm, b, left, passes, tuple(locked), must,
+                     hidden_dead)
+
+
+def _sample(pos: _Position, *, seed: int, samples: int | None, budget_ms: float,
+            start: float | None = None) -> tuple[np.ndarray, PairedResult]:
+    """The candidates (masks, play order) of a position and the paired sums of their values
+    (quantity 0: net x stake, 1: wins) over the layouts (:func:`kaptai.core.advise.paired_budget`)."""
+    from kaptai.bigtwo import _engine
+
+    cfg, left, hm, pm, tm, b, passes, must = pos.cfg, pos.left, pos.hm, pos.pm, pos.tm, pos.b, pos.passes, pos.must
+    locked = list(pos.locked)
+    stake = float(pos.r.stake)
+    search = _engine.search_position
     cand_box: list[np.ndarray] = []
 
     def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
-        out = []
-        for _t in range(n):  # one layout per call: per-layout values for the paired differences
-            cands, sums, _sqs, wins = _engine.search_position(
-                cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes, locked=locked, must=must,
-                bit_generator=bg, samples=1)
-            cand_box[:] = [cands]
-            out.append(np.stack([sums.astype(np.float64) * stake, wins.astype(np.float64)]))
-        return np.stack(out, axis=2)
+        out: np.ndarray | None = None
+        for t in range(n):  # one layout per call: per-layout values for the paired differences
+            cands, sums, _sqs, wins = search(cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes,
+                                             locked=locked, must=must, bit_generator=bg, samples=1)
+            if out is None:
+                cand_box[:] = [cands]
+                out = np.empty((2, len(cands), n))
+            out[0, :, t] = sums * stake
+            out[1, :, t] = wins
+        assert out is not None
+        return out
 
-    stake = float(r.stake)
-    n_opts = len(_engine.search_position(cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes,
-                                         locked=locked, must=must, bit_generator=np.random.PCG64(0), samples=1)[0])
-    res = paired_budget(evaluate, n_opts, seed=seed, samples=samples, budget_ms=budget_ms, batch=BATCH, start=start)
+    # the option count comes from the first batch (n_options=None): no layout is spent on counting
+    res = paired_budget(evaluate, None, seed=seed, samples=samples, budget_ms=budget_ms, batch=BATCH, start=start)
+    return cand_box[0], res
+
+
+def _label(pos: _Position, m: int, last: bool) -> str:
+    """The label of candidate mask ``m`` (``'PASS'``: the pass, the last candidate), memoised."""
+    if m == 0 and last:
+        return "PASS"
+    key = (pos.r, m)
+    out = _LABELS.get(key)
+    if out is None:
+        if len(_LABELS) >= 200_000:
+            _LABELS.clear()
+        out = _LABELS[key] = pos.info.text(m)
+    return out
+
+
+#: :func:`_label`'s memo, by (rule set, mask).
+_LABELS: dict[tuple[RuleSet, int], str] = {}
+
+
+def _arrays(pos: _Position, cands: np.ndarray, res: PairedResult) -> dict[str, Any]:
+    """The advisor's answer as arrays in table order (best first, ties in play order): what
+    :func:`advise` tabulates, and what ``kaptai review`` reads without a DataFrame.
+
+    Keys: ``labels`` (list of str), ``ev``, ``vs_best``, ``vs_best_low``, ``vs_best_high``, ``p_win``
+    (float arrays), ``samples`` (int), ``paired`` (the :class:`PairedResult`) and ``index`` (each
+    row's option in it: the table's order).
+    """
     S = res.samples
-    cands = cand_box[0]
+    mean = res.means(0)
+    d, dlo, dhi = res.vs_best()
+    wins = res.sums[1]
+    order = np.argsort(-mean, kind="stable")  # by ev, best first; equal values in play order
+    k = len(cands)
+    labels = [_label(pos, int(cands[i]), int(i) == k - 1) for i in order]
+    return {"labels": labels, "ev": mean[order], "vs_best": d[order], "vs_best_low": dlo[order],
+            "vs_best_high": dhi[order], "p_win": wins[order] / S, "samples": S, "paired": res,
+            "index": order.tolist()}
+
+
+def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float = DEFAULT_BUDGET_MS) -> dict[str, Any]:
+    """The advisor on the position a :class:`kaptai.bigtwo.policies.PlayerView` shows, as the
+    arrays of :func:`_arrays` (``kaptai review``'s path: no cards formatted and parsed back, no
+    DataFrame); the same numbers as :func:`kaptai.bigtwo.play.advice` and the same refusals.
+
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> from kaptai.bigtwo.play import advice
+    >>> keep = parse_cards("3D 3C 9S 2H 4C 4H 4S 5C 5H 5S 6C 6H 6S 7C 7H 7S 8C")
+    >>> v = make_view("3D 3C 9S 2H", trick="8D", cards_left=(4, 5, 1, 7),
+    ...               played=format_cards([c for c in range(52) if c not in keep]))
+    >>> a = advise_view(v, samples=20, seed=0)
+    >>> a["labels"] == list(advice(v, samples=20, seed=0).play), a["samples"]
+    (True, 20)
+    """
+    pos, seed, samples = _view_position(view, samples, seed)
+    budget_ms = check_budget_ms(budget_ms)
+    cands, res = _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms)
+    return _arrays(pos, cands, res)
+
+
+def _view_position(view: Any, samples: int | None, seed: int) -> tuple[_Position, int, int | None]:
+    """The checked position of a view (seats counted from the deciding seat), as :func:`advise`
+    checks it when :func:`kaptai.bigtwo.play.advice` types the view's cards."""
+    N, s = view.players, view.seat
+    _r, cfg = _config(view.rules, N)
+    samples = check_samples(samples)
+    seed = check_seed(seed)
+    h = tuple(view.hand)
+    if not h:
+        raise InvalidHandError("hand is empty: give the cards you hold")
+    tbm = view.trick_mask if not view.leading else None
+    tb = tuple(c for c in range(N_CARDS) if tbm and tbm >> c & 1)
+    played = view.played & ~(tbm or 0)
+    pl = tuple(c for c in range(N_CARDS) if played >> c & 1)
+    by = (view.trick_seat - s) % N if tbm else None
+    left = [view.cards_left[(s + j) % N] for j in range(1, N)]
+    return _position(cfg, h, pl, tb, by, left, bool(tb)), seed, samples
+
+
+def _frame(pos: _Position, sampled: tuple[np.ndarray, PairedResult], seed: int) -> pd.DataFrame:
+    """:func:`advise`'s table of a sampled position."""
+    cands, res = sampled
+    r, cfg, info, h, pl, tb, b = pos.r, pos.cfg, pos.info, pos.h, pos.pl, pos.tb, pos.b
+    N, left, hidden_dead = cfg.players, pos.left, pos.hidden_dead
+    S = res.samples
     mean = res.means(0)
     lo, hi = res.interval(0)
     d, dlo, dhi = res.vs_best()

@@ -271,18 +271,18 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
     """The advisor on a decision: its table (best first), and the paired sums behind it with each
-    row's option in them (``paired``, ``index``: a cross-fitted review measures on them)."""
-    from kaptai.core.advise import capture_paired
-    from kaptai.core.review import match_options
+    row's option in them (``paired``, ``index``: a cross-fitted review measures on them).
 
-    with capture_paired() as got:
-        df = advice(d.view, samples=samples, seed=seed)
-    df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
-    res = got[-1]
-    return {"labels": list(df.play), "value": df.ev.to_numpy(), "vs_best": df.vs_best.to_numpy(),
-            "vs_low": df.vs_best_low.to_numpy(), "vs_high": df.vs_best_high.to_numpy(),
-            "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0]),
-            "paired": res, "index": match_options(res, {0: df.ev.to_numpy(), 1: df.p_win.to_numpy()})}
+    The numbers of :func:`advice`'s table (the same layouts, the same floats), taken from the
+    advisor's arrays (:func:`kaptai.bigtwo.advisor.advise_view`) without typing the view's cards
+    and parsing them back or building a DataFrame: a review asks this twice a decision.
+    """
+    from kaptai.bigtwo.advisor import advise_view
+
+    a = advise_view(d.view, samples=samples, seed=seed)
+    return {"labels": a["labels"], "value": a["ev"], "vs_best": a["vs_best"], "vs_low": a["vs_best_low"],
+            "vs_high": a["vs_best_high"], "p_win": a["p_win"], "samples": int(a["samples"]),
+            "paired": a["paired"], "index": [int(i) for i in a["index"]]}
 
 
 def read(path: Any, game: str = GAME) -> Any:

@@ -260,7 +260,7 @@ def batch_stream(seed: int, b: int) -> np.random.PCG64:
 
 def paired_budget(
     evaluate: Callable[[np.random.PCG64, int], np.ndarray],
-    n_options: int,
+    n_options: int | None,
     *,
     seed: int,
     samples: int | None = None,
@@ -281,8 +281,9 @@ def paired_budget(
         ``evaluate(bit_generator, n)`` values every option on ``n`` fresh layouts drawn from
         ``bit_generator`` -- the same layouts for every option -- and returns an array
         ``(quantities, n_options, n)`` (or ``(n_options, n)`` for one quantity); quantity 0 ranks.
-    n_options : int
-        Options (at least 1).
+    n_options : int or None
+        Options (at least 1); None: as many as the first batch values (an advisor that learns
+        its options from the engine's first answer need not ask for them first).
     seed : int
         Entropy of the batch streams (:func:`batch_stream`).
     samples : int, optional
@@ -306,13 +307,12 @@ def paired_budget(
     -------
     PairedResult
     """
-    if n_options < 1:
+    if n_options is not None and n_options < 1:
         raise ValueError("paired_budget needs at least one option")
     batch = max(1, int(batch))
     target = int(samples) if samples is not None else int(max_samples)
     min_n = 2 * batch if min_samples is None else max(1, int(min_samples))
-    sums = sumsq = None
-    cross = np.zeros((n_options, n_options))
+    sums = sumsq = cross = None
     n = 0
     b = 0
     t0 = clock() if start is None else float(start)
@@ -324,11 +324,16 @@ def paired_budget(
         v = np.asarray(evaluate(batch_stream(seed, b), size), dtype=np.float64)
         if v.ndim == 2:
             v = v[None]
+        if n_options is None:
+            n_options = int(v.shape[1]) if v.ndim == 3 else -1
+            if n_options == 0:
+                raise ValueError("paired_budget needs at least one option")
         if v.shape[1:] != (n_options, size):
             raise ValueError(f"evaluate returned shape {v.shape}, expected (q, {n_options}, {size})")
-        if sums is None:
+        if sums is None or sumsq is None or cross is None:
             sums = np.zeros(v.shape[:2])
             sumsq = np.zeros(v.shape[:2])
+            cross = np.zeros((n_options, n_options))
         sums += v.sum(axis=2)
         sumsq += (v * v).sum(axis=2)
         cross += v[0] @ v[0].T
@@ -345,7 +350,7 @@ def paired_budget(
         if (now - t0 + last) * 1000.0 > budget_ms:
             stop = "budget"
             break
-    assert sums is not None and sumsq is not None
+    assert sums is not None and sumsq is not None and cross is not None
     out = PairedResult(n, sums, sumsq, cross, stop, b, (clock() - t0) * 1000.0, batch,
                        None if samples is not None else float(budget_ms), groups)
     sink = _CAPTURED.get()
