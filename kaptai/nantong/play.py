@@ -20,12 +20,12 @@ from typing import Any
 
 from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, observe_script
-from kaptai.errors import UsageError, quote_token
+from kaptai.errors import UsageError
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.policies import PlayerView, Policy
 
-__all__ = ["GAME", "ADVISORS", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
-           "review_adapter", "review_command"]
+__all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
+           "review_command"]
 
 GAME = "nantong"
 #: Cards a shown set holds (for the cards seen face up).
@@ -274,37 +274,10 @@ def play_command(args: Any, game: Any) -> Any:
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))
 
 
-#: The advisors of ``kaptai review nantong FILE --advisor A`` (the first is the default):
-#: ``search`` values every discard by the ``search`` policy's own evaluation
-#: (:mod:`kaptai.nantong.review_search`); ``advise`` by the advisor of ``kaptai advise nantong``
-#: (:func:`evaluate` here).  Both in the settlement's unit.
-ADVISORS: tuple[str, ...] = ("search", "advise")
-
-
-def review_adapter(advisor: str) -> Any:
-    """The review adapter (module) of an ``--advisor`` value.
-
-    >>> review_adapter("advise").__name__, review_adapter("search").__name__
-    ('kaptai.nantong.play', 'kaptai.nantong.review_search')
-    >>> review_adapter("best")
-    Traceback (most recent call last):
-    ...
-    kaptai.errors.UsageError: --advisor 'best': expected one of search, advise
-    """
-    if advisor == "advise":
-        return sys.modules[__name__]
-    if advisor == "search":
-        from kaptai.nantong import review_search
-
-        return review_search
-    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
-
-
 def review_command(args: Any, game: Any) -> Any:
-    """``kaptai review nantong FILE`` (``--advisor search``, the default, or ``advise``)."""
+    """``kaptai review nantong FILE --advisor advise``: every discard graded by :func:`evaluate`
+    (``kaptai review nantong`` itself runs :func:`kaptai.nantong.review_search.review_command`,
+    which picks the advisor: ``search`` by default)."""
     from kaptai.core.review import review_command as run
 
-    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
-    if adapter is not sys.modules[__name__] and args.samples < 2:
-        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
-    return run(args, game, adapter)
+    return run(args, game, sys.modules[__name__])

@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.review import Decision
-from kaptai.errors import UsageError
+from kaptai.errors import UsageError, quote_token
 from kaptai.nantong.cards import format_card
 from kaptai.nantong.config import NET_SCALE
 from kaptai.nantong.play import decisions, read
 
-__all__ = ["decisions", "read", "evaluate", "option_values", "answer"]
+__all__ = ["ADVISORS", "decisions", "read", "evaluate", "option_values", "answer", "review_adapter", "review_command"]
 
 
 def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -93,3 +93,41 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
         raise UsageError(f"--samples {samples}: the search advisor needs at least 2 layouts (the paired interval)")
     labels, v, w = option_values(d, samples, seed)
     return answer(labels, v, w)
+
+
+#: The advisors of ``kaptai review nantong FILE --advisor A`` (the first is the default):
+#: ``search`` values every discard by the ``search`` policy's own evaluation (this module);
+#: ``advise`` by the advisor of ``kaptai advise nantong`` (:func:`kaptai.nantong.play.evaluate`).
+#: Both in the settlement's unit.
+ADVISORS: tuple[str, ...] = ("search", "advise")
+
+
+def review_adapter(advisor: str) -> Any:
+    """The review adapter (module) of an ``--advisor`` value.
+
+    >>> review_adapter("advise").__name__, review_adapter("search").__name__
+    ('kaptai.nantong.play', 'kaptai.nantong.review_search')
+    >>> review_adapter("best")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --advisor 'best': expected one of search, advise
+    """
+    import sys
+
+    from kaptai.nantong import play
+
+    if advisor == "advise":
+        return play
+    if advisor == "search":
+        return sys.modules[__name__]
+    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
+
+
+def review_command(args: Any, game: Any) -> Any:
+    """``kaptai review nantong FILE`` (``--advisor search``, the default, or ``advise``)."""
+    from kaptai.core.review import review_command as run
+
+    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
+    if adapter.__name__ == __name__ and args.samples < 2:
+        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
+    return run(args, game, adapter)

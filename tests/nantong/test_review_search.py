@@ -153,7 +153,7 @@ def test_the_advisor_option(tmp_path, capsys):
 
     p = _record(tmp_path, "s", 3, None, "max_melds", 1, 1)
     with pytest.raises(KaptaiError, match="--advisor 'best'"):
-        play.review_adapter("best")
+        RS.review_adapter("best")
     assert main(["review", "nantong", str(p), "--advisor", "best"]) == 2
     assert "'best'" in capsys.readouterr().err
     assert main(["review", "nantong", str(p), "--samples", "1"]) == 2
