@@ -12,6 +12,9 @@ Run ``python benchmarks/bench_review.py [--quick] [--hands N] [--workers W] [--n
   decisions), ``cpu_s`` (CPU seconds of this process and the workers) and ``load`` (the
   1-minute load average at the end: on a shared machine the wall time is the CPU time spread
   over what the machine gives).  The target is under 120 s for 1,000 hands on 2 workers.
+  The review's own numbers come with it (``matched_share``, ``mean_loss`` and its interval
+  ``mean_loss_low``/``mean_loss_high``, ``total_loss``): a change made for speed must leave them
+  as they were (the same record, seed and layouts, the same review).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ if __name__ == "__main__":  # run as a script: the in-place build, else the inst
     select_kaptai()
 
 from kaptai.bigtwo import play as adapter  # noqa: E402
-from kaptai.core.review import review  # noqa: E402
+from kaptai.core.review import review, summarize  # noqa: E402
 from kaptai.records import record_hands  # noqa: E402
 
 TARGET_S = 120.0
@@ -58,11 +61,15 @@ def run(quick: bool = False, hands: int | None = None, workers: int = 2, cross_f
                     cross_fit=cross_fit)
         wall, cpu = time.perf_counter() - t, _cpu() - c0
     k = len(df)
+    summ = summarize(df, per_hand=False)
+    rec = summ[summ.level == "record"].iloc[0] if k else None
+    review_numbers = {c: (float(rec[c]) if rec is not None else float("nan"))
+                      for c in ("matched_share", "mean_loss", "mean_loss_low", "mean_loss_high", "total_loss")}
     how = "cross-fitted" if cross_fit else "same layouts"
     out.append({"name": f"review big-two, 1 seat, {n:,} hands, {workers} workers, {how}", "value": wall, "unit": "s",
                 "repeats": 1, "decisions": k, "cross_fit": bool(df.attrs["cross_fit"]), "per_decision_ms": 1000 * wall / max(k, 1), "cpu_s": cpu,
                 "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
-                "target": f"< {TARGET_S:.0f} s for 1,000 hands on 2 workers"})
+                "target": f"< {TARGET_S:.0f} s for 1,000 hands on 2 workers", **review_numbers})
     return out
 
 
@@ -77,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['name']:<72} {r['value']:>10,.1f} {r['unit']:<4} {r['decisions']:,} decisions, "
               f"{r['per_decision_ms']:.1f} ms a decision, {r['cpu_s']:.1f} CPU s, load {r['load']:.1f}  "
               f"(target {r['target']})")
+        print(f"  the review: {r['matched_share']:.6f} matched, mean loss {r['mean_loss']:.6f} "
+              f"[{r['mean_loss_low']:.6f}, {r['mean_loss_high']:.6f}], total loss {r['total_loss']:.5f}")
     return 0
 
 

@@ -61,10 +61,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from kaptai._version import __version__
 from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_cards
@@ -76,6 +75,9 @@ from kaptai.core.advise import (DEFAULT_BUDGET_MS, PairedResult, check_budget_ms
 from kaptai.core.options import check_seed
 from kaptai.core.stats import wilson_interval
 from kaptai.errors import InvalidHandError, KaptaiError, RulesError, quote_token
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: a review's workers never build one
+    import pandas as pd
 
 __all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise", "default_cards_left"]
 
@@ -449,6 +451,8 @@ def _view_position(view: Any, samples: int | None, seed: int) -> tuple[_Position
 
 def _frame(pos: _Position, sampled: tuple[np.ndarray, PairedResult], seed: int) -> pd.DataFrame:
     """:func:`advise`'s table of a sampled position."""
+    import pandas as pd
+
     cands, res = sampled
     r, cfg, info, h, pl, tb, b = pos.r, pos.cfg, pos.info, pos.h, pos.pl, pos.tb, pos.b
     N, left, hidden_dead = cfg.players, pos.left, pos.hidden_dead
