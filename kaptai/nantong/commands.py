@@ -268,7 +268,7 @@ def _commands() -> dict[str, Command]:
         "play": Command("kaptai.nantong.play:play_command",
                         play_options(players, _PRESETS, _POLICIES, "max_melds", 4),
                         example=f"kaptai play {name} --opponents max_melds --hints --record my-game.jsonl"),
-        "review": Command("kaptai.nantong.review_search:review_command", (*review_options(), Opt(
+        "review": Command("kaptai.nantong.review_search:review_command", (*review_options(512), Opt(
             "--advisor", "choice", default="search", choices=("search", "advise"),
             help="what grades a discard: search (default) values every discard by the search policy's own "
                  "evaluation (its layouts of the unseen cards, weighed by its model of the other players, "
