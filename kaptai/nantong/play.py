@@ -165,15 +165,16 @@ def read(path: Any, game: str = GAME) -> Any:
 class _StateWatch:
     """While active (inside :class:`kaptai.core.review.observe_script`, under its lock), the
     replay's reference hand keeps its position (:func:`kaptai.nantong.engine_reference.hand_state`)
-    at every view it hands to a seat, in ``sink`` by the view's ``id``: what the ``search``
-    advisor (:mod:`kaptai.nantong.review_search`) plays out.  Only the replaying thread's hands
-    are watched (a hand played by another thread meanwhile is left alone)."""
+    at every view it hands to a seat, in ``sink`` by the view's ``id`` (with the view): what the
+    ``search`` advisor (:mod:`kaptai.nantong.review_search`) plays out.  Only the replaying
+    thread's hands are watched: a decision of a replay run by another thread meanwhile (which
+    the watched script reports too) has no position here and is left out."""
 
-    def __init__(self, module: Any, sink: dict[int, dict]):
+    def __init__(self, module: Any, sink: dict[int, tuple]):
         self.cls, self.sink = module._Logged, sink
         self.had: Any = None
 
-    def __enter__(self) -> dict[int, dict]:
+    def __enter__(self) -> dict[int, tuple]:
         import threading
 
         from kaptai.nantong import engine_reference as ref
@@ -185,7 +186,7 @@ class _StateWatch:
         def view(h: Any, s: int, last: int | None = None) -> PlayerView:
             v = base(h, s, last)
             if not h.rollout and threading.get_ident() == me:
-                sink[id(v)] = ref.hand_state(h)
+                sink[id(v)] = (v, ref.hand_state(h))  # the view kept: its id is not reused meanwhile
             return v
 
         self.cls.view = view
@@ -208,18 +209,19 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []
-        states: dict[int, dict] = {}
+        states: dict[int, tuple] = {}
         with observe_script(R, "_Script", ("discard",), sink), _StateWatch(R, states):
             R.FORMAT.replay_hand(cfg, HandCursor(hand, record.path), None)  # type: ignore[misc]
         k = 0
         for _m, view, _args, move, _pos in sink:
             n = sum(1 for x in view.hand if x)
-            if n < 2:
+            kept = states.get(id(view))
+            if n < 2 or kept is None or kept[0] is not view:  # not this replay's (another thread's)
                 continue
             yield Decision(hand.index, view.seat, k, "discard", view, format_card(int(move)), n,
                            " ".join(format_card(x) for x in _kinds(view.hand)),
                            f"sets {_melds_text(view.melds[view.seat]) or 'none'}; stock {view.stock_left}",
-                           {"rules": cfg.rules, "players": cfg.players, "cfg": cfg, "state": states.get(id(view))})
+                           {"rules": cfg.rules, "players": cfg.players, "cfg": cfg, "state": kept[1]})
             k += 1
 
 

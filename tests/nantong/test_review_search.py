@@ -164,3 +164,29 @@ def test_the_advisor_option(tmp_path, capsys):
                  "--advisor", "advise"]) == 0
     b = capsys.readouterr().out
     assert a != b and '"decisions"' in a and '"decisions"' in b
+
+
+def test_the_state_watch_sees_only_its_own_replay_and_is_put_back(tmp_path):
+    """A replay in another thread during a review's replay is not recorded as one of its
+    positions, and the replay's hand class is put back afterwards."""
+    import threading
+
+    from kaptai.nantong import records as R
+
+    rec = play.read(_record(tmp_path, "g", 3, None, "max_melds", 2, 6))
+    other = _record(tmp_path, "o", 3, None, "random", 1, 7)
+    alone = [(d.hand, d.index, d.made, d.extra["state"]["rec"]) for d in play.decisions(rec)]
+    stop = threading.Event()
+
+    def busy():
+        while not stop.is_set():
+            R.replay(other)
+
+    t = threading.Thread(target=busy)
+    t.start()
+    try:
+        got = [(d.hand, d.index, d.made, d.extra["state"]["rec"]) for d in play.decisions(rec)]
+    finally:
+        stop.set()
+        t.join()
+    assert got == alone and "view" not in R._Logged.__dict__
