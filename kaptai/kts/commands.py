@@ -226,7 +226,7 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         "play": Command("kaptai.kts.play:play_command",
                         play_options(players, _PRESETS, _POLICIES, "lookahead", span[1]),
                         example=f"kaptai play {name} --opponents lookahead --hints --record my-game.jsonl"),
-        "review": Command("kaptai.kts.play:review_command", (*review_options(256), Opt(
+        "review": Command("kaptai.kts.review_search:review_command", (*review_options(256), Opt(
             "--advisor", "choice", default="search", choices=("search", "exact"),
             help="what grades a decision: search (default) values every option by the search policy's rollouts "
                  "on --samples layouts (greedy rollouts under pot, score under advanced; the loss in antes, "

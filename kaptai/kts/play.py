@@ -18,7 +18,6 @@ Examples
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -27,15 +26,14 @@ import numpy as np
 
 from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, observe_script
-from kaptai.errors import UsageError, quote_token
+from kaptai.errors import UsageError
 from kaptai.kts.policies import PlayerView, Policy
 from kaptai.kts.tiles import format_tile, parse_tile
 
 #: What a loss counts in here (the exact advisor's value).
 LOSS_UNIT = "P(win within the look-ahead)"
 
-__all__ = ["LOSS_UNIT", "ADVISORS", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
-           "review_adapter", "review_command"]
+__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command"]
 
 
 def show(t: int, ascii: bool) -> str:
@@ -263,39 +261,3 @@ def play_command(args: Any, game: Any) -> Any:
     events = R.hand_events(N, cfg.rules, policies=pols, hands=args.hands, seed=args.seed)
     df = run_session(con, header, events, seat=args.seat, record=args.record)
     return Output(df, f"your results at seat {args.seat} ({R.UNIT})", list(df.columns))
-
-
-#: The advisors of ``kaptai review kap-tai-shap FILE --advisor A`` (the first is the default):
-#: ``search`` values an option by the ``search`` policy's rollouts, in antes
-#: (:mod:`kaptai.kts.review_search`); ``exact`` by the exact look-ahead, in P(win within the
-#: look-ahead) (:func:`evaluate` here).
-ADVISORS: tuple[str, ...] = ("search", "exact")
-
-
-def review_adapter(advisor: str) -> Any:
-    """The review adapter (module) of an ``--advisor`` value.
-
-    >>> review_adapter("exact").LOSS_UNIT, review_adapter("search").LOSS_UNIT
-    ('P(win within the look-ahead)', 'antes')
-    >>> review_adapter("best")
-    Traceback (most recent call last):
-    ...
-    kaptai.errors.UsageError: --advisor 'best': expected one of search, exact
-    """
-    if advisor == "exact":
-        return sys.modules[__name__]
-    if advisor == "search":
-        from kaptai.kts import review_search
-
-        return review_search
-    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
-
-
-def review_command(args: Any, game: Any) -> Any:
-    """``kaptai review kap-tai-shap FILE`` (``--advisor search``, the default, or ``exact``)."""
-    from kaptai.core.review import review_command as run
-
-    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
-    if adapter is not sys.modules[__name__] and args.samples < 2:
-        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
-    return run(args, game, adapter)

@@ -40,18 +40,20 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
 from kaptai.core.review import Decision
-from kaptai.errors import UsageError
+from kaptai.errors import UsageError, quote_token
 from kaptai.kts.play import decisions, read
 from kaptai.kts.tiles import format_tile
 
 #: What a loss counts in here: the search's rollout value, the seat's net result of the hand.
 LOSS_UNIT = "antes"
-__all__ = ["LOSS_UNIT", "decisions", "read", "evaluate", "option_values", "answer"]
+__all__ = ["LOSS_UNIT", "ADVISORS", "decisions", "read", "evaluate", "option_values", "answer", "review_adapter",
+           "review_command"]
 
 
 def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.ndarray]:
@@ -101,3 +103,39 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
         raise UsageError(f"--samples {samples}: the search advisor needs at least 2 layouts (the paired interval)")
     labels, v = option_values(d, samples, seed)
     return answer(labels, v)
+
+
+#: The advisors of ``kaptai review kap-tai-shap FILE --advisor A`` (the first is the default):
+#: ``search`` values an option by the ``search`` policy's rollouts, in antes
+#: (this module); ``exact`` by the exact look-ahead, in P(win within the look-ahead)
+#: (:func:`kaptai.kts.play.evaluate`).
+ADVISORS: tuple[str, ...] = ("search", "exact")
+
+
+def review_adapter(advisor: str) -> Any:
+    """The review adapter (module) of an ``--advisor`` value.
+
+    >>> review_adapter("exact").LOSS_UNIT, review_adapter("search").LOSS_UNIT
+    ('P(win within the look-ahead)', 'antes')
+    >>> review_adapter("best")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --advisor 'best': expected one of search, exact
+    """
+    if advisor == "exact":
+        from kaptai.kts import play
+
+        return play
+    if advisor == "search":
+        return sys.modules[__name__]
+    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
+
+
+def review_command(args: Any, game: Any) -> Any:
+    """``kaptai review kap-tai-shap FILE`` (``--advisor search``, the default, or ``exact``)."""
+    from kaptai.core.review import review_command as run
+
+    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
+    if adapter is sys.modules[__name__] and args.samples < 2:
+        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
+    return run(args, game, adapter)

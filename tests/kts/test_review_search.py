@@ -140,7 +140,7 @@ def test_the_advisor_option(tmp_path, capsys):
 
     p = _record(tmp_path, "s", 4, "traditional", "lookahead", 1, 1)
     with pytest.raises(KaptaiError, match="--advisor 'best'"):
-        play.review_adapter("best")
+        RS.review_adapter("best")
     assert main(["review", "kap-tai-shap", str(p), "--advisor", "best"]) == 2
     assert "'best'" in capsys.readouterr().err
     assert main(["review", "kap-tai-shap", str(p), "--samples", "1"]) == 2
