@@ -197,7 +197,7 @@ def _commands() -> dict[str, Command]:
         "play": Command("kaptai.nineten.play:play_command",
                         play_options(o.players((4, 7), 4), _PRESETS, _POLICIES, "colour_cut", 7),
                         example=f"kaptai play {name} --opponents search --hints --record my-game.jsonl"),
-        "review": Command("kaptai.nineten.play:review_command", review_options(),
+        "review": Command("kaptai.nineten.play:review_command", review_options(1024),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "report": Command("kaptai.report:report_command", (
             o.player_counts(span, "4-7"), o.hands(20_000, "hands per Monte Carlo configuration"), o.seed(),
