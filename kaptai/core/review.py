@@ -38,7 +38,7 @@ import html
 import math
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -507,6 +507,29 @@ def review_options(default_samples: int = 32) -> tuple:
         *o.runner(distributed=False),
         *o.output(percent=False),
     )
+
+
+def pick_adapter(advisor: str, adapters: Mapping[str, Any]) -> Any:
+    """The review adapter (module) of an ``--advisor`` value, from a game's ``{name: adapter}``.
+
+    >>> pick_adapter("best", {"search": 1, "exact": 2})
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: --advisor 'best': expected one of search, exact
+    """
+    if advisor in adapters:
+        return adapters[advisor]
+    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(adapters)}")
+
+
+def advised_review_command(args: Any, game: Any, adapters: Mapping[str, Any]) -> Any:
+    """``kaptai review <game> FILE --advisor A`` of a game with several advisors (the first of
+    ``adapters`` is the default; ``search`` sums pairs of layouts, so it needs 2 or more)."""
+    name = getattr(args, "advisor", None) or next(iter(adapters))
+    adapter = pick_adapter(name, adapters)
+    if name == "search" and args.samples < 2:
+        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
+    return review_command(args, game, adapter)
 
 
 def review_command(args: Any, game: Any, adapter: Any) -> Any:

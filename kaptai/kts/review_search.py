@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.review import Decision
-from kaptai.errors import UsageError, quote_token
+from kaptai.errors import UsageError
 from kaptai.kts.play import decisions, read
 from kaptai.kts.tiles import format_tile
 
@@ -122,20 +122,19 @@ def review_adapter(advisor: str) -> Any:
     ...
     kaptai.errors.UsageError: --advisor 'best': expected one of search, exact
     """
-    if advisor == "exact":
-        from kaptai.kts import play
+    from kaptai.core.review import pick_adapter
 
-        return play
-    if advisor == "search":
-        return sys.modules[__name__]
-    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
+    return pick_adapter(advisor, _adapters())
+
+
+def _adapters() -> dict[str, Any]:
+    from kaptai.kts import play
+
+    return dict(zip(ADVISORS, (sys.modules[__name__], play)))
 
 
 def review_command(args: Any, game: Any) -> Any:
     """``kaptai review kap-tai-shap FILE`` (``--advisor search``, the default, or ``exact``)."""
-    from kaptai.core.review import review_command as run
+    from kaptai.core.review import advised_review_command
 
-    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
-    if adapter is sys.modules[__name__] and args.samples < 2:
-        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
-    return run(args, game, adapter)
+    return advised_review_command(args, game, _adapters())

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.review import Decision
-from kaptai.errors import UsageError, quote_token
+from kaptai.errors import UsageError
 from kaptai.nantong.cards import format_card
 from kaptai.nantong.config import NET_SCALE
 from kaptai.nantong.play import decisions, read
@@ -112,22 +112,21 @@ def review_adapter(advisor: str) -> Any:
     ...
     kaptai.errors.UsageError: --advisor 'best': expected one of search, advise
     """
+    from kaptai.core.review import pick_adapter
+
+    return pick_adapter(advisor, _adapters())
+
+
+def _adapters() -> dict[str, Any]:
     import sys
 
     from kaptai.nantong import play
 
-    if advisor == "advise":
-        return play
-    if advisor == "search":
-        return sys.modules[__name__]
-    raise UsageError(f"--advisor {quote_token(str(advisor))}: expected one of {', '.join(ADVISORS)}")
+    return dict(zip(ADVISORS, (sys.modules[__name__], play)))
 
 
 def review_command(args: Any, game: Any) -> Any:
     """``kaptai review nantong FILE`` (``--advisor search``, the default, or ``advise``)."""
-    from kaptai.core.review import review_command as run
+    from kaptai.core.review import advised_review_command
 
-    adapter = review_adapter(getattr(args, "advisor", None) or ADVISORS[0])
-    if adapter.__name__ == __name__ and args.samples < 2:
-        raise UsageError(f"--samples {args.samples}: the search advisor needs at least 2 layouts (the paired interval)")
-    return run(args, game, adapter)
+    return advised_review_command(args, game, _adapters())
