@@ -38,8 +38,8 @@ from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_cards
 from kaptai.bigtwo.config import EngineConfig, IllegalPlayError, make_config
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.records import (
-    HandCursor, Record, RecordError, RecordFormat, ReplaySummary, batch_streams, cards_schema, make_header,
-    read_record, replay_record, seat_schema, write_record,
+    DeckCursor, HandCursor, Record, RecordError, RecordFormat, ReplaySummary, cards_schema, make_header,
+    read_record, replay_record, seat_schema, spare_deck_hands, write_record,
 )
 from kaptai.errors import KaptaiError, quote_token
 
@@ -189,49 +189,31 @@ def hand_events(
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 0:
         raise KaptaiError(f"hands={quote_token(hands)}: expected a whole number >= 0")
     batch = int(hands) if cfg.rules.first_lead == "previous_winner" else BATCH
-    done, b = 0, 0
-    used = [0]  # decks of the batch dealt so far (a redeal takes one more)
+    done = 0
+    nets: list[Any] = [None, None]  # the outcomes last converted, and their nets
 
-    def events(i: int, out: Mapping[str, Any], j: int, nets: np.ndarray, rows: np.ndarray) -> list[dict[str, Any]]:
-        """Game ``i``'s events from its log rows and row ``j`` of the outcomes ``out`` (nets ``nets``)."""
-        conv = _Events(cfg, i, decks[used[0]:])
+    def events(g: int, out: Mapping[str, Any], j: int, rows: np.ndarray, decks: DeckCursor) -> list[dict[str, Any]]:
+        """Game ``done + g``'s events from its log rows and row ``j`` of the outcomes ``out``."""
+        if nets[0] is not out:
+            nets[0], nets[1] = out, _nets(cfg, out)
+        conv = _Events(cfg, done + g, decks.decks[decks.used:])
         evs = conv.feed(rows)
-        used[0] += conv.used
-        evs.append(settle_event(cfg, out, j, nets))
+        decks.used += conv.used
+        evs.append(settle_event(cfg, out, j, nets[1]))
         return evs
 
-    over: list[list[dict[str, Any]]] = []  # with on_hand: each game's events as the run ends it
+    def run(decks: np.ndarray, policy_bg: Any, hand_over: Any) -> Any:  # a redeal takes a spare deck
+        return run_hands(cfg, pols, policy_bg, n, record=n, decks=decks, on_hand=hand_over)
 
-    def hand_over(g: int, out: dict[str, np.ndarray], rows: np.ndarray) -> None:
-        over.append(events(done + g, out, 0, _nets(cfg, out), rows))
+    def over(g: int, evs: list[dict[str, Any]]) -> None:
         assert on_hand is not None
-        on_hand(done + g, over[-1])
+        on_hand(done + g, evs)
 
-    while done < hands:
+    for b in range(-(-int(hands) // batch) if hands else 0):
         n = min(batch, int(hands) - done)
-        extra = n // 8 + 8
-        while True:
-            deals, policy_bg = batch_streams(seed, b)
-            decks = np.stack([deals.permutation(N_CARDS) for _ in range(n + extra)]).astype(np.int64)
-            used[0] = 0
-            over.clear()
-            try:
-                out, log = run_hands(cfg, pols, policy_bg, n, record=n, decks=decks,
-                                     on_hand=None if on_hand is None else hand_over)
-                break
-            except KaptaiError as exc:  # more redeals than spare decks: draw more (the first stay the same)
-                if "deck" not in str(exc) or extra > 100 * n + 1000:
-                    raise
-                extra *= 4
-        if on_hand is not None:
-            yield from over
-        else:
-            nets = _nets(cfg, out)
-            starts = np.searchsorted(log[:, 0], np.arange(n + 1)) if len(log) else np.zeros(n + 1, dtype=np.int64)
-            for g in range(n):
-                yield events(done + g, out, g, nets, log[starts[g]:starts[g + 1]])
+        yield from spare_deck_hands(seed, b, n, N_CARDS, n // 8 + 8, run, events, None if on_hand is None else over,
+                                    errors=(KaptaiError,))
         done += n
-        b += 1
 
 
 def record_hands(

@@ -792,6 +792,73 @@ def batch_streams(seed: int | None, batch: int) -> tuple[Any, Any]:
     return np.random.Generator(np.random.PCG64(child(0))), np.random.PCG64(child(1))
 
 
+class DeckCursor:
+    """The decks of one engine run and how many of them its hands' events have dealt so far (a
+    redeal or a passed-out deal takes one more).
+
+    >>> import numpy as np
+    >>> c = DeckCursor(np.arange(6).reshape(3, 2))
+    >>> c.take().tolist(), c.take().tolist(), c.used
+    ([0, 1], [2, 3], 2)
+    """
+
+    def __init__(self, decks: Any):
+        self.decks = decks
+        self.used = 0
+
+    def take(self) -> Any:
+        """The next deck (and count it dealt)."""
+        deck = self.decks[self.used]
+        self.used += 1
+        return deck
+
+
+def spare_deck_hands(seed: int | None, batch: int, n: int, cards: int, extra: int, run: Callable[..., Any],
+                     events: Callable[..., list[dict[str, Any]]],
+                     on_hand: Callable[[int, list[dict[str, Any]]], None] | None = None,
+                     errors: tuple[type[BaseException], ...] = (KaptaiError, ValueError),
+                     ) -> Iterator[list[dict[str, Any]]]:
+    """Play ``n`` hands in one engine run on decks of batch ``batch`` of ``seed``
+    (:func:`batch_streams`: ``n + extra`` decks of ``cards``), four times as many spare decks and the
+    same run again while it runs out of them (the first decks stay the same), and yield each hand's
+    events.
+
+    ``run(decks, policy_bit_generator, hand_over)`` plays the run and returns ``(out, log)`` (log rows
+    with the hand in column 0); ``hand_over`` is None, or, with ``on_hand``, the engine's per-hand
+    callback ``(g, out_row, log_rows)``.  ``events(g, out, j, rows, cursor)`` gives hand ``g``'s events
+    from its log rows and row ``j`` of ``out``, dealing its decks from ``cursor``
+    (:class:`DeckCursor`).  With ``on_hand``, ``on_hand(g, events)`` gets each hand as soon as it is
+    over (a hand played again after drawing more spare decks comes again).
+    """
+    import numpy as np
+
+    over: list[list[dict[str, Any]]] = []
+    cur = DeckCursor(None)
+
+    def hand_over(g: int, out: Any, rows: Any) -> None:
+        over.append(events(g, out, 0, rows, cur))
+        assert on_hand is not None
+        on_hand(g, over[-1])
+
+    while True:
+        deals, policy_bg = batch_streams(seed, batch)
+        cur.decks, cur.used = np.stack([deals.permutation(cards) for _ in range(n + extra)]).astype(np.int64), 0
+        over.clear()
+        try:
+            out, log = run(cur.decks, policy_bg, None if on_hand is None else hand_over)
+            break
+        except errors as exc:  # more redeals than spare decks: draw more
+            if "deck" not in str(exc) or extra > 100 * n + 1000:
+                raise
+            extra *= 4
+    if on_hand is not None:
+        yield from over
+        return
+    starts = np.searchsorted(log[:, 0], np.arange(n + 1)) if len(log) else np.zeros(n + 1, dtype=np.int64)
+    for g in range(n):
+        yield events(g, out, g, log[starts[g]:starts[g + 1]], cur)
+
+
 def event_schema(typ: str, required: Sequence[str], props: Mapping[str, Any], description: str) -> dict[str, Any]:
     """The schema of one event type: an object with ``type`` = ``typ``, the ``required`` fields
     and no field beyond ``props``.

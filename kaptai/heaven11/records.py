@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.records import (
-    HandCursor, Record, RecordFormat, ReplaySummary, batch_streams, cards_schema, event_schema, make_header,
-    read_record, replay_record, seat_schema, settle_schema, write_record,
+    DeckCursor, HandCursor, Record, RecordFormat, ReplaySummary, cards_schema, event_schema, make_header,
+    read_record, replay_record, seat_schema, settle_schema, spare_deck_hands, write_record,
 )
 from kaptai.errors import KaptaiError, quote_token
 from kaptai.heaven11.cards import format_bid, format_cards, parse_cards
@@ -148,18 +148,15 @@ def hand_events(
     n = int(hands)
     if n == 0:
         return
-    extra = n // 4 + 8
-    used = [0]  # decks dealt so far (a passed-out deal takes one more)
-
-    def events(i: int, out: Mapping[str, np.ndarray], j: int, rows: np.ndarray) -> list[dict[str, Any]]:
+    def events(i: int, out: Mapping[str, np.ndarray], j: int, rows: np.ndarray,
+               decks: DeckCursor) -> list[dict[str, Any]]:
         """Hand ``i``'s events from its log rows and row ``j`` of the outcomes ``out``."""
         evs: list[dict[str, Any]] = []
         prev = -1
         for row in rows:
             seat, action, cards, value = (int(x) for x in row[2:6])
             if action == A_DEAL and prev != A_DEAL:
-                evs.append(_deal_event(i, int(out["dealer"][j]), decks[used[0]]))
-                used[0] += 1
+                evs.append(_deal_event(i, int(out["dealer"][j]), decks.take()))
             prev = action
             e = _row_event(seat, action, cards, value)
             if e is not None:
@@ -167,32 +164,10 @@ def hand_events(
         evs.append(_settle(out, j))
         return evs
 
-    over: list[list[dict[str, Any]]] = []  # with on_hand: each hand's events as the run ends it
+    def run(decks: np.ndarray, policy_bg: Any, hand_over: Any) -> Any:  # a passed-out deal takes a spare deck
+        return run_hands(cfg, pols, policy_bg, n, bidding=bids, record=n, decks=decks, on_hand=hand_over)
 
-    def hand_over(i: int, out: dict[str, np.ndarray], rows: np.ndarray) -> None:
-        over.append(events(i, out, 0, rows))
-        assert on_hand is not None
-        on_hand(i, over[-1])
-
-    while True:
-        deals, policy_bg = batch_streams(seed, 0)
-        decks = np.stack([deals.permutation(52) for _ in range(n + extra)]).astype(np.int64)
-        used[0] = 0
-        over.clear()
-        try:
-            out, log = run_hands(cfg, pols, policy_bg, n, bidding=bids, record=n, decks=decks,
-                                 on_hand=None if on_hand is None else hand_over)
-            break
-        except (KaptaiError, ValueError) as exc:  # more passouts than spare decks: draw more
-            if "deck" not in str(exc) or extra > 100 * n + 1000:
-                raise
-            extra *= 4
-    if on_hand is not None:
-        yield from over
-        return
-    starts = np.searchsorted(log[:, 0], np.arange(n + 1))
-    for i in range(n):
-        yield events(i, out, i, log[starts[i]:starts[i + 1]])
+    yield from spare_deck_hands(seed, 0, n, 52, n // 4 + 8, run, events, on_hand)
 
 
 def record_hands(
