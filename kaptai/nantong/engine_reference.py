@@ -619,19 +619,24 @@ class _Hand:
 
         def make() -> _Hand:
             c = next(it)
-            h = self._clone()
-            for t, hand in parts[c].items():
-                h.c[t] = list(hand)
-            items = [k for k in range(30) for _ in range(pools[c][k])]
-            for i in range(len(items) - 1, 0, -1):
-                j = rng.bounded(i + 1)
-                items[i], items[j] = items[j], items[i]
-            if len(items) != DECK_CARDS - self.pos:
-                raise EngineError("search: the unseen cards do not fill the hidden places")
-            h.deck[self.pos:] = [4 * k for k in items]
-            return h
+            return self._layout(parts[c], pools[c], rng, "search")
 
         return make
+
+    def _layout(self, part: Any, pool: Any, rng: Any, who: str) -> _Hand:
+        """A copy of the hand with the hidden hands ``part`` (seat -> counts) and the unseen kinds
+        ``pool`` shuffled (Fisher-Yates on ``rng``) into the hidden places of the wall."""
+        h = self._clone()
+        for t, hand in part.items():
+            h.c[t] = list(hand)
+        items = [k for k in range(30) for _ in range(pool[k])]
+        for i in range(len(items) - 1, 0, -1):
+            j = rng.bounded(i + 1)
+            items[i], items[j] = items[j], items[i]
+        if len(items) != DECK_CARDS - self.pos:
+            raise EngineError(f"{who}: the unseen cards do not fill the hidden places")
+        h.deck[self.pos:] = [4 * k for k in items]
+        return h
 
     def _net12(self, row: dict, p: int) -> int:
         """12 x seat ``p``'s net of a finished rollout under the settlement (exact)."""
@@ -906,16 +911,7 @@ def search_values(cfg: EngineConfig, state: Any, seat: int, options: Sequence[in
     nets = [[0] * layouts for _ in options]
     wins = [[0] * layouts for _ in options]
     for t, c in enumerate(sel):
-        smp = h._clone()
-        for s, hand in parts[c].items():
-            smp.c[s] = list(hand)
-        items = [k for k in range(30) for _ in range(pools[c][k])]
-        for i in range(len(items) - 1, 0, -1):
-            j = stream.bounded(i + 1)
-            items[i], items[j] = items[j], items[i]
-        if len(items) != DECK_CARDS - h.pos:
-            raise EngineError("search_values: the unseen cards do not fill the hidden places")
-        smp.deck[h.pos:] = [4 * k for k in items]
+        smp = h._layout(parts[c], pools[c], stream, "search_values")
         for i, k in enumerate(options):
             r = smp._clone()
             res: dict = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
