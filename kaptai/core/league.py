@@ -118,8 +118,14 @@ DIFF_COLUMNS: list[str] = ["game", "rules", "players", "policy", "other", "value
                            "variance_ratio", "unit"]
 #: Columns of :func:`cross_play`.
 CROSS_COLUMNS: list[str] = ["game", "rules", "players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low",
-                            "ev_ci_high", "diff_vs_field", "diff_ci_low", "diff_ci_high", "hands", "unit"]
+                            "ev_ci_high", "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced",
+                            "replaced_ci_low", "replaced_ci_high", "hands", "unit"]
 CONFIDENCE = 0.95
+#: What the cross-play table's differences are (the command's legend).
+CROSS_LEGEND = ("diff_vs_field: the policy's net per hand minus a field seat's in the same games (paired interval); "
+                "vs_replaced: the policy's net per hand minus the field policy's own at the same seats of the same "
+                "deals when the field plays alone -- the policy in its place, everything else the same (paired "
+                "interval)")
 
 
 @dataclass(frozen=True)
@@ -624,8 +630,11 @@ def cross_play(
     -------
     pandas.DataFrame
         Columns :data:`CROSS_COLUMNS`, one row per (players, policy, field, seats): ``ev_per_hand``
-        of the policy's seats, ``diff_vs_field`` = its result minus a field seat's on the same
-        deals (paired interval), ``hands`` = the hands the policy played in the cell.
+        of the policy's seats, ``diff_vs_field`` = its result minus a field seat's in the same
+        games (paired interval), ``vs_replaced`` = its result minus the field policy's own at the
+        same seats of the same deals when the field plays alone (the duplicate-bridge comparison:
+        the policy in the field policy's place, everything else the same; paired interval), and
+        ``hands`` = the hands the policy played in the cell.
 
     Examples
     --------
@@ -673,7 +682,7 @@ def cross_play(
                     continue
                 for k in [k for k in held if k == 1 or P == 4] or [1]:
                     cell.append((x, f, k))
-                    for a in _cross_arrangements(P, x, f, k):
+                    for a in _cross_arrangements(P, x, f, k) + [(f,) * P]:  # and the field alone
                         if a not in arrs:
                             arrs.append(a)
         cap, chunks = _caps(feed, P, deals, caps)
@@ -694,13 +703,19 @@ def cross_play(
             mine = np.stack([Y[:, idx[a], [j for j in range(P) if a[j] == x]].mean(axis=1) for a in arrs], 1).mean(1)
             field = np.stack([Y[:, idx[a], [j for j in range(P) if a[j] != x]].mean(axis=1) for a in arrs],
                              1).mean(1)
+            alone = idx[(f,) * P]
+            replaced = np.stack([Y[:, alone, [j for j in range(P) if a[j] == x]].mean(axis=1) for a in arrs],
+                                1).mean(1)
             ev, var, n = _mean_var(mine)
             d, dv, _ = _paired(mine, field)
+            r, rv, _ = _paired(mine, replaced)
             elo, ehi = _interval(ev, var, z)
             dlo, dhi = _interval(d, dv, z)
+            rlo, rhi = _interval(r, rv, z)
             out.append({"game": g.name, "rules": label, "players": P, "policy": x, "field": f, "seats": k,
                         "ev_per_hand": ev, "ev_ci_low": elo, "ev_ci_high": ehi, "diff_vs_field": d,
-                        "diff_ci_low": dlo, "diff_ci_high": dhi, "hands": n * len(arrs) * k, "unit": feed.unit})
+                        "diff_ci_low": dlo, "diff_ci_high": dhi, "vs_replaced": r, "replaced_ci_low": rlo,
+                        "replaced_ci_high": rhi, "hands": n * len(arrs) * k, "unit": feed.unit})
     df = pd.DataFrame(out, columns=CROSS_COLUMNS)
     df = df.astype({"players": "int64", "seats": "int64", "hands": "int64"})
     df.attrs.update({
@@ -710,8 +725,10 @@ def cross_play(
                      "challengers": rows, "design": "duplicate cross-play"},
         "ev_method": (
             "duplicate deals: the policy at one seat (or two opposite seats at a four-seat table) against a field "
-            "of the other policy, seats rotated, every arrangement on the same deals; diff_vs_field = the policy's "
-            "mean net minus a field seat's, per deal (paired), normal intervals with the deals as clusters"
+            "of the other policy, seats rotated, every arrangement on the same deals, and the field alone on them; "
+            "diff_vs_field = the policy's mean net minus a field seat's in the same games, vs_replaced = the "
+            "policy's mean net minus the field policy's at the same seats when the field plays alone, per deal "
+            "(paired), normal intervals with the deals as clusters"
         ),
     })
     return df
@@ -830,9 +847,9 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
         return Output(df, f"cross-play, duplicate deals, seats rotated: each policy against a field of each other "
                           f"policy, EV per hand ({unit}) and its difference from a field seat, 95% intervals",
                       ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
-                       "diff_vs_field", "diff_ci_low", "diff_ci_high", "hands"],
-                      legend="diff_vs_field: the policy's net per hand minus a field seat's on the same deals "
-                             "(paired interval)")
+                       "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low",
+                       "replaced_ci_high", "hands"],
+                      legend=CROSS_LEGEND)
     df = policy_league(g, **kw)
     if diff or plot:
         d = league_differences(df)

@@ -587,7 +587,8 @@ def league_tables_command(args: Any, game: Any):
         df = pd.concat(parts, ignore_index=True)
         df.attrs.update(parts[0].attrs)
         cols = ["rules", "players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
-                "diff_vs_field", "diff_ci_low", "diff_ci_high", "hands"]
+                "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low", "replaced_ci_high",
+                "hands"]
         title = "cross-play, duplicate deals, seats rotated: each policy against a field of each other policy"
     else:
         parts = _each_ruleset(_core.policy_league, tuple(args.players), tuple(args.rules_list.split(",")),
@@ -600,7 +601,7 @@ def league_tables_command(args: Any, game: Any):
     _name_the_game(df)
     if args.plot:
         _core.plot_cross(df, args.plot)
-    return Output(df, title, cols)
+    return Output(df, title, cols, legend=_core.CROSS_LEGEND if args.cross else None)
 
 
 # --------------------------------------------------------------------------------------

@@ -155,6 +155,9 @@ def test_cross_play_challenger_rows():
     for row in part.itertuples():
         # the toy nets skill minus the table's mean skill: b's seat minus a field seat is skill(b) - skill(f)
         assert row.diff_ci_low < SKILL["b"] - SKILL[row.field] < row.diff_ci_high
+        # in the field policy's place at a table of 4: b nets skill(b) - mean skill, where f netted 0
+        assert row.replaced_ci_low < 0.75 * (SKILL["b"] - SKILL[row.field]) < row.replaced_ci_high
+        assert row.replaced_ci_high - row.replaced_ci_low < row.diff_ci_high - row.diff_ci_low  # luck paired out
     assert part.attrs["settings"]["challengers"] == ["b"]
     with pytest.raises(RulesError, match="challenger 'z'"):
         cross_play(TOY, hands=10, progress=False, policies=("a", "b"), challengers="z")
