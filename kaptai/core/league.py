@@ -844,7 +844,8 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
                         seats=None if held is None else tuple(int(t) for t in held.split(",")))
         if plot:
             plot_cross(df, plot)
-        return Output(df, f"cross-play, duplicate deals, seats rotated: each policy against a field of each other "
+        who = "each policy" if challengers is None else ", ".join(df.attrs["settings"]["challengers"])
+        return Output(df, f"cross-play, duplicate deals, seats rotated: {who} against a field of each other "
                           f"policy, EV per hand ({unit}) and its difference from a field seat, 95% intervals",
                       ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
                        "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low",

@@ -589,7 +589,8 @@ def league_tables_command(args: Any, game: Any):
         cols = ["rules", "players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
                 "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low", "replaced_ci_high",
                 "hands"]
-        title = "cross-play, duplicate deals, seats rotated: each policy against a field of each other policy"
+        who = "each policy" if challengers is None else ", ".join(df.attrs["settings"]["challengers"])
+        title = f"cross-play, duplicate deals, seats rotated: {who} against a field of each other policy"
     else:
         parts = _each_ruleset(_core.policy_league, tuple(args.players), tuple(args.rules_list.split(",")),
                               args.hands, args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
