@@ -60,7 +60,7 @@ SEARCH_CASES = {
     "heaven-eleven": dict(players=None, hands=6, seed=1, samples=32, expect="zero", random_low=0.2,
                           search_table={"bidding": "search"}),
     "nine-ten": dict(players=4, hands=10, seed=1, samples=1024, expect="zero", random_low=None),
-    "nantong": dict(players=3, hands=2, seed=1, samples=256, expect=("gap", 0.02), random_low=None),
+    "nantong": dict(players=3, hands=2, seed=1, samples=128, expect=("gap", 0.02), random_low=None),
     "kap-tai-shap": dict(players=4, hands=10, seed=1, samples=8, expect=("exact", 0.002), random_low=0.01),
 }
 
