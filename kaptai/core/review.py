@@ -585,6 +585,40 @@ def _loss_text(a: Any) -> str:
 _WATCH_LOCK = threading.RLock()
 
 
+class swapped_class:
+    """While active, ``module.<attr>`` (a class) is ``make(base)`` -- a subclass that watches it
+    -- under the process-wide lock :data:`_WATCH_LOCK`, and ``base`` again after.
+
+    >>> import types
+    >>> mod = types.SimpleNamespace(K=int)
+    >>> with swapped_class(mod, "K", lambda base: type("W", (base,), {})) as base:
+    ...     mod.K.__name__, base is int
+    ('W', True)
+    >>> mod.K is int
+    True
+    """
+
+    def __init__(self, module: Any, attr: str, make: Callable[[Any], Any]):
+        self.module, self.attr, self.make = module, attr, make
+        self.base: Any = None
+
+    def __enter__(self) -> Any:
+        _WATCH_LOCK.acquire()
+        try:
+            self.base = getattr(self.module, self.attr)
+            setattr(self.module, self.attr, self.make(self.base))
+            return self.base
+        except BaseException:
+            _WATCH_LOCK.release()
+            raise
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            setattr(self.module, self.attr, self.base)
+        finally:
+            _WATCH_LOCK.release()
+
+
 class observe_script:
     """While active, the record replay's scripted policy (``module.<attr>``, a class whose
     decision methods read the recorded move from the hand's cursor) reports every decision to
@@ -611,19 +645,10 @@ class observe_script:
     """
 
     def __init__(self, module: Any, attr: str, methods: Sequence[str], sink: list):
-        self.module, self.attr, self.methods, self.sink = module, attr, tuple(methods), sink
-        self.base: Any = None
+        self.methods, self.sink = tuple(methods), sink
+        self.swap = swapped_class(module, attr, self._watched)
 
-    def __enter__(self) -> list:
-        _WATCH_LOCK.acquire()
-        try:
-            return self._watch()
-        except BaseException:
-            _WATCH_LOCK.release()
-            raise
-
-    def _watch(self) -> list:
-        base = self.base = getattr(self.module, self.attr)
+    def _watched(self, base: Any) -> Any:
         sink = self.sink
 
         def wrap(name: str) -> Callable[..., Any]:
@@ -637,12 +662,11 @@ class observe_script:
 
             return method
 
-        watched = type(base.__name__, (base,), {m: wrap(m) for m in self.methods})
-        setattr(self.module, self.attr, watched)
-        return sink
+        return type(base.__name__, (base,), {m: wrap(m) for m in self.methods})
+
+    def __enter__(self) -> list:
+        self.swap.__enter__()
+        return self.sink
 
     def __exit__(self, *exc: Any) -> None:
-        try:
-            setattr(self.module, self.attr, self.base)
-        finally:
-            _WATCH_LOCK.release()
+        self.swap.__exit__(*exc)

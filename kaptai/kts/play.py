@@ -163,37 +163,29 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             k += 1
 
 
-class _watch_states:
+def _watch_states(sink: list) -> Any:
     """While active, the reference engine's hands (:class:`kaptai.kts.engine_reference._Hand`,
     which the record replay subclasses) append, at every claim and discard they ask a seat
     for, ``(kind, early_of, state)`` to ``sink``: the kind as the search's code (0 the discard
     after a draw or at turn 1, 1 the exchange discard, 2 the claim step, 3 the early window on
     ``early_of``'s first discard) and the hand's state at that moment (what
-    :func:`kaptai.kts.engine_reference.search_values` reads).  Held under the review's lock,
-    as :class:`kaptai.core.review.observe_script` (same moves: it only watches); hands played
-    by other threads meanwhile are not recorded."""
+    :func:`kaptai.kts.engine_reference.search_values` reads).  Swapped in under the review's lock
+    (:class:`kaptai.core.review.swapped_class`, as :class:`~kaptai.core.review.observe_script`;
+    same moves: it only watches); hands played by other threads meanwhile are not recorded."""
+    from kaptai.core.review import swapped_class
+    from kaptai.kts import engine_reference as ref
 
-    def __init__(self, sink: list):
-        self.sink = sink
-        self.base: Any = None
+    me = threading.get_ident()
 
-    def __enter__(self) -> list:
-        from kaptai.core.review import _WATCH_LOCK
-        from kaptai.kts import engine_reference as ref
+    def snap(h: Any, kind: int, early_of: int) -> None:
+        if threading.get_ident() != me:  # a hand another thread plays meanwhile: not this replay's
+            return
+        sink.append((kind, early_of, {
+            "hands": [list(x) for x in h.hands], "table": list(h.table), "known": [list(x) for x in h.known],
+            "committed": list(h.committed), "own_turns": list(h.own_turns), "pos": h.pos, "turn": h.turn,
+            "last": h.last, "first": h.first, "pre": tuple(h.pre)}))
 
-        _WATCH_LOCK.acquire()
-        base = self.base = ref._Hand
-        sink = self.sink
-        me = threading.get_ident()
-
-        def snap(h: Any, kind: int, early_of: int) -> None:
-            if threading.get_ident() != me:  # a hand another thread plays meanwhile: not this replay's
-                return
-            sink.append((kind, early_of, {
-                "hands": [list(x) for x in h.hands], "table": list(h.table), "known": [list(x) for x in h.known],
-                "committed": list(h.committed), "own_turns": list(h.own_turns), "pos": h.pos, "turn": h.turn,
-                "last": h.last, "first": h.first, "pre": tuple(h.pre)}))
-
+    def make(base: Any) -> Any:
         class Watched(base):  # type: ignore[misc, valid-type]
             def decide_claim(self, seat: int, cands: tuple[int, ...], early_of: int = -1) -> int | None:
                 snap(self, 3 if early_of >= 0 else 2, early_of)
@@ -204,17 +196,9 @@ class _watch_states:
                 snap(self, 1 if claimed is not None else 0, -1)
                 return super().decide_discard(seat, legal, drawn, claimed)
 
-        ref._Hand = Watched  # type: ignore[misc]
-        return sink
+        return Watched
 
-    def __exit__(self, *exc: Any) -> None:
-        from kaptai.core.review import _WATCH_LOCK
-        from kaptai.kts import engine_reference as ref
-
-        try:
-            ref._Hand = self.base  # type: ignore[misc]
-        finally:
-            _WATCH_LOCK.release()
+    return swapped_class(ref, "_Hand", make)
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
