@@ -176,6 +176,7 @@ cdef struct Game:
     int samples
     int rollout
     int infer_bits
+    int pool               # importance resampling: pool = this many times the samples
     Game* sim
     # the public record of the game's turns (docs "search", History); shared by the rollouts
     Hist* hist
@@ -1357,7 +1358,7 @@ cdef int mismatches(Game* g, int p, const uint64_t* lay, const int* sty) noexcep
     return mm
 
 
-cdef int draw_layouts(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t* w, double* ess) noexcept nogil:
+cdef int draw_weighted(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t* w, double* ess) noexcept nogil:
     """Docs "search", steps 2-4: S layouts (``lays[i*N + q]``, seat p's own hand included) and
     styles (``stys[i*N + q]``) drawn from the game's stream, and their weights ``w``."""
     cdef int N = g.N, m = 0, c, i, j, k, q, pos, tmp, mn, same
@@ -1425,6 +1426,73 @@ cdef int draw_layouts(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t*
             sw2 += <double>w[i] * <double>w[i]
         ess[0] = sw * sw / sw2 if sw2 > 0 else 0.0
     return 0
+
+
+cdef void resample(Game* g, int M, int S, const int64_t* w, int* idx) noexcept nogil:
+    """Docs "search", step 4b: systematic resampling of S indices of the M weights ``w``, exact
+    in integers: ``W = Σw``, one offset ``r`` uniform in ``[0, W)`` from the game's stream,
+    ``idx[k]`` = the first i with ``S · (w_0 + … + w_i) > k·W + r``."""
+    cdef uint64_t W = 0, r, hi, H, cum, t
+    cdef int i, k
+    for i in range(M):
+        W += <uint64_t>w[i]
+    if W < (<uint64_t>1 << 32):
+        r = <uint64_t>bounded(g.rng, <uint32_t>W)
+    else:
+        H = (W >> 32) + 1
+        while True:
+            hi = <uint64_t>bounded(g.rng, <uint32_t>H)
+            r = (hi << 32) | <uint64_t>g.rng.next_uint32(g.rng.state)
+            if r < W:
+                break
+    i = 0
+    cum = <uint64_t>w[0]
+    for k in range(S):
+        t = <uint64_t>k * W + r
+        while cum * <uint64_t>S <= t:
+            i += 1
+            cum += <uint64_t>w[i]
+        idx[k] = i
+
+
+cdef int draw_layouts(Game* g, int p, int S, uint64_t* lays, int* stys, int64_t* w, double* ess) noexcept nogil:
+    """Docs "search", steps 2-4b: the S layouts, styles and weights the rollouts use.  With
+    ``g.pool > 1``, inference on and a history, ``M = pool * S`` are drawn and weighed
+    (:func:`draw_weighted`; ``ess`` is the pool's) and S of them resampled by weight, each
+    then weighing 1; otherwise the S weighted draws themselves."""
+    cdef int N = g.N, M, i, k, q, rc
+    cdef uint64_t* pl
+    cdef int* ps
+    cdef int64_t* pw
+    cdef int* idx
+    if g.pool <= 1 or g.infer_bits >= 10 or g.n_hist == 0 or g.sim == NULL:
+        return draw_weighted(g, p, S, lays, stys, w, ess)
+    M = g.pool * S
+    pl = <uint64_t*> malloc(M * N * sizeof(uint64_t))
+    ps = <int*> malloc(M * N * sizeof(int))
+    pw = <int64_t*> malloc(M * sizeof(int64_t))
+    idx = <int*> malloc(S * sizeof(int))
+    if pl == NULL or ps == NULL or pw == NULL or idx == NULL:
+        free(pl)
+        free(ps)
+        free(pw)
+        free(idx)
+        g.error = ERR_MEMORY
+        return g.error
+    rc = draw_weighted(g, p, M, pl, ps, pw, ess)
+    if rc == 0:
+        resample(g, M, S, pw, idx)
+        for i in range(S):
+            k = idx[i]
+            for q in range(N):
+                lays[i * N + q] = pl[k * N + q]
+                stys[i * N + q] = ps[k * N + q]
+            w[i] = 1
+    free(pl)
+    free(ps)
+    free(pw)
+    free(idx)
+    return rc
 
 
 cdef int search_eval(Game* g, const PState* st, const uint64_t* cand, int nc, int S,
@@ -1733,6 +1801,9 @@ cdef void configure(Game* g, cfg, policy_codes) except *:
     g.samples = int(cfg.search_samples)
     g.rollout = int(cfg.rollout_code)
     g.infer_bits = int(cfg.search_infer)
+    g.pool = int(getattr(cfg, "search_pool", 1))
+    if g.pool < 1:
+        raise ValueError(f"search_pool={g.pool}: expected at least 1")
     g.hist_on = 1 if POL_SEARCH in codes else 0
     if g.rollout not in (POL_GREEDY, POL_HEURISTIC):
         raise ValueError(f"search rollout policy code {g.rollout}: expected 1 greedy or 2 heuristic")
@@ -1922,7 +1993,10 @@ def search_layouts(cfg, int seat, cards_left, unsigned long long hand, unsigned 
     -------
     (numpy.ndarray, numpy.ndarray, numpy.ndarray, float)
         Hands (uint64, shape (S, N), the seat's own hand in its column), styles (int8, (S, N),
-        -1 for the seat), weights (int64, (S,)) and the effective sample size.
+        -1 for the seat), weights (int64, (S,)) and the effective sample size ``(Σw)² / Σw²``.
+        With ``cfg.search_pool > 1``, inference on and a history, the S rows are resampled from
+        a weighted pool of ``search_pool * S`` (step 4b): every weight is 1 and the effective
+        sample size is the pool's.
     """
     cdef Game* g = new_game()
     cdef int S, N, i, rc
@@ -1937,6 +2011,8 @@ def search_layouts(cfg, int seat, cards_left, unsigned long long hand, unsigned 
         counts = [int(x) for x in cards_left]
         if S < 1 or len(counts) != N or not 0 <= seat < N or counts[seat] != popcount64(hand):
             raise ValueError("samples >= 1, one count per seat, cards_left[seat] = the hand size")
+        if S * g.pool > 100_000:
+            raise ValueError(f"samples={S} with search_pool={g.pool}: the pool must be at most 100,000 layouts")
         if sum(counts) - counts[seat] > popcount64(FULL_DECK & ~hand & ~played & ~dead):
             raise ValueError("the other seats hold more cards than are unseen")
         for i in range(N):
@@ -2020,6 +2096,8 @@ def search_position(cfg, int seat, cards_left, unsigned long long hand, unsigned
         S = int(cfg.search_samples if samples is None else samples)
         if S < 1:
             raise ValueError(f"samples={S}: expected at least 1")
+        if S * g.pool > 100_000:
+            raise ValueError(f"samples={S} with search_pool={g.pool}: the pool must be at most 100,000 layouts")
         counts = [int(x) for x in cards_left]
         if len(counts) != N:
             raise ValueError(f"cards_left has {len(counts)} entries for {N} players")

@@ -46,6 +46,8 @@ __all__ = [
     "POINT_VALUES",
     "SEARCH_SAMPLES",
     "SEARCH_ROLLOUTS",
+    "SEARCH_POOL",
+    "MAX_POOL_LAYOUTS",
     "POLICY_VERSION",
 ]
 
@@ -62,6 +64,14 @@ SEARCH_SAMPLES: int = 32
 #: multiplied by ``SEARCH_INFER / 10`` per observed action that its styles contradict (the
 #: value whose beliefs were calibrated, docs ``big-two.md``).
 SEARCH_INFER: int = 4
+#: Importance resampling of the ``search`` (``search_pool``): with inference on and a history,
+#: ``search_pool * search_samples`` layouts are drawn and weighed and ``search_samples`` of them
+#: are resampled in proportion to their weights (docs ``big-two-engine.md``, "search", step 4b);
+#: 1 = no resampling (the S weighted layouts themselves).
+SEARCH_POOL: int = 1
+#: Largest pool of layouts ``search_pool * search_samples`` (keeps the resampling's integer
+#: arithmetic exact in 64 bits).
+MAX_POOL_LAYOUTS: int = 100_000
 #: Policies the ``search`` policy can play its rollouts with (``search_rollout``).
 SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: Version of the built-in policies' play, in every checkpoint fingerprint
@@ -126,6 +136,10 @@ class EngineConfig:
     search_infer : int
         Inference of the ``search``: a layout's weight is multiplied by ``search_infer / 10`` per
         observed action its styles contradict (10: no inference; 0: such layouts are rejected).
+    search_pool : int
+        Importance resampling: with inference and a history the search weighs
+        ``search_pool * search_samples`` layouts and plays its rollouts on ``search_samples`` of
+        them resampled by weight (1: the S weighted layouts, no resampling).
     """
 
     rules: RuleSet
@@ -139,6 +153,7 @@ class EngineConfig:
     search_samples: int = SEARCH_SAMPLES
     search_rollout: str = "greedy"
     search_infer: int = SEARCH_INFER
+    search_pool: int = SEARCH_POOL
 
     @property
     def rollout_code(self) -> int:
@@ -171,11 +186,12 @@ class EngineConfig:
         chose, so a checkpoint of another default is told apart) and :data:`POLICY_VERSION`.
 
         >>> make_config(4, {"settlement": "winner_takes_all"}).fingerprint()["search"]
-        {'samples': 32, 'rollout': 'greedy', 'infer': 4}
+        {'samples': 32, 'rollout': 'greedy', 'infer': 4, 'pool': 1}
         """
         return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap,
                 "policy_version": POLICY_VERSION,
-                "search": {"samples": self.search_samples, "rollout": self.search_rollout, "infer": self.search_infer}}
+                "search": {"samples": self.search_samples, "rollout": self.search_rollout, "infer": self.search_infer,
+                           "pool": self.search_pool}}
 
 
 def default_rollout(rules: RuleSet) -> str:
@@ -199,6 +215,7 @@ def make_config(
     search_samples: int | None = None,
     search_rollout: str = "auto",
     search_infer: int | None = None,
+    search_pool: int | None = None,
 ) -> EngineConfig:
     """Validate a table: players, rules and the Malaysian swap setting.
 
@@ -217,6 +234,10 @@ def make_config(
     search_infer : int, optional
         Inference of ``search``, 0-10: a layout's weight is multiplied by ``search_infer / 10``
         per observed action its styles contradict (default :data:`SEARCH_INFER`; 10: none).
+    search_pool : int, optional
+        Importance resampling of ``search``, 1-1,000: with inference on and a history it weighs
+        ``search_pool * search_samples`` layouts (at most :data:`MAX_POOL_LAYOUTS`) and resamples
+        ``search_samples`` of them by weight (default :data:`SEARCH_POOL`; 1: no resampling).
 
     Raises
     ------
@@ -231,6 +252,10 @@ def make_config(
     Traceback (most recent call last):
     ...
     kaptai.errors.RulesError: malaysian_swap='sometimes' is not allowed: expected one of 'policy', 'always', 'never'
+    >>> make_config(4, search_pool=0)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.RulesError: search_pool=0 is not allowed: expected a whole number from 1 to 1,000
     """
     if players is None:
         rules = resolve_rules(rules)
@@ -262,6 +287,17 @@ def make_config(
         0 <= int(search_infer) <= 10
     ):
         raise RulesError(f"search_infer={quote_token(search_infer)} is not allowed: expected a whole number from 0 to 10")
+    if search_pool is None:
+        search_pool = SEARCH_POOL
+    if isinstance(search_pool, bool) or not isinstance(search_pool, (int, np.integer)) or not (
+        1 <= int(search_pool) <= 1_000
+    ):
+        raise RulesError(f"search_pool={quote_token(search_pool)} is not allowed: expected a whole number from 1 to 1,000")
+    if int(search_pool) * int(search_samples) > MAX_POOL_LAYOUTS:
+        raise RulesError(
+            f"search_pool={quote_token(search_pool)} is not allowed with search_samples={int(search_samples)}: "
+            f"the pool search_pool * search_samples must be at most {MAX_POOL_LAYOUTS:,} layouts"
+        )
     h, r = rules.deal_sizes()
     strength = rules.card_strength().astype(np.int64)
     strength.setflags(write=False)
@@ -277,6 +313,7 @@ def make_config(
         search_samples=int(search_samples),
         search_rollout=search_rollout,
         search_infer=int(search_infer),
+        search_pool=int(search_pool),
     )
 
 

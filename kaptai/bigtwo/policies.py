@@ -58,7 +58,7 @@ from typing import Any, cast
 
 from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_record
 from kaptai.bigtwo.evaluate import Play
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_SAMPLES, make_config
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES, make_config
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import KaptaiError, quote_token
@@ -459,6 +459,9 @@ class SearchPolicy(Policy):
     infer : int
         Inference: a layout's weight is multiplied by ``infer / 10`` per observed action its
         styles contradict (``EngineConfig.search_infer``; 10: no inference, 0: rejection).
+    pool : int
+        Importance resampling (``EngineConfig.search_pool``): with inference and a history,
+        ``pool * samples`` layouts are weighed and ``samples`` resampled by weight (1: none).
 
     Examples
     --------
@@ -473,18 +476,22 @@ class SearchPolicy(Policy):
 
     name = "search"
 
-    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy", infer: int = SEARCH_INFER):
+    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy", infer: int = SEARCH_INFER,
+                 pool: int = SEARCH_POOL):
         if rollout not in ("greedy", "heuristic"):
             raise RulesError(f"rollout={quote_token(rollout)} is not allowed: expected 'greedy' or 'heuristic'")
-        self.samples = int(samples)
-        self.rollout = rollout
-        self.infer = int(infer)
+        if isinstance(pool, bool) or not isinstance(pool, Integral) or int(pool) < 1:
+            raise RulesError(f"pool={quote_token(pool)} is not allowed: expected a whole number of at least 1")
+        self.samples: int = int(samples)
+        self.rollout: str = rollout
+        self.infer: int = int(infer)
+        self.pool: int = int(pool)
 
     def choose(self, view: PlayerView) -> Play | None:
         n = len(view.options) + int(view.can_pass)
         if n <= 1:
             return view.options[0] if view.options else None
-        cands, sums, _, _ = search_values(view, self.samples, self.rollout, self.infer)
+        cands, sums, _, _ = search_values(view, self.samples, self.rollout, self.infer, self.pool)
         best = max(range(len(cands)), key=lambda i: (sums[i], -i))
         return None if cands[best] is None else rules_info(view.rules).play(cast(int, cands[best]))
 
@@ -564,10 +571,46 @@ def _replay_choice(view: PlayerView, style: Policy, q: int, hand: int, counts: S
     return 0 if c is None else sum(1 << x for x in c.cards)
 
 
-def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER) -> tuple[list, list, list, float]:
-    """Docs "search", steps 2-4, in the reference engine: the layouts (hands by seat, the
+def _resample(rng: Any, w: Sequence[int], S: int) -> list[int]:
+    """Docs "search", step 4b: systematic resampling of ``S`` indices of the weights ``w``, exact
+    in integers (one offset ``r`` uniform in ``[0, Σw)`` from ``rng``; index ``k`` is the first
+    ``i`` with ``S * (w[0] + ... + w[i]) > k * Σw + r``).
+
+    >>> import numpy as np
+    >>> from kaptai.core.sampling import RandomStream
+    >>> _resample(RandomStream(np.random.PCG64(0)), [0, 3, 0, 1], 4)
+    [1, 1, 1, 3]
+    """
+    W = sum(w)
+    if W < 1 << 32:
+        r = rng.bounded(W)
+    else:
+        H = (W >> 32) + 1
+        while True:
+            r = rng.bounded(H) << 32 | rng.next_uint32()
+            if r < W:
+                break
+    idx = []
+    i, cum = 0, w[0]
+    for k in range(S):
+        t = k * W + r
+        while cum * S <= t:
+            i += 1
+            cum += w[i]
+        idx.append(i)
+    return idx
+
+
+def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER,
+                   pool: int = SEARCH_POOL) -> tuple[list, list, list, float]:
+    """Docs "search", steps 2-4b, in the reference engine: the layouts (hands by seat, the
     seat's own included), the styles (by seat, -1 for the seat) and the inference weights of
     ``samples`` draws from ``view.rng``, and the effective sample size ``(Σw)² / Σw²``.
+
+    With ``pool > 1``, inference on (``infer < 10``) and a history, ``pool * samples`` layouts
+    are drawn and weighed, and ``samples`` of them resampled in proportion to their weights
+    (:func:`_resample`); each resampled layout weighs 1 and the effective sample size returned is
+    the weighted pool's.
 
     Examples
     --------
@@ -581,6 +624,9 @@ def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER) ->
     """
     if view.rng is None:
         raise KaptaiError("the search policy needs a random stream (view.rng is None)")
+    S = int(samples)
+    if pool > 1 and infer < 10 and view.history:
+        samples = S * int(pool)
     N, p = view.players, view.seat
     unseen = [c for c in range(N_CARDS) if view.unseen() >> c & 1]
     m = len(unseen)
@@ -623,11 +669,15 @@ def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER) ->
         if any(x != lo for x in mms):
             w = [infer ** (x - lo) * 10 ** (W_EXP - (x - lo)) if x - lo <= W_EXP else 0 for x in mms]
     sw, sw2 = float(sum(w)), float(sum(float(x) * float(x) for x in w))
-    return lays, stys, w, (sw * sw / sw2 if sw2 > 0 else 0.0)
+    ess = sw * sw / sw2 if sw2 > 0 else 0.0
+    if len(lays) > S:
+        idx = _resample(view.rng, w, S)
+        lays, stys, w = [lays[i] for i in idx], [stys[i] for i in idx], [1] * S
+    return lays, stys, w, ess
 
 
 def search_values(view: PlayerView, samples: int, rollout: str = "greedy",
-                  infer: int = SEARCH_INFER) -> tuple[list, list, list, list]:
+                  infer: int = SEARCH_INFER, pool: int = SEARCH_POOL) -> tuple[list, list, list, list]:
     """Docs "search", steps 1-6, in the reference engine: the candidates of the view's turn
     and, per candidate, the weighted sums over ``samples`` layouts of the seat's net in points
     (before ``stake``), of its square and of its wins.
@@ -657,7 +707,7 @@ def search_values(view: PlayerView, samples: int, rollout: str = "greedy",
     cfg = make_config(view.players, rules)
     N, p = view.players, view.seat
     cands: list = list(view.option_masks) + ([None] if view.can_pass else [])
-    lays, stys, w, _ = search_layouts(view, samples, infer)
+    lays, stys, w, _ = search_layouts(view, samples, infer, pool)
     flat = rules.replace(stake=1.0, bankroll="off")
     roll: Policy = GreedyPolicy() if rollout == "greedy" else HeuristicPolicy()
     styles = _styles()
@@ -754,7 +804,8 @@ def _builtin(name: str, stream: Any, cfg: Any = None) -> Policy:
     if name == "search":
         if cfg is None:
             return SearchPolicy()
-        return SearchPolicy(cfg.search_samples, cfg.search_rollout, cfg.search_infer)
+        return SearchPolicy(cfg.search_samples, cfg.search_rollout, cfg.search_infer,
+                            getattr(cfg, "search_pool", SEARCH_POOL))
     raise KaptaiError(f"unknown policy {quote_token(name)}: expected one of {', '.join(map(repr, POLICY_NAMES))}")
 
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from kaptai.bigtwo.config import POLICY_VERSION, SEARCH_INFER, SEARCH_SAMPLES, make_config
+from kaptai.bigtwo.config import POLICY_VERSION, SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES, make_config
 from kaptai.bigtwo.simulate import simulate
 from kaptai.core.runner import MANIFEST, CheckpointError
 
@@ -18,7 +18,10 @@ WTA = {"settlement": "winner_takes_all"}
 @pytest.mark.parametrize("rules", [None, WTA])
 def test_auto_rollout_is_recorded_as_resolved(rules):
     fp = make_config(4, rules).fingerprint()
-    assert fp["search"] == {"samples": SEARCH_SAMPLES, "rollout": "greedy", "infer": SEARCH_INFER}
+    assert fp["search"] == {"samples": SEARCH_SAMPLES, "rollout": "greedy", "infer": SEARCH_INFER,
+                            "pool": SEARCH_POOL}
+    # another importance-resampling pool is another player
+    assert make_config(4, rules, search_pool=SEARCH_POOL + 1).fingerprint() != fp
     assert fp["policy_version"] == POLICY_VERSION
     # an explicit heuristic rollout is another player, whatever the default
     assert make_config(4, rules, search_rollout="heuristic").fingerprint() != fp

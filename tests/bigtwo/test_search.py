@@ -16,7 +16,9 @@ import pytest
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo import engine_reference as reference
 from kaptai.bigtwo.cards import cards_to_mask, parse_cards
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_SAMPLES, make_config
+import hashlib
+
+from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.policies import SearchPolicy, search_layouts
 from kaptai.core.sampling import RandomStream
@@ -26,8 +28,8 @@ from kaptai.errors import RulesError
 class CountingSearch(SearchPolicy):
     """The reference search, counting its decisions with two or more options."""
 
-    def __init__(self, samples, rollout, counter, infer=4):
-        super().__init__(samples, rollout, infer)
+    def __init__(self, samples, rollout, counter, infer=4, pool=1):
+        super().__init__(samples, rollout, infer, pool)
         self.counter = counter
 
     def choose(self, view):
@@ -51,14 +53,17 @@ GAME_CASES = [
 _OTHER = {"s": "search", "g": "greedy", "h": "heuristic", "r": "random"}
 
 
-def test_search_games_match_reference():
-    """Whole games: the same log and outcomes from both engines, >= 200 search decisions."""
+@pytest.mark.parametrize("pool", sorted({SEARCH_POOL, 3}))
+def test_search_games_match_reference(pool):
+    """Whole games: the same log and outcomes from both engines, >= 200 search decisions, at the
+    default ``search_pool`` and with importance resampling (pool 3: step 4b)."""
     counter = [0]
     for players, options, samples, games, seats in GAME_CASES:
         rules = {k: v for k, v in options.items() if k != "rollout"}
-        cfg = make_config(players, rules, search_samples=samples, search_rollout=options.get("rollout", "auto"))
+        cfg = make_config(players, rules, search_samples=samples, search_rollout=options.get("rollout", "auto"),
+                          search_pool=pool)
         names = [_OTHER[c] for c in seats]
-        objs = [CountingSearch(samples, cfg.search_rollout, counter, cfg.search_infer) if n == "search" else n
+        objs = [CountingSearch(samples, cfg.search_rollout, counter, cfg.search_infer, pool) if n == "search" else n
                 for n in names]
         seed = 11 * players + len(options)
         a, la = _engine.run_hands(cfg, [POLICY_CODES[n] for n in names], np.random.PCG64(seed), games, record=games)
@@ -164,6 +169,61 @@ def test_inference_matches_reference(players, options):
     assert uneven >= 1
 
 
+@pytest.mark.parametrize("players,options", [
+    (4, {}),
+    (4, {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off",
+         "settlement": "winner_takes_all"}),
+])
+def test_resampled_layouts_match_reference_and_follow_the_weights(players, options):
+    """Step 4b: with ``search_pool=4`` both engines pick the same S = 6 of the 24 weighted pool
+    layouts (the first 24 draws of the stream: those of ``search_pool=1, samples=24``), every
+    pick weighs 1, the effective sample size is the pool's, and systematic resampling picks
+    pool layout i floor or ceil of ``S * w_i / Σw`` times."""
+    cfg = make_config(players, options, search_pool=4)
+    flat = make_config(players, options)
+    seats = ["greedy", "heuristic", "random", "greedy"][:players]
+    uneven = 0
+    for i, v in enumerate(_positions(flat, 60 + players, 6, seats)):
+        if not v.history:
+            continue
+        seed = 500 + i
+        kw = dict(played=v.played, dead=v.dead, history=v.history)
+        hl, hs, hw, hess = _engine.search_layouts(cfg, v.seat, v.cards_left, v.hand_mask,
+                                                  bit_generator=np.random.PCG64(seed), samples=6, **kw)
+        pl, ps, pw, pess = _engine.search_layouts(flat, v.seat, v.cards_left, v.hand_mask,
+                                                  bit_generator=np.random.PCG64(seed), samples=24, **kw)
+        view = reference.make_view(
+            v.hand_mask, cfg.rules, trick=v.trick_mask, seat=v.seat, cards_left=v.cards_left, played=v.played,
+            dead=v.dead, opening_card=v.opening_card, trick_seat=v.trick_seat, turn=v.turn,
+            rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked, violator=v.violator,
+            history=v.history,
+        )
+        rl, rs_, rw, ress = search_layouts(view, 6, cfg.search_infer, 4)
+        assert hl.tolist() == rl and hs.tolist() == rs_ and hw.tolist() == rw == [1] * 6
+        assert hess == pytest.approx(ress, rel=1e-12) and hess == pytest.approx(pess, rel=1e-12)
+        rows = [tuple(r) + tuple(t) for r, t in zip(pl.tolist(), ps.tolist())]
+        picks = [rows.index(tuple(r) + tuple(t)) for r, t in zip(hl.tolist(), hs.tolist())]
+        W = int(pw.sum())
+        for j, wj in enumerate(pw.tolist()):
+            n = sum(rows[k] == rows[j] for k in picks)   # equal rows: count by value
+            lo = sum(6 * w // W for k, w in enumerate(pw.tolist()) if rows[k] == rows[j])
+            assert lo <= n <= lo + sum(1 for k in range(24) if rows[k] == rows[j]), (j, wj, n)
+        uneven += len(set(pw.tolist())) > 1
+    assert uneven >= 1
+
+
+def test_pool_one_keeps_the_streams():
+    """``search_pool=1`` is the search before step 4b existed: logs of four search seats
+    (S = 8, histories and inference at every decision) hash as they did before it (4 games a rule
+    set, recorded with the engine of commit 0985d42)."""
+    outside = {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off",
+               "redeal": "off", "settlement": "winner_takes_all", "chao": "13"}
+    for opts, want in (({}, "f8225af2097553c5"), (outside, "3d96efc7f91271ce")):
+        cfg = make_config(4, opts, search_samples=8, search_pool=1)
+        _, log = _engine.run_hands(cfg, [3, 3, 3, 3], np.random.PCG64(2031), 4, record=4)
+        assert hashlib.sha256(np.ascontiguousarray(log, dtype=np.int64).tobytes()).hexdigest()[:16] == want
+
+
 def test_inference_rejects_contradicted_layouts():
     """A seat that passed on a single it could have beaten with every style's choice: layouts
     that give it a card all styles would have played weigh less; without inference all weigh 1."""
@@ -232,6 +292,11 @@ def test_search_reproducible_and_legal():
     ({"search_samples": 0}, "search_samples=0"),
     ({"search_samples": 2.5}, "search_samples=2.5"),
     ({"search_rollout": "random"}, "search_rollout='random'"),
+    ({"search_pool": 0}, "search_pool=0"),
+    ({"search_pool": 2.5}, "search_pool=2.5"),
+    ({"search_pool": True}, "search_pool=True"),
+    ({"search_pool": 1001}, "search_pool=1001"),
+    ({"search_pool": 40, "search_samples": 5000}, "search_pool=40 is not allowed with search_samples=5000"),
 ])
 def test_config_errors(kwargs, match):
     with pytest.raises(RulesError, match=match):
@@ -242,6 +307,6 @@ def test_default_rollout_is_greedy():
     assert make_config(4).search_rollout == "greedy"
     assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "greedy"
     assert make_config(4, search_rollout="heuristic").fingerprint()["search"] == {
-        "samples": SEARCH_SAMPLES, "rollout": "heuristic", "infer": SEARCH_INFER}
+        "samples": SEARCH_SAMPLES, "rollout": "heuristic", "infer": SEARCH_INFER, "pool": SEARCH_POOL}
     # 'auto' is recorded as the rollout it resolved to (tests/bigtwo/test_config_fingerprint.py)
     assert make_config(4).fingerprint()["search"]["rollout"] == "greedy"
