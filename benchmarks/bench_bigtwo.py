@@ -2,7 +2,10 @@
 
 Run ``python benchmarks/bench_bigtwo.py [--quick]``; prints one row per measurement.
 ``python benchmarks/bench_bigtwo.py --duel DEALS SEED`` prints the search's strength table
-(one search seat against each field, seats rotated, duplicate deals; :func:`duel`).
+(one search seat against each field, seats rotated, duplicate deals; :func:`duel`;
+``--rules outside,default``, ``--fields greedy,heuristic`` choose the cells, ``--pool K`` the
+search's ``search_pool``, ``--compare-pool K`` prints ``search_pool=K`` − ``search_pool=1`` on
+the same deals, paired).  ``--search [--quick] [--pool K]`` prints only the search-decision rows.
 ``run(quick)`` returns the rows as dicts ``{name, value, unit, repeats}`` (plus ``target``
 where there is one).
 
@@ -68,13 +71,14 @@ def _positions(cfg, count: int, seed: int = 7) -> list:
     return out
 
 
-def _search_rows(row, quick: bool) -> None:
-    """The search and advise rows (module docstring)."""
+def _search_rows(row, quick: bool, pool: int | None = None, advise_rows: bool = True) -> None:
+    """The search and advise rows (module docstring); ``pool``: the search's ``search_pool``."""
     from kaptai.bigtwo.advisor import advise
     from kaptai.bigtwo.cards import format_cards
 
-    four = make_config(4)
-    views = _positions(four, 60 if quick else 300)
+    four = make_config(4, search_pool=pool)
+    views = _positions(make_config(4), 60 if quick else 300)
+    tag = "" if pool is None else f", pool {four.search_pool}"
 
     def decide(v, seed):
         must = 0 if v.opening_card is None else 1 << v.opening_card
@@ -92,10 +96,12 @@ def _search_rows(row, quick: bool) -> None:
         for i, v in enumerate(views):
             decide(v, 1000 * r + i)
         rates.append(len(views) / (time.perf_counter() - t0))
-    row(f"search decisions 4p, {four.search_samples} layouts", statistics.median(rates), "decisions/s", reps,
+    row(f"search decisions 4p, {four.search_samples} layouts{tag}", statistics.median(rates), "decisions/s", reps,
         positions=len(views))
     rate, n = median_rate(_compiled(four, "search"), 20 if quick else 100, reps)
-    row(f"compiled search x4 4p, {four.search_samples} layouts", rate, "games/s", n)
+    row(f"compiled search x4 4p, {four.search_samples} layouts{tag}", rate, "games/s", n)
+    if not advise_rows:
+        return
 
     times = []
     for i, v in enumerate(views[: 30 if quick else 100]):
@@ -185,20 +191,22 @@ DUEL_RULES = {
 }
 
 
-def duel(deals: int, seed: int, rulesets=tuple(DUEL_RULES), fields=("greedy", "heuristic", "random")) -> dict:
+def duel(deals: int, seed: int, rulesets=tuple(DUEL_RULES), fields=("greedy", "heuristic", "random"),
+         pool: int | None = None) -> dict:
     """One ``search`` seat against a field of one policy, seats rotated, on duplicate deals.
 
     The decks come from ``numpy.random.default_rng(seed)`` (``3 * deals`` of them, spare ones for
     redeals) and are the same for every seat of the search; the search's stream of rotation
     ``s`` is ``PCG64(seed + 1 + s)``. Per deal, the search seat's net (points, stake 1) is
     averaged over the 4 rotations; the interval is over deals. Returns
-    ``{'<rules>/<field>': {'ev', 'ev_ci', 'hands', 'per_deal'}}``.
+    ``{'<rules>/<field>': {'ev', 'ev_ci', 'hands', 'per_deal'}}``.  ``pool``: the search's
+    ``search_pool`` (default: the config's).
     """
     from kaptai.bigtwo import scoring
 
     out = {}
     for rs in rulesets:
-        cfg = make_config(4, DUEL_RULES[rs])
+        cfg = make_config(4, DUEL_RULES[rs], search_pool=pool)
         rng = np.random.default_rng(seed)
         decks = np.array([rng.permutation(52) for _ in range(deals * 3)])
         flat = cfg.rules.replace(stake=1.0, bankroll="off")
@@ -217,10 +225,30 @@ def duel(deals: int, seed: int, rulesets=tuple(DUEL_RULES), fields=("greedy", "h
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    pool = int(argv[argv.index("--pool") + 1]) if "--pool" in argv else None
     if argv[:1] == ["--duel"]:
         deals, seed = int(argv[1]), int(argv[2])
-        for key, r in duel(deals, seed).items():
+        rulesets = tuple(argv[argv.index("--rules") + 1].split(",")) if "--rules" in argv else tuple(DUEL_RULES)
+        fields = tuple(argv[argv.index("--fields") + 1].split(",")) if "--fields" in argv else (
+            "greedy", "heuristic", "random")
+        if "--compare-pool" in argv:   # paired: search_pool=K against search_pool=1 on the same deals
+            k = int(argv[argv.index("--compare-pool") + 1])
+            base, new = duel(deals, seed, rulesets, fields, pool=1), duel(deals, seed, rulesets, fields, pool=k)
+            for key in base:
+                d = new[key]["per_deal"] - base[key]["per_deal"]
+                print(f"{key:<22} pool 1 {base[key]['ev']:+.3f} +- {base[key]['ev_ci']:.3f}, pool {k} "
+                      f"{new[key]['ev']:+.3f} +- {new[key]['ev_ci']:.3f}; paired pool {k} - pool 1: {d.mean():+.3f} "
+                      f"+- {1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a hand ({4 * deals:,} hands)", flush=True)
+            return 0
+        for key, r in duel(deals, seed, rulesets, fields, pool=pool).items():
             print(f"{key:<22} search EV {r['ev']:+.2f} +- {r['ev_ci']:.2f} points a hand ({r['hands']:,} hands)")
+        return 0
+    if "--search" in argv:   # the search-decision rows only (``--pool K``: its search_pool)
+        rows: list[dict] = []
+        _search_rows(lambda name, value, unit, reps, **extra: rows.append(
+            {"name": name, "value": float(value), "unit": unit, "repeats": reps}), "--quick" in argv, pool, False)
+        for r in rows:
+            print(f"{r['name']:<42} {r['value']:>14,.1f} {r['unit']}  (median of {r['repeats']})")
         return 0
     for r in run(quick="--quick" in argv):
         print(f"{r['name']:<42} {r['value']:>14,.1f} {r['unit']}  (median of {r['repeats']})")

@@ -33,7 +33,9 @@ Measuring it
 ``python benchmarks/bigtwo_sparring.py DEALS SEED [--rules default|outside] [--what ...]``
 plays duplicate deals (seats rotated) of: the sparring agent against three ``greedy`` /
 three ``heuristic`` (``--what field``), or one compiled ``search`` seat (32 layouts, the
-league budget) against three sparring agents (``--what search``).  The score is the seat's
+league budget) against three sparring agents (``--what search``; ``--pool K`` sets its
+``search_pool``, ``--compare-pool K`` plays ``search_pool=K`` and ``search_pool=1`` on the same
+deals and prints the paired difference).  The score is the seat's
 net in points (stake 1) under the rule set's settlement, averaged over the four rotations
 of a deal; the interval is 1.96 standard errors over deals.
 """
@@ -383,6 +385,18 @@ def main(argv=None) -> int:
         kw["search_infer"] = int(argv[argv.index("--infer") + 1])
     if "--samples" in argv:
         kw["samples"] = int(argv[argv.index("--samples") + 1])
+    if "--pool" in argv:
+        kw["search_pool"] = int(argv[argv.index("--pool") + 1])
+    if "--compare-pool" in argv:   # paired: search_pool=K against search_pool=1 on the same deals
+        k = int(argv[argv.index("--compare-pool") + 1])
+        base = duel(deals, seed, rules, "search", "sparring", **{**kw, "search_pool": 1})
+        new = duel(deals, seed, rules, "search", "sparring", **{**kw, "search_pool": k})
+        d = new["per_deal"] - base["per_deal"]
+        print(f"{rules:<8} search vs 3 sparring: pool 1 {base['ev']:+.3f} +- {base['ci']:.3f}, pool {k} "
+              f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired pool {k} - pool 1: {d.mean():+.3f} +- "
+              f"{1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
+              f"{base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
+        return 0
     for f in fields:
         r = duel(deals, seed, rules, what, f, **kw)
         who = "sparring vs 3 " + f if what == "field" else f"search{kw} vs 3 sparring"
