@@ -27,13 +27,13 @@ from typing import Any
 import numpy as np
 
 from kaptai.bigtwo import _engine
-from kaptai.bigtwo.config import SEARCH_INFER, make_config
+from kaptai.bigtwo.config import SEARCH_INFER, SEARCH_POOL, make_config
 from kaptai.bigtwo.engine_reference import Game
 from kaptai.bigtwo.policies import ContestPolicy, GreedyPolicy, HeuristicPolicy, Policy
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import KaptaiError
 
-__all__ = ["beliefs_at", "belief_calibration", "BIN_EDGES"]
+__all__ = ["beliefs_at", "belief_calibration", "effective_samples", "BIN_EDGES"]
 
 #: Edges of the belief bins.
 BIN_EDGES: tuple[float, ...] = (0.0, 0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95, 1.0 + 1e-9)
@@ -41,7 +41,9 @@ BIN_EDGES: tuple[float, ...] = (0.0, 0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0
 
 def beliefs_at(cfg: Any, view: Any, samples: int, seed: int) -> dict[tuple[int, int], float]:
     """The search's belief ``P(seat q holds card c)`` for every other seat ``q`` and unseen card
-    ``c`` at a view, from the weighted layouts of :func:`kaptai.bigtwo._engine.search_layouts`.
+    ``c`` at a view, from the weighted layouts of :func:`kaptai.bigtwo._engine.search_layouts`
+    (with ``cfg.search_pool > 1``: the layouts resampled from the weighted pool, each weighing
+    1, the set the search's rollouts use).
     """
     lays, _, w, _ = _engine.search_layouts(cfg, view.seat, view.cards_left, view.hand_mask, played=view.played,
                                            dead=view.dead, history=view.history,
@@ -62,13 +64,16 @@ def beliefs_at(cfg: Any, view: Any, samples: int, seed: int) -> dict[tuple[int, 
 
 
 def belief_calibration(deals: int = 60, samples: int = 200, seed: int = 0, players: int = 4,
-                       rules: Any = None, every: int = 4, infer: int | None = None) -> list[dict[str, Any]]:
+                       rules: Any = None, every: int = 4, infer: int | None = None,
+                       pool: int | None = None) -> list[dict[str, Any]]:
     """Binned calibration of the search's beliefs over ``deals`` games.
 
     Each game is played by the reference engine with seat ``s`` of game ``g`` playing style
     ``(g + s) % 3`` (``contest``, ``greedy``, ``heuristic``: the opponent models of the
     search); at every ``every``-th turn that has a history, the seat to move is the searcher:
     its beliefs about every other seat's unseen cards are compared with the true hands.
+    ``infer`` and ``pool`` are the search's ``search_infer`` and ``search_pool`` (default: the
+    engine's defaults); with a pool the beliefs come from the resampled layouts.
 
     Returns
     -------
@@ -80,7 +85,8 @@ def belief_calibration(deals: int = 60, samples: int = 200, seed: int = 0, playe
     """
     if deals < 1 or samples < 1 or every < 1:
         raise KaptaiError("deals, samples and every must be at least 1")
-    cfg = make_config(players, rules, search_infer=SEARCH_INFER if infer is None else infer)
+    cfg = make_config(players, rules, search_infer=SEARCH_INFER if infer is None else infer,
+                      search_pool=SEARCH_POOL if pool is None else pool)
     styles: tuple[Policy, ...] = (ContestPolicy(), GreedyPolicy(), HeuristicPolicy())
     stream = RandomStream(np.random.PCG64(seed))
     nb = len(BIN_EDGES) - 1
@@ -119,3 +125,54 @@ def belief_calibration(deals: int = 60, samples: int = 200, seed: int = 0, playe
                     "ci_low": max(0.0, freq - 1.96 * se), "ci_high": min(1.0, freq + 1.96 * se),
                     "brier": float(arr[:, b, 3].sum() / n)})
     return out
+
+
+def effective_samples(games: int = 20, seed: int = 5, pool: int | None = None, samples: int | None = None,
+                      every: int = 4, players: int = 4, rules: Any = None) -> list[dict[str, Any]]:
+    """How many layouts the search's choice rests on, by length of the history.
+
+    The games and decision points of :func:`belief_calibration` (seat ``s`` of game ``g`` plays
+    style ``(g + s) % 3``; every ``every``-th turn with a history); at each the compiled search
+    draws its layouts (:func:`kaptai.bigtwo._engine.search_layouts`, ``samples`` layouts,
+    ``search_pool=pool``; the stream of decision ``k`` is ``PCG64(1000 * seed + k)``).
+
+    Returns
+    -------
+    list of dict
+        One row per bin of 16 history entries (the last bin open): ``history`` (its range),
+        ``positions``, ``ess`` (the mean effective sample size ``(Σw)² / Σw²`` of the weighted
+        draw: with a pool, of the pool) and ``distinct`` (the mean number of distinct
+        layout-and-styles the rollouts use: with a pool, the resampled set has duplicates).
+
+    Examples
+    --------
+    >>> from kaptai.bigtwo.inference import effective_samples
+    >>> rows = effective_samples(games=1, seed=1, samples=8)
+    >>> rows[0]["history"], rows[0]["ess"] <= 8.0, rows[0]["distinct"] <= 8
+    ('0-15', True, True)
+    """
+    if games < 1 or every < 1:
+        raise KaptaiError("games and every must be at least 1")
+    cfg = make_config(players, rules, search_pool=SEARCH_POOL if pool is None else pool,
+                      search_samples=samples)
+    styles: tuple[Policy, ...] = (ContestPolicy(), GreedyPolicy(), HeuristicPolicy())
+    stream = RandomStream(np.random.PCG64(seed))
+    by_bin: dict[int, list[tuple[float, int]]] = {}
+    k = 0
+    for gi in range(games):
+        g = Game(cfg, [styles[(gi + s) % 3] for s in range(cfg.players)], stream)
+        turn = 0
+        while not g.over:
+            v = g.view()
+            if v.history and turn % every == 0 and (v.options or v.can_pass):
+                lays, stys, _, ess = _engine.search_layouts(cfg, v.seat, v.cards_left, v.hand_mask, played=v.played,
+                                                            dead=v.dead, history=v.history,
+                                                            bit_generator=np.random.PCG64(1000 * seed + k))
+                distinct = len({tuple(r) + tuple(t) for r, t in zip(lays.tolist(), stys.tolist())})
+                by_bin.setdefault(min(len(v.history) // 16, 4), []).append((float(ess), distinct))
+                k += 1
+            g.step()
+            turn += 1
+    return [{"history": f"{16 * b}-{16 * b + 15}" if b < 4 else "64+", "positions": len(x),
+             "ess": float(np.mean([e for e, _ in x])), "distinct": float(np.mean([d for _, d in x]))}
+            for b, x in sorted(by_bin.items())]
