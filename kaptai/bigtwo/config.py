@@ -67,8 +67,10 @@ SEARCH_INFER: int = 4
 #: Importance resampling of the ``search`` (``search_pool``): with inference on and a history,
 #: ``search_pool * search_samples`` layouts are drawn and weighed and ``search_samples`` of them
 #: are resampled in proportion to their weights (docs ``big-two-engine.md``, "search", step 4b);
-#: 1 = no resampling (the S weighted layouts themselves).
-SEARCH_POOL: int = 1
+#: 1 = no resampling (the S weighted layouts themselves).  8 was measured best of 2, 4, 8 and 16
+#: against the sparring field under the outside rule set (docs ``big-two.md``, "Importance
+#: resampling").
+SEARCH_POOL: int = 8
 #: Largest pool of layouts ``search_pool * search_samples`` (keeps the resampling's integer
 #: arithmetic exact in 64 bits).
 MAX_POOL_LAYOUTS: int = 100_000
@@ -80,7 +82,9 @@ SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: Add one whenever a built-in policy plays differently.  2 (2026-12-04): greedy and heuristic
 #: keep their 2s (8ec108f); search opponents of sampled styles and inference (014f4a8, 5eff1c7);
 #: greedy rollouts under every rule set, where ``winner_takes_all`` had heuristic ones (d6ca180).
-POLICY_VERSION: int = 2
+#: 3 (2026-12-04): the search resamples its layouts from a weighted pool of 8 times as many
+#: (``search_pool=8``, issue 31; the fingerprint also records the pool).
+POLICY_VERSION: int = 3
 #: Engine settings of the Malaysian swap decision, by code.
 MALAYSIAN_SWAP: tuple[str, ...] = ("policy", "always", "never")
 #: A game is redealt at most this many times; the next deal then stands unchecked.
@@ -186,7 +190,7 @@ class EngineConfig:
         chose, so a checkpoint of another default is told apart) and :data:`POLICY_VERSION`.
 
         >>> make_config(4, {"settlement": "winner_takes_all"}).fingerprint()["search"]
-        {'samples': 32, 'rollout': 'greedy', 'infer': 4, 'pool': 1}
+        {'samples': 32, 'rollout': 'greedy', 'infer': 4, 'pool': 8}
         """
         return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap,
                 "policy_version": POLICY_VERSION,

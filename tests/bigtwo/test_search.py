@@ -116,7 +116,7 @@ def test_search_position_matches_reference(players, options):
             dead=v.dead, opening_card=v.opening_card, trick_seat=v.trick_seat, turn=v.turn,
             rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked, violator=v.violator,
         )
-        rc, rs, rq, rw = reference.search_values(view, 3, cfg.search_rollout)
+        rc, rs, rq, rw = reference.search_values(view, 3, cfg.search_rollout, cfg.search_infer, cfg.search_pool)
         assert [0 if c is None else c for c in rc] == cands.tolist()
         assert rs == sums.tolist() and rq == sqs.tolist() and rw == wins.tolist()
 
@@ -145,10 +145,10 @@ def test_inference_matches_reference(players, options):
             rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked, violator=v.violator,
             history=v.history,
         )
-        rl, rs_, rw, ress = search_layouts(view, 12, cfg.search_infer)
+        rl, rs_, rw, ress = search_layouts(view, 12, cfg.search_infer, cfg.search_pool)
         assert hl.tolist() == rl and hs.tolist() == rs_ and hw.tolist() == rw
         assert hess == pytest.approx(ress, rel=1e-12)
-        uneven += len(set(rw)) > 1
+        uneven += len(set(rw)) > 1 or (cfg.search_pool > 1 and len(set(map(tuple, rl))) < len(rl))
         if i % 2 == 0:
             must = 0 if v.opening_card is None else 1 << v.opening_card
             cands, sums, sqs, wins = _engine.search_position(
@@ -163,7 +163,8 @@ def test_inference_matches_reference(players, options):
                 rng=RandomStream(np.random.PCG64(seed)), passes=v.passes, locked=v.locked,
                 violator=v.violator, history=v.history,
             )
-            rc, rsum, rq, rwin = reference.search_values(view2, 4, cfg.search_rollout, cfg.search_infer)
+            rc, rsum, rq, rwin = reference.search_values(view2, 4, cfg.search_rollout, cfg.search_infer,
+                                                         cfg.search_pool)
             assert [0 if c is None else c for c in rc] == cands.tolist()
             assert rsum == sums.tolist() and rq == sqs.tolist() and rwin == wins.tolist()
     assert uneven >= 1
@@ -180,7 +181,7 @@ def test_resampled_layouts_match_reference_and_follow_the_weights(players, optio
     pick weighs 1, the effective sample size is the pool's, and systematic resampling picks
     pool layout i floor or ceil of ``S * w_i / Σw`` times."""
     cfg = make_config(players, options, search_pool=4)
-    flat = make_config(players, options)
+    flat = make_config(players, options, search_pool=1)
     seats = ["greedy", "heuristic", "random", "greedy"][:players]
     uneven = 0
     for i, v in enumerate(_positions(flat, 60 + players, 6, seats)):
@@ -227,7 +228,7 @@ def test_pool_one_keeps_the_streams():
 def test_inference_rejects_contradicted_layouts():
     """A seat that passed on a single it could have beaten with every style's choice: layouts
     that give it a card all styles would have played weigh less; without inference all weigh 1."""
-    cfg = make_config(4, {"redeal": "off"})
+    cfg = make_config(4, {"redeal": "off"}, search_pool=1)   # the weights themselves (no resampling)
     g = reference.Game(cfg, "greedy",
                        RandomStream(np.random.PCG64(8)))
     while g.seat != 0 or len(g.history) < 6:
