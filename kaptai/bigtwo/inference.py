@@ -147,9 +147,12 @@ def effective_samples(games: int = 20, seed: int = 5, pool: int | None = None, s
     Examples
     --------
     >>> from kaptai.bigtwo.inference import effective_samples
-    >>> rows = effective_samples(games=1, seed=1, samples=8)
+    >>> rows = effective_samples(games=1, seed=1, samples=8, pool=1)   # 8 weighted layouts
     >>> rows[0]["history"], rows[0]["ess"] <= 8.0, rows[0]["distinct"] <= 8
     ('0-15', True, True)
+    >>> rows = effective_samples(games=1, seed=1, samples=8, pool=4)   # 8 resampled from 32
+    >>> rows[0]["ess"] <= 32.0, rows[0]["distinct"] <= 8
+    (True, True)
     """
     if games < 1 or every < 1:
         raise KaptaiError("games and every must be at least 1")
