@@ -63,6 +63,26 @@ def beliefs_at(cfg: Any, view: Any, samples: int, seed: int) -> dict[tuple[int, 
     return out
 
 
+def _decision_points(cfg: Any, games: int, seed: int, every: int) -> Any:
+    """The decision points both measures visit: ``games`` games of the reference engine on one
+    stream (``PCG64(seed)``), seat ``s`` of game ``g`` playing style ``(g + s) % 3``; every
+    ``every``-th turn that has a history and a choice yields ``(game, view, k)``, ``k`` counting
+    the points from 0."""
+    styles: tuple[Policy, ...] = (ContestPolicy(), GreedyPolicy(), HeuristicPolicy())
+    stream = RandomStream(np.random.PCG64(seed))
+    k = 0
+    for gi in range(games):
+        g = Game(cfg, [styles[(gi + s) % 3] for s in range(cfg.players)], stream)
+        turn = 0
+        while not g.over:
+            v = g.view()
+            if v.history and turn % every == 0 and (v.options or v.can_pass):
+                yield g, v, k
+                k += 1
+            g.step()
+            turn += 1
+
+
 def belief_calibration(deals: int = 60, samples: int = 200, seed: int = 0, players: int = 4,
                        rules: Any = None, every: int = 4, infer: int | None = None,
                        pool: int | None = None) -> list[dict[str, Any]]:
@@ -87,27 +107,16 @@ def belief_calibration(deals: int = 60, samples: int = 200, seed: int = 0, playe
         raise KaptaiError("deals, samples and every must be at least 1")
     cfg = make_config(players, rules, search_infer=SEARCH_INFER if infer is None else infer,
                       search_pool=SEARCH_POOL if pool is None else pool)
-    styles: tuple[Policy, ...] = (ContestPolicy(), GreedyPolicy(), HeuristicPolicy())
-    stream = RandomStream(np.random.PCG64(seed))
     nb = len(BIN_EDGES) - 1
     # per position and bin: sums of belief, of truth, count (for the clustered interval)
     rows: list[np.ndarray] = []
-    k = 0
-    for gi in range(deals):
-        g = Game(cfg, [styles[(gi + s) % 3] for s in range(cfg.players)], stream)
-        turn = 0
-        while not g.over:
-            v = g.view()
-            if v.history and turn % every == 0 and (v.options or v.can_pass):
-                acc = np.zeros((nb, 4))
-                for (q, c), p in beliefs_at(cfg, v, samples, seed * 100_003 + k).items():
-                    b = min(int(np.searchsorted(BIN_EDGES, p, side="right")) - 1, nb - 1)
-                    t = float(g.hands[q] >> c & 1)
-                    acc[b] += (p, t, 1.0, (p - t) ** 2)
-                rows.append(acc)
-                k += 1
-            g.step()
-            turn += 1
+    for g, v, k in _decision_points(cfg, deals, seed, every):
+        acc = np.zeros((nb, 4))
+        for (q, c), p in beliefs_at(cfg, v, samples, seed * 100_003 + k).items():
+            b = min(int(np.searchsorted(BIN_EDGES, p, side="right")) - 1, nb - 1)
+            t = float(g.hands[q] >> c & 1)
+            acc[b] += (p, t, 1.0, (p - t) ** 2)
+        rows.append(acc)
     arr = np.array(rows)  # (positions, bins, [belief, truth, count, squared error])
     out = []
     for b in range(nb):
@@ -158,24 +167,13 @@ def effective_samples(games: int = 20, seed: int = 5, pool: int | None = None, s
         raise KaptaiError("games and every must be at least 1")
     cfg = make_config(players, rules, search_pool=SEARCH_POOL if pool is None else pool,
                       search_samples=samples)
-    styles: tuple[Policy, ...] = (ContestPolicy(), GreedyPolicy(), HeuristicPolicy())
-    stream = RandomStream(np.random.PCG64(seed))
     by_bin: dict[int, list[tuple[float, int]]] = {}
-    k = 0
-    for gi in range(games):
-        g = Game(cfg, [styles[(gi + s) % 3] for s in range(cfg.players)], stream)
-        turn = 0
-        while not g.over:
-            v = g.view()
-            if v.history and turn % every == 0 and (v.options or v.can_pass):
-                lays, stys, _, ess = _engine.search_layouts(cfg, v.seat, v.cards_left, v.hand_mask, played=v.played,
-                                                            dead=v.dead, history=v.history,
-                                                            bit_generator=np.random.PCG64(1000 * seed + k))
-                distinct = len({tuple(r) + tuple(t) for r, t in zip(lays.tolist(), stys.tolist())})
-                by_bin.setdefault(min(len(v.history) // 16, 4), []).append((float(ess), distinct))
-                k += 1
-            g.step()
-            turn += 1
+    for _g, v, k in _decision_points(cfg, games, seed, every):
+        lays, stys, _, ess = _engine.search_layouts(cfg, v.seat, v.cards_left, v.hand_mask, played=v.played,
+                                                    dead=v.dead, history=v.history,
+                                                    bit_generator=np.random.PCG64(1000 * seed + k))
+        distinct = len({tuple(r) + tuple(t) for r, t in zip(lays.tolist(), stys.tolist())})
+        by_bin.setdefault(min(len(v.history) // 16, 4), []).append((float(ess), distinct))
     return [{"history": f"{16 * b}-{16 * b + 15}" if b < 4 else "64+", "positions": len(x),
              "ess": float(np.mean([e for e, _ in x])), "distinct": float(np.mean([d for _, d in x]))}
             for b, x in sorted(by_bin.items())]
