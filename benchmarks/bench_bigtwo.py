@@ -5,7 +5,8 @@ Run ``python benchmarks/bench_bigtwo.py [--quick]``; prints one row per measurem
 (one search seat against each field, seats rotated, duplicate deals; :func:`duel`;
 ``--rules outside,default``, ``--fields greedy,heuristic`` choose the cells, ``--pool K`` the
 search's ``search_pool``, ``--compare-pool K`` prints ``search_pool=K`` − ``search_pool=1`` on
-the same deals, paired).  ``--search [--quick] [--pool K]`` prints only the search-decision rows.
+the same deals, paired; ``--compare KEY=VALUE``, e.g. ``search_rollout=heuristic``, prints the
+search with that config override − the default search on the same deals, paired).  ``--search [--quick] [--pool K]`` prints only the search-decision rows.
 ``run(quick)`` returns the rows as dicts ``{name, value, unit, repeats}`` (plus ``target``
 where there is one).
 
@@ -192,7 +193,7 @@ DUEL_RULES = {
 
 
 def duel(deals: int, seed: int, rulesets=tuple(DUEL_RULES), fields=("greedy", "heuristic", "random"),
-         pool: int | None = None) -> dict:
+         pool: int | None = None, overrides: dict | None = None) -> dict:
     """One ``search`` seat against a field of one policy, seats rotated, on duplicate deals.
 
     The decks come from ``numpy.random.default_rng(seed)`` (``3 * deals`` of them, spare ones for
@@ -200,13 +201,14 @@ def duel(deals: int, seed: int, rulesets=tuple(DUEL_RULES), fields=("greedy", "h
     ``s`` is ``PCG64(seed + 1 + s)``. Per deal, the search seat's net (points, stake 1) is
     averaged over the 4 rotations; the interval is over deals. Returns
     ``{'<rules>/<field>': {'ev', 'ev_ci', 'hands', 'per_deal'}}``.  ``pool``: the search's
-    ``search_pool`` (default: the config's).
+    ``search_pool`` (default: the config's); ``overrides``: further ``make_config`` keywords of
+    the search (e.g. ``{'search_rollout': 'heuristic'}``).
     """
     from kaptai.bigtwo import scoring
 
     out = {}
     for rs in rulesets:
-        cfg = make_config(4, DUEL_RULES[rs], search_pool=pool)
+        cfg = make_config(4, DUEL_RULES[rs], search_pool=pool, **(overrides or {}))
         rng = np.random.default_rng(seed)
         decks = np.array([rng.permutation(52) for _ in range(deals * 3)])
         flat = cfg.rules.replace(stake=1.0, bankroll="off")
@@ -238,6 +240,20 @@ def main(argv: list[str] | None = None) -> int:
                 d = new[key]["per_deal"] - base[key]["per_deal"]
                 print(f"{key:<22} pool 1 {base[key]['ev']:+.3f} +- {base[key]['ev_ci']:.3f}, pool {k} "
                       f"{new[key]['ev']:+.3f} +- {new[key]['ev_ci']:.3f}; paired pool {k} - pool 1: {d.mean():+.3f} "
+                      f"+- {1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a hand ({4 * deals:,} hands)", flush=True)
+            return 0
+        if "--compare" in argv:   # paired: one config override against the default search, same deals
+            spec = argv[argv.index("--compare") + 1]
+            name, _, val = spec.partition("=")
+            if not name.startswith("search_") or not val:
+                raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {spec!r}")
+            over = {name: int(val) if val.lstrip("-").isdigit() else val}
+            base, new = duel(deals, seed, rulesets, fields, pool=pool), duel(deals, seed, rulesets, fields, pool=pool,
+                                                                             overrides=over)
+            for key in base:
+                d = new[key]["per_deal"] - base[key]["per_deal"]
+                print(f"{key:<22} default {base[key]['ev']:+.3f} +- {base[key]['ev_ci']:.3f}, {spec} "
+                      f"{new[key]['ev']:+.3f} +- {new[key]['ev_ci']:.3f}; paired {spec} - default: {d.mean():+.3f} "
                       f"+- {1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a hand ({4 * deals:,} hands)", flush=True)
             return 0
         for key, r in duel(deals, seed, rulesets, fields, pool=pool).items():

@@ -35,7 +35,9 @@ plays duplicate deals (seats rotated) of: the sparring agent against three ``gre
 three ``heuristic`` (``--what field``), or one compiled ``search`` seat (32 layouts, the
 league budget) against three sparring agents (``--what search``; ``--pool K`` sets its
 ``search_pool``, ``--compare-pool K`` plays ``search_pool=K`` and ``search_pool=1`` on the same
-deals and prints the paired difference).  The score is the seat's
+deals and prints the paired difference; ``--compare KEY=VALUE`` plays the search with that one
+config override, e.g. ``search_rollout=heuristic`` or ``search_samples=64``, against the default
+search on the same deals and prints the paired difference).  The score is the seat's
 net in points (stake 1) under the rule set's settlement, averaged over the four rotations
 of a deal; the interval is 1.96 standard errors over deals.
 """
@@ -394,6 +396,22 @@ def main(argv=None) -> int:
         d = new["per_deal"] - base["per_deal"]
         print(f"{rules:<8} search vs 3 sparring: pool 1 {base['ev']:+.3f} +- {base['ci']:.3f}, pool {k} "
               f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired pool {k} - pool 1: {d.mean():+.3f} +- "
+              f"{1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
+              f"{base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
+        return 0
+    if "--compare" in argv:   # paired: the search with one config override against the default search
+        key, _, val = argv[argv.index("--compare") + 1].partition("=")
+        if not key.startswith("search_") or not val:
+            raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {argv[argv.index('--compare') + 1]!r}")
+        value: object = int(val) if val.lstrip("-").isdigit() else val
+        over = {**kw, key: value}
+        if key == "search_samples":   # the seat's budget is passed per decision as well
+            over["samples"] = value
+        base = duel(deals, seed, rules, "search", "sparring", **kw)
+        new = duel(deals, seed, rules, "search", "sparring", **over)
+        d = new["per_deal"] - base["per_deal"]
+        print(f"{rules:<8} search vs 3 sparring: default {base['ev']:+.3f} +- {base['ci']:.3f}, {key}={val} "
+              f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired {key}={val} - default: {d.mean():+.3f} +- "
               f"{1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
               f"{base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
         return 0
