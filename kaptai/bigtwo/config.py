@@ -59,7 +59,7 @@ LOG_COLUMNS: tuple[str, ...] = ("game", "step", "seat", "action", "cards", "valu
 POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
 POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
 #: Default budget of the ``search`` policy: sampled layouts of the unseen cards per decision.
-SEARCH_SAMPLES: int = 32
+SEARCH_SAMPLES: int = 64
 #: Inference of the ``search`` policy (``search_infer``): a sampled layout's weight is
 #: multiplied by ``SEARCH_INFER / 10`` per observed action that its styles contradict (the
 #: value whose beliefs were calibrated, docs ``big-two.md``).
@@ -83,8 +83,10 @@ SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: keep their 2s (8ec108f); search opponents of sampled styles and inference (014f4a8, 5eff1c7);
 #: greedy rollouts under every rule set, where ``winner_takes_all`` had heuristic ones (d6ca180).
 #: 3 (2026-12-04): the search resamples its layouts from a weighted pool of 8 times as many
-#: (``search_pool=8``, issue 31; the fingerprint also records the pool).
-POLICY_VERSION: int = 3
+#: (``search_pool=8``, issue 31; the fingerprint also records the pool).  4 (2026-12-04): the
+#: search's default budget is 64 layouts a decision (was 32; docs ``big-two.md``, "Measured after
+#: the resampling").
+POLICY_VERSION: int = 4
 #: Engine settings of the Malaysian swap decision, by code.
 MALAYSIAN_SWAP: tuple[str, ...] = ("policy", "always", "never")
 #: A game is redealt at most this many times; the next deal then stands unchecked.
