@@ -233,27 +233,24 @@ def main(argv: list[str] | None = None) -> int:
         rulesets = tuple(argv[argv.index("--rules") + 1].split(",")) if "--rules" in argv else tuple(DUEL_RULES)
         fields = tuple(argv[argv.index("--fields") + 1].split(",")) if "--fields" in argv else (
             "greedy", "heuristic", "random")
+        pair = None
         if "--compare-pool" in argv:   # paired: search_pool=K against search_pool=1 on the same deals
             k = int(argv[argv.index("--compare-pool") + 1])
-            base, new = duel(deals, seed, rulesets, fields, pool=1), duel(deals, seed, rulesets, fields, pool=k)
-            for key in base:
-                d = new[key]["per_deal"] - base[key]["per_deal"]
-                print(f"{key:<22} pool 1 {base[key]['ev']:+.3f} +- {base[key]['ev_ci']:.3f}, pool {k} "
-                      f"{new[key]['ev']:+.3f} +- {new[key]['ev_ci']:.3f}; paired pool {k} - pool 1: {d.mean():+.3f} "
-                      f"+- {1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a hand ({4 * deals:,} hands)", flush=True)
-            return 0
-        if "--compare" in argv:   # paired: one config override against the default search, same deals
+            pair = ("pool 1", {"pool": 1}, f"pool {k}", {"pool": k})
+        elif "--compare" in argv:   # paired: one config override against the default search, same deals
             spec = argv[argv.index("--compare") + 1]
             name, _, val = spec.partition("=")
             if not name.startswith("search_") or not val:
                 raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {spec!r}")
             over = {name: int(val) if val.lstrip("-").isdigit() else val}
-            base, new = duel(deals, seed, rulesets, fields, pool=pool), duel(deals, seed, rulesets, fields, pool=pool,
-                                                                             overrides=over)
+            pair = ("default", {"pool": pool}, spec, {"pool": pool, "overrides": over})
+        if pair is not None:
+            a, kw_a, b, kw_b = pair
+            base, new = duel(deals, seed, rulesets, fields, **kw_a), duel(deals, seed, rulesets, fields, **kw_b)
             for key in base:
                 d = new[key]["per_deal"] - base[key]["per_deal"]
-                print(f"{key:<22} default {base[key]['ev']:+.3f} +- {base[key]['ev_ci']:.3f}, {spec} "
-                      f"{new[key]['ev']:+.3f} +- {new[key]['ev_ci']:.3f}; paired {spec} - default: {d.mean():+.3f} "
+                print(f"{key:<22} {a} {base[key]['ev']:+.3f} +- {base[key]['ev_ci']:.3f}, {b} "
+                      f"{new[key]['ev']:+.3f} +- {new[key]['ev_ci']:.3f}; paired {b} - {a}: {d.mean():+.3f} "
                       f"+- {1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a hand ({4 * deals:,} hands)", flush=True)
             return 0
         for key, r in duel(deals, seed, rulesets, fields, pool=pool).items():

@@ -389,17 +389,11 @@ def main(argv=None) -> int:
         kw["samples"] = int(argv[argv.index("--samples") + 1])
     if "--pool" in argv:
         kw["search_pool"] = int(argv[argv.index("--pool") + 1])
+    pair = None
     if "--compare-pool" in argv:   # paired: search_pool=K against search_pool=1 on the same deals
         k = int(argv[argv.index("--compare-pool") + 1])
-        base = duel(deals, seed, rules, "search", "sparring", **{**kw, "search_pool": 1})
-        new = duel(deals, seed, rules, "search", "sparring", **{**kw, "search_pool": k})
-        d = new["per_deal"] - base["per_deal"]
-        print(f"{rules:<8} search vs 3 sparring: pool 1 {base['ev']:+.3f} +- {base['ci']:.3f}, pool {k} "
-              f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired pool {k} - pool 1: {d.mean():+.3f} +- "
-              f"{1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
-              f"{base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
-        return 0
-    if "--compare" in argv:   # paired: the search with one config override against the default search
+        pair = ("pool 1", {**kw, "search_pool": 1}, f"pool {k}", {**kw, "search_pool": k})
+    elif "--compare" in argv:   # paired: the search with one config override against the default search
         key, _, val = argv[argv.index("--compare") + 1].partition("=")
         if not key.startswith("search_") or not val:
             raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {argv[argv.index('--compare') + 1]!r}")
@@ -407,11 +401,14 @@ def main(argv=None) -> int:
         over = {**kw, key: value}
         if key == "search_samples":   # the seat's budget is passed per decision as well
             over["samples"] = value
-        base = duel(deals, seed, rules, "search", "sparring", **kw)
-        new = duel(deals, seed, rules, "search", "sparring", **over)
+        pair = ("default", kw, f"{key}={val}", over)
+    if pair is not None:
+        a, kw_a, b, kw_b = pair
+        base = duel(deals, seed, rules, "search", "sparring", **kw_a)
+        new = duel(deals, seed, rules, "search", "sparring", **kw_b)
         d = new["per_deal"] - base["per_deal"]
-        print(f"{rules:<8} search vs 3 sparring: default {base['ev']:+.3f} +- {base['ci']:.3f}, {key}={val} "
-              f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired {key}={val} - default: {d.mean():+.3f} +- "
+        print(f"{rules:<8} search vs 3 sparring: {a} {base['ev']:+.3f} +- {base['ci']:.3f}, {b} "
+              f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired {b} - {a}: {d.mean():+.3f} +- "
               f"{1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
               f"{base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
         return 0
