@@ -192,7 +192,7 @@ class EngineConfig:
         chose, so a checkpoint of another default is told apart) and :data:`POLICY_VERSION`.
 
         >>> make_config(4, {"settlement": "winner_takes_all"}).fingerprint()["search"]
-        {'samples': 32, 'rollout': 'greedy', 'infer': 4, 'pool': 8}
+        {'samples': 64, 'rollout': 'greedy', 'infer': 4, 'pool': 8}
         """
         return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap,
                 "policy_version": POLICY_VERSION,
