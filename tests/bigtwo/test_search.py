@@ -10,14 +10,14 @@ net, of its square and of the wins over the layouts).
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo import engine_reference as reference
 from kaptai.bigtwo.cards import cards_to_mask, parse_cards
-import hashlib
-
 from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES, make_config
 from kaptai.bigtwo.engine import run_hands
 from kaptai.bigtwo.policies import SearchPolicy, search_layouts
