@@ -1984,6 +1984,25 @@ cdef void load_history(Game* g, history) except *:
         g.n_hist += 1
 
 
+def check_pool(int samples, int pool):
+    """Raise ``ValueError`` unless ``samples * pool`` layouts fit the resampling's exact arithmetic.
+
+    The bound is :data:`kaptai.bigtwo.config.MAX_POOL_LAYOUTS`: with layout weights up to 10**9
+    it keeps the systematic resampling's integer sums (``samples * W``) inside 64 bits.
+
+    >>> check_pool(64, 8)
+    >>> check_pool(64, 10_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples=64 with search_pool=10000: the pool must be at most 100,000 layouts
+    """
+    from kaptai.bigtwo.config import MAX_POOL_LAYOUTS
+    if samples * pool > MAX_POOL_LAYOUTS:
+        raise ValueError(
+            f"samples={samples} with search_pool={pool}: the pool must be at most {MAX_POOL_LAYOUTS:,} layouts"
+        )
+
+
 def search_layouts(cfg, int seat, cards_left, unsigned long long hand, unsigned long long played=0,
                    unsigned long long dead=0, history=None, bit_generator=None, samples=None):
     """The layouts, styles and inference weights the search of ``seat`` draws in a position
@@ -2011,8 +2030,7 @@ def search_layouts(cfg, int seat, cards_left, unsigned long long hand, unsigned 
         counts = [int(x) for x in cards_left]
         if S < 1 or len(counts) != N or not 0 <= seat < N or counts[seat] != popcount64(hand):
             raise ValueError("samples >= 1, one count per seat, cards_left[seat] = the hand size")
-        if S * g.pool > 100_000:
-            raise ValueError(f"samples={S} with search_pool={g.pool}: the pool must be at most 100,000 layouts")
+        check_pool(S, g.pool)
         if sum(counts) - counts[seat] > popcount64(FULL_DECK & ~hand & ~played & ~dead):
             raise ValueError("the other seats hold more cards than are unseen")
         for i in range(N):
@@ -2096,8 +2114,7 @@ def search_position(cfg, int seat, cards_left, unsigned long long hand, unsigned
         S = int(cfg.search_samples if samples is None else samples)
         if S < 1:
             raise ValueError(f"samples={S}: expected at least 1")
-        if S * g.pool > 100_000:
-            raise ValueError(f"samples={S} with search_pool={g.pool}: the pool must be at most 100,000 layouts")
+        check_pool(S, g.pool)
         counts = [int(x) for x in cards_left]
         if len(counts) != N:
             raise ValueError(f"cards_left has {len(counts)} entries for {N} players")

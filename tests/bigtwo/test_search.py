@@ -304,6 +304,23 @@ def test_config_errors(kwargs, match):
         make_config(4, **kwargs)
 
 
+def test_engine_bounds_the_pool_by_the_config_constant(monkeypatch):
+    """The compiled entry points check ``samples * search_pool`` against ``MAX_POOL_LAYOUTS`` (one
+    helper, ``_engine.check_pool``), also when ``samples=`` overrides the config's budget."""
+    from kaptai.bigtwo import config as config_module
+    cfg = make_config(4)  # search_pool 8
+    hand = cards_to_mask(parse_cards("3D 4C 5H 6S 7D 9D 9C TS JS QS KH AH 2C"))
+    over = config_module.MAX_POOL_LAYOUTS // cfg.search_pool + 1
+    with pytest.raises(ValueError, match=f"samples={over} with search_pool=8: the pool must be at most 100,000"):
+        _engine.search_layouts(cfg, 0, (13, 13, 13, 13), hand, samples=over)
+    with pytest.raises(ValueError, match=f"samples={over} with search_pool=8"):
+        _engine.search_position(cfg, 0, (13, 13, 13, 13), hand, samples=over)
+    monkeypatch.setattr(config_module, "MAX_POOL_LAYOUTS", 100)
+    with pytest.raises(ValueError, match="samples=13 with search_pool=8: the pool must be at most 100 layouts"):
+        _engine.search_layouts(cfg, 0, (13, 13, 13, 13), hand, samples=13)
+    _engine.check_pool(12, 8)  # 96 layouts: within the patched bound
+
+
 def test_default_rollout_is_greedy():
     assert make_config(4).search_rollout == "greedy"
     assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "greedy"
