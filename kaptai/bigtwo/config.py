@@ -59,7 +59,7 @@ LOG_COLUMNS: tuple[str, ...] = ("game", "step", "seat", "action", "cards", "valu
 POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
 POLICY_CODES: Mapping[str, int] = {name: i for i, name in enumerate(POLICY_NAMES)}
 #: Default budget of the ``search`` policy: sampled layouts of the unseen cards per decision.
-SEARCH_SAMPLES: int = 64
+SEARCH_SAMPLES: int = 128
 #: Inference of the ``search`` policy (``search_infer``): a sampled layout's weight is
 #: multiplied by ``SEARCH_INFER / 10`` per observed action that its styles contradict (the
 #: value whose beliefs were calibrated, docs ``big-two.md``).
@@ -85,8 +85,8 @@ SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: 3 (2026-12-04): the search resamples its layouts from a weighted pool of 8 times as many
 #: (``search_pool=8``, issue 31; the fingerprint also records the pool).  4 (2026-12-04): the
 #: search's default budget is 64 layouts a decision (was 32; docs ``big-two.md``, "Measured after
-#: the resampling").
-POLICY_VERSION: int = 4
+#: the resampling").  5 (2026-12-04): 128 layouts a decision (was 64; same section).
+POLICY_VERSION: int = 5
 #: Engine settings of the Malaysian swap decision, by code.
 MALAYSIAN_SWAP: tuple[str, ...] = ("policy", "always", "never")
 #: A game is redealt at most this many times; the next deal then stands unchecked.
@@ -192,7 +192,7 @@ class EngineConfig:
         chose, so a checkpoint of another default is told apart) and :data:`POLICY_VERSION`.
 
         >>> make_config(4, {"settlement": "winner_takes_all"}).fingerprint()["search"]
-        {'samples': 64, 'rollout': 'greedy', 'infer': 4, 'pool': 8}
+        {'samples': 128, 'rollout': 'greedy', 'infer': 4, 'pool': 8}
         """
         return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap,
                 "policy_version": POLICY_VERSION,
