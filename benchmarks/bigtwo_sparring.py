@@ -33,7 +33,7 @@ Measuring it
 ``python benchmarks/bigtwo_sparring.py DEALS SEED [--rules default|outside] [--what ...]``
 plays duplicate deals (seats rotated) of: the sparring agent against three ``greedy`` /
 three ``heuristic`` (``--what field``), or one compiled ``search`` seat (32 layouts unless
-``--samples N``: the league's budget until ``POLICY_VERSION`` 4, 64 since; the documented runs used 32) against three sparring agents (``--what search``; ``--pool K`` sets its
+``--samples N``: the league's budget until ``POLICY_VERSION`` 4, 64 until 5, 128 since; the documented runs used 32, and the 64/128 comparison ``--samples 64``) against three sparring agents (``--what search``; ``--pool K`` sets its
 ``search_pool``, ``--compare-pool K`` plays ``search_pool=K`` and ``search_pool=1`` on the same
 deals and prints the paired difference; ``--compare KEY=VALUE`` plays the search with that one
 config override, e.g. ``search_rollout=heuristic`` or ``search_samples=64``, against the default

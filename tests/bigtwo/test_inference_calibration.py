@@ -8,7 +8,7 @@ model's approximation (a style is a likelihood with a fixed error rate, the layo
 sample); and the inference must sharpen the beliefs: a lower Brier score than the uniform
 layouts (no inference) on the same positions.
 
-At 32 layouts (the search's budget until ``POLICY_VERSION`` 4; 64 since) the beliefs of importance resampling (``search_pool=8``:
+At 32 layouts (the search's budget until ``POLICY_VERSION`` 4; 64 until 5, 128 since) the beliefs of importance resampling (``search_pool=8``:
 32 layouts resampled from 256 weighted ones, the set the rollouts use) are calibrated too, within
 0.04 (a belief from 32 equally weighted layouts is a multiple of 1/32), and sharper than those of
 the 32 weighted layouts themselves (``search_pool=1``), which are overconfident.
