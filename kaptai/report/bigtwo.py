@@ -201,18 +201,19 @@ def _skill_section(games: int, seed: int, run: dict, progress: bool):
         leagues.append(df)
     lg = pd.concat(leagues, ignore_index=True)
     table = league_skill_table(lg, ("ev_per_hand", "win", "vs_best_other"), 2)
-    from kaptai.bigtwo.config import SEARCH_INFER, SEARCH_SAMPLES
+    from kaptai.bigtwo.config import SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES
 
     sec = Section(
         "How much skill is worth",
         [
             ("p", (f"The 'search' player (determinized Monte Carlo, docs/big-two-engine.md: at each decision with two "
-                   f"or more options it deals {SEARCH_SAMPLES} layouts of the unseen cards consistent with the card "
-                   "counts, gives each other seat a playing style drawn for the layout (one that contests every trick, "
-                   "greedy, or heuristic), weights each layout by how well those styles explain the plays and passes "
-                   f"seen so far (weight x {SEARCH_INFER}/10 per contradicted action), plays every option and then the "
-                   "rest of the game out on every layout, and takes the option with the best weighted mean net under "
-                   "the scoring in force) against a field of three greedy players (the default policy) and against "
+                   f"or more options it deals {SEARCH_POOL * SEARCH_SAMPLES:,} layouts of the unseen cards consistent "
+                   "with the card counts, gives each other seat a playing style drawn for the layout (one that contests "
+                   "every trick, greedy, or heuristic), weights each layout by how well those styles explain the plays "
+                   f"and passes seen so far (weight x {SEARCH_INFER}/10 per contradicted action), keeps "
+                   f"{SEARCH_SAMPLES} of them drawn in proportion to those weights (before the first play or pass it "
+                   f"deals just {SEARCH_SAMPLES}), plays every option and then the rest of the game out on each, and "
+                   "takes the option with the best mean net under the scoring in force) against a field of three greedy players (the default policy) and against "
                    "three random players. Hong Kong rules (count "
 "scoring, standard 炒, Place settlement), 4 players, on duplicate deals (the league, kaptai league "
                    f"big-two): each of {diffs[0]['deals']:,} deals a table is played with each policy at every seat in "
