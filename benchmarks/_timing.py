@@ -1,4 +1,5 @@
-"""Timing shared by the benchmark modules, and the rows they report.
+"""Timing shared by the benchmark modules, the rows they report, and the ``--compare KEY=VALUE``
+argument of the paired duels (:func:`compare_override`).
 
 A module builds its rows in a :class:`Rows` list: ``benchmarks/run.py`` sets a sink
 (:func:`set_sink`) that prints every row the moment it is appended, so a long run shows
@@ -71,3 +72,18 @@ def run_python(code: str, timeout: float = 300.0) -> str:
     env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     with tempfile.TemporaryDirectory(prefix="kaptai-bench-") as cwd:
         return subprocess.check_output([sys.executable, "-c", code], cwd=cwd, env=env, timeout=timeout).decode()
+
+
+def compare_override(spec: str) -> tuple[str, object]:
+    """``(key, value)`` of a duel's ``--compare KEY=VALUE``: a ``search_*`` config keyword and its
+    value (an int when it is a whole number).
+
+    >>> compare_override("search_samples=128")
+    ('search_samples', 128)
+    >>> compare_override("search_rollout=heuristic")
+    ('search_rollout', 'heuristic')
+    """
+    key, _, val = spec.partition("=")
+    if not key.startswith("search_") or not val:
+        raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {spec!r}")
+    return key, int(val) if val.lstrip("-").isdigit() else val

@@ -34,7 +34,7 @@ import sys
 import time
 
 import numpy as np
-from _timing import Rows, median_rate
+from _timing import Rows, compare_override, median_rate
 
 from kaptai.bigtwo import _engine
 from kaptai.bigtwo.config import POLICY_CODES, make_config
@@ -239,11 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             pair = ("pool 1", {"pool": 1}, f"pool {k}", {"pool": k})
         elif "--compare" in argv:   # paired: one config override against the default search, same deals
             spec = argv[argv.index("--compare") + 1]
-            name, _, val = spec.partition("=")
-            if not name.startswith("search_") or not val:
-                raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {spec!r}")
-            over = {name: int(val) if val.lstrip("-").isdigit() else val}
-            pair = ("default", {"pool": pool}, spec, {"pool": pool, "overrides": over})
+            name, value = compare_override(spec)
+            pair = ("default", {"pool": pool}, spec, {"pool": pool, "overrides": {name: value}})
         if pair is not None:
             a, kw_a, b, kw_b = pair
             base, new = duel(deals, seed, rulesets, fields, **kw_a), duel(deals, seed, rulesets, fields, **kw_b)

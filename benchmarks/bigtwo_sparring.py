@@ -33,7 +33,9 @@ Measuring it
 ``python benchmarks/bigtwo_sparring.py DEALS SEED [--rules default|outside] [--what ...]``
 plays duplicate deals (seats rotated) of: the sparring agent against three ``greedy`` /
 three ``heuristic`` (``--what field``), or one compiled ``search`` seat (32 layouts unless
-``--samples N``: the league's budget until ``POLICY_VERSION`` 4, 64 until 5, 128 since; the documented runs used 32, and the 64/128 comparison ``--samples 64``) against three sparring agents (``--what search``; ``--pool K`` sets its
+``--samples N``: the league's budget until ``POLICY_VERSION`` 4, 64 until 5, 128 since; the
+documented runs used 32, and the 64/128 comparison ``--samples 64``) against three sparring
+agents (``--what search``; ``--pool K`` sets its
 ``search_pool``, ``--compare-pool K`` plays ``search_pool=K`` and ``search_pool=1`` on the same
 deals and prints the paired difference; ``--compare KEY=VALUE`` plays the search with that one
 config override, e.g. ``search_rollout=heuristic`` or ``search_samples=64``, against the default
@@ -49,6 +51,7 @@ import time
 from functools import lru_cache
 
 import numpy as np
+from _timing import compare_override
 
 from kaptai.bigtwo import _engine, scoring
 from kaptai.bigtwo._moves import legal_entries
@@ -394,14 +397,12 @@ def main(argv=None) -> int:
         k = int(argv[argv.index("--compare-pool") + 1])
         pair = ("pool 1", {**kw, "search_pool": 1}, f"pool {k}", {**kw, "search_pool": k})
     elif "--compare" in argv:   # paired: the search with one config override against the default search
-        key, _, val = argv[argv.index("--compare") + 1].partition("=")
-        if not key.startswith("search_") or not val:
-            raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {argv[argv.index('--compare') + 1]!r}")
-        value: object = int(val) if val.lstrip("-").isdigit() else val
+        spec = argv[argv.index("--compare") + 1]
+        key, value = compare_override(spec)
         over = {**kw, key: value}
         if key == "search_samples":   # the seat's budget is passed per decision as well
             over["samples"] = value
-        pair = ("default", kw, f"{key}={val}", over)
+        pair = ("default", kw, spec, over)
     if pair is not None:
         a, kw_a, b, kw_b = pair
         base = duel(deals, seed, rules, "search", "sparring", **kw_a)
