@@ -10,10 +10,14 @@ Method
 ------
 The position is evaluated by the ``search`` policy's own evaluation (``docs/big-two-engine.md``,
 "search"; compiled, nogil): layouts of the unseen cards are dealt to the other
-seats at random, consistent with their card counts (no other inference: passing while able is
-legal, so a pass rules nothing out); every option is played on every layout (common random
-numbers) and the rest of the hand is played out by the rollout policy at every seat
-(``greedy`` under Place, ``heuristic`` under 獨贏: the stronger against a greedy field). The value
+seats at random, consistent with their card counts, each other seat playing a style drawn for the
+layout (``contest``, ``greedy`` or ``heuristic``); every option is played on every layout (common
+random numbers) and the rest of the hand is played out, the player by the rollout policy
+(``greedy``).  Given the hand's ``history`` (every play and pass in order), each layout is drawn
+as the search player draws its own: from a pool of ``search_pool`` layouts weighed by how well
+their hands and styles explain what each other seat played and passed, one picked by weight (the
+search's inference and importance resampling); without it the layouts are uniform, as only the
+cards played are known.  The value
 of an option is the mean of the seat's net over the layouts; its interval is the normal
 interval of that mean, P(win) has a Wilson interval; ``vs_best`` is the paired difference to the
 best option (the same layouts), with its 95% interval.  Layouts are drawn in batches until the best
@@ -26,6 +30,13 @@ no "win" row.
 
 What is derived from the rules
 ------------------------------
+* With ``history`` the actions go round the table from the first lead (a trick ends after
+  ``players - 1`` passes in a row and its winner leads; under ``pass_locks_out`` a locked seat's
+  automatic passes are not typed), so the seats, the cards played, the play to beat, its maker
+  and every seat's count (the deal's size less what the seat played; the leftover cards go to the
+  holder of the lowest card) follow from it.  Each play is checked: a combination, cards neither
+  played before nor in the hand, beating the play on the table, the opening play holding the
+  lowest card.
 * Seats are numbered from the player (0) in the direction of play: 1 is the next player
   (下家), ``players - 1`` the previous one (上家).  ``by`` defaults to the previous player.
 * The seats between ``by`` and the player have passed since that play (it is the player's
@@ -79,8 +90,11 @@ from kaptai.errors import InvalidHandError, KaptaiError, RulesError, quote_token
 if TYPE_CHECKING:  # pandas is imported where a table is built: a review's workers never build one
     import pandas as pd
 
-__all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise", "default_cards_left"]
+__all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise", "default_cards_left", "typed_history"]
 
+#: Whether :func:`advise_view` (``kaptai review``, ``kaptai play``'s hints) weighs its layouts by the
+#: hand's history when the view has one (docs/big-two.md, "The advisor").
+USE_HISTORY: bool = True
 #: The fixed layout count ``benchmarks/bench_bigtwo.py`` times (the advisor's default is the time budget).
 ADVISE_SAMPLES: int = 400
 #: Layouts per batch of the sampling budget (:mod:`kaptai.core.advise`).
@@ -125,6 +139,7 @@ def advise(
     players: int | None = None,
     rules: RuleSet | str | Any = None,
     *,
+    history: str | Sequence[Any] | None = None,
     samples: int | None = None,
     seed: int = 0,
     budget_ms: float = DEFAULT_BUDGET_MS,
@@ -148,6 +163,16 @@ def advise(
         Players at the table (default the ruleset's, 4).
     rules : RuleSet, str or mapping, optional
         The rules (default Hong Kong); the scoring in force prices every option.
+    history : str or sequence, optional
+        Every action of the hand so far, in order from its first lead: a play (``"3D 4D 5D 6D 7D"``)
+        or a pass (``"pass"``), comma-separated in a string or one item each in a sequence (a pass
+        may also be ``None``).  The actions go round the table in the direction of play and the
+        last one is the previous turn's, so the seats need not be typed; under ``pass_locks_out``
+        a locked seat's automatic passes are left out.  ``played``, ``to_beat``, ``by`` and
+        ``cards_left`` are then derived from it (give none of the first three; ``cards_left`` only
+        where the deal's leftover cards make the counts unknown), and the search weighs its layouts
+        by how well they explain what each other seat played and passed (its inference, as the
+        ``search`` player's), resampled by weight.
     samples : int, optional
         A fixed number of layouts of the unseen cards (1-100,000), the same ones for every option;
         default None: sampled within ``budget_ms`` until the best option is resolved.
@@ -202,10 +227,195 @@ def advise(
     h = _cards(hand, "hand")
     if not h:
         raise InvalidHandError("hand is empty: give the cards you hold")
-    pl = _cards(played, "played")
-    tb = _cards(to_beat, "to-beat") if to_beat is not None else ()
-    pos = _position(cfg, h, pl, tb, by, cards_left, to_beat is not None)
+    if history is not None:
+        given = [name for name, v in (("played", played), ("to_beat", to_beat), ("by", by)) if v not in (None, "", ())]
+        if given:
+            raise RulesError(f"history is given with {', '.join(given)}: the history says what was played, what is "
+                             "to beat and by whom; give one or the other")
+        pos = _history_position(cfg, h, _history_items(history), cards_left)
+    else:
+        pl = _cards(played, "played")
+        tb = _cards(to_beat, "to-beat") if to_beat is not None else ()
+        pos = _position(cfg, h, pl, tb, by, cards_left, to_beat is not None)
     return _frame(pos, _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms, start=start), seed)
+
+
+def typed_history(view: Any) -> str:
+    """The public record of a :class:`kaptai.bigtwo.policies.PlayerView` typed as :func:`advise`'s
+    ``history`` (``--history``): its plays and passes in order, comma-separated.
+
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> from kaptai.bigtwo.cards import parse_cards
+    >>> m = lambda text: sum(1 << c for c in parse_cards(text))
+    >>> v = make_view("4C 5H", trick="8D", history=[(3, 0, m("3D"), 0, m("3D")), (0, m("3D"), 0, m("3D"), 0),
+    ...                                           (1, m("3D"), 0, m("3D"), m("8D"))])
+    >>> typed_history(v)
+    '3D, pass, 8D'
+    """
+    return ", ".join("pass" if row[4] == 0 else format_cards([c for c in range(N_CARDS) if row[4] >> c & 1])
+                     for row in view.history)
+
+
+#: Tokens of a pass in a typed history.
+_PASS_TOKENS = frozenset({"pass", "p", "-"})
+
+
+def _history_items(history: Any) -> list[tuple[int, ...] | None]:
+    """The actions of a typed history: a tuple of card ids per play, None per pass.
+
+    >>> from kaptai.bigtwo.cards import format_cards
+    >>> [None if a is None else format_cards(a) for a in _history_items("3D 4D 5D 6D 7D, pass; 8C 9C TC JC QC")]
+    ['3D 4D 5D 6D 7D', None, '8C 9C TC JC QC']
+    >>> _history_items("3D,, 4D")
+    Traceback (most recent call last):
+    ...
+    kaptai.bigtwo.cards.InvalidCardError: history item 2 is empty: give a play or 'pass'
+    """
+    from kaptai.bigtwo.cards import InvalidCardError
+
+    if isinstance(history, str):
+        raw: list[Any] = [] if not history.strip() else history.replace(";", ",").split(",")
+    else:
+        try:
+            raw = list(history)
+        except TypeError:
+            raise RulesError(f"history={quote_token(history)}: expected the hand's actions in order, e.g. "
+                             "'3D 4D 5D 6D 7D, pass, 8C 9C TC JC QC'") from None
+    out: list[tuple[int, ...] | None] = []
+    for i, item in enumerate(raw, 1):
+        if item is None or (isinstance(item, str) and item.strip().lower() in _PASS_TOKENS):
+            out.append(None)
+            continue
+        if isinstance(item, str) and not item.strip():
+            raise InvalidCardError(f"history item {i} is empty: give a play or 'pass'")
+        out.append(_cards(item, f"history item {i}"))
+    return out
+
+
+def _history_position(cfg: Any, h: tuple[int, ...], items: list[tuple[int, ...] | None],
+                      cards_left: Any) -> _Position:
+    """The position after a typed history (:func:`advise`'s ``history``): the actions replayed round
+    the table from the first lead, each play checked (a combination, cards not seen before and not
+    in the hand, beating the play on the table; the opening play holding the lowest card), the
+    counts derived from the deal, and the engine's history rows."""
+    r = cfg.rules
+    N = cfg.players
+    info = rules_info(r)
+    if not items:
+        return _position(cfg, h, (), (), None, cards_left, False)
+    hm = sum(1 << c for c in h)
+    opening = r.first_lead == "lowest_card" and r.opening_must_include_lowest and not r.malaysian_3p
+    leaders = range(N) if r.pass_locks_out else [(-len(items)) % N]
+    outcomes = []
+    for lead in leaders:
+        try:
+            outcomes.append((lead, _replay(cfg, info, hm, items, lead, opening), None))
+        except KaptaiError as exc:
+            outcomes.append((lead, None, exc))
+    fits = [(lead, st) for lead, st, exc in outcomes if st is not None and st["next"] == 0]
+    if not fits:
+        errors = [exc for _lead, _st, exc in outcomes if exc is not None]
+        if len(errors) == len(outcomes):
+            raise errors[0]
+        raise RulesError(f"the history's {len(items)} actions do not end at your turn: with the seats locked out "
+                         "by their passes skipped, no first leader makes you the next to act")
+    if len(fits) > 1:
+        raise RulesError(f"the history's {len(items)} actions fit more than one first leader "
+                         f"(seats {', '.join(str(lead) for lead, _st in fits)} counted from you): under "
+                         "pass_locks_out the seats cannot be told apart; give the positions some other way "
+                         "(played=, to_beat=, by=, cards_left=)")
+    lead, st = fits[0]
+    by_seat = st["played_by"]
+    if cards_left is None:
+        dealt = [cfg.hand_size] * N
+        if cfg.leftover:
+            if r.first_lead != "lowest_card" or r.malaysian_3p:
+                raise RulesError(f"with {N} players {cfg.leftover} card(s) are left over and who holds them is not "
+                                 "known from the history under these rules: give cards_left (--cards-left)")
+            dealt[lead] += cfg.leftover
+        if len(h) + by_seat[0] != dealt[0]:
+            raise RulesError(f"you hold {len(h)} cards and played {by_seat[0]} in the history: "
+                             f"{len(h) + by_seat[0]}, but you were dealt {dealt[0]}")
+        cards_left = tuple(dealt[s] - by_seat[s] for s in range(1, N))
+    tm = st["trick"]
+    tb = tuple(c for c in range(N_CARDS) if tm >> c & 1)
+    pl = tuple(c for c in range(N_CARDS) if st["played"] >> c & 1 and not tm >> c & 1)
+    pos = _position(cfg, h, pl, tb, st["trick_seat"] if tm else None, cards_left, bool(tm))
+    from dataclasses import replace
+
+    return replace(pos, locked=tuple(st["locked"]), history=tuple(st["rows"]))
+
+
+def _replay(cfg: Any, info: Any, hm: int, items: list[tuple[int, ...] | None], lead: int,
+            opening: bool) -> dict[str, Any]:
+    """Replay typed actions from first leader ``lead`` (seats counted from the player) as the
+    engine's turn order does (docs "The play"): the next seat in turn, locked seats passing
+    automatically, a trick over after ``players - 1`` passes in a row, its winner leading."""
+    r = cfg.rules
+    N = cfg.players
+    maxh = cfg.hand_size + cfg.leftover
+    p, trick, tkey, trick_seat, passes = lead, 0, None, -1, 0
+    played = 0
+    locked = [False] * N
+    played_by = [0] * N
+    rows: list[tuple[int, int, int, int, int]] = []
+
+    def advance(p: int) -> int:
+        nonlocal trick, tkey, passes
+        if passes == N - 1:
+            trick, tkey, passes = 0, None, 0
+            locked[:] = [False] * N
+            return trick_seat
+        return (p + 1) % N
+
+    for i, act in enumerate(items, 1):
+        while trick and locked[p]:   # a locked seat's automatic pass (not typed)
+            passes += 1
+            p = advance(p)
+        if act is None:
+            if not trick:
+                raise RulesError(f"history item {i} is a pass, but that seat leads (seat {p} counted from you): "
+                                 "a lead cannot be passed")
+            rows.append((p, trick, 0, played, 0))
+            passes += 1
+            if r.pass_locks_out:
+                locked[p] = True
+            p = advance(p)
+            continue
+        m = sum(1 << c for c in act)
+        text = info.text(m)
+        for c in act:
+            if played >> c & 1:
+                raise InvalidHandError(f'history item {i} ("{text}"): card "{format_cards([c])}" was already played')
+            if hm >> c & 1:
+                raise InvalidHandError(f'history item {i} ("{text}"): card "{format_cards([c])}" is in your hand')
+        ent = info.entry(m)
+        if ent is None:
+            raise InvalidHandError(f'history item {i}: "{text}" is not a legal combination')
+        must = 0
+        if not rows and not played and opening:
+            must = 1 << info.lowest
+            if not m & must:
+                raise RulesError(f'history item 1 ("{text}"): the opening play must contain '
+                                 f'"{format_cards([info.lowest])}" (opening_must_include_lowest)')
+        if trick and not (ent[0] == tkey[0] and ent[1] > tkey[1]):
+            raise InvalidHandError(f'history item {i}: "{text}" does not beat "{info.text(trick)}" on the table')
+        rows.append((p, trick, must if not trick else 0, played, m))
+        played |= m
+        played_by[p] += len(act)
+        if played_by[p] >= maxh:
+            raise RulesError(f'history item {i} ("{text}"): seat {p} (counted from you) has played {played_by[p]} '
+                             "cards: it has gone out and the hand is over")
+        trick, tkey, trick_seat, passes = m, (ent[0], ent[1]), p, 0
+        p = advance(p)
+    while trick and locked[p] and p != 0:
+        passes += 1
+        p = advance(p)
+    if p == 0 and trick and locked[0]:
+        raise RulesError("you passed earlier in this round and are locked out of it (pass_locks_out): your turn is "
+                         "an automatic pass, there is nothing to advise")
+    return {"next": p, "trick": trick, "trick_seat": trick_seat, "played": played, "played_by": played_by,
+            "locked": locked, "rows": rows}
 
 
 def _config(rules: Any, players: int | None) -> tuple[RuleSet, Any]:
@@ -244,6 +454,9 @@ class _Position:
     locked: tuple[bool, ...]
     must: int
     hidden_dead: int
+    #: The public record as the compiled search takes it: ``(seat, trick, must, played, choice)`` rows,
+    #: seats counted from the player (empty: no history given, no inference).
+    history: tuple[tuple[int, int, int, int, int], ...] = ()
 
 
 def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, ...], by: Any,
@@ -351,6 +564,7 @@ def _sample(pos: _Position, *, seed: int, samples: int | None, budget_ms: float,
 
     cfg, left, hm, pm, tm, b, passes, must = pos.cfg, pos.left, pos.hm, pos.pm, pos.tm, pos.b, pos.passes, pos.must
     locked = list(pos.locked)
+    history = list(pos.history) or None
     stake = float(pos.r.stake)
     search = _engine.search_position
     cand_box: list[np.ndarray] = []
@@ -359,7 +573,7 @@ def _sample(pos: _Position, *, seed: int, samples: int | None, budget_ms: float,
         out: np.ndarray | None = None
         for t in range(n):  # one layout per call: per-layout values for the paired differences
             cands, sums, _sqs, wins = search(cfg, 0, left, hm, played=pm, trick=tm, trick_seat=b, passes=passes,
-                                             locked=locked, must=must, bit_generator=bg, samples=1)
+                                             locked=locked, must=must, bit_generator=bg, samples=1, history=history)
             if out is None:
                 cand_box[:] = [cands]
                 out = np.empty((2, len(cands), n))
@@ -410,10 +624,15 @@ def _arrays(pos: _Position, cands: np.ndarray, res: PairedResult) -> dict[str, A
             "index": order.tolist()}
 
 
-def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float = DEFAULT_BUDGET_MS) -> dict[str, Any]:
+def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float = DEFAULT_BUDGET_MS,
+                history: bool | None = None) -> dict[str, Any]:
     """The advisor on the position a :class:`kaptai.bigtwo.policies.PlayerView` shows, as the
     arrays of :func:`_arrays` (``kaptai review``'s path: no cards formatted and parsed back, no
     DataFrame); the same numbers as :func:`kaptai.bigtwo.play.advice` and the same refusals.
+
+    ``history`` (default :data:`USE_HISTORY`): weigh the layouts by the view's public record, as
+    :func:`advise` does with its ``history`` (the view's own locks are used then); False: only the
+    cards played, as a position typed without its history.
 
     >>> from kaptai.bigtwo.engine_reference import make_view
     >>> from kaptai.bigtwo.play import advice
@@ -426,8 +645,20 @@ def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float =
     """
     pos, seed, samples = _view_position(view, samples, seed)
     budget_ms = check_budget_ms(budget_ms)
+    if (USE_HISTORY if history is None else history) and view.history and not view.dead:
+        pos = _with_view_history(pos, view)
     cands, res = _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms)
     return _arrays(pos, cands, res)
+
+
+def _with_view_history(pos: _Position, view: Any) -> _Position:
+    """``pos`` with the view's public record and locks, seats counted from the deciding seat."""
+    from dataclasses import replace
+
+    N, s = view.players, view.seat
+    rows = tuple(((q - s) % N, int(t), int(m), int(p), int(c)) for q, t, m, p, c in view.history)
+    locked = tuple(bool(view.locked[(s + j) % N]) for j in range(N)) if view.locked else pos.locked
+    return replace(pos, history=rows, locked=locked)
 
 
 def _view_position(view: Any, samples: int | None, seed: int) -> tuple[_Position, int, int | None]:
@@ -494,10 +725,14 @@ def _frame(pos: _Position, sampled: tuple[np.ndarray, PairedResult], seed: int) 
         "confidence": CONFIDENCE,
         "unit": "point x stake",
         "version": __version__,
+        "history": len(pos.history),
         "method": (
-            f"determinized Monte Carlo: {S} layouts of the unseen cards consistent with the card counts, every "
-            f"option played on each (common random numbers), the rest of the hand by '{cfg.search_rollout}' at "
-            "every seat (compiled engine); ev = mean net (normal 95% interval), p_win = P(go out first) (Wilson)"
+            f"determinized Monte Carlo: {S} layouts of the unseen cards consistent with the card counts"
+            + (f", each picked by weight from {cfg.search_pool} weighed by how well they explain the "
+               f"{len(pos.history)} actions of the history" if pos.history and cfg.search_pool > 1 else "")
+            + f", every option played on each (common random numbers), the rest of the hand by '{cfg.search_rollout}' "
+            "for you and a style drawn per layout for each other seat (compiled engine); ev = mean net (normal 95% "
+            "interval), p_win = P(go out first) (Wilson)"
         ),
     })
     return df

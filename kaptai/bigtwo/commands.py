@@ -88,12 +88,14 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     df = run(args.hand, played=args.played, to_beat=args.to_beat, by=args.by, cards_left=args.cards_left,
-             rules=rules, samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
+             rules=rules, history=args.history, samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
     a = df.attrs
     where = f"to beat {a['to_beat']} (seat {a['by']})" if a["to_beat"] else "leading"
     title = (f"every option {where}, cards left {'/'.join(map(str, a['cards_left']))}: expected net of the hand "
              f"({a['unit']}) and P(win), 95% intervals, vs_best = paired difference to the best option, rollouts "
-             f"by {a['method'].split(chr(39))[1]}; equal values share a rank; {stop_text(a)}")
+             f"by {a['method'].split(chr(39))[1]}"
+             + (f", layouts weighed by the history's {a['history']} actions" if a.get("history") else "")
+             + f"; equal values share a rank; {stop_text(a)}")
     return Output(df, title, ADVICE_COLUMNS,
                   legend="seats count from you (0) in the direction of play: 1 = next player, "
                          f"{rules.players - 1} = previous player")
@@ -153,6 +155,12 @@ def _commands() -> dict[str, Command]:
             Opt("--by", "int", default=None, lo=1, hi=51, unit="seat",
                 help="who made it, counted from you in the direction of play: 1 = the next player; "
                      "default the previous player"),
+            Opt("--history", "str", default=None, metavar="ACTIONS", sample="3D, 5D, pass, 9S",
+                help="every action of the hand so far in order from its first lead, comma-separated: a play "
+                     "or 'pass' (e.g. '3D 4D 5D 6D 7D, pass, 8C 9C TC JC QC, pass, pass, pass, 2C'); the "
+                     "seats follow the turn order and the last action is the previous turn's. Replaces "
+                     "--played, --to-beat and --by, and lets the search weigh its layouts by what each "
+                     "seat played and passed"),
             Opt("--cards-left", "str", default=None, metavar="COUNTS", sample="10,6,9",
                 help="cards held by seats 1, 2, ... (default: the unseen cards shared out evenly, "
                      "extras to the seats nearest after you; they must add up with your hand and --played "

@@ -101,18 +101,22 @@ def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_
     >>> sorted(df.play)
     ['2H', '9S', 'PASS']
     """
-    from kaptai.bigtwo.advisor import advise
+    from kaptai.bigtwo import advisor
 
     N, s = view.players, view.seat
     left = [view.cards_left[(s + j) % N] for j in range(1, N)]
+    kwargs: dict[str, Any] = {"samples": samples} if samples is not None else {"budget_ms": budget_ms}
+    if advisor.USE_HISTORY and view.history and not view.dead:
+        # the hand's plays and passes: the advisor weighs its layouts by them (as advise --history)
+        return advisor.advise(format_cards(list(view.hand)), history=advisor.typed_history(view), cards_left=left,
+                              players=N, rules=view.rules, seed=seed, **kwargs)
     tb = view.trick_mask if not view.leading else None
     played = view.played & ~(tb or 0)
     kw: dict[str, Any] = {}
     if tb:
         kw = {"to_beat": format_cards(_mask_ids(tb)), "by": (view.trick_seat - s) % N}
-    kwargs: dict[str, Any] = {"samples": samples} if samples is not None else {"budget_ms": budget_ms}
-    return advise(format_cards(list(view.hand)), played=format_cards(_mask_ids(played)), cards_left=left,
-                  players=N, rules=view.rules, seed=seed, **kw, **kwargs)
+    return advisor.advise(format_cards(list(view.hand)), played=format_cards(_mask_ids(played)), cards_left=left,
+                          players=N, rules=view.rules, seed=seed, **kw, **kwargs)
 
 
 class HumanPolicy(Policy):

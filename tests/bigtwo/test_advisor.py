@@ -162,3 +162,159 @@ def test_budget_stops_and_reproduces():
     again = advise(HAND, to_beat="3D", seed=7, samples=df.attrs["samples"])
     cols = ["rank", "play", "ev", "ev_low", "vs_best", "vs_best_low", "vs_best_high", "p_win"]
     assert again[cols].equals(df[cols]) and again.attrs["stop"] == "fixed"
+
+
+# ---------------------------------------------------------------- the hand's history (--history)
+
+def _typed(view) -> str:
+    return ", ".join("pass" if row[4] == 0 else format_cards([c for c in range(52) if row[4] >> c & 1])
+                     for row in view.history)
+
+
+class _Recorder:
+    """A built-in policy that, at every decision with a history, derives the position from the typed
+    history (the advisor's replay) and keeps it beside the reference engine's own view."""
+
+    name = "recorder"
+
+    def __init__(self, inner, out):
+        self.inner, self.out = inner, out
+
+    def swap(self, view):
+        return self.inner.swap(view)
+
+    def choose(self, view):
+        if view.history:
+            self.out.append(view)
+        return self.inner.choose(view)
+
+
+@pytest.mark.parametrize("players, options", [
+    (4, {}),
+    (4, {"pass_locks_out": True}),
+    (3, {}),                                  # one leftover card, to the holder of the lowest card
+    (5, {"settlement": "winner_takes_all"}),  # two leftovers
+    (4, {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off", "redeal": "off"}),
+])
+def test_history_derives_the_engines_own_position(players, options):
+    """The reference engine plays whole games; at every decision the typed history (plays and passes,
+    no seats) gives the same cards played, play to beat, maker, counts, locks and search history rows
+    as the engine's own view of the deciding seat."""
+    from kaptai.bigtwo.advisor import _history_items, _history_position
+    from kaptai.bigtwo.engine_reference import Game
+    from kaptai.bigtwo.policies import resolve_policies
+    from kaptai.core.sampling import RandomStream
+
+    cfg = make_config(players, options)
+    views: list = []
+    for game in range(6):
+        names = ["greedy", "heuristic", "random"] * 3
+        pols = [_Recorder(resolve_policies([names[(game + s) % 3]], 1, None, cfg)[0], views) for s in range(players)]
+        g = Game(cfg, pols, RandomStream(np.random.PCG64([game, players])), record=False)
+        g.history = []
+        g.play()
+    assert len(views) > 50
+    N = players
+    for v in views:
+        s = v.seat
+        pos = _history_position(cfg, tuple(v.hand), _history_items(_typed(v)), None)
+        tm = 0 if v.leading else v.trick_mask
+        assert pos.tm == tm and pos.pm == v.played | tm
+        assert pos.left == tuple(v.cards_left[(s + j) % N] for j in range(N))
+        if tm:
+            assert pos.b == (v.trick_seat - s) % N and pos.passes == v.passes
+        assert pos.history == tuple(((q - s) % N, t, m, p, c) for q, t, m, p, c in v.history)
+        if cfg.rules.pass_locks_out and tm:
+            assert pos.locked == tuple(bool(v.locked[(s + j) % N]) for j in range(N))
+
+
+def test_history_answers_as_the_search_with_its_inference():
+    """With a history the advisor's values are the compiled search's on one resampled layout per
+    draw, the history passed (rows counted from the player), the same streams."""
+    from kaptai.bigtwo.advisor import _history_items, _history_position
+
+    hist = "3D, 8D, pass, KD, pass, pass, pass"   # seat 1 led 3D, seat 2 8D, seat 3 passed, you KD: you lead
+    hand = "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D"
+    df = advise(hand, history=hist, samples=16, seed=3)
+    assert df.attrs["to_beat"] is None and df.attrs["cards_left"] == [12, 12, 12, 13]
+    assert sorted(parse_cards(df.attrs["played"])) == sorted(parse_cards("3D 8D KD"))
+    pos = _history_position(make_config(4), tuple(parse_cards(hand)), _history_items(hist), None)
+    assert [r[0] for r in pos.history] == [1, 2, 3, 0, 1, 2, 3]
+    assert [r[4] != 0 for r in pos.history] == [True, True, False, True, False, False, False]
+    bg = batch_stream(3, 0)   # the advisor's first batch: one search call a layout, the same generator
+    cfg = make_config(4)
+    vals = []
+    for _ in range(16):
+        cands, sums, _, _ = _engine.search_position(cfg, 0, pos.left, pos.hm, played=pos.pm, bit_generator=bg,
+                                                    samples=1, history=list(pos.history))
+        vals.append(dict(zip((int(c) for c in cands), (int(x) for x in sums))))
+    for r in df.itertuples():
+        m = cards_to_mask(parse_cards(r.play))
+        assert r.ev == pytest.approx(sum(v[m] for v in vals) / 16)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"history": "3D, pass, 3D"}, InvalidHandError, r'history item 3 \("3D"\): card "3D" was already played'),
+    ({"history": "3D, 3X"}, KaptaiError, r'history item 2.*"3X"'),
+    ({"history": "3D, 4C"}, InvalidHandError, r'card "4C" is in your hand'),
+    ({"history": "3D, 5D 6D"}, InvalidHandError, r'history item 2: "5D 6D" is not a legal combination'),
+    ({"history": "3D, 8S 8D"}, InvalidHandError, r'"8D 8S" does not beat "3D"'),
+    ({"history": "3D,, 8S"}, KaptaiError, r"history item 2 is empty"),
+    ({"history": "5D"}, RulesError, r'opening play must contain "3D"'),
+    ({"history": "3D, pass, pass, pass, pass"}, RulesError, r"history item 5 is a pass, but that seat leads"),
+    ({"history": "3D", "played": "5D"}, RulesError, r"history is given with played"),
+    ({"history": "3D", "by": 2}, RulesError, r"history is given with by"),
+    ({"history": 7}, RulesError, r"history=7: expected the hand's actions in order"),
+])
+def test_bad_histories(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        advise(HAND, samples=4, **kwargs)
+
+
+def test_history_counts_and_leftovers():
+    # you hold 13 cards but the history has you playing: the counts cannot add up
+    with pytest.raises(RulesError, match=r"you hold 13 cards and played 1 in the history: 14, but you were dealt 13"):
+        advise(HAND, history="3D, 8D, pass, pass, 9H", samples=4)
+    # Malaysian three-player rules: who holds the face-down card is not in the history
+    with pytest.raises(RulesError, match=r"give cards_left"):
+        advise("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C 8C 8H 7S 6D", history="3D 3C",
+               rules={"players": 3, "malaysian_3p": True}, samples=4)
+
+
+def test_cli_history_json(capsys):
+    main(["advise", "big-two", "4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D", "--history", "3D, 8D, pass, KD, pass, pass, "
+          "pass", "--samples", "8", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    rows = out["rows"] if isinstance(out, dict) and "rows" in out else out
+    assert rows and all(r["samples"] == 8 for r in rows)
+    assert main(["advise", "big-two", HAND, "--history", "3D, 3X"]) != 0
+    assert 'history item 2' in capsys.readouterr().err
+
+
+def test_view_advice_uses_the_history_as_typed():
+    """``kaptai play``'s hints (the view's history typed) and the review's arrays (the view's rows
+    passed as they are) give the same numbers; with ``history=False`` the review prices the
+    position from the cards played alone, as before the history was used."""
+    from kaptai.bigtwo import advisor
+    from kaptai.bigtwo.engine_reference import Game
+    from kaptai.bigtwo.play import advice
+    from kaptai.bigtwo.policies import resolve_policies
+    from kaptai.core.sampling import RandomStream
+
+    cfg = make_config(4)
+    views: list = []
+    pols = [_Recorder(resolve_policies(["heuristic"], 1, None, cfg)[0], views) for _ in range(4)]
+    g = Game(cfg, pols, RandomStream(np.random.PCG64(11)), record=False)
+    g.history = []
+    g.play()
+    views = [v for v in views if len(v.options) + int(v.can_pass) >= 2][:8]
+    assert len(views) >= 5
+    differs = 0
+    for k, v in enumerate(views):
+        a = advisor.advise_view(v, samples=24, seed=k)
+        df = advice(v, samples=24, seed=k)
+        assert a["labels"] == list(df.play) and np.allclose(a["ev"], df.ev.to_numpy())
+        assert df.attrs["history"] == len(v.history)
+        b = advisor.advise_view(v, samples=24, seed=k, history=False)
+        differs += not np.allclose(a["ev"], b["ev"])
+    assert differs > 0

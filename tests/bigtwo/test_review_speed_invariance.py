@@ -6,6 +6,10 @@ were computed by the review before that change (commit 7421d82: ``advise`` built
 from the view's cards typed as text, and the review read that table) on the committed 3-hand
 record ``data/review_3hands.jsonl`` (four ``search`` seats, ``record_hands`` seed 1), with
 ``seed=5``, ``samples=8``: every seat cross-fitted, and seat 0 on one set of layouts.
+
+Those rows price each position from the cards played alone; since the advisor weighs its layouts
+by the hand's history (``advisor.USE_HISTORY``), they are checked with it switched off, and the
+review with the history is checked to run and to differ.
 """
 
 from __future__ import annotations
@@ -133,16 +137,33 @@ def _same(got: list[tuple], want: list[tuple]) -> None:
             assert (math.isnan(a) and math.isnan(b)) or a == b, (g, w)
 
 
-def test_cross_fitted_review_rows_unchanged():
+@pytest.fixture
+def no_history(monkeypatch):
+    from kaptai.bigtwo import advisor
+
+    monkeypatch.setattr(advisor, "USE_HISTORY", False)
+
+
+def test_cross_fitted_review_rows_unchanged(no_history):
     df = review(adapter, RECORD, "big-two", seed=5, samples=8, workers=1)
     assert df.attrs["cross_fit"] and df.attrs["cross_fitted"] == len(CROSS_FITTED) and df.attrs["skipped"] == 0
     _same(_rows(df), CROSS_FITTED)
 
 
-def test_review_on_one_set_of_layouts_unchanged():
+def test_review_on_one_set_of_layouts_unchanged(no_history):
     df = review(adapter, RECORD, "big-two", seats=[0], seed=5, samples=8, workers=1, cross_fit=False)
     assert not df.attrs["cross_fit"]
     _same(_rows(df), SAME_LAYOUTS)
+
+
+def test_review_with_the_history():
+    """The default review weighs the layouts by the hand's history: the same decisions and moves,
+    other prices."""
+    df = review(adapter, RECORD, "big-two", seed=5, samples=8, workers=1)
+    rows = _rows(df)
+    assert len(rows) == len(CROSS_FITTED) and df.attrs["skipped"] == 0
+    assert [r[:5] for r in rows] == [r[:5] for r in CROSS_FITTED]
+    assert any(not math.isclose(a[7], b[7]) for a, b in zip(rows, CROSS_FITTED))
 
 
 def test_evaluate_matches_the_advisor_table():

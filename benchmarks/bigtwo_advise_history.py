@@ -1,0 +1,102 @@
+"""The Big Two advisor with and without the hand's history, as a player, on the same deals.
+
+``python benchmarks/bigtwo_advise_history.py DEALS SEED [--rules default|outside]
+[--field sparring|greedy|heuristic] [--samples N]`` seats one player that plays the advisor's
+best option (:func:`kaptai.bigtwo.advisor.advise` at a fixed ``--samples`` layouts, default 128)
+against three of the field, the player's seat rotated through the four seats on the same decks
+(duplicate deals), twice: typing the position as ``--played``/``--to-beat``/``--by``/``--cards-left``
+(no history: uniform layouts) and typing the hand's actions as ``--history`` (the layouts weighed
+by what each seat played and passed, resampled).  Both ask with the same seed per decision.  It
+prints each player's EV per game (points, stake 1, under the rule set's settlement) and the
+paired difference with its 95% interval over deals.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+from bigtwo_sparring import RULESETS, SparringPolicy, _builtin
+
+from kaptai.bigtwo import scoring
+from kaptai.bigtwo.advisor import advise, typed_history
+from kaptai.bigtwo.cards import format_cards, parse_cards
+from kaptai.bigtwo.config import make_config
+from kaptai.bigtwo.engine_reference import Game
+from kaptai.bigtwo.policies import rules_info
+from kaptai.core.sampling import RandomStream
+
+
+class AdvisorPlayer:
+    """Plays the advisor's best option; ``history=True`` types the hand's actions."""
+
+    name = "advisor"
+
+    def __init__(self, rules, samples: int, seed: int, history: bool):
+        self.rules, self.samples, self.seed, self.history = rules, samples, seed, history
+        self.k = 0
+
+    def swap(self, view):
+        return False
+
+    def choose(self, view):
+        if len(view.options) + int(view.can_pass) <= 1:
+            return view.options[0] if view.options else None
+        self.k += 1
+        hand = format_cards(view.hand)
+        N, s = view.players, view.seat
+        kw = {"rules": self.rules, "samples": self.samples, "seed": self.seed * 1000 + self.k}
+        if self.history and view.history:
+            df = advise(hand, history=typed_history(view), **kw)
+        else:
+            tm = 0 if view.leading else view.trick_mask
+            played = view.played & ~tm
+            df = advise(hand, played=format_cards([c for c in range(52) if played >> c & 1]),
+                        to_beat=format_cards([c for c in range(52) if tm >> c & 1]) if tm else None,
+                        by=(view.trick_seat - s) % N if tm else None,
+                        cards_left=[view.cards_left[(s + j) % N] for j in range(1, N)], **kw)
+        best = df.play.iloc[0]
+        return None if best == "PASS" else rules_info(view.rules).play(sum(1 << c for c in parse_cards(best)))
+
+
+def duel(deals: int, seed: int, rules: str, field: str, samples: int) -> dict:
+    cfg = make_config(4, RULESETS[rules])
+    flat = cfg.rules.replace(stake=1.0, bankroll="off")
+    rng = np.random.default_rng(seed)
+    decks = [[rng.permutation(52).tolist() for _ in range(3)] for _ in range(deals)]
+    ev = {False: np.zeros(deals), True: np.zeros(deals)}
+    t0 = time.perf_counter()
+    for d in range(deals):
+        for s in range(4):
+            for hist in (False, True):
+                pols = [SparringPolicy() if field == "sparring" else _builtin(field, cfg) for _ in range(4)]
+                pols[s] = AdvisorPlayer(cfg.rules, samples, seed * 1_000_003 + d * 4 + s, hist)
+                g = Game(cfg, pols, RandomStream(np.random.PCG64([seed, d, s])), decks=decks[d], record=False)
+                g.history = []
+                r = g.play()
+                pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)],
+                                        winner=[r.winner])
+                net = scoring.settle_many(pen, flat, winner=[r.winner], liable=[r.liable])
+                ev[hist][d] += float(net[0, s]) / 4
+    return {"plain": ev[False], "history": ev[True], "secs": time.perf_counter() - t0}
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    deals, seed = int(argv[0]), int(argv[1])
+    rules = argv[argv.index("--rules") + 1] if "--rules" in argv else "default"
+    field = argv[argv.index("--field") + 1] if "--field" in argv else "sparring"
+    samples = int(argv[argv.index("--samples") + 1]) if "--samples" in argv else 128
+    r = duel(deals, seed, rules, field, samples)
+    d = r["history"] - r["plain"]
+    ci = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(deals)  # noqa: E731
+    print(f"{rules} advisor ({samples} layouts) vs 3 {field}: without history {r['plain'].mean():+.3f} +- "
+          f"{ci(r['plain']):.3f}, with history {r['history'].mean():+.3f} +- {ci(r['history']):.3f}; paired "
+          f"with - without: {d.mean():+.3f} +- {ci(d):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
+          f"{r['secs']:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
