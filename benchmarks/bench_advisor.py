@@ -75,6 +75,9 @@ def _sampling_advisors() -> list[tuple[str, Any, list[tuple[tuple, dict]]]]:
     return [
         ("big-two", bigtwo, [(("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D 2C",), {"to_beat": "3D", "by": 3}),
                              (("3D 4C 9S 9H KD 2S 5H 6H 7C 8D JC QS AH",), {})]),
+        ("big-two with history", bigtwo,
+         [(("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D",), {"history": "3D, 8D, pass, KD, pass, pass, pass"}),
+          (("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D",), {"history": "3D, 8D, pass, KD, pass, pass, pass, 5S"})]),
         ("nine-ten", nineten, [(("RKx2 RA YAx2 GE WC WP GK GA",), {"seen": "RE YE"}),
                                (("RKx2 RA YAx2 GE WC WP GK",), {"offered": "GE"})]),
         ("nantong", nantong, [(("123b 234w 678t 333w qzx3 789t 99w bhx2 hh",), {}),
