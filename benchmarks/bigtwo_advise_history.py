@@ -8,7 +8,9 @@ against three of the field, the player's seat rotated through the four seats on 
 (no history: uniform layouts) and typing the hand's actions as ``--history`` (the layouts weighed
 by what each seat played and passed, resampled).  Both ask with the same seed per decision.  It
 prints each player's EV per game (points, stake 1, under the rule set's settlement) and the
-paired difference with its 95% interval over deals.
+paired difference with its 95% interval over deals.  ``--compare-pool K`` instead plays the
+advisor with the history twice, each layout picked from a pool of 8 (the default,
+``search_pool``) and of ``K``, and prints pool K − pool 8.
 """
 
 from __future__ import annotations
@@ -60,26 +62,39 @@ class AdvisorPlayer:
         return None if best == "PASS" else rules_info(view.rules).play(sum(1 << c for c in parse_cards(best)))
 
 
-def duel(deals: int, seed: int, rules: str, field: str, samples: int) -> dict:
+def duel(deals: int, seed: int, rules: str, field: str, samples: int, pools: tuple[int, ...] = ()) -> dict:
+    """Without pools: ``{'plain', 'history'}`` per-deal EVs; with ``pools``: the advisor with the
+    history at each ``search_pool``, ``{pool: per-deal EVs}``."""
+    from kaptai.bigtwo import advisor
+
     cfg = make_config(4, RULESETS[rules])
     flat = cfg.rules.replace(stake=1.0, bankroll="off")
     rng = np.random.default_rng(seed)
     decks = [[rng.permutation(52).tolist() for _ in range(3)] for _ in range(deals)]
-    ev = {False: np.zeros(deals), True: np.zeros(deals)}
+    arms = [(k, True, k) for k in pools] if pools else [("plain", False, None), ("history", True, None)]
+    ev = {name: np.zeros(deals) for name, _h, _p in arms}
+    base_config = advisor.make_config
     t0 = time.perf_counter()
-    for d in range(deals):
-        for s in range(4):
-            for hist in (False, True):
-                pols = [SparringPolicy() if field == "sparring" else _builtin(field, cfg) for _ in range(4)]
-                pols[s] = AdvisorPlayer(cfg.rules, samples, seed * 1_000_003 + d * 4 + s, hist)
-                g = Game(cfg, pols, RandomStream(np.random.PCG64([seed, d, s])), decks=decks[d], record=False)
-                g.history = []
-                r = g.play()
-                pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)],
-                                        winner=[r.winner])
-                net = scoring.settle_many(pen, flat, winner=[r.winner], liable=[r.liable])
-                ev[hist][d] += float(net[0, s]) / 4
-    return {"plain": ev[False], "history": ev[True], "secs": time.perf_counter() - t0}
+    try:
+        for name, hist, pool in arms:
+            advisor._CONFIGS.clear()   # the advisor's tables are memoised by rule set
+            advisor.make_config = base_config if pool is None else (
+                lambda *a, pool=pool, **k: base_config(*a, search_pool=pool, **k))
+            for d in range(deals):
+                for s in range(4):
+                    pols = [SparringPolicy() if field == "sparring" else _builtin(field, cfg) for _ in range(4)]
+                    pols[s] = AdvisorPlayer(cfg.rules, samples, seed * 1_000_003 + d * 4 + s, hist)
+                    g = Game(cfg, pols, RandomStream(np.random.PCG64([seed, d, s])), decks=decks[d], record=False)
+                    g.history = []
+                    r = g.play()
+                    pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)],
+                                            winner=[r.winner])
+                    net = scoring.settle_many(pen, flat, winner=[r.winner], liable=[r.liable])
+                    ev[name][d] += float(net[0, s]) / 4
+    finally:
+        advisor.make_config = base_config
+        advisor._CONFIGS.clear()
+    return {**ev, "secs": time.perf_counter() - t0}
 
 
 def main(argv=None) -> int:
@@ -88,9 +103,17 @@ def main(argv=None) -> int:
     rules = argv[argv.index("--rules") + 1] if "--rules" in argv else "default"
     field = argv[argv.index("--field") + 1] if "--field" in argv else "sparring"
     samples = int(argv[argv.index("--samples") + 1]) if "--samples" in argv else 128
+    ci = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(deals)  # noqa: E731
+    if "--compare-pool" in argv:
+        k = int(argv[argv.index("--compare-pool") + 1])
+        r = duel(deals, seed, rules, field, samples, pools=(8, k))
+        d = r[k] - r[8]
+        print(f"{rules} advisor with history ({samples} layouts) vs 3 {field}: pool 8 {r[8].mean():+.3f}, pool {k} "
+              f"{r[k].mean():+.3f}; paired pool {k} - pool 8: {d.mean():+.3f} +- {ci(d):.3f} points a game "
+              f"({deals} deals x 4 seats, seed {seed}, {r['secs']:.0f} s)", flush=True)
+        return 0
     r = duel(deals, seed, rules, field, samples)
     d = r["history"] - r["plain"]
-    ci = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(deals)  # noqa: E731
     print(f"{rules} advisor ({samples} layouts) vs 3 {field}: without history {r['plain'].mean():+.3f} +- "
           f"{ci(r['plain']):.3f}, with history {r['history'].mean():+.3f} +- {ci(r['history']):.3f}; paired "
           f"with - without: {d.mean():+.3f} +- {ci(d):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
