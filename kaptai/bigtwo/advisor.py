@@ -70,7 +70,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
@@ -341,8 +341,6 @@ def _history_position(cfg: Any, h: tuple[int, ...], items: list[tuple[int, ...] 
     tb = tuple(c for c in range(N_CARDS) if tm >> c & 1)
     pl = tuple(c for c in range(N_CARDS) if st["played"] >> c & 1 and not tm >> c & 1)
     pos = _position(cfg, h, pl, tb, st["trick_seat"] if tm else None, cards_left, bool(tm))
-    from dataclasses import replace
-
     return replace(pos, locked=tuple(st["locked"]), history=tuple(st["rows"]))
 
 
@@ -653,8 +651,6 @@ def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float =
 
 def _with_view_history(pos: _Position, view: Any) -> _Position:
     """``pos`` with the view's public record and locks, seats counted from the deciding seat."""
-    from dataclasses import replace
-
     N, s = view.players, view.seat
     rows = tuple(((q - s) % N, int(t), int(m), int(p), int(c)) for q, t, m, p, c in view.history)
     locked = tuple(bool(view.locked[(s + j) % N]) for j in range(N)) if view.locked else pos.locked
