@@ -45,3 +45,19 @@ def test_plays_legal_games_and_beats_random(rules):
     # every choice goes through the reference engine's legality check; 12 deals x 4 seats
     r = B.duel(12, 5, rules, "field", "random")
     assert r["ev"] > 0, r["ev"]
+
+
+def test_advisor_history_duel_pairs_its_arms():
+    """benchmarks/bigtwo_advise_history.py: both arms play the same decks; the history arm at pool 8
+    is the same player as ``--compare-pool``'s pool-8 arm (the same numbers), and the patched pool
+    is put back."""
+    import bigtwo_advise_history as H
+
+    from kaptai.bigtwo import advisor
+
+    base = advisor.make_config
+    plain = H.duel(2, 5, "default", "greedy", 8)
+    pools = H.duel(2, 5, "default", "greedy", 8, pools=(8, 16))
+    assert advisor.make_config is base
+    assert set(plain) == {"plain", "history", "secs"} and set(pools) == {8, 16, "secs"}
+    assert (pools[8] == plain["history"]).all()
