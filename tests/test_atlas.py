@@ -546,3 +546,17 @@ def test_cli_no_adaptive_bidding_drops_the_search_bidders_seat_table(capsys):
     assert main(argv + ["--no-adaptive-bidding"]) == 0
     levels = {r["level"] for r in json.loads(capsys.readouterr().out)}
     assert ADAPTIVE_LEVEL not in levels
+
+
+def test_checkpoint_refuses_chunks_of_other_players(tmp_path, monkeypatch):
+    """The fingerprint records each game's built-in players' version (Big Two's POLICY_VERSION, as the
+    league's checkpoints do): a checkpoint made by other players is refused, not resumed."""
+    from kaptai.bigtwo import atlas as bigtwo_atlas
+
+    kw = dict(games=["big-two"], hands=200, seed=5, progress=False, variants="default", skill=False)
+    ck = tmp_path / "ck"
+    atlas(**kw, checkpoint=ck)
+    atlas(**kw, checkpoint=ck)   # the same players: resumed
+    monkeypatch.setattr(bigtwo_atlas.deal_rows, "version", bigtwo_atlas.deal_rows.version + 1)
+    with pytest.raises(CheckpointError, match="players_version"):
+        atlas(**kw, checkpoint=ck)
