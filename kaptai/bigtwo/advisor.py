@@ -306,16 +306,18 @@ def _history_position(cfg: Any, h: tuple[int, ...], items: list[tuple[int, ...] 
     hm = sum(1 << c for c in h)
     opening = r.first_lead == "lowest_card" and r.opening_must_include_lowest and not r.malaysian_3p
     leaders = range(N) if r.pass_locks_out else [(-len(items)) % N]
-    outcomes = []
+    fits: list[tuple[int, dict[str, Any]]] = []
+    errors: list[KaptaiError] = []
     for lead in leaders:
         try:
-            outcomes.append((lead, _replay(cfg, info, hm, items, lead, opening), None))
+            st = _replay(cfg, info, hm, items, lead, opening)
         except KaptaiError as exc:
-            outcomes.append((lead, None, exc))
-    fits = [(lead, st) for lead, st, exc in outcomes if st is not None and st["next"] == 0]
+            errors.append(exc)
+            continue
+        if st["next"] == 0:
+            fits.append((lead, st))
     if not fits:
-        errors = [exc for _lead, _st, exc in outcomes if exc is not None]
-        if len(errors) == len(outcomes):
+        if len(errors) == len(leaders):
             raise errors[0]
         raise RulesError(f"the history's {len(items)} actions do not end at your turn: with the seats locked out "
                          "by their passes skipped, no first leader makes you the next to act")
@@ -352,16 +354,17 @@ def _replay(cfg: Any, info: Any, hm: int, items: list[tuple[int, ...] | None], l
     r = cfg.rules
     N = cfg.players
     maxh = cfg.hand_size + cfg.leftover
-    p, trick, tkey, trick_seat, passes = lead, 0, None, -1, 0
+    p, trick, trick_seat, passes = lead, 0, -1, 0
+    tkey: tuple[int, int] = (0, 0)   # (trick class, key) of the play on the table, when there is one
     played = 0
     locked = [False] * N
     played_by = [0] * N
     rows: list[tuple[int, int, int, int, int]] = []
 
     def advance(p: int) -> int:
-        nonlocal trick, tkey, passes
+        nonlocal trick, passes
         if passes == N - 1:
-            trick, tkey, passes = 0, None, 0
+            trick, passes = 0, 0
             locked[:] = [False] * N
             return trick_seat
         return (p + 1) % N
