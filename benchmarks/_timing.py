@@ -87,3 +87,23 @@ def compare_override(spec: str) -> tuple[str, object]:
     if not key.startswith("search_") or not val:
         raise SystemExit(f"--compare expects KEY=VALUE with a search_* key, got {spec!r}")
     return key, int(val) if val.lstrip("-").isdigit() else val
+
+
+def paired_text(a_name: str, a, b_name: str, b) -> str:
+    """``'<a> +m +- ci, <b> +m +- ci; paired <b> - <a>: +d +- ci'``: two players' per-deal results on
+    the same deals, each mean with its 95% interval over deals and their paired difference (the
+    duels' one line).
+
+    >>> paired_text("default", [1.0, 2.0, 3.0], "changed", [2.0, 2.0, 5.0])
+    'default +2.000 +- 1.132, changed +3.000 +- 1.960; paired changed - default: +1.000 +- 1.132'
+    """
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+
+    def ci(x):
+        return 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+
+    d = b - a
+    return (f"{a_name} {a.mean():+.3f} +- {ci(a):.3f}, {b_name} {b.mean():+.3f} +- {ci(b):.3f}; "
+            f"paired {b_name} - {a_name}: {d.mean():+.3f} +- {ci(d):.3f}")

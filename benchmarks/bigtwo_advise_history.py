@@ -19,6 +19,7 @@ import sys
 import time
 
 import numpy as np
+from _timing import paired_text
 from bigtwo_sparring import RULESETS, SparringPolicy, _builtin
 
 from kaptai.bigtwo import scoring
@@ -103,20 +104,16 @@ def main(argv=None) -> int:
     rules = argv[argv.index("--rules") + 1] if "--rules" in argv else "default"
     field = argv[argv.index("--field") + 1] if "--field" in argv else "sparring"
     samples = int(argv[argv.index("--samples") + 1]) if "--samples" in argv else 128
-    ci = lambda x: 1.96 * x.std(ddof=1) / np.sqrt(deals)  # noqa: E731
     if "--compare-pool" in argv:
         k = int(argv[argv.index("--compare-pool") + 1])
         r = duel(deals, seed, rules, field, samples, pools=(8, k))
-        d = r[k] - r[8]
-        print(f"{rules} advisor with history ({samples} layouts) vs 3 {field}: pool 8 {r[8].mean():+.3f}, pool {k} "
-              f"{r[k].mean():+.3f}; paired pool {k} - pool 8: {d.mean():+.3f} +- {ci(d):.3f} points a game "
-              f"({deals} deals x 4 seats, seed {seed}, {r['secs']:.0f} s)", flush=True)
-        return 0
-    r = duel(deals, seed, rules, field, samples)
-    d = r["history"] - r["plain"]
-    print(f"{rules} advisor ({samples} layouts) vs 3 {field}: without history {r['plain'].mean():+.3f} +- "
-          f"{ci(r['plain']):.3f}, with history {r['history'].mean():+.3f} +- {ci(r['history']):.3f}; paired "
-          f"with - without: {d.mean():+.3f} +- {ci(d):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
+        line = paired_text("pool 8", r[8], f"pool {k}", r[k])
+        who = f"advisor with history ({samples} layouts)"
+    else:
+        r = duel(deals, seed, rules, field, samples)
+        line = paired_text("without history", r["plain"], "with history", r["history"])
+        who = f"advisor ({samples} layouts)"
+    print(f"{rules} {who} vs 3 {field}: {line} points a game ({deals} deals x 4 seats, seed {seed}, "
           f"{r['secs']:.0f} s)", flush=True)
     return 0
 

@@ -51,7 +51,7 @@ import time
 from functools import lru_cache
 
 import numpy as np
-from _timing import compare_override
+from _timing import compare_override, paired_text
 
 from kaptai.bigtwo import _engine, scoring
 from kaptai.bigtwo._moves import legal_entries
@@ -407,11 +407,8 @@ def main(argv=None) -> int:
         a, kw_a, b, kw_b = pair
         base = duel(deals, seed, rules, "search", "sparring", **kw_a)
         new = duel(deals, seed, rules, "search", "sparring", **kw_b)
-        d = new["per_deal"] - base["per_deal"]
-        print(f"{rules:<8} search vs 3 sparring: {a} {base['ev']:+.3f} +- {base['ci']:.3f}, {b} "
-              f"{new['ev']:+.3f} +- {new['ci']:.3f}; paired {b} - {a}: {d.mean():+.3f} +- "
-              f"{1.96 * d.std(ddof=1) / np.sqrt(deals):.3f} points a game ({deals} deals x 4 seats, seed {seed}, "
-              f"{base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
+        print(f"{rules:<8} search vs 3 sparring: {paired_text(a, base['per_deal'], b, new['per_deal'])} points a "
+              f"game ({deals} deals x 4 seats, seed {seed}, {base['secs']:.0f} s / {new['secs']:.0f} s)", flush=True)
         return 0
     for f in fields:
         r = duel(deals, seed, rules, what, f, **kw)
