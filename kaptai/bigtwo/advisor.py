@@ -36,7 +36,8 @@ What is derived from the rules
   and every seat's count (the deal's size less what the seat played; the leftover cards go to the
   holder of the lowest card) follow from it.  Each play is checked: a combination, cards neither
   played before nor in the hand, beating the play on the table, the opening play holding the
-  lowest card.
+  lowest card.  Under ``first_lead='previous_winner'`` the history cannot say whether the hand is
+  a match's first (whose opening must hold the lowest card): its opening is taken as free.
 * Seats are numbered from the player (0) in the direction of play: 1 is the next player
   (下家), ``players - 1`` the previous one (上家).  ``by`` defaults to the previous player.
 * The seats between ``by`` and the player have passed since that play (it is the player's
