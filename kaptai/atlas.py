@@ -467,10 +467,9 @@ def atlas(
     fingerprint = {
         "kind": "kaptai.atlas", "version": __version__, "seed": entropy, "hands": hands, "skill": bool(skill),
         "variants": variants,
-        # the built-in players' version of each game that has one (a feed's deal_rows.version, as the
-        # league's checkpoints record it): chunks played by other players are refused, not mixed in
-        "players_version": {g: v for g, v in sorted((g, getattr(f.deal_rows, "version", None))
-                                                    for g, f in feeds.items()) if v is not None},
+        # the built-in players' version of each game that has one, as the league's checkpoints record
+        # it: chunks played by other players are refused, not mixed in
+        "players_version": {g: f.players_version for g, f in sorted(feeds.items()) if f.players_version is not None},
         "jobs": [[j.job.game, j.job.variant.name, j.role, j.pair, list(j.seats or ()), j.hands, list(j.job.policies)]
                  + ([[v.name for v in j.group], j.bidding] if j.group is not None else [])
                  for j in jobs],

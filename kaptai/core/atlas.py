@@ -1170,6 +1170,13 @@ class AtlasFeed:
         if len({r.name for r in self.roles}) != len(self.roles):
             raise RulesError(f"{self.game}: two roles of one name")
 
+    @property
+    def players_version(self) -> int | None:
+        """The version of the built-in players :attr:`deal_rows` plays (its ``version`` attribute, set by
+        a game whose players changed what they play, e.g. Big Two's ``POLICY_VERSION``), or None.
+        League and atlas checkpoints record it, so chunks of other players are refused."""
+        return getattr(self.deal_rows, "version", None)
+
 
 def moments_of_rows(rows: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """:func:`hand_moments` of a feed's per-hand rows (:attr:`AtlasFeed.rows`; ``win`` is not a

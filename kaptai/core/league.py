@@ -265,8 +265,8 @@ def _play(game: LeagueGame, plans: Sequence[_Plan], entropy: int, rules_dict: Ma
             plan = plan_chunks(hi - lo, size, s)
             fp = {"kind": kind, "game": game.name, "players": pl.P, "deals": [lo, hi], "seed": s,
                   "chunk_deals": size, "arrangements": [list(a) for a in arrs]}
-            if getattr(feed.deal_rows, "version", None) is not None:  # a deal_rows that changed what it plays
-                fp["deal_rows_version"] = feed.deal_rows.version  # type: ignore[attr-defined]
+            if feed.players_version is not None:  # a deal_rows that changed what it plays
+                fp["deal_rows_version"] = feed.players_version
             jobs.append(Job(_deal_chunk, LazyTasks(_Make(feed.deal_rows, pl.variant, arrs), plan), merge=_concat,
                             fingerprint=fp, sizes=[c.size * len(arrs) for c in plan]))
             where.append((t, lo, hi, idx))
