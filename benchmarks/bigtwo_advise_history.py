@@ -20,24 +20,23 @@ import time
 
 import numpy as np
 from _timing import paired_text
-from bigtwo_sparring import RULESETS, SparringPolicy, _builtin
+from bigtwo_sparring import RULESETS, SparringPolicy, _builtin, duplicate_decks, seat_net
 
-from kaptai.bigtwo import scoring
-from kaptai.bigtwo.advisor import advise, typed_history
-from kaptai.bigtwo.cards import format_cards, parse_cards
+from kaptai.bigtwo.cards import parse_cards
 from kaptai.bigtwo.config import make_config
-from kaptai.bigtwo.engine_reference import Game
+from kaptai.bigtwo.play import advice
 from kaptai.bigtwo.policies import rules_info
-from kaptai.core.sampling import RandomStream
 
 
 class AdvisorPlayer:
-    """Plays the advisor's best option; ``history=True`` types the hand's actions."""
+    """Plays the advisor's best option (:func:`kaptai.bigtwo.play.advice`, as ``kaptai play``'s hints ask
+    it); ``history=True`` types the hand's actions, False the cards played, the play to beat and its
+    maker."""
 
     name = "advisor"
 
-    def __init__(self, rules, samples: int, seed: int, history: bool):
-        self.rules, self.samples, self.seed, self.history = rules, samples, seed, history
+    def __init__(self, samples: int, seed: int, history: bool):
+        self.samples, self.seed, self.history = samples, seed, history
         self.k = 0
 
     def swap(self, view):
@@ -47,18 +46,7 @@ class AdvisorPlayer:
         if len(view.options) + int(view.can_pass) <= 1:
             return view.options[0] if view.options else None
         self.k += 1
-        hand = format_cards(view.hand)
-        N, s = view.players, view.seat
-        kw = {"rules": self.rules, "samples": self.samples, "seed": self.seed * 1000 + self.k}
-        if self.history and view.history:
-            df = advise(hand, history=typed_history(view), **kw)
-        else:
-            tm = 0 if view.leading else view.trick_mask
-            played = view.played & ~tm
-            df = advise(hand, played=format_cards([c for c in range(52) if played >> c & 1]),
-                        to_beat=format_cards([c for c in range(52) if tm >> c & 1]) if tm else None,
-                        by=(view.trick_seat - s) % N if tm else None,
-                        cards_left=[view.cards_left[(s + j) % N] for j in range(1, N)], **kw)
+        df = advice(view, samples=self.samples, seed=self.seed * 1000 + self.k, history=self.history)
         best = df.play.iloc[0]
         return None if best == "PASS" else rules_info(view.rules).play(sum(1 << c for c in parse_cards(best)))
 
@@ -70,8 +58,7 @@ def duel(deals: int, seed: int, rules: str, field: str, samples: int, pools: tup
 
     cfg = make_config(4, RULESETS[rules])
     flat = cfg.rules.replace(stake=1.0, bankroll="off")
-    rng = np.random.default_rng(seed)
-    decks = [[rng.permutation(52).tolist() for _ in range(3)] for _ in range(deals)]
+    decks = duplicate_decks(deals, seed)
     arms = [(k, True, k) for k in pools] if pools else [("plain", False, None), ("history", True, None)]
     ev = {name: np.zeros(deals) for name, _h, _p in arms}
     base_config = advisor.make_config
@@ -84,14 +71,8 @@ def duel(deals: int, seed: int, rules: str, field: str, samples: int, pools: tup
             for d in range(deals):
                 for s in range(4):
                     pols = [SparringPolicy() if field == "sparring" else _builtin(field, cfg) for _ in range(4)]
-                    pols[s] = AdvisorPlayer(cfg.rules, samples, seed * 1_000_003 + d * 4 + s, hist)
-                    g = Game(cfg, pols, RandomStream(np.random.PCG64([seed, d, s])), decks=decks[d], record=False)
-                    g.history = []
-                    r = g.play()
-                    pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)],
-                                            winner=[r.winner])
-                    net = scoring.settle_many(pen, flat, winner=[r.winner], liable=[r.liable])
-                    ev[name][d] += float(net[0, s]) / 4
+                    pols[s] = AdvisorPlayer(samples, seed * 1_000_003 + d * 4 + s, hist)
+                    ev[name][d] += seat_net(cfg, flat, pols, decks[d], (seed, d, s), s) / 4
     finally:
         advisor.make_config = base_config
         advisor._CONFIGS.clear()

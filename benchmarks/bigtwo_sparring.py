@@ -346,6 +346,23 @@ def _builtin(name, cfg):
     return resolve_policies([name], 1, None, cfg)[0]
 
 
+def duplicate_decks(deals: int, seed: int) -> list[list[list[int]]]:
+    """The duels' decks: per deal three shuffles (two spares for redeals) from ``default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    return [[rng.permutation(52).tolist() for _ in range(3)] for _ in range(deals)]
+
+
+def seat_net(cfg, flat, pols, deck, key, seat: int) -> float:
+    """Seat ``seat``'s net (points under ``flat``, the rules at stake 1) of one game of the reference
+    engine with ``pols`` on ``deck``, the public record kept (the search reads it); the stream
+    ``PCG64(key)`` serves only a 'random' field (the deck is given)."""
+    g = Game(cfg, pols, RandomStream(np.random.PCG64(list(key))), decks=deck, record=False)
+    g.history = []
+    r = g.play()
+    pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)], winner=[r.winner])
+    return float(scoring.settle_many(pen, flat, winner=[r.winner], liable=[r.liable])[0, seat])
+
+
 def duel(deals: int, seed: int, rules: str, what: str, field: str = "greedy", samples: int = 32,
          **search_cfg) -> dict:
     """One seat of the tested player against three of the field on ``deals`` duplicate deals,
@@ -353,8 +370,7 @@ def duel(deals: int, seed: int, rules: str, what: str, field: str = "greedy", sa
     cfg = make_config(4, RULESETS[rules])
     scfg = make_config(4, RULESETS[rules], **search_cfg) if search_cfg else cfg
     flat = cfg.rules.replace(stake=1.0, bankroll="off")
-    rng = np.random.default_rng(seed)
-    decks = [[rng.permutation(52).tolist() for _ in range(3)] for _ in range(deals)]
+    decks = duplicate_decks(deals, seed)
     ev = np.zeros(deals)
     t0 = time.perf_counter()
     for d in range(deals):
@@ -366,13 +382,7 @@ def duel(deals: int, seed: int, rules: str, what: str, field: str = "greedy", sa
                 f = _builtin(field, cfg)
                 pols = [f] * 4
                 pols[s] = SparringPolicy()
-            # the stream serves only a 'random' field (the decks are given)
-            g = Game(cfg, pols, RandomStream(np.random.PCG64([seed, d, s])), decks=decks[d], record=False)
-            g.history = []
-            r = g.play()
-            pen = scoring.penalties([list(r.cards_left)], flat, points_left=[list(r.points_left)], winner=[r.winner])
-            net = scoring.settle_many(pen, flat, winner=[r.winner], liable=[r.liable])
-            ev[d] += float(net[0, s]) / 4
+            ev[d] += seat_net(cfg, flat, pols, decks[d], (seed, d, s), s) / 4
     return {"ev": float(ev.mean()), "ci": float(1.96 * ev.std(ddof=1) / np.sqrt(deals)), "per_deal": ev,
             "secs": time.perf_counter() - t0}
 

@@ -647,10 +647,17 @@ def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float =
     """
     pos, seed, samples = _view_position(view, samples, seed)
     budget_ms = check_budget_ms(budget_ms)
-    if (USE_HISTORY if history is None else history) and view.history and not view.dead:
+    if uses_history(view, history):
         pos = _with_view_history(pos, view)
     cands, res = _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms)
     return _arrays(pos, cands, res)
+
+
+def uses_history(view: Any, history: bool | None = None) -> bool:
+    """Whether the advisor weighs a view's layouts by the hand's record: ``history`` (default
+    :data:`USE_HISTORY`) on, a record to read, and no publicly dead card (a Malaysian swap's ♦3,
+    which the typed history cannot say)."""
+    return bool((USE_HISTORY if history is None else history) and view.history and not view.dead)
 
 
 def _with_view_history(pos: _Position, view: Any) -> _Position:

@@ -86,11 +86,15 @@ def parse_move(view: PlayerView, text: str) -> str:
     return move_label(view, mask)
 
 
-def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_ms: float = 150.0) -> Any:
+def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_ms: float = 150.0,
+           history: bool | None = None) -> Any:
     """The advisor's table for the position of ``view`` (every option, best first).
 
     Seats are counted from the deciding seat (1 = the next player), as
-    :func:`kaptai.bigtwo.advisor.advise` counts them.
+    :func:`kaptai.bigtwo.advisor.advise` counts them.  ``history`` (default
+    :data:`kaptai.bigtwo.advisor.USE_HISTORY`): type the view's record as ``advise``'s ``history``
+    (:func:`kaptai.bigtwo.advisor.uses_history`); False: the cards played, the play to beat and its
+    maker only.
 
     >>> from kaptai.bigtwo.cards import format_cards, parse_cards
     >>> from kaptai.bigtwo.engine_reference import make_view
@@ -106,7 +110,7 @@ def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_
     N, s = view.players, view.seat
     left = [view.cards_left[(s + j) % N] for j in range(1, N)]
     kwargs: dict[str, Any] = {"samples": samples} if samples is not None else {"budget_ms": budget_ms}
-    if advisor.USE_HISTORY and view.history and not view.dead:
+    if advisor.uses_history(view, history):
         # the hand's plays and passes: the advisor weighs its layouts by them (as advise --history)
         return advisor.advise(format_cards(list(view.hand)), history=advisor.typed_history(view), cards_left=left,
                               players=N, rules=view.rules, seed=seed, **kwargs)
