@@ -166,11 +166,6 @@ def test_budget_stops_and_reproduces():
 
 # ---------------------------------------------------------------- the hand's history (--history)
 
-def _typed(view) -> str:
-    return ", ".join("pass" if row[4] == 0 else format_cards([c for c in range(52) if row[4] >> c & 1])
-                     for row in view.history)
-
-
 class _Recorder:
     """A built-in policy that, at every decision with a history, derives the position from the typed
     history (the advisor's replay) and keeps it beside the reference engine's own view."""
@@ -201,7 +196,7 @@ def test_history_derives_the_engines_own_position(players, options):
     """The reference engine plays whole games; at every decision the typed history (plays and passes,
     no seats) gives the same cards played, play to beat, maker, counts, locks and search history rows
     as the engine's own view of the deciding seat."""
-    from kaptai.bigtwo.advisor import _history_items, _history_position
+    from kaptai.bigtwo.advisor import _history_items, _history_position, typed_history
     from kaptai.bigtwo.engine_reference import Game
     from kaptai.bigtwo.policies import resolve_policies
     from kaptai.core.sampling import RandomStream
@@ -218,7 +213,7 @@ def test_history_derives_the_engines_own_position(players, options):
     N = players
     for v in views:
         s = v.seat
-        pos = _history_position(cfg, tuple(v.hand), _history_items(_typed(v)), None)
+        pos = _history_position(cfg, tuple(v.hand), _history_items(typed_history(v)), None)
         tm = 0 if v.leading else v.trick_mask
         assert pos.tm == tm and pos.pm == v.played | tm
         assert pos.left == tuple(v.cards_left[(s + j) % N] for j in range(N))
