@@ -14,7 +14,10 @@ Run ``python benchmarks/bench_advisor.py [--quick]``.  ``run(quick)`` returns ro
   nine-ten, Nantong, Heaven Eleven bids and plays) at their default settings (the 150 ms paired
   budget of ``kaptai.core.advise``), in-process, on a few typed positions x seeds after one
   warm-up call each: the median and the slowest call in milliseconds, and the median number of
-  layouts used.  The target is a median under 200 ms.
+  layouts used.  The target is a median under 200 ms.  Big Two is timed with and without
+  ``--history``, nine-ten typed with and without ``exposed`` and on two views of a
+  reference-engine hand with their record (``advise_view``, what play's hints and the review
+  call; the search's inference on the record).
 """
 
 from __future__ import annotations
@@ -64,6 +67,34 @@ def _times(fn, hands, preset: str) -> list[float]:
     return out
 
 
+def _nineten_views(n: int) -> list[Any]:
+    """``n`` nine-ten views from a reference-engine hand, each a decision with a record of other
+    seats' discards and cards face up (play's hints and the review value such views)."""
+    from kaptai.nineten.config import make_config
+    from kaptai.nineten.engine import run_hands
+    from kaptai.nineten.policies import Policy
+
+    got: list[Any] = []
+
+    class Keep(Policy):
+        def discard(self, view):
+            if len(view.options) > 2 and view.exposed.any() and any(e[0] != view.seat for e in view.public["events"]):
+                got.append(view)
+            return view.options[0]
+
+    seed = 0
+    while len(got) < n:
+        run_hands(make_config(4), 1, np.random.PCG64(seed), [Keep() for _ in range(4)])
+        seed += 1
+    return got[:n]
+
+
+def _nineten_view_advice(view: Any, seed: int = 0) -> Any:
+    from kaptai.nineten.advisor import advise_view
+
+    return advise_view(view, seed=seed)
+
+
 #: (game, callable, positions) of the sampling advisors; each position is (args, kwargs)
 def _sampling_advisors() -> list[tuple[str, Any, list[tuple[tuple, dict]]]]:
     from kaptai.bigtwo.advisor import advise as bigtwo
@@ -80,6 +111,10 @@ def _sampling_advisors() -> list[tuple[str, Any, list[tuple[tuple, dict]]]]:
           (("4C 5H 6S 7D 9D 9C TS JS QS KH AH 2D",), {"history": "3D, 8D, pass, KD, pass, pass, pass, 5S"})]),
         ("nine-ten", nineten, [(("RKx2 RA YAx2 GE WC WP GK GA",), {"seen": "RE YE"}),
                                (("RKx2 RA YAx2 GE WC WP GK",), {"offered": "GE"})]),
+        ("nine-ten with exposed", nineten,
+         [(("RKx2 RA YAx2 GE WC WP GK GA",), {"seen": "RE YE", "exposed": "RKx2; RCx2; ; GCx2 YC"}),
+          (("RKx2 RA YAx2 GE WC WP GK",), {"offered": "GE", "exposed": "; RCx2; WK; GCx2"})]),
+        ("nine-ten view with the record", _nineten_view_advice, [((v,), {}) for v in _nineten_views(2)]),
         ("nantong", nantong, [(("123b 234w 678t 333w qzx3 789t 99w bhx2 hh",), {}),
                               (("11w 234w 567w 789w 11t 234t 567t 9t qz bh 5b",), {})]),
         ("heaven-eleven bid", heaven11, [((h11,), {}), (("2C 3C 4C 5D 6D 7D 8H 9H TH 2S 3S 4S 5S",), {})]),

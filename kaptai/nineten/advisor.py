@@ -48,14 +48,19 @@ import pandas as pd
 
 from kaptai.core.advise import DEFAULT_BUDGET_MS, check_budget_ms, check_samples, paired_budget
 from kaptai.core.stats import wilson_interval, z_value
-from kaptai.errors import InvalidHandError, RulesError, quote_token
+from kaptai.errors import InvalidHandError, RulesError, UsageError, quote_token
 from kaptai.nineten.cards import N_KINDS, format_card, parse_cards, parse_hand
 from kaptai.nineten.config import SEARCH_ROLLOUT, make_config
 from kaptai.nineten.rules import RuleSet, resolve_rules
 from kaptai.nineten.scoring import score_components
 
-__all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "advise"]
+__all__ = ["ADVICE_COLUMNS", "ADVISE_SAMPLES", "USE_HISTORY", "advise", "advise_view", "uses_history", "view_state"]
 
+#: Whether ``kaptai play``'s hints and ``kaptai review`` value a discard by the view's whole public
+#: position and the hand's record (:func:`advise_view`: every seat's face-up and dead cards, the
+#: search's inference on the discards made), rather than by the hand and the cards seen as a typed
+#: position (:func:`advise`).
+USE_HISTORY: bool = True
 #: The fixed layout count the engine benchmarks time (the advisor's default is the time budget).
 ADVISE_SAMPLES = 1000
 #: Columns of :func:`advise`.
@@ -99,7 +104,81 @@ def _natural_row(rules: RuleSet, held: np.ndarray, seen: np.ndarray, players: in
             "p_win_low": 1.0, "p_win_high": 1.0, "forced": True, "samples": 0}
 
 
-def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
+def _exposed_rows(exposed: Any, players: int, parsed: Any) -> np.ndarray:
+    """Every seat's face-up cards as ``(players, 28)`` counts, yours (seat 0) first."""
+    rows = np.zeros((players, N_KINDS), dtype=np.int64)
+    if exposed is None:
+        return rows
+    if isinstance(exposed, str) and not exposed.strip():
+        return rows
+    groups = exposed.split(";") if isinstance(exposed, str) else list(exposed)
+    if len(groups) > players:
+        raise InvalidHandError(f"exposed: {len(groups)} seats given for {players} players (separate the seats "
+                               f"with ';', yours first, then the next player's)")
+    for i, g in enumerate(groups):
+        what = ("exposed (yours)" if i == 0 else
+                f"exposed (seat {i}, {'the next player' if i == 1 else f'{i} after you'})")
+        rows[i] = parsed(g if g is not None else "", what)
+        if int(rows[i].sum()) > 9:
+            raise InvalidHandError(f"{what}: {int(rows[i].sum())} face-up cards, but a seat holds 9")
+    return rows
+
+def _engine_module(engine: str) -> Any:
+    if engine == "compiled":
+        from kaptai.nineten import _engine as eng
+    else:
+        from kaptai.nineten import engine_reference as eng  # type: ignore[no-redef]
+    return eng
+
+
+def _searched(rows: list[dict[str, Any]], cfg: Any, state: dict[str, Any], seat: int, opts: list[int],
+              offer_from: int, action: str, forced: bool, *, seed: int,
+              samples: int | None, budget_ms: float, engine: str, start: float) -> Any:
+    """Rows of ``opts`` valued by the search's layouts and rollouts at ``state`` (appended to
+    ``rows``; ``forced``: letting the offered card pass, the only option, no discard named);
+    returns the paired budget's result."""
+    eng = _engine_module(engine)
+
+    def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
+        vals, wins, _ = eng.search_values(cfg, state, seat, opts, n, bg, offer_from)
+        return np.stack([np.asarray(vals, dtype=np.float64), np.asarray(wins, dtype=np.float64)])
+
+    res = paired_budget(evaluate, len(opts), seed=int(seed), samples=samples, budget_ms=budget_ms, batch=BATCH,
+                        start=start)
+    z = z_value(0.95)
+    S = res.samples
+    lo_w, hi_w = wilson_interval(res.sums[1], S, 0.95)
+    mean = res.means(0)
+    lo, hi = res.interval(0, z)
+    d, dlo, dhi = res.vs_best(z)
+    for i, k in enumerate(opts):
+        rows.append({"action": action, "discard": None if forced else format_card(k), "ev": float(mean[i]),
+                     "ev_low": float(lo[i]), "ev_high": float(hi[i]), "vs_best": float(d[i]),
+                     "vs_best_low": float(dlo[i]), "vs_best_high": float(dhi[i]),
+                     "p_win": float(res.sums[1][i] / S),
+                     "p_win_low": float(np.atleast_1d(lo_w)[i]), "p_win_high": float(np.atleast_1d(hi_w)[i]),
+                     "forced": forced or len(opts) == 1, "samples": S})
+    return res
+
+
+def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The advice table: best first, exact rows' differences to the best, competition ranks."""
+    rows.sort(key=lambda r: -r["ev"])  # stable: ties keep kind order
+    best = rows[0]["ev"]
+    for r in rows:  # a win now is certain: its difference to the best is exact
+        if "vs_best" not in r or r["samples"] == 0:
+            r.update(vs_best=r["ev"] - best, vs_best_low=r["ev"] - best, vs_best_high=r["ev"] - best)
+    rank = 0
+    for pos, r in enumerate(rows):
+        if pos == 0 or r["ev"] != rows[pos - 1]["ev"]:
+            rank = pos + 1
+        r["rank"] = rank
+    df = pd.DataFrame(rows, columns=ADVICE_COLUMNS)
+    df = df.astype({"rank": np.int64, "samples": np.int64, "forced": bool})
+    return df
+
+
+def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = None, players: int = 4,
            rules: RuleSet | str | None = None, samples: int | None = None, seed: int = 0,
            engine: str = "compiled", budget_ms: float = DEFAULT_BUDGET_MS) -> pd.DataFrame:
     """Every open move of a typed position, valued by the search's layouts and rollouts.
@@ -113,6 +192,15 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
         Cards seen face up outside the hand (out of play).
     offered : str, optional
         The card the previous player has just discarded.
+    exposed : str or sequence, optional
+        Every seat's face-up cards (claimed pairs and dead cards), yours first, then seat by seat
+        in turn order: a string with ``;`` between the seats (``"RKx2; YCx2; ; GAx2 YE"``: you
+        show a pair of RK, the next player a pair of YC, the one after nothing, the previous player
+        a pair of GA and a dead YE), or a sequence of one card string per seat; seats left out show
+        nothing.  Your face-up cards are among your ``hand``'s; a kind a seat shows an odd number
+        of times is its dead card (yours must be discarded first).  Each other seat holds 9 cards
+        counting its face-up ones; without ``exposed`` nothing is face up (give the face-up cards
+        here, not in ``seen``, or the stock is counted short).
     players : int
         4-7 (the 10/9 deal).
     rules : RuleSet or preset name
@@ -185,18 +273,29 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
 
     held = parsed(hand, "hand")
     seen_c = parsed(seen if seen is not None else "", "seen")
+    shown = _exposed_rows(exposed, int(players), parsed)
+    mine, shown = shown[0], shown[1:]
     off = None
     if offered is not None and str(offered).strip():
         oc = parsed(offered, "offered")
         if int(oc.sum()) != 1:
             raise InvalidHandError(f"offered: give one card, got {int(oc.sum())}")
         off = int(np.flatnonzero(oc)[0])
-    total = held + seen_c + (np.eye(N_KINDS, dtype=np.int64)[off] if off is not None else 0)
+    total = held + seen_c + shown.sum(axis=0) + (np.eye(N_KINDS, dtype=np.int64)[off] if off is not None else 0)
     bad = np.flatnonzero(total > 4)
     if bad.size:
         k = int(bad[0])
         raise InvalidHandError(f"card {format_card(k)!r} ({format_card(k, 'trad')}) appears {int(total[k])} times "
-                               f"over the hand, seen and offered; the deck has 4")
+                               f"over the hand, seen, exposed and offered; the deck has 4")
+    over = np.flatnonzero(mine > held)
+    if over.size:
+        k = int(over[0])
+        raise InvalidHandError(f"exposed (yours): {format_card(k)!r} shown {int(mine[k])} times but held "
+                               f"{int(held[k])}: your face-up cards are part of your hand")
+    own_dead = [int(k) for k in np.flatnonzero(mine & 1)]
+    if len(own_dead) > 1 and rules.dead_card_order == "oldest":
+        raise InvalidHandError(f"exposed (yours): dead cards {', '.join(format_card(k) for k in own_dead)}: under "
+                               f"dead_card_order='oldest' the oldest goes first, a forced discard; nothing to advise")
     n_hand = int(held.sum())
     want = 9 if off is not None else 10
     if n_hand != want:
@@ -206,6 +305,8 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
         raise InvalidHandError(f"hand has {n_hand} cards, expected {want}" +
                                (" with an offered card" if off is not None else " (a turn to discard)"))
     natural = off is None and not (held & 1).any()  # ten cards in five pairs: complete (the dealer's natural)
+    if natural and mine.any():
+        raise InvalidHandError("five pairs with cards face up: the hand was won at the claim")
     N = cfg.players
     out_of_play = int(seen_c.sum()) + (1 if off is not None else 0)
     stock = 112 - n_hand - 9 * (N - 1) - out_of_play
@@ -213,26 +314,27 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
         raise RulesError(f"{int(seen_c.sum())} cards seen leave {stock} in the stock with {N} players, fewer than "
                          f"the reserve of {cfg.reserve}")
 
-    z = z_value(0.95)
     rows: list[dict[str, Any]] = []
     # the state of seat 0 after the offer (or now)
     p_held = held.copy()
-    p_exposed = np.zeros(N_KINDS, dtype=np.int64)
-    kz4 = np.zeros(N_KINDS, dtype=np.int64)
+    p_exposed = mine.copy()
+    p_dead = mine & 1
+    kz4 = ((held == 4) & (mine == 2)).astype(np.int64)  # four held, two face up: the 4th claimed onto three
     waste = seen_c.copy()
-    offered_kinds = set(np.flatnonzero(seen_c).tolist())
+    offered_kinds = set(np.flatnonzero(seen_c + mine + shown.sum(axis=0)).tolist())  # a face-up kind was offered
     mode_pass = False
     forced_claim = False
     res = None
     if natural:
-        rows.append(_natural_row(rules, held, seen_c, N))
+        rows.append(_natural_row(rules, held, seen_c + shown.sum(axis=0), N))
     elif off is not None:
         offered_kinds.add(off)
-        if held[off] & 1:  # a single of it: the claim is mandatory
+        if held[off] & 1 and (rules.dead_cards_claimable or not p_dead[off]):  # the claim is mandatory
             forced_claim = True
             was3 = held[off] == 3
             p_held[off] += 1
-            p_exposed[off] += 2
+            p_exposed[off] += 1 if p_dead[off] else 2
+            p_dead[off] = 0
             if was3:
                 kz4[off] = 1
             if int(sum(x // 2 for x in p_held)) == 5:
@@ -245,58 +347,36 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
             mode_pass = True
     if not rows:
         full_held = np.zeros((N, N_KINDS), dtype=np.int64)
-        exposed = np.zeros((N, N_KINDS), dtype=np.int64)
+        face_up = np.zeros((N, N_KINDS), dtype=np.int64)
         full_held[0] = p_held
-        exposed[0] = p_exposed
-        # the other seats: 9 hidden cards each (their contents are sampled; the counts only size them)
-        pool = np.repeat(np.arange(N_KINDS), (4 - p_held - waste - (np.eye(N_KINDS, dtype=np.int64)[off]
-                                                                    if mode_pass else 0)).clip(0))
+        face_up[0] = p_exposed
+        face_up[1:] = shown
+        dead = face_up & 1  # an odd count shown by a seat: its dead card
+        dead[0] = p_dead
+        dead_seq = np.zeros((N, N_KINDS), np.int64)
+        where = np.flatnonzero(dead.ravel())
+        dead_seq.ravel()[where] = np.arange(where.size)  # laid face up in seat and kind order
+        # the other seats: 9 cards each, their face-up cards and stand-ins for the hidden rest (the
+        # engines read only the count: each layout draws them afresh)
+        pool = np.repeat(np.arange(N_KINDS), (4 - p_held - waste - shown.sum(axis=0)
+                                              - (np.eye(N_KINDS, dtype=np.int64)[off] if mode_pass else 0)).clip(0))
+        at = 0
         for t in range(1, N):
-            full_held[t] = np.bincount(pool[9 * (t - 1): 9 * t], minlength=N_KINDS)
-        state = {"held": full_held, "exposed": exposed, "dead": np.zeros((N, N_KINDS), np.int64),
-                 "dead_seq": np.zeros((N, N_KINDS), np.int64), "kz4": kz4,
-                 "waste": waste, "offered": sorted(offered_kinds), "top": 112 - stock, "dealer": 0, "counter": 0}
+            n = 9 - int(shown[t - 1].sum())
+            full_held[t] = shown[t - 1] + np.bincount(pool[at:at + n], minlength=N_KINDS)
+            at += n
+        state = {"held": full_held, "exposed": face_up, "dead": dead, "dead_seq": dead_seq, "kz4": kz4,
+                 "waste": waste, "offered": sorted(offered_kinds), "top": 112 - stock, "dealer": 0,
+                 "counter": int(where.size)}
         opts: list[int]
         if mode_pass and off is not None:
             opts, action, offer_from = [off], "pass", N - 1
         else:
-            opts = [int(k) for k in np.flatnonzero(p_held & 1)]
+            opts = [int(k) for k in np.flatnonzero(p_dead if p_dead.any() else p_held & 1)]
             action, offer_from = ("claim+discard" if forced_claim else "discard"), -1
-        if engine == "compiled":
-            from kaptai.nineten import _engine as eng
-        else:
-            from kaptai.nineten import engine_reference as eng  # type: ignore[no-redef]
-
-        def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
-            vals, wins, _ = eng.search_values(cfg, state, 0, opts, n, bg, offer_from)
-            return np.stack([np.asarray(vals, dtype=np.float64), np.asarray(wins, dtype=np.float64)])
-
-        res = paired_budget(evaluate, len(opts), seed=int(seed), samples=samples, budget_ms=budget_ms, batch=BATCH,
-                            start=start)
-        S = res.samples
-        lo_w, hi_w = wilson_interval(res.sums[1], S, 0.95)
-        mean = res.means(0)
-        lo, hi = res.interval(0, z)
-        d, dlo, dhi = res.vs_best(z)
-        for i, k in enumerate(opts):
-            rows.append({"action": action, "discard": None if mode_pass else format_card(k), "ev": float(mean[i]),
-                         "ev_low": float(lo[i]), "ev_high": float(hi[i]), "vs_best": float(d[i]),
-                         "vs_best_low": float(dlo[i]), "vs_best_high": float(dhi[i]),
-                         "p_win": float(res.sums[1][i] / S),
-                         "p_win_low": float(np.atleast_1d(lo_w)[i]), "p_win_high": float(np.atleast_1d(hi_w)[i]),
-                         "forced": mode_pass or len(opts) == 1, "samples": S})
-    rows.sort(key=lambda r: -r["ev"])  # stable: ties keep kind order
-    best = rows[0]["ev"]
-    for r in rows:  # a win now is certain: its difference to the best is exact
-        if "vs_best" not in r or r["samples"] == 0:
-            r.update(vs_best=r["ev"] - best, vs_best_low=r["ev"] - best, vs_best_high=r["ev"] - best)
-    rank = 0
-    for pos, r in enumerate(rows):
-        if pos == 0 or r["ev"] != rows[pos - 1]["ev"]:
-            rank = pos + 1
-        r["rank"] = rank
-    df = pd.DataFrame(rows, columns=ADVICE_COLUMNS)
-    df = df.astype({"rank": np.int64, "samples": np.int64, "forced": bool})
+        res = _searched(rows, cfg, state, 0, opts, offer_from, action, mode_pass,
+                        seed=seed, samples=samples, budget_ms=budget_ms, engine=engine, start=start)
+    df = _table(rows)
     df.attrs.update({
         "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed),
         **(res.attrs() if res is not None else {"samples": 0, "stop": "exact", "batch": BATCH, "budget_ms": None,
@@ -304,10 +384,117 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, players: int = 4,
         "natural": natural,
         "hand": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(held[k]))),
         "seen": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(seen_c[k]))),
-        "offered": None if off is None else format_card(off), "stock": stock, "unit": "tou",
+        "offered": None if off is None else format_card(off),
+        "exposed": [" ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(row[k])))
+                    for row in np.vstack([mine[None, :], shown])], "stock": stock, "unit": "tou",
         "claim": ("forced" if forced_claim else "not possible (no single of it)") if off is not None else None,
-        "model": (f"layouts of the unseen cards (other hands of 9, even counts of every seen kind; the "
+        "model": (f"layouts of the unseen cards (other hands of 9 counting their face-up cards, even counts "
+                  f"of every offered kind; the "
                   f"stock), each option played on every layout, then the hand to its end by {SEARCH_ROLLOUT} at "
                   f"every seat; mean net 頭 of the player with normal 95% intervals, P(win) with Wilson intervals"),
+    })
+    return df
+
+
+def uses_history(view: Any, history: bool | None = None) -> bool:
+    """Whether a view is valued by :func:`advise_view`: ``history`` (default :data:`USE_HISTORY`)
+    on and the view carries its public position (:attr:`PlayerView.public`)."""
+    return bool((USE_HISTORY if history is None else history) and getattr(view, "public", None) is not None)
+
+
+def view_state(view: Any, history: bool = True) -> dict[str, Any]:
+    """The search's state of a view's public position (the form ``search_values`` takes).
+
+    The other seats' concealed cards are not known: each gets its count of stand-ins, the seat's
+    unseen cards in kind order (the engines read only the count, each layout drawing them afresh).
+    ``history``: the hand's record of discards (``events``, ``cum``), which turns the search's
+    inference on; False leaves it out (uniform layouts).
+
+    >>> from kaptai.nineten.engine_reference import Hand
+    >>> from kaptai.nineten.config import make_config
+    >>> h = Hand(make_config(4), list(range(112)), 0)
+    >>> st = view_state(h.view(0, [0], False))
+    >>> [int(x) for x in st["held"].sum(axis=1)], len(st["events"])
+    ([10, 9, 9, 9], 0)
+    """
+    pub = view.public
+    if pub is None:
+        raise UsageError("this view carries no public position (a view made by the reference engine does)")
+    exposed = np.asarray(pub["exposed"], dtype=np.int64)
+    N = exposed.shape[0]
+    held = np.zeros((N, N_KINDS), dtype=np.int64)
+    held[view.seat] = np.asarray(view.hand, dtype=np.int64)
+    pool = np.repeat(np.arange(N_KINDS), np.asarray(view.unseen(), dtype=np.int64).clip(0))
+    at = 0
+    for t in range(N):
+        if t != view.seat:
+            n = int(pub["concealed"][t])
+            held[t] = exposed[t] + np.bincount(pool[at:at + n], minlength=N_KINDS)
+            at += n
+    state = {"held": held, "exposed": exposed, "dead": np.asarray(pub["dead"], dtype=np.int64),
+             "dead_seq": np.asarray(pub["dead_seq"], dtype=np.int64), "kz4": np.asarray(pub["kz4"], dtype=np.int64),
+             "waste": np.asarray(pub["waste"], dtype=np.int64), "offered": list(pub["offered"]), "top": int(pub["top"]),
+             "dealer": int(pub["dealer"]), "counter": int(pub["counter"])}
+    if history:
+        state.update(events=list(pub["events"]), cum=np.asarray(pub["cum"], dtype=np.int64))
+    return state
+
+
+def advise_view(view: Any, rules: RuleSet | str | None = None, *, samples: int | None = None, seed: int = 0,
+                budget_ms: float = DEFAULT_BUDGET_MS, history: bool = True, engine: str = "compiled") -> pd.DataFrame:
+    """Every legal discard of a :class:`kaptai.nineten.policies.PlayerView`, valued on its whole
+    public position: :func:`advise`'s table, its layouts drawn as the ``search`` player draws its
+    own (every seat's face-up and dead cards where they are, each other seat hiding its true count,
+    and with ``history`` the layouts weighed by how likely each seat's recorded discards are under
+    the search's opponent model, resampled: its inference).
+
+    ``kaptai play``'s hints and ``kaptai review`` use it (:data:`USE_HISTORY`); a typed position
+    (:func:`advise`) knows only the hand and the cards seen, and deals every other seat 9 concealed
+    cards.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kaptai.nineten.config import make_config
+    >>> from kaptai.nineten.engine import run_hands
+    >>> from kaptai.nineten.policies import Policy
+    >>> seen = []
+    >>> class Keep(Policy):
+    ...     def discard(self, view):
+    ...         if len(view.options) > 1 and view.public["events"] and not seen:
+    ...             seen.append(view)
+    ...         return view.options[0]
+    >>> _ = run_hands(make_config(4), 1, np.random.PCG64(3), Keep())
+    >>> df = advise_view(seen[0], samples=64, seed=1)
+    >>> list(df.columns[:4]), bool(df.ev.is_monotonic_decreasing), df.attrs["history"]
+    (['rank', 'action', 'discard', 'ev'], True, True)
+    """
+    start = time.perf_counter()
+    rules = resolve_rules(rules)
+    samples = check_samples(samples)
+    budget_ms = check_budget_ms(budget_ms)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise RulesError(f"seed={quote_token(seed)}: expected a whole number from 0 to 2^63-1")
+    if engine not in ("compiled", "reference"):
+        raise RulesError(f"engine={quote_token(engine)}: expected 'compiled' or 'reference'")
+    state = view_state(view, bool(history))
+    N = int(state["held"].shape[0])
+    cfg = make_config(N, rules)
+    opts = [int(k) for k in view.options]
+    if not opts:
+        raise UsageError("the view has no discard to value (it is not a turn to discard)")
+    rows: list[dict[str, Any]] = []
+    res = _searched(rows, cfg, state, int(view.seat), opts, -1, "discard", False, seed=seed, samples=samples,
+                    budget_ms=budget_ms, engine=engine, start=start)
+    df = _table(rows)
+    df.attrs.update({
+        "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed), **res.attrs(),
+        "seat": int(view.seat), "dealer": int(view.dealer),
+        "hand": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(view.hand[k]))),
+        "stock": int(view.stock_left), "unit": "tou", "history": bool(history),
+        "model": (f"layouts of the cards the seat has not seen (each other seat hiding its count, every face-up "
+                  f"and dead card where it is{', weighed by the recorded discards and resampled' if history else ''}"
+                  f"), each option played on every layout, then the hand to its end by {SEARCH_ROLLOUT} at every "
+                  f"seat; mean net 頭 with normal 95% intervals, P(win) with Wilson intervals"),
     })
     return df

@@ -89,7 +89,8 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.nineten.advisor import advise as run
 
     rules = _rules(args, game)
-    df = run(args.hand, seen=args.seen or "", offered=args.offered, players=args.players, rules=rules,
+    df = run(args.hand, seen=args.seen or "", offered=args.offered, exposed=args.exposed or None,
+             players=args.players, rules=rules,
              samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
     a = df.attrs
     claim = a.get("claim")
@@ -174,7 +175,14 @@ def _commands() -> dict[str, Command]:
         ), example=f"kaptai fairness {name} --variants payer --hands 100000", monte_carlo=True),
         "advise": Command(_M + "advise", (
             o.hand("your 10 cards (a turn to discard), or 9 with --offered", "RKx2 RA YAx2 GE WC WP GK GA"),
-            o.seen("RE YE"),
+            Opt("--seen", "str", default="", empty_ok=True, metavar="CARDS", sample="RE YE",
+                help="cards out of play face up: discards left unclaimed and flips (the other seats' claimed pairs "
+                     "and dead cards go in --exposed); default: nothing"),
+            Opt("--exposed", "str", default="", empty_ok=True, metavar="CARDS;CARDS;...", sample="; RCx2; ; GCx2 YC",
+                help="every seat's face-up cards (claimed pairs, dead cards), yours first, then seat by seat in "
+                     "turn order, separated by ';' (yours are among HAND's; a card a seat shows an odd number of "
+                     "times is its dead card); each other seat holds 9 cards counting these; default: nothing "
+                     "face up"),
             Opt("--offered", "str", default=None, metavar="CARD", sample="RA",
                 help="the card the previous player just discarded: claim it (if you can) or let it pass?"),
             Opt("--players", "int", default=4, lo=4, hi=7, unit="players", help="player count (the 10/9 deal)",

@@ -109,8 +109,19 @@ class Hand:
             seat=p, dealer=self.dealer, hand=np.array(self.held[p], dtype=np.int64),
             dead=np.array(self.dead[p], dtype=np.int64), exposed=np.array(self.exposed, dtype=np.int64),
             waste=np.array(self.waste, dtype=np.int64), stock_left=self.stock_left(), options=tuple(options),
-            forced=forced,
+            forced=forced, public=self.public_state(p),
         )
+
+    def public_state(self, p: int) -> dict[str, Any]:
+        """What seat ``p`` may know of the position (:attr:`PlayerView.public`): :func:`hand_state`'s
+        form with each other seat's concealed cards replaced by their count, copied."""
+        N = self.N
+        return {"exposed": [list(r) for r in self.exposed], "dead": [list(r) for r in self.dead],
+                "dead_seq": [list(r) for r in self.dead_seq], "kz4": [1 if k in self.kz[p] else 0 for k in range(N_KINDS)],
+                "waste": list(self.waste), "offered": [k for k in range(N_KINDS) if self.offered >> k & 1],
+                "top": self.top, "dealer": self.dealer, "counter": self.counter,
+                "concealed": [sum(self.held[t]) - sum(self.exposed[t]) for t in range(N)],
+                "events": list(self.events or []), "cum": [list(r) for r in self.cum]}
 
 
 def _builtin_choice(code: int, h: Hand, p: int, options: list[int], rng: RandomStream) -> int:

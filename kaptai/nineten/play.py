@@ -3,7 +3,8 @@
 Discarding is the game's only decision (claims and dead cards are mandatory): a person types
 the card to throw (``RK``, or its Chinese name); :func:`decisions` replays a record in the
 reference engine (:mod:`kaptai.nineten.records`) and :func:`evaluate` values each discard with
-:func:`kaptai.nineten.advisor.advise` (the hand, and every card seen face up outside it).
+:func:`kaptai.nineten.advisor.advise_view` (the whole public position: every seat's face-up and dead
+cards, and the hand's record of discards, which the search's inference reads).
 
 Examples
 --------
@@ -44,12 +45,21 @@ def _seen(view: PlayerView) -> Any:
     return view.waste + view.exposed.sum(axis=0) - view.exposed[view.seat]
 
 
-def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, seed: int) -> Any:
-    """The advisor's table for a discard of ``view`` (best first)."""
-    from kaptai.nineten.advisor import advise
+def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, seed: int,
+           history: bool | None = None) -> Any:
+    """The advisor's table for a discard of ``view`` (best first): on the view's whole public
+    position and the hand's record (:func:`kaptai.nineten.advisor.advise_view`) where
+    :func:`kaptai.nineten.advisor.uses_history` says so (``history``, default
+    :data:`kaptai.nineten.advisor.USE_HISTORY`), else as a typed position (the hand, the cards out
+    of play and every seat's face-up cards, as ``kaptai advise nine-ten --exposed`` types them)."""
+    from kaptai.nineten.advisor import advise, advise_view, uses_history
 
-    return advise(format_hand(view.hand), seen=format_hand(_seen(view)), players=players, rules=rules,
-                  samples=samples, seed=seed)
+    if uses_history(view, history):
+        return advise_view(view, rules, samples=samples, seed=seed)
+    N = len(view.exposed)
+    return advise(format_hand(view.hand), seen=format_hand(view.waste), players=players, rules=rules,
+                  exposed=[format_hand(view.exposed[(view.seat + j) % N]) for j in range(N)], samples=samples,
+                  seed=seed)
 
 
 class HumanPolicy(Policy):

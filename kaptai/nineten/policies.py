@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,15 @@ class PlayerView:
         The legal discards (kinds ascending).
     forced : bool
         The options are dead cards.
+    public : dict, optional
+        The position as the seat may know it, in the form the search reads
+        (:func:`kaptai.nineten.engine_reference.hand_state`) but without the other seats' concealed
+        cards: ``exposed``, ``dead``, ``dead_seq`` (every seat's face-up and dead cards, (N, 28)),
+        ``kz4``, ``waste``, ``offered`` (the kinds discarded or flipped so far), ``top``, ``dealer``,
+        ``counter``, ``concealed`` (how many cards each seat hides), and the hand's record of
+        discards ``events`` with ``cum`` (each seat's claims minus discards of each kind), which the
+        search's inference reads.  ``kaptai.nineten.advisor.advise_view`` values a view by it;
+        None where the engine that made the view does not give it.
     """
 
     seat: int
@@ -67,6 +77,7 @@ class PlayerView:
     stock_left: int
     options: tuple[int, ...]
     forced: bool
+    public: dict[str, Any] | None = None
 
     def unseen(self) -> np.ndarray:
         """Copies of each kind the seat has not seen (4 - held - visible elsewhere)."""
