@@ -2,7 +2,7 @@
 position, as a player, on the same deals.
 
 ``python benchmarks/nineten_advise_history.py DEALS SEED [--field colour_cut|live_first|random]
-[--samples N] [--variant taiwan|covers_all] [--players 4] [--workers 2]``
+[--samples N] [--variant taiwan|covers_all] [--players 4] [--workers 2] [--modes typed,uniform,position]``
 
 One seat plays the advisor's best discard (:func:`kaptai.nineten.play.advice`, as ``kaptai
 play``'s hints ask it, at a fixed ``--samples`` layouts, default 128) against a field of one
@@ -16,9 +16,13 @@ built-in policy, the seat rotated through every seat counted from the dealer on 
   (:func:`kaptai.nineten.advisor.advise_view` with ``history=False``: every face-up and dead card
   where it is, uniform layouts), what ``advise(exposed=...)`` types;
 * ``position``: the same with the hand's record (``history=True``: the search's inference on the
-  recorded discards), what ``kaptai play``'s hints and ``kaptai review`` now use.
+  recorded discards), what ``kaptai play``'s hints and ``kaptai review`` now use; the player plays
+  the table's top mean;
+* ``pick`` (only with ``--modes``): the same table, the player playing its ``pick`` row (the search
+  player's rule on the advisor's layouts: colour_cut's discard unless another leads it by more than
+  2.5 standard errors of their paired difference).
 
-All three ask with the same seed per decision.  Where the typed position is refused (late in a hand: the other
+All three ask with the same seed per decision (``--modes`` plays a subset).  Where the typed position is refused (late in a hand: the other
 seats' face-up cards among the cards seen and 9 concealed cards each leave too few for the stock)
 the player discards by colour_cut's rule; the counts are printed.  It prints each player's EV per
 hand (頭) and every paired difference with its 95% interval over deals.
@@ -36,7 +40,7 @@ from _timing import paired_text
 from kaptai.errors import RulesError
 from kaptai.nineten.policies import Policy
 
-MODES = ("typed", "uniform", "position")
+MODES = ("typed", "uniform", "position", "pick")
 VARIANTS = {"taiwan": None, "covers_all": {"discard_payer_covers_all": True}}
 
 
@@ -63,6 +67,9 @@ class AdvisorPlayer(Policy):
                 seen = view.waste + view.exposed.sum(axis=0) - view.exposed[view.seat]
                 df = advise(format_hand(view.hand), seen=format_hand(seen), players=self.players, rules=self.rules,
                             samples=self.samples, seed=seed)
+            elif self.mode == "pick":  # the advisor's pick column: the search player's rule on its layouts
+                df = advise_view(view, self.rules, samples=self.samples, seed=seed)
+                return int(parse_card(df.discard[df.pick].iloc[0]))
             else:
                 df = advise_view(view, self.rules, samples=self.samples, seed=seed, history=self.mode == "position")
         except RulesError:
@@ -76,18 +83,18 @@ class AdvisorPlayer(Policy):
 
 
 def _chunk(args: tuple) -> dict:
-    lo, hi, seed, field, samples, variant, players = args
+    lo, hi, seed, field, samples, variant, players, modes = args
     from kaptai.nineten.config import make_config
     from kaptai.nineten.engine import run_hands
 
     cfg = make_config(players, VARIANTS[variant])
     rng = np.random.default_rng([seed, 11])
     decks = np.stack([rng.permutation(112) for _ in range(hi)]).astype(np.int64)[lo:]
-    out = {m: np.zeros(hi - lo) for m in MODES}
-    asked = {m: [0, 0] for m in MODES}
+    out = {m: np.zeros(hi - lo) for m in modes}
+    asked = {m: [0, 0] for m in modes}
     for i, deck in enumerate(decks):
         for r in range(players):
-            for mode in MODES:
+            for mode in modes:
                 pols = [field] * players
                 seat = r  # seat 0 deals the first hand of a run; the player sits r seats after it
                 me = AdvisorPlayer(cfg.rules, players, samples, seed * 100_003 + (lo + i) * 17 + r, mode)
@@ -108,19 +115,24 @@ def main() -> None:
     ap.add_argument("--variant", default="taiwan", choices=sorted(VARIANTS))
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--modes", default="typed,uniform,position")
     a = ap.parse_args()
+    modes = tuple(m for m in MODES if m in a.modes.split(","))
+    if len(modes) < 2 or set(a.modes.split(",")) - set(MODES):
+        ap.error(f"--modes: two or more of {', '.join(MODES)}")
     t0 = time.perf_counter()
     step = max(1, -(-a.deals // (4 * a.workers)))
-    jobs = [(lo, min(lo + step, a.deals), a.seed, a.field, a.samples, a.variant, a.players)
+    jobs = [(lo, min(lo + step, a.deals), a.seed, a.field, a.samples, a.variant, a.players, modes)
             for lo in range(0, a.deals, step)]
     with ProcessPoolExecutor(a.workers) as ex:
         parts = list(ex.map(_chunk, jobs))
-    ev = {m: np.concatenate([p[m] for p in parts]) for m in MODES}
+    ev = {m: np.concatenate([p[m] for p in parts]) for m in modes}
     print(f"nine-ten {a.variant}, {a.players} players, field {a.field}, {a.deals} deals x {a.players} seats, "
           f"seed {a.seed}, {a.samples} layouts a decision ({time.perf_counter() - t0:.0f} s)")
-    for a_m, b_m in (("typed", "position"), ("uniform", "position"), ("typed", "uniform")):
-        print("  EV a hand: " + paired_text(a_m, ev[a_m], b_m, ev[b_m]))
-    for mode in MODES:
+    for a_m, b_m in (("typed", "position"), ("uniform", "position"), ("typed", "uniform"), ("position", "pick")):
+        if a_m in modes and b_m in modes:
+            print("  EV a hand: " + paired_text(a_m, ev[a_m], b_m, ev[b_m]))
+    for mode in modes:
         n, bad = (sum(p["asked"][mode][j] for p in parts) for j in (0, 1))
         print(f"  {mode}: {n} decisions asked, {bad} refused (colour_cut's rule played instead)")
 

@@ -50,7 +50,7 @@ from kaptai.core.advise import DEFAULT_BUDGET_MS, check_budget_ms, check_samples
 from kaptai.core.stats import wilson_interval, z_value
 from kaptai.errors import InvalidHandError, RulesError, UsageError, quote_token
 from kaptai.nineten.cards import N_KINDS, format_card, parse_cards, parse_hand
-from kaptai.nineten.config import SEARCH_ROLLOUT, make_config
+from kaptai.nineten.config import SEARCH_ROLLOUT, SEARCH_Z, make_config
 from kaptai.nineten.rules import RuleSet, resolve_rules
 from kaptai.nineten.scoring import score_components
 
@@ -65,7 +65,7 @@ USE_HISTORY: bool = True
 ADVISE_SAMPLES = 1000
 #: Columns of :func:`advise`.
 ADVICE_COLUMNS = ["rank", "action", "discard", "ev", "ev_low", "ev_high", "vs_best", "vs_best_low", "vs_best_high",
-                  "p_win", "p_win_low", "p_win_high", "forced", "samples"]
+                  "p_win", "p_win_low", "p_win_high", "forced", "pick", "samples"]
 #: Layouts per batch of the sampling budget (:mod:`kaptai.core.advise`).
 BATCH = 64
 
@@ -101,7 +101,7 @@ def _natural_row(rules: RuleSet, held: np.ndarray, seen: np.ndarray, players: in
         tou = float(sum(parts.values())) + bonus
     ev = tou * (players - 1)
     return {"action": "win", "discard": None, "ev": ev, "ev_low": ev, "ev_high": ev, "p_win": 1.0,
-            "p_win_low": 1.0, "p_win_high": 1.0, "forced": True, "samples": 0}
+            "p_win_low": 1.0, "p_win_high": 1.0, "forced": True, "pick": True, "samples": 0}
 
 
 def _exposed_rows(exposed: Any, players: int, parsed: Any) -> np.ndarray:
@@ -131,11 +131,31 @@ def _engine_module(engine: str) -> Any:
     return eng
 
 
+def _colour_cut_index(opts: list[int], held: np.ndarray, unseen: np.ndarray) -> int:
+    """The index in ``opts`` of colour_cut's discard: the single of the colour held fewest of
+    (face-up cards counted), then the fewest unseen copies, then the lowest kind."""
+    colours = [int(held[7 * c:7 * c + 7].sum()) for c in range(4)]
+    return min(range(len(opts)), key=lambda i: (colours[opts[i] // 7], int(unseen[opts[i]]), opts[i]))
+
+
+def _pick(res: Any, ref: int, z: float = SEARCH_Z) -> int:
+    """The search player's rule on the advisor's layouts: option ``ref`` (colour_cut's) unless
+    another's mean leads it by more than ``z`` standard errors of their paired difference, then
+    the best mean of those."""
+    m = res.means(0)
+    best = ref
+    for i in range(len(m)):
+        if i != ref and res.diff(i, ref, z)[1] > 0 and (best == ref or m[i] > m[best]):
+            best = i
+    return best
+
+
 def _searched(rows: list[dict[str, Any]], cfg: Any, state: dict[str, Any], seat: int, opts: list[int],
-              offer_from: int, action: str, forced: bool, *, seed: int,
+              offer_from: int, action: str, forced: bool, ref: int, *, seed: int,
               samples: int | None, budget_ms: float, engine: str, start: float) -> Any:
     """Rows of ``opts`` valued by the search's layouts and rollouts at ``state`` (appended to
-    ``rows``; ``forced``: letting the offered card pass, the only option, no discard named);
+    ``rows``; ``forced``: letting the offered card pass, the only option, no discard named;
+    ``ref``: the index of colour_cut's option, from which :func:`_pick` marks the pick);
     returns the paired budget's result."""
     eng = _engine_module(engine)
 
@@ -151,14 +171,21 @@ def _searched(rows: list[dict[str, Any]], cfg: Any, state: dict[str, Any], seat:
     mean = res.means(0)
     lo, hi = res.interval(0, z)
     d, dlo, dhi = res.vs_best(z)
+    pick = _pick(res, ref)
     for i, k in enumerate(opts):
         rows.append({"action": action, "discard": None if forced else format_card(k), "ev": float(mean[i]),
                      "ev_low": float(lo[i]), "ev_high": float(hi[i]), "vs_best": float(d[i]),
                      "vs_best_low": float(dlo[i]), "vs_best_high": float(dhi[i]),
                      "p_win": float(res.sums[1][i] / S),
                      "p_win_low": float(np.atleast_1d(lo_w)[i]), "p_win_high": float(np.atleast_1d(hi_w)[i]),
-                     "forced": forced or len(opts) == 1, "samples": S})
+                     "forced": forced or len(opts) == 1, "pick": i == pick, "samples": S})
     return res
+
+
+def _pick_label(df: pd.DataFrame) -> str:
+    """The pick row's discard (or its action where no discard is named)."""
+    row = df[df.pick].iloc[0]
+    return str(row.discard) if row.discard is not None else str(row.action)
 
 
 def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
@@ -174,7 +201,7 @@ def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
             rank = pos + 1
         r["rank"] = rank
     df = pd.DataFrame(rows, columns=ADVICE_COLUMNS)
-    df = df.astype({"rank": np.int64, "samples": np.int64, "forced": bool})
+    df = df.astype({"rank": np.int64, "samples": np.int64, "forced": bool, "pick": bool})
     return df
 
 
@@ -222,8 +249,13 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
         ``claim`` (the claim itself, when it wins or leaves nothing open), ``claim+discard``,
         ``pass``), ``discard`` (the card thrown, ASCII), ``ev`` (mean net 頭 of the player) with
         its normal 95% interval ``ev_low``/``ev_high``, ``p_win`` with its Wilson interval,
-        ``forced`` (the rules leave no choice), ``samples``.  ``attrs``: the position, rules,
-        players, seed, stock, the model.
+        ``forced`` (the rules leave no choice), ``pick`` (True on the one row the ``search``
+        player's rule plays: colour_cut's discard -- the single of the colour held fewest of, then
+        the fewest unseen copies, then the lowest kind -- unless another option's mean leads it by
+        more than 2.5 standard errors of their paired difference, then the best mean of those; a
+        stronger player than the top mean, whose lead is often the noise and bias of the layouts:
+        ``docs/nine-ten.md``), ``samples``.  ``attrs``: the position, rules, players, seed, stock,
+        the pick, the model.
 
     Raises
     ------
@@ -342,7 +374,7 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
                 win = tou * ((N - 1) if rules.discard_payer_covers_all else 1)
                 rows.append({"action": "claim", "discard": None, "ev": float(win), "ev_low": float(win),
                              "ev_high": float(win), "p_win": 1.0, "p_win_low": 1.0, "p_win_high": 1.0,
-                             "forced": True, "samples": 0})
+                             "forced": True, "pick": True, "samples": 0})
         else:
             mode_pass = True
     if not rows:
@@ -374,11 +406,13 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
         else:
             opts = [int(k) for k in np.flatnonzero(p_dead if p_dead.any() else p_held & 1)]
             action, offer_from = ("claim+discard" if forced_claim else "discard"), -1
-        res = _searched(rows, cfg, state, 0, opts, offer_from, action, mode_pass,
+        ref = 0 if mode_pass else _colour_cut_index(opts, p_held, 4 - p_held - waste - shown.sum(axis=0))
+        res = _searched(rows, cfg, state, 0, opts, offer_from, action, mode_pass, ref,
                         seed=seed, samples=samples, budget_ms=budget_ms, engine=engine, start=start)
     df = _table(rows)
     df.attrs.update({
         "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed),
+        "pick": _pick_label(df),
         **(res.attrs() if res is not None else {"samples": 0, "stop": "exact", "batch": BATCH, "budget_ms": None,
                                                 "elapsed_ms": 0.0}),
         "natural": natural,
@@ -484,12 +518,13 @@ def advise_view(view: Any, rules: RuleSet | str | None = None, *, samples: int |
     if not opts:
         raise UsageError("the view has no discard to value (it is not a turn to discard)")
     rows: list[dict[str, Any]] = []
-    res = _searched(rows, cfg, state, int(view.seat), opts, -1, "discard", False, seed=seed, samples=samples,
+    ref = _colour_cut_index(opts, np.asarray(view.hand), np.asarray(view.unseen()))
+    res = _searched(rows, cfg, state, int(view.seat), opts, -1, "discard", False, ref, seed=seed, samples=samples,
                     budget_ms=budget_ms, engine=engine, start=start)
     df = _table(rows)
     df.attrs.update({
         "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed), **res.attrs(),
-        "seat": int(view.seat), "dealer": int(view.dealer),
+        "seat": int(view.seat), "dealer": int(view.dealer), "pick": _pick_label(df),
         "hand": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(view.hand[k]))),
         "stock": int(view.stock_left), "unit": "tou", "history": bool(history),
         "model": (f"layouts of the cards the seat has not seen (each other seat hiding its count, every face-up "

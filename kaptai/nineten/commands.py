@@ -101,10 +101,11 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
         how = stop_text(a) if a["stop"] != "exact" else "a win now: exact"
         title = (f"nine-ten: every option rolled out by colour_cut to the end of the hand on sampled layouts of the "
                  f"unseen cards; EV = mean net 頭 of your seat, P(win), 95% intervals, vs_best = paired difference "
-                 f"to the best option; equal values share a rank; {how}"
+                 f"to the best option; equal values share a rank; pick = the search player's choice (colour_cut's "
+                 f"discard unless another leads it by 2.5 standard errors); {how}"
                  + (f"; the claim of {a['offered']}: {claim}" if claim else ""))
     return Output(df, title, ["rank", "action", "discard", "ev", "ev_low", "ev_high", "vs_best", "vs_best_low",
-                              "vs_best_high", "p_win", "p_win_low", "p_win_high", "forced"])
+                              "vs_best_high", "p_win", "p_win_low", "p_win_high", "forced", "pick"])
 
 
 def league(args: argparse.Namespace, game: GameSpec) -> Output:

@@ -87,7 +87,8 @@ class HumanPolicy(Policy):
 
         def hint() -> str:
             df = advice(view, self.rules, self.players, samples=self.hint_samples, seed=view.stock_left)
-            return hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win))
+            return (hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win))
+                    + f"   search's pick: {df.attrs['pick']}")
 
         return con.ask("discard", parse, legal, hint)
 

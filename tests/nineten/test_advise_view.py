@@ -214,3 +214,80 @@ def test_cli_exposed(capsys):
     assert df.attrs["exposed"] == ["RK RK", "RC RC", "", "YC GC GC"]
     assert main(["advise", "nine-ten", "RKx2 RA YAx2 GE WC WP GK GA", "--exposed", "RC; RX"]) != 0
     assert "RX" in capsys.readouterr().err
+
+
+# the pick: the search player's rule on the advisor's layouts
+
+def test_pick_rule_on_paired_sums():
+    from kaptai.core.advise import paired_budget
+    from kaptai.nineten.advisor import _pick
+
+    def values(lead):
+        def evaluate(bg, n):
+            noise = np.random.Generator(bg).normal(size=n)
+            return np.stack([noise, noise + lead + 0.01 * np.random.Generator(bg).normal(size=n), noise - 1.0])
+        return evaluate
+
+    clear = paired_budget(values(1.0), 3, seed=0, samples=200)   # option 1 leads option 0 by 1.0, sd 0.01
+    assert _pick(clear, 0) == 1 and _pick(clear, 2) == 1
+    close = paired_budget(lambda bg, n: np.random.Generator(bg).normal(size=(3, n)), 3, seed=0, samples=50)
+    assert _pick(close, 2) == 2  # nothing leads by 2.5 standard errors: colour_cut's option stays
+    # among several options ahead of the reference, the best mean
+    both = paired_budget(lambda bg, n: np.stack([np.zeros(n), np.full(n, 1.0), np.full(n, 2.0)])
+                         + 0.01 * np.random.Generator(bg).normal(size=(3, n)), 3, seed=0, samples=40)
+    assert _pick(both, 0) == 2
+
+
+def test_pick_starts_from_colour_cuts_discard(monkeypatch):
+    """The pick's reference is the engine's colour_cut choice (its keys; ties to the lowest kind);
+    the pick is that discard unless another leads it by 2.5 paired standard errors."""
+    from kaptai.core.advise import capture_paired
+    from kaptai.nineten.advisor import _colour_cut_index
+    from kaptai.nineten.cards import format_card
+
+    _, got = _positions(monkeypatch, 4, None, 4, 2)
+    moved = 0
+    for v, true in got[:30]:
+        h = engine_reference._hand_from_state(make_config(4), true, v.seat)
+        T = [sum(h.held[v.seat][7 * c:7 * c + 7]) for c in range(4)]
+        keys = {k: (T[k // 7], h.unseen(v.seat, k)) for k in v.options}
+        want = min(k for k in v.options if keys[k] == min(keys.values()))
+        opts = list(v.options)
+        ref = _colour_cut_index(opts, v.hand, v.unseen())
+        assert opts[ref] == want
+        with capture_paired() as res:
+            df = advise_view(v, samples=1024, seed=0)
+        assert df.pick.sum() == 1 and df.attrs["pick"] == df.discard[df.pick].iloc[0]
+        pick = opts.index(int(np.flatnonzero([format_card(k) == df.attrs["pick"] for k in range(28)])[0]))
+        if pick != ref:
+            moved += 1
+            assert res[-1].diff(pick, ref, 2.5)[1] > 0
+        else:
+            assert not any(res[-1].diff(i, ref, 2.5)[1] > 0 for i in range(len(opts)) if i != ref)
+    assert moved >= 1
+    typed = advise("RKx2 RA YAx2 GE WC WP GK GA", seen="RE YE", samples=2)
+    # colours held: red 3 (RKx2 RA), yellow 2, green 3, white 2: white's WC/WP and yellow none single... the
+    # fewest cards among the colours with a single is white (WC, WP, 2 cards): WC, the lower kind at equal unseen
+    assert typed.attrs["pick"] == "WC"
+    assert advise("RKx2 RAx2 YAx2 GEx2 WCx2").pick.tolist() == [True]  # the natural win: the one row
+
+
+def test_hint_names_the_pick(monkeypatch):
+    from kaptai.core.play import Console
+    from kaptai.nineten.play import HumanPolicy
+
+    _, got = _positions(monkeypatch, 4, None, 1, 3)
+    v = got[0][0]
+    shown = {}
+
+    class Con(Console):
+        def ask(self, prompt, parse, legal, hint):
+            shown["hint"] = hint()
+            return parse(legal[0])
+
+        def say(self, *lines):
+            pass
+
+    pol = HumanPolicy(Con(ascii=True, hints=False), None, 4, hint_samples=16)
+    pol.discard(v)
+    assert "search's pick: " in shown["hint"] and shown["hint"].startswith("hint (advisor): 1. ")
