@@ -483,8 +483,8 @@ def advise_view(view: Any, rules: RuleSet | str | None = None, *, samples: int |
     the search's opponent model, resampled: its inference).
 
     ``kaptai play``'s hints and ``kaptai review`` use it (:data:`USE_HISTORY`); a typed position
-    (:func:`advise`) knows only the hand and the cards seen, and deals every other seat 9 concealed
-    cards.
+    (:func:`advise`) knows the hand, the cards seen and every seat's face-up cards, but not the
+    record of discards (its layouts are uniform), the dealer, nor the order of a seat's dead cards.
 
     Examples
     --------
