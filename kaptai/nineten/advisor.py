@@ -123,6 +123,7 @@ def _exposed_rows(exposed: Any, players: int, parsed: Any) -> np.ndarray:
             raise InvalidHandError(f"{what}: {int(rows[i].sum())} face-up cards, but a seat holds 9")
     return rows
 
+
 def _engine_module(engine: str) -> Any:
     if engine == "compiled":
         from kaptai.nineten import _engine as eng
@@ -421,7 +422,8 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
         "offered": None if off is None else format_card(off),
         "exposed": [" ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(row[k])))
                     for row in np.vstack([mine[None, :], shown])], "stock": stock, "unit": "tou",
-        "claim": ("forced" if forced_claim else "not possible (no single of it)") if off is not None else None,
+        "claim": (("forced" if forced_claim else "not possible (your single of it is a dead card)"
+                   if held[off] & 1 else "not possible (no single of it)") if off is not None else None),
         "model": (f"layouts of the unseen cards (other hands of 9 counting their face-up cards, even counts "
                   f"of every offered kind; the "
                   f"stock), each option played on every layout, then the hand to its end by {SEARCH_ROLLOUT} at "

@@ -291,3 +291,15 @@ def test_hint_names_the_pick(monkeypatch):
     pol = HumanPolicy(Con(ascii=True, hints=False), None, 4, hint_samples=16)
     pol.discard(v)
     assert "search's pick: " in shown["hint"] and shown["hint"].startswith("hint (advisor): 1. ")
+
+
+def test_typed_own_dead_card():
+    """Your dead card (an odd count of yours face up): discarded first; claimed back when the rules
+    let a dead card claim (then every single), let pass when they do not."""
+    first = advise("RKx2 RA YAx2 GE WC WP GK GA", exposed="GE", samples=8)
+    assert first.discard.tolist() == ["GE"] and bool(first.forced.iloc[0]) and first.attrs["pick"] == "GE"
+    back = advise("RKx2 RA YAx2 GE WC WP GK", offered="GE", exposed="GE", samples=8)
+    assert set(back.discard) == {"RA", "WC", "WP", "GK"} and back.attrs["claim"] == "forced"
+    kept = advise("RKx2 RA YAx2 GE WC WP GK", offered="GE", exposed="GE", samples=8,
+                  rules={"dead_cards_claimable": False})
+    assert kept.action.tolist() == ["pass"] and "dead card" in kept.attrs["claim"]
