@@ -55,8 +55,9 @@ class AdvisorPlayer(Policy):
         self.refused = 0
 
     def discard(self, view):
-        from kaptai.nineten.advisor import advise, advise_view
+        from kaptai.nineten.advisor import _colour_cut_index, advise, advise_view
         from kaptai.nineten.cards import format_hand, parse_card
+        from kaptai.nineten.play import _seen
 
         if len(view.options) < 2:
             return view.options[0]
@@ -64,8 +65,7 @@ class AdvisorPlayer(Policy):
         seed = self.seed * 1000 + self.k
         try:
             if self.mode == "typed":  # every face-up card among the cards seen, no exposed
-                seen = view.waste + view.exposed.sum(axis=0) - view.exposed[view.seat]
-                df = advise(format_hand(view.hand), seen=format_hand(seen), players=self.players, rules=self.rules,
+                df = advise(format_hand(view.hand), seen=format_hand(_seen(view)), players=self.players, rules=self.rules,
                             samples=self.samples, seed=seed)
             elif self.mode == "pick":  # the advisor's pick column: the search player's rule on its layouts
                 df = advise_view(view, self.rules, samples=self.samples, seed=seed)
@@ -76,9 +76,7 @@ class AdvisorPlayer(Policy):
             # the typed position refuses late positions: with the other seats' face-up cards among the
             # cards seen and 9 concealed cards each, too few are left for the stock; colour_cut's rule then
             self.refused += 1
-            held = [int(view.hand[7 * c:7 * c + 7].sum()) for c in range(4)]
-            unseen = view.unseen()
-            return min(view.options, key=lambda k: (held[k // 7], int(unseen[k]), k))
+            return view.options[_colour_cut_index(list(view.options), view.hand, view.unseen())]
         return int(parse_card(df.discard.iloc[0]))
 
 

@@ -124,6 +124,31 @@ def _exposed_rows(exposed: Any, players: int, parsed: Any) -> np.ndarray:
     return rows
 
 
+def _spelled(counts: Any) -> str:
+    """A count vector as its cards, each copy written out (``"RK RK WP"``)."""
+    return " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(counts[k])))
+
+
+def _check_seed_engine(seed: Any, engine: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise RulesError(f"seed={quote_token(seed)}: expected a whole number from 0 to 2^63-1")
+    if engine not in ("compiled", "reference"):
+        raise RulesError(f"engine={quote_token(engine)}: expected 'compiled' or 'reference'")
+
+
+def _stand_ins(held: np.ndarray, face_up: np.ndarray, seat: int, concealed: Any, unseen: Any) -> None:
+    """Fill the other seats' rows of ``held``: each its face-up cards and ``concealed[t]``
+    stand-ins for its hidden cards, the ``unseen`` cards in kind order (the engines read only the
+    count: each layout draws them afresh)."""
+    pool = np.repeat(np.arange(N_KINDS), np.asarray(unseen, dtype=np.int64).clip(0))
+    at = 0
+    for t in range(held.shape[0]):
+        if t != seat:
+            n = int(concealed[t])
+            held[t] = face_up[t] + np.bincount(pool[at:at + n], minlength=N_KINDS)
+            at += n
+
+
 def _engine_module(engine: str) -> Any:
     if engine == "compiled":
         from kaptai.nineten import _engine as eng
@@ -291,10 +316,7 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
     samples = check_samples(samples)
     budget_ms = check_budget_ms(budget_ms)
     cfg = make_config(int(players), rules)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise RulesError(f"seed={quote_token(seed)}: expected a whole number from 0 to 2^63-1")
-    if engine not in ("compiled", "reference"):
-        raise RulesError(f"engine={quote_token(engine)}: expected 'compiled' or 'reference'")
+    _check_seed_engine(seed, engine)
     from kaptai.nineten.cards import InvalidCardError
 
     def parsed(text: Any, what: str) -> np.ndarray:
@@ -308,13 +330,14 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
     seen_c = parsed(seen if seen is not None else "", "seen")
     shown = _exposed_rows(exposed, int(players), parsed)
     mine, shown = shown[0], shown[1:]
+    others_up = shown.sum(axis=0)  # the other seats' face-up cards
     off = None
     if offered is not None and str(offered).strip():
         oc = parsed(offered, "offered")
         if int(oc.sum()) != 1:
             raise InvalidHandError(f"offered: give one card, got {int(oc.sum())}")
         off = int(np.flatnonzero(oc)[0])
-    total = held + seen_c + shown.sum(axis=0) + (np.eye(N_KINDS, dtype=np.int64)[off] if off is not None else 0)
+    total = held + seen_c + others_up + (np.eye(N_KINDS, dtype=np.int64)[off] if off is not None else 0)
     bad = np.flatnonzero(total > 4)
     if bad.size:
         k = int(bad[0])
@@ -354,12 +377,12 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
     p_dead = mine & 1
     kz4 = ((held == 4) & (mine == 2)).astype(np.int64)  # four held, two face up: the 4th claimed onto three
     waste = seen_c.copy()
-    offered_kinds = set(np.flatnonzero(seen_c + mine + shown.sum(axis=0)).tolist())  # a face-up kind was offered
+    offered_kinds = set(np.flatnonzero(seen_c + mine + others_up).tolist())  # a face-up kind was offered
     mode_pass = False
     forced_claim = False
     res = None
     if natural:
-        rows.append(_natural_row(rules, held, seen_c + shown.sum(axis=0), N))
+        rows.append(_natural_row(rules, held, seen_c + others_up, N))
     elif off is not None:
         offered_kinds.add(off)
         if held[off] & 1 and (rules.dead_cards_claimable or not p_dead[off]):  # the claim is mandatory
@@ -389,15 +412,10 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
         dead_seq = np.zeros((N, N_KINDS), np.int64)
         where = np.flatnonzero(dead.ravel())
         dead_seq.ravel()[where] = np.arange(where.size)  # laid face up in seat and kind order
-        # the other seats: 9 cards each, their face-up cards and stand-ins for the hidden rest (the
-        # engines read only the count: each layout draws them afresh)
-        pool = np.repeat(np.arange(N_KINDS), (4 - p_held - waste - shown.sum(axis=0)
-                                              - (np.eye(N_KINDS, dtype=np.int64)[off] if mode_pass else 0)).clip(0))
-        at = 0
-        for t in range(1, N):
-            n = 9 - int(shown[t - 1].sum())
-            full_held[t] = shown[t - 1] + np.bincount(pool[at:at + n], minlength=N_KINDS)
-            at += n
+        unseen = 4 - p_held - waste - others_up
+        # the other seats: 9 cards each, counting their face-up ones
+        _stand_ins(full_held, face_up, 0, 9 - face_up.sum(axis=1),
+                   unseen - (np.eye(N_KINDS, dtype=np.int64)[off] if mode_pass else 0))
         state = {"held": full_held, "exposed": face_up, "dead": dead, "dead_seq": dead_seq, "kz4": kz4,
                  "waste": waste, "offered": sorted(offered_kinds), "top": 112 - stock, "dealer": 0,
                  "counter": int(where.size)}
@@ -407,7 +425,7 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
         else:
             opts = [int(k) for k in np.flatnonzero(p_dead if p_dead.any() else p_held & 1)]
             action, offer_from = ("claim+discard" if forced_claim else "discard"), -1
-        ref = 0 if mode_pass else _colour_cut_index(opts, p_held, 4 - p_held - waste - shown.sum(axis=0))
+        ref = 0 if mode_pass else _colour_cut_index(opts, p_held, unseen)
         res = _searched(rows, cfg, state, 0, opts, offer_from, action, mode_pass, ref,
                         seed=seed, samples=samples, budget_ms=budget_ms, engine=engine, start=start)
     df = _table(rows)
@@ -417,11 +435,9 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
         **(res.attrs() if res is not None else {"samples": 0, "stop": "exact", "batch": BATCH, "budget_ms": None,
                                                 "elapsed_ms": 0.0}),
         "natural": natural,
-        "hand": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(held[k]))),
-        "seen": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(seen_c[k]))),
+        "hand": _spelled(held), "seen": _spelled(seen_c),
         "offered": None if off is None else format_card(off),
-        "exposed": [" ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(row[k])))
-                    for row in np.vstack([mine[None, :], shown])], "stock": stock, "unit": "tou",
+        "exposed": [_spelled(row) for row in np.vstack([mine[None, :], shown])], "stock": stock, "unit": "tou",
         "claim": (("forced" if forced_claim else "not possible (your single of it is a dead card)"
                    if held[off] & 1 else "not possible (no single of it)") if off is not None else None),
         "model": (f"layouts of the unseen cards (other hands of 9 counting their face-up cards, even counts "
@@ -460,13 +476,7 @@ def view_state(view: Any, history: bool = True) -> dict[str, Any]:
     N = exposed.shape[0]
     held = np.zeros((N, N_KINDS), dtype=np.int64)
     held[view.seat] = np.asarray(view.hand, dtype=np.int64)
-    pool = np.repeat(np.arange(N_KINDS), np.asarray(view.unseen(), dtype=np.int64).clip(0))
-    at = 0
-    for t in range(N):
-        if t != view.seat:
-            n = int(pub["concealed"][t])
-            held[t] = exposed[t] + np.bincount(pool[at:at + n], minlength=N_KINDS)
-            at += n
+    _stand_ins(held, exposed, view.seat, pub["concealed"], view.unseen())
     state = {"held": held, "exposed": exposed, "dead": np.asarray(pub["dead"], dtype=np.int64),
              "dead_seq": np.asarray(pub["dead_seq"], dtype=np.int64), "kz4": np.asarray(pub["kz4"], dtype=np.int64),
              "waste": np.asarray(pub["waste"], dtype=np.int64), "offered": list(pub["offered"]), "top": int(pub["top"]),
@@ -509,10 +519,7 @@ def advise_view(view: Any, rules: RuleSet | str | None = None, *, samples: int |
     rules = resolve_rules(rules)
     samples = check_samples(samples)
     budget_ms = check_budget_ms(budget_ms)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise RulesError(f"seed={quote_token(seed)}: expected a whole number from 0 to 2^63-1")
-    if engine not in ("compiled", "reference"):
-        raise RulesError(f"engine={quote_token(engine)}: expected 'compiled' or 'reference'")
+    _check_seed_engine(seed, engine)
     state = view_state(view, bool(history))
     N = int(state["held"].shape[0])
     cfg = make_config(N, rules)
@@ -527,7 +534,7 @@ def advise_view(view: Any, rules: RuleSet | str | None = None, *, samples: int |
     df.attrs.update({
         "game": "nine-ten", "rules": rules.to_dict(), "players": N, "seed": int(seed), **res.attrs(),
         "seat": int(view.seat), "dealer": int(view.dealer), "pick": _pick_label(df),
-        "hand": " ".join(format_card(k) for k in range(N_KINDS) for _ in range(int(view.hand[k]))),
+        "hand": _spelled(view.hand),
         "stock": int(view.stock_left), "unit": "tou", "history": bool(history),
         "model": (f"layouts of the cards the seat has not seen (each other seat hiding its count, every face-up "
                   f"and dead card where it is{', weighed by the recorded discards and resampled' if history else ''}"
