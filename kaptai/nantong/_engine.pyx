@@ -1463,15 +1463,17 @@ def run_hands(cfg, codes, bit_generator, Py_ssize_t hands, decision_log=None, be
     return out
 
 
-def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_generator):
+def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_generator, others=None):
     """Roll out every discard of ``hand`` (seat ``seat``'s concealed counts, its turn to discard)
     over ``samples`` layouts of the unseen cards; per candidate (canonical order) the sums over
     the layouts of 12 x net, its square, 12 x hand-win share, completions, 胡數 and its square.
 
     ``melds``: the seat's exposed sets as (type code, kind); ``seen``: counts of every card
-    face up (the seat's sets included); ``turned``: the turned kinds, or empty (then sampled per layout).  The other
-    active seats hold 22 concealed cards each and no sets; the rest of the unseen cards is the
-    stock (``pos`` = 120 minus its size)."""
+    face up (every seat's sets included); ``turned``: the turned kinds, or empty (then sampled per layout).
+    ``others``: per other active seat in turn order (``seat + 1``, ``seat + 2``, ...) a pair
+    (concealed count, its exposed sets as (type code, kind)); default None: each holds 22
+    concealed cards and no sets.  The rest of the unseen cards is the stock (``pos`` = 120
+    minus its size)."""
     from kaptai.nantong.config import EngineError
 
     _eval_module.build_tables()
@@ -1509,6 +1511,19 @@ def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_g
         g.s[seat].mt[g.s[seat].nm] = t
         g.s[seat].mk[g.s[seat].nm] = k
         g.s[seat].nm += 1
+    if others is not None:
+        if len(others) != A - 1:
+            raise ValueError(f"others: {len(others)} seats, expected {A - 1}")
+        for i in range(A - 1):
+            p = (seat + 1 + i) % A
+            size, sets = others[i]
+            if not 0 <= int(size) <= 22 or len(sets) > MAXM:
+                raise ValueError(f"others[{i}]: {size} concealed cards and {len(sets)} sets")
+            sizes[p] = int(size)
+            for t, k in sets:
+                g.s[p].mt[g.s[p].nm] = int(t)
+                g.s[p].mk[g.s[p].nm] = int(k)
+                g.s[p].nm += 1
     g.turned[0] = 0
     g.turned[1] = 0  # placeholders when the turned cards are sampled
     for i in range(len(turned)):
@@ -1518,7 +1533,11 @@ def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_g
     hidden = 0
     for k in range(NK):
         hidden += 4 - g.s[seat].c[k] - g.pub[k]
-    g.pos = NCARDS - (hidden - nturn - 22 * (A - 1))
+    n = 0
+    for p in range(A):
+        if p != seat:
+            n += sizes[p]
+    g.pos = NCARDS - (hidden - nturn - n)
     if g.pos > NCARDS - g.reserve:
         raise EngineError("advise: no stock left for this position")
     g.discards = 0

@@ -64,6 +64,7 @@ from kaptai.errors import RulesError, quote_token
 from kaptai.nantong.cards import (
     MELD_TYPES,
     HandSizeError,
+    Meld,
     MeldError,
     TooManyCopiesError,
     format_card,
@@ -124,6 +125,22 @@ def _melds(text: str, jiang: tuple[int, ...]) -> list[tuple[str, int, int]]:
     return out
 
 
+def _others(text: str, jiang: tuple[int, ...], active: int) -> list[list[tuple[str, int, int]]]:
+    """The other active seats' sets of ``others`` (``;`` between seats, turn order from the next
+    seat), one list per other seat (empty text: no sets anywhere)."""
+    parts = text.split(";")
+    if len(parts) > active - 1:
+        raise MeldError(f"others: {len(parts)} seats given ({quote_token(text)}); there are {active - 1} other "
+                        f"active seats (';' between seats, the next seat first)")
+    out = []
+    for i, part in enumerate(parts, 1):
+        try:
+            out.append(_melds(part, jiang) if part.strip() else [])
+        except MeldError as exc:
+            raise MeldError(f"others, seat {i} after you: {exc}") from None
+    return out + [[] for _ in range(active - 1 - len(out))]
+
+
 def _text_arg(name: str, value: Any, *, seq: bool = True) -> None:
     """``value`` must be notation (a string), or with ``seq`` a sequence of kinds / counts."""
     ok = isinstance(value, str) or (seq and isinstance(value, (list, tuple, np.ndarray)))
@@ -139,7 +156,7 @@ def _win_score(hand: tuple[int, ...], ms: list[tuple[str, int, int]], jiang: tup
     (the card just drawn is not typed).  Every kind held is tried the first time (``order`` empty;
     it is then filled with the kinds, best first); afterwards, for other turned cards, the three
     best kinds of that first reading."""
-    from kaptai.nantong.cards import Meld, ScoreRecord
+    from kaptai.nantong.cards import ScoreRecord
     from kaptai.nantong.scoring import score
 
     melds = tuple(Meld(t, k) for t, k, _ in ms)
@@ -155,7 +172,7 @@ def _win_score(hand: tuple[int, ...], ms: list[tuple[str, int, int]], jiang: tup
 
 
 def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, melds: str = "", jiang: Any = "",
-           players: int = 3, samples: int | None = None, seed: int | None = 0,
+           others: str = "", players: int = 3, samples: int | None = None, seed: int | None = 0,
            budget_ms: float = DEFAULT_BUDGET_MS) -> pd.DataFrame:
     """Every discard of ``hand`` with its value, P(win), expected 胡數, distance and live outs;
     a complete hand first gets the row ``win`` (自摸, the self-drawn win now).
@@ -166,7 +183,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         The concealed hand after the draw (notation of docs/nantong.md, e.g. ``"123b qzx3"``);
         with ``melds`` it makes 23 units.
     seen : str, optional
-        Every other card face up: discards, the other seats' exposed sets.
+        Every other card face up: the discards, and the other seats' exposed sets unless they are
+        given in ``others``.
     rules : RuleSet or str, optional
         The rules (the settlement decides ``value``; default the preset ``nantong``).
     melds : str, optional
@@ -174,6 +192,13 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         and ``hezi`` need ``jiang``).
     jiang : str, optional
         The turned cards (翻將), e.g. ``"5w 7b"``; empty: unknown, sampled with the unseen cards.
+    others : str, optional
+        The other active seats' exposed sets, seat by seat in turn order from the next seat, ``;``
+        between seats, each as ``melds`` (``"pong:5w; mkong:9t pong:qz"``: the next seat shows a
+        pong of 5w, the one after a kong and a pong).  Their cards count as face up (leave them
+        out of ``seen``), and each of those seats holds 22 concealed cards less 3 a set (a kong
+        counting 3, 和子 0) and plays and scores with its sets.  Empty (the default): each other
+        seat holds 22 concealed cards and no sets, and any sets it shows belong in ``seen``.
     players : int
         3 or 4 (4 seats a sitter; 3 active seats play either way).
     samples : int, optional
@@ -234,6 +259,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     _text_arg("seen", seen)
     _text_arg("jiang", jiang)
     _text_arg("melds", melds, seq=False)
+    others = "" if others is None else others
+    _text_arg("others", others, seq=False)
     h = hand_counts(hand).astype(np.int64)
     s = hand_counts(seen).astype(np.int64) if (not isinstance(seen, str) or seen.strip()) else np.zeros(30, np.int64)
     jt = tuple(parse_cards(jiang)) if (not isinstance(jiang, str) or jiang.strip()) else ()
@@ -241,27 +268,40 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     if jt and len(jt) != nt:
         raise RulesError(f"jiang={quote_token(format_cards(jt))}: expected {nt} turned card{'s' if nt > 1 else ''}")
     ms = _melds(melds, jt) if melds.strip() else []
+    oms = _others(others, jt, cfg.active)
     used = h + s
     for k in jt:
         used[k] += 1
-    for _, k, n in ms:
+    for _, k, n in ms + [m for om in oms for m in om]:
         used[k] += n
     over = np.nonzero(used > 4)[0]
     if over.size:
         k = int(over[0])
-        raise TooManyCopiesError(f"card {format_card(k)!r} used {int(used[k])} times in hand + melds + seen + jiang; "
-                                 f"the deck has 4")
-    counted = sum(1 for t, k, _ in ms if not (t == "hezi" or (t == "qishou" and k in jt and cfg.jiang_set_replacement == 3)))
-    units = int(h.sum()) + 3 * counted
+        raise TooManyCopiesError(f"card {format_card(k)!r} used {int(used[k])} times in hand + melds + others + seen "
+                                 f"+ jiang; the deck has 4")
+
+    def counted(sets: list[tuple[str, int, int]]) -> int:
+        return sum(1 for t, k, _ in sets if not (t == "hezi" or (t == "qishou" and k in jt and cfg.jiang_set_replacement == 3)))
+
+    units = int(h.sum()) + 3 * counted(ms)
     if units != 23:
         raise HandSizeError(f"hand + melds = {units} units (kong = 3, hezi = 0); expected 23: the hand after the draw, "
                             f"before the discard")
     pub = s.copy()
-    for _, k, n in ms:
+    for _, k, n in ms + [m for om in oms for m in om]:
         pub[k] += n
+    sizes = [22 - 3 * counted(om) for om in oms] if others.strip() else [22] * (cfg.active - 1)
+    for i, (om, size) in enumerate(zip(oms, sizes), 1):
+        if size < 1:
+            raise MeldError(f"others: seat {i} after you shows {len(om)} sets, {3 * counted(om)} units; a seat holds 22 "
+                            f"units between turns and at least one concealed card")
     unseen = int(120 - h.sum() - pub.sum() - len(jt))
-    stock = unseen - (0 if jt else nt) - 22 * (cfg.active - 1)
-    if stock < 1 + cfg.reserve:
+    stock = unseen - (0 if jt else nt) - sum(sizes)
+    if stock < cfg.reserve:  # stock == reserve: the last discard of the hand (only claims can follow)
+        if others.strip():
+            up = int(s.sum()) + sum(n for om in oms for _, _, n in om)
+            raise RulesError(f"{up} cards seen and shown by the other seats leave no stock: the other hands hold "
+                             f"{' and '.join(map(str, sizes))} concealed cards and {unseen} cards are unseen")
         raise RulesError(f"{int(s.sum())} seen cards leave no stock: the other hands hold 22 cards each and "
                          f"{unseen} cards are unseen")
     complete = bool(is_complete(h.astype(np.uint8), r))
@@ -270,6 +310,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     win_cache: dict[tuple[int, ...], tuple[int, int]] = {}
     win_order: list[int] = []
     meld_arg = [(_MELD_CODE[t], k) for t, k, _ in ms]
+    others_arg = [(size, [(_MELD_CODE[t], k) for t, k, _ in om]) for size, om in zip(sizes, oms)] if others.strip() else None
+    omelds = [tuple(Meld(t, k) for t, k, _ in om) for om in oms] if others.strip() else [()] * (cfg.active - 1)
     h8, pub64 = h.astype(np.uint8), pub.astype(np.int64)
     cand_box: list[list[int]] = []
 
@@ -288,9 +330,11 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
             if turned not in win_cache:
                 win_cache[turned] = _win_score(hand_t, ms, turned, r, win_order)
             totals, raws = [win_cache[turned][0]], [win_cache[turned][1]]
+            at = 0
             for q in range(others):
-                oh = tuple(sorted(int(x) for x in rest[22 * q: 22 * (q + 1)]))
-                sc = score(ScoreRecord(jiang=turned, win="none", win_card=None, hand=oh, melds=()), r)
+                oh = tuple(sorted(int(x) for x in rest[at: at + sizes[q]]))
+                at += sizes[q]
+                sc = score(ScoreRecord(jiang=turned, win="none", win_card=None, hand=oh, melds=omelds[q]), r)
                 totals.append(sc.total)
                 raws.append(sc.raw)
             winners = hand_winners(totals, [True] + [False] * others, r, raws=raws)
@@ -302,7 +346,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     def evaluate(bg: np.random.PCG64, n: int) -> np.ndarray:
         rows = []
         for _t in range(n):  # one layout per call: per-layout values for the paired differences
-            cand, res = _engine.advise_position(cfg, 0, h8, meld_arg, pub64, list(jt), 1, bg)  # the engine adds jt
+            cand, res = _engine.advise_position(cfg, 0, h8, meld_arg, pub64, list(jt), 1, bg,  # the engine adds jt
+                                                others_arg)
             cand_box[:] = [list(cand)]
             rows.append(res[:, [0, 2, 4, 3]].astype(np.float64) / (NET_SCALE, NET_SCALE, 1, 1))
         v = np.stack(rows, axis=2).transpose(1, 0, 2)  # (quantities, options, n)

@@ -153,7 +153,7 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     df = run(args.hand, args.seen or "", rules, melds=args.melds or "", jiang=args.jiang or "",
-             players=_players(args, game), samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
+             others=args.others or "", players=_players(args, game), samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
     a = df.attrs
     value = ("value = win share (rank_only: the same quantity as p_win, the same Wilson interval)"
              if rules.settlement == "rank_only" else f"value = net points under {rules.settlement}")
@@ -252,6 +252,11 @@ def _commands() -> dict[str, Command]:
                 help="your exposed sets, TYPE:CARD tokens (pong, mkong, ckong, qishou, hezi); default none"),
             Opt("--jiang", "str", default="", empty_ok=True, metavar="CARDS", sample="5w 7b",
                 help="the turned cards (翻將); default unknown: sampled with the unseen cards"),
+            Opt("--others", "str", default="", empty_ok=True, metavar="SETS", sample="pong:6t; pong:qz",
+                help="the other seats' exposed sets, the next seat first, ';' between seats, TYPE:CARD tokens "
+                     "as --melds (\"pong:5w; mkong:9t pong:qz\"); each such seat then holds 22 concealed cards "
+                     "less 3 a set and scores with its sets; leave these cards out of --seen; default: each "
+                     "other seat holds 22 concealed cards and any sets shown go in --seen"),
             players, *o.advice_budget("position"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(),

@@ -28,10 +28,6 @@ __all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "re
            "review_command"]
 
 GAME = "nantong"
-#: Cards a shown set holds (for the cards seen face up).
-_SIZE = {"pong": 3, "kong": 4, "mkong": 4, "ckong": 4}
-
-
 def show(k: int, ascii: bool) -> str:
     """A card for the screen: its Chinese name and code, or the code alone."""
     return format_card(k) if ascii else f"{format_card(k, chinese=True)}({format_card(k)})"
@@ -48,20 +44,28 @@ def _melds_text(melds: Sequence[tuple[str, int]]) -> str:
     return " ".join(f"{t}:{format_card(k)}" for t, k in melds)
 
 
-def _seen(view: PlayerView) -> list[int]:
-    """Every card face up outside the seat's hand and sets: the discards and the other seats'
-    sets (a claimed discard counted once: each kind capped at the copies not in the seat's
-    own hand, sets and the turned cards)."""
+def _set_cards(t: str, k: int, turned: Sequence[int]) -> int:
+    """Cards a shown set holds: a pong 3, a kong 4, 和子 2, a 起手 set 4 (3 of a turned card)."""
+    if t == "qishou":
+        return 3 if k in turned else 4
+    return {"pong": 3, "hezi": 2}.get(t, 4)
+
+
+def _seen(view: PlayerView, sets: bool = True) -> list[int]:
+    """Every card face up outside the seat's hand and sets: the discards nobody claimed (a pong
+    or a kong made on a discard holds that discard) and, with ``sets``, the other seats' sets."""
     n = [0] * len(view.hand)
     for k in view.discards:
         n[k] += 1
     own = [0] * len(view.hand)
     for s, ms in enumerate(view.melds):
         for t, k in ms:
-            if s == view.seat:
-                own[k] += _SIZE.get(t, 3)
+            if t in ("pong", "mkong"):  # made on a discard (a kong added to a pong keeps its discard)
+                n[k] -= 1
+            if s == view.seat or not sets:
+                own[k] += _set_cards(t, k, view.turned)
             else:
-                n[k] += _SIZE.get(t, 3)
+                n[k] += _set_cards(t, k, view.turned)
     for k in view.turned:
         own[k] += 1
     out: list[int] = []
@@ -70,13 +74,28 @@ def _seen(view: PlayerView) -> list[int]:
     return out
 
 
-def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, seed: int) -> Any:
-    """The advisor's table for a discard of ``view`` (best first)."""
-    from kaptai.nantong.advisor import advise
+def _others_text(view: PlayerView, active: int) -> str:
+    """The other active seats' sets, turn order from the next seat (the advisor's ``others``)."""
+    return "; ".join(_melds_text(view.melds[(view.seat + i) % active]) for i in range(1, active))
 
-    return advise(_kinds(view.hand), seen=" ".join(format_card(k) for k in _seen(view)), rules=rules,
-                  melds=_melds_text(view.melds[view.seat]), jiang=" ".join(format_card(k) for k in view.turned),
-                  players=players, samples=samples, seed=seed)
+
+#: Whether :func:`advice` gives the advisor the other seats' sets as theirs (``others``: their
+#: concealed counts and scores follow) rather than among the cards seen (each then holding 22).
+USE_OTHERS = True
+
+
+def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, seed: int) -> Any:
+    """The advisor's table for a discard of ``view`` (best first): the concealed hand, the
+    seat's sets, the turned cards, the other seats' sets as theirs (:data:`USE_OTHERS`) and the
+    discards not claimed."""
+    from kaptai.nantong.advisor import advise
+    from kaptai.nantong.config import make_config
+
+    others = _others_text(view, make_config(players, rules).active) if USE_OTHERS else ""
+    return advise(_kinds(view.hand), seen=" ".join(format_card(k) for k in _seen(view, sets=not USE_OTHERS)),
+                  rules=rules, melds=_melds_text(view.melds[view.seat]),
+                  jiang=" ".join(format_card(k) for k in view.turned), others=others, players=players,
+                  samples=samples, seed=seed)
 
 
 def _yes(t: str) -> bool:
