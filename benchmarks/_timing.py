@@ -107,3 +107,38 @@ def paired_text(a_name: str, a, b_name: str, b) -> str:
     d = b - a
     return (f"{a_name} {a.mean():+.3f} +- {ci(a):.3f}, {b_name} {b.mean():+.3f} +- {ci(b):.3f}; "
             f"paired {b_name} - {a_name}: {d.mean():+.3f} +- {ci(d):.3f}")
+
+
+def modes_arg(ap, text: str, modes: tuple[str, ...]) -> tuple[str, ...]:
+    """The modes of a ``--modes a,b,...`` argument, in ``modes``' order (two or more of them, else
+    ``ap.error``): the advisor duels' choice of players.
+
+    >>> import argparse
+    >>> modes_arg(argparse.ArgumentParser(), "top,field", ("field", "typed", "top"))
+    ('field', 'top')
+    """
+    asked = text.split(",")
+    out = tuple(m for m in modes if m in asked)
+    if len(out) < 2 or set(asked) - set(modes):
+        ap.error(f"--modes: two or more of {', '.join(modes)}")
+    return out
+
+
+def deal_chunks(fn: Callable[[tuple], dict], deals: int, workers: int, *args: object) -> list[dict]:
+    """``fn((lo, hi, *args))`` over ``4 x workers`` slices ``[lo, hi)`` of ``range(deals)`` in a
+    process pool of ``workers``, the parts in deal order (the advisor duels' runner).
+
+    >>> [p["lo"] for p in deal_chunks(_span, 10, 1, "x")]
+    [0, 3, 6, 9]
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    step = max(1, -(-deals // (4 * workers)))
+    jobs = [(lo, min(lo + step, deals), *args) for lo in range(0, deals, step)]
+    with ProcessPoolExecutor(workers) as ex:
+        return list(ex.map(fn, jobs))
+
+
+def _span(job: tuple) -> dict:
+    """:func:`deal_chunks`' doctest job."""
+    return {"lo": job[0], "hi": job[1]}

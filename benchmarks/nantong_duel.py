@@ -1,7 +1,7 @@
 """Duplicate-deal duel of Nantong long cards: one ``search`` seat against a field of another policy.
 
 ``python benchmarks/nantong_duel.py --field max_melds --deals 600 --seed 1 [--variant rank_only|winner_collects]
-[--samples 16] [--particles 4] [--workers 2]``
+[--samples 16] [--particles 4] [--candidates 4] [--margin 1] [--guard 1] [--save FILE.npy] [--workers 2]``
 
 Every deal (one ``PCG64`` of its own seed: the engine shuffles the whole wall before any policy
 acts) is played ``A + 1`` times with the compiled engine: once with the field at every seat (the
@@ -31,12 +31,12 @@ VARIANTS = ("rank_only", "winner_collects", "pairwise_difference")
 
 
 def _chunk(args: tuple) -> dict:
-    field, lo, hi, seed, variant, samples, particles = args
+    field, lo, hi, seed, variant, samples, particles, extra = args
     from kaptai.nantong.atlas import hand_rows
     from kaptai.nantong.config import make_config
     from kaptai.nantong.engine import run_hands
 
-    cfg = make_config(3, {"settlement": variant}, samples=samples, particles=particles)
+    cfg = make_config(3, {"settlement": variant}, samples=samples, particles=particles, **extra)
     A = cfg.active
     vf, vb, own = [], [], []
     t0 = time.process_time()
@@ -64,8 +64,11 @@ def _ci(x: np.ndarray) -> dict:
 
 
 def duel(field: str, deals: int, seed: int, variant: str = "rank_only", samples: int = 16, workers: int = 1,
-         chunk: int = 50, particles: int = 4) -> dict:
-    jobs = [(field, lo, min(lo + chunk, deals), seed, variant, samples, particles) for lo in range(0, deals, chunk)]
+         chunk: int = 50, particles: int = 4, save: str | None = None, **extra) -> dict:
+    """``extra``: further ``make_config`` settings of the search (``candidates``, ``margin``, ``guard``);
+    ``save``: a ``.npy`` path for the per-deal ``diff_vs_baseline`` (to pair two runs on the same deals)."""
+    jobs = [(field, lo, min(lo + chunk, deals), seed, variant, samples, particles, extra)
+            for lo in range(0, deals, chunk)]
     t0 = time.time()
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
@@ -75,7 +78,9 @@ def duel(field: str, deals: int, seed: int, variant: str = "rank_only", samples:
     vf = np.concatenate([p["vf"] for p in parts])
     vb = np.concatenate([p["vb"] for p in parts])
     own = np.concatenate([p["own"] for p in parts])
-    return {"field": field, "variant": variant, "deals": deals, "search_hands": 3 * deals, "seed": seed,
+    if save:
+        np.save(save, vb)
+    return {**extra, "field": field, "variant": variant, "deals": deals, "search_hands": 3 * deals, "seed": seed,
             "samples": samples, "particles": particles, "diff_vs_field": _ci(vf), "diff_vs_baseline": _ci(vb), "search_ev": _ci(own),
             "wall_s": round(time.time() - t0, 1), "cpu_s": round(sum(p["cpu"] for p in parts), 1)}
 
@@ -89,8 +94,14 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--particles", type=int, default=4)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--candidates", type=int, default=None)
+    ap.add_argument("--margin", type=int, default=None)
+    ap.add_argument("--guard", type=float, default=None)
+    ap.add_argument("--save", default=None, help="a .npy path for the per-deal diff_vs_baseline")
     a = ap.parse_args()
-    print(json.dumps(duel(a.field, a.deals, a.seed, a.variant, a.samples, a.workers, particles=a.particles)), flush=True)
+    extra = {k: getattr(a, k) for k in ("candidates", "margin", "guard") if getattr(a, k) is not None}
+    print(json.dumps(duel(a.field, a.deals, a.seed, a.variant, a.samples, a.workers, particles=a.particles,
+                          save=a.save, **extra)), flush=True)
 
 
 if __name__ == "__main__":

@@ -32,10 +32,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
-from _timing import paired_text
+from _timing import deal_chunks, modes_arg, paired_text
 
 from kaptai.errors import RulesError
 from kaptai.nineten.policies import Policy
@@ -115,15 +114,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--modes", default="typed,uniform,position")
     a = ap.parse_args()
-    modes = tuple(m for m in MODES if m in a.modes.split(","))
-    if len(modes) < 2 or set(a.modes.split(",")) - set(MODES):
-        ap.error(f"--modes: two or more of {', '.join(MODES)}")
+    modes = modes_arg(ap, a.modes, MODES)
     t0 = time.perf_counter()
-    step = max(1, -(-a.deals // (4 * a.workers)))
-    jobs = [(lo, min(lo + step, a.deals), a.seed, a.field, a.samples, a.variant, a.players, modes)
-            for lo in range(0, a.deals, step)]
-    with ProcessPoolExecutor(a.workers) as ex:
-        parts = list(ex.map(_chunk, jobs))
+    parts = deal_chunks(_chunk, a.deals, a.workers, a.seed, a.field, a.samples, a.variant, a.players, modes)
     ev = {m: np.concatenate([p[m] for p in parts]) for m in modes}
     print(f"nine-ten {a.variant}, {a.players} players, field {a.field}, {a.deals} deals x {a.players} seats, "
           f"seed {a.seed}, {a.samples} layouts a decision ({time.perf_counter() - t0:.0f} s)")
