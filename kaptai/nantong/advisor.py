@@ -281,7 +281,9 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
                                  f"+ jiang; the deck has 4")
 
     def counted(sets: list[tuple[str, int, int]]) -> int:
-        return sum(1 for t, k, _ in sets if not (t == "hezi" or (t == "qishou" and k in jt and cfg.jiang_set_replacement == 3)))
+        """Sets counting 3 units (not 和子, nor a 起手 set of a turned card replaced)."""
+        return sum(1 for t, k, _ in sets
+                   if not (t == "hezi" or (t == "qishou" and k in jt and cfg.jiang_set_replacement == 3)))
 
     units = int(h.sum()) + 3 * counted(ms)
     if units != 23:
@@ -293,8 +295,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     sizes = [22 - 3 * counted(om) for om in oms] if others.strip() else [22] * (cfg.active - 1)
     for i, (om, size) in enumerate(zip(oms, sizes), 1):
         if size < 1:
-            raise MeldError(f"others: seat {i} after you shows {len(om)} sets, {3 * counted(om)} units; a seat holds 22 "
-                            f"units between turns and at least one concealed card")
+            raise MeldError(f"others: seat {i} after you shows {len(om)} sets, {3 * counted(om)} units; a seat "
+                            f"holds 22 units between turns and at least one concealed card")
     unseen = int(120 - h.sum() - pub.sum() - len(jt))
     stock = unseen - (0 if jt else nt) - sum(sizes)
     if stock < cfg.reserve:  # stock == reserve: the last discard of the hand (only claims can follow)
@@ -310,7 +312,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     win_cache: dict[tuple[int, ...], tuple[int, int]] = {}
     win_order: list[int] = []
     meld_arg = [(_MELD_CODE[t], k) for t, k, _ in ms]
-    others_arg = [(size, [(_MELD_CODE[t], k) for t, k, _ in om]) for size, om in zip(sizes, oms)] if others.strip() else None
+    others_arg = ([(size, [(_MELD_CODE[t], k) for t, k, _ in om]) for size, om in zip(sizes, oms)]
+                  if others.strip() else None)
     omelds = [tuple(Meld(t, k) for t, k, _ in om) for om in oms] if others.strip() else [()] * (cfg.active - 1)
     h8, pub64 = h.astype(np.uint8), pub.astype(np.int64)
     cand_box: list[list[int]] = []

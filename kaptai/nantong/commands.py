@@ -153,7 +153,8 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     df = run(args.hand, args.seen or "", rules, melds=args.melds or "", jiang=args.jiang or "",
-             others=args.others or "", players=_players(args, game), samples=args.samples, seed=args.seed, budget_ms=args.budget_ms)
+             others=args.others or "", players=_players(args, game), samples=args.samples, seed=args.seed,
+             budget_ms=args.budget_ms)
     a = df.attrs
     value = ("value = win share (rank_only: the same quantity as p_win, the same Wilson interval)"
              if rules.settlement == "rank_only" else f"value = net points under {rules.settlement}")

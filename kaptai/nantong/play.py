@@ -28,6 +28,8 @@ __all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "re
            "review_command"]
 
 GAME = "nantong"
+
+
 def show(k: int, ascii: bool) -> str:
     """A card for the screen: its Chinese name and code, or the code alone."""
     return format_card(k) if ascii else f"{format_card(k, chinese=True)}({format_card(k)})"
