@@ -17,7 +17,7 @@ import numpy as np
 
 from kaptai.core.options import check_count, check_seed
 from kaptai.errors import RulesError
-from kaptai.nantong.config import POLICY_CODES, EngineConfig, seat_players
+from kaptai.nantong.config import DECK_CARDS, POLICY_CODES, EngineConfig, seat_players
 from kaptai.nantong.policies import check_policies
 
 __all__ = ["run_hands", "run_matches", "search_stats", "CHUNK_HANDS"]
@@ -80,13 +80,15 @@ def run_hands(config: EngineConfig, hands: int, seed: Any = None, policies: Any 
         codes = [POLICY_CODES[p] for p in pols]
         if decision_log is None and belief_log is None:
             return _engine.run_hands(config, codes, bit_generator, hands)
-        cap = 64 * hands
+        # a hand has at most 120 discards and each asks at most every active seat once (its own
+        # discard, or a claim of another's): no more search decisions than that
+        cap = DECK_CARDS * config.active * hands
         arr = np.zeros((cap, 6), dtype=np.int64)
         bel = np.zeros((cap if belief_log is not None else 0, 3 + 3 * 4 * 30))
         out = _engine.run_hands(config, codes, bit_generator, hands, decision_log=arr,
                                 belief_log=bel if belief_log is not None else None)
         n = int(out.pop("search_decisions")[0])
-        if n > cap:  # pragma: no cover - more than 64 decisions a hand
+        if n > cap:  # pragma: no cover - the bound above cannot be passed
             raise RulesError(f"decision_log: {n} decisions exceed the log of {cap} rows")
         if decision_log is not None:
             decision_log.extend(tuple(int(x) for x in row) for row in arr[:n])

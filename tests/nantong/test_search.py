@@ -179,3 +179,15 @@ def test_budget_is_validated():
         make_config(3, margin="x")
     with pytest.raises(RulesError, match="particles=17"):
         make_config(3, particles=17)
+
+
+def test_a_hand_of_more_than_64_search_decisions_is_logged_whole():
+    # seed 24: three search seats make 67 decisions in one hand; the compiled log held 64 rows a
+    # hand until 2026-12-05 and refused it (the bound is now 120 discards x the active seats)
+    cfg = make_config(3, samples=2, candidates=2)
+    la: list = []
+    lb: list = []
+    a = run_hands(cfg, 1, seed=24, policies="search", decision_log=la)
+    b = run_hands(cfg, 1, seed=24, policies="search", compiled=False, decision_log=lb)
+    assert len(la) == 67 and la == lb
+    _same(a, b)
