@@ -75,6 +75,7 @@ from kaptai.nantong.cards import (
 from kaptai.nantong.config import NET_SCALE, make_config
 from kaptai.nantong.evaluate import distance_many, hand_counts, is_complete, live_outs
 from kaptai.nantong.rules import RuleSet, resolve_rules
+from kaptai.nantong.scoring import meld_units
 
 __all__ = ["ADVICE_COLUMNS", "BATCH", "DEFAULT_ADVISE_SAMPLES", "advise"]
 
@@ -269,10 +270,11 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         raise RulesError(f"jiang={quote_token(format_cards(jt))}: expected {nt} turned card{'s' if nt > 1 else ''}")
     ms = _melds(melds, jt) if melds.strip() else []
     oms = _others(others, jt, cfg.active)
+    shown = ms + [m for om in oms for m in om]  # every seat's sets: (type, kind, cards)
     used = h + s
     for k in jt:
         used[k] += 1
-    for _, k, n in ms + [m for om in oms for m in om]:
+    for _, k, n in shown:
         used[k] += n
     over = np.nonzero(used > 4)[0]
     if over.size:
@@ -280,22 +282,20 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         raise TooManyCopiesError(f"card {format_card(k)!r} used {int(used[k])} times in hand + melds + others + seen "
                                  f"+ jiang; the deck has 4")
 
-    def counted(sets: list[tuple[str, int, int]]) -> int:
-        """Sets counting 3 units (not 和子, nor a 起手 set of a turned card replaced)."""
-        return sum(1 for t, k, _ in sets
-                   if not (t == "hezi" or (t == "qishou" and k in jt and cfg.jiang_set_replacement == 3)))
+    def units(sets: list[tuple[str, int, int]]) -> int:
+        return sum(meld_units(t, k, jt, r) for t, k, _ in sets)
 
-    units = int(h.sum()) + 3 * counted(ms)
-    if units != 23:
-        raise HandSizeError(f"hand + melds = {units} units (kong = 3, hezi = 0); expected 23: the hand after the draw, "
+    held = int(h.sum()) + units(ms)
+    if held != 23:
+        raise HandSizeError(f"hand + melds = {held} units (kong = 3, hezi = 0); expected 23: the hand after the draw, "
                             f"before the discard")
     pub = s.copy()
-    for _, k, n in ms + [m for om in oms for m in om]:
+    for _, k, n in shown:
         pub[k] += n
-    sizes = [22 - 3 * counted(om) for om in oms] if others.strip() else [22] * (cfg.active - 1)
+    sizes = [22 - units(om) for om in oms]  # 22 each without others
     for i, (om, size) in enumerate(zip(oms, sizes), 1):
         if size < 1:
-            raise MeldError(f"others: seat {i} after you shows {len(om)} sets, {3 * counted(om)} units; a seat "
+            raise MeldError(f"others: seat {i} after you shows {len(om)} sets, {units(om)} units; a seat "
                             f"holds 22 units between turns and at least one concealed card")
     unseen = int(120 - h.sum() - pub.sum() - len(jt))
     stock = unseen - (0 if jt else nt) - sum(sizes)
@@ -312,9 +312,8 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     win_cache: dict[tuple[int, ...], tuple[int, int]] = {}
     win_order: list[int] = []
     meld_arg = [(_MELD_CODE[t], k) for t, k, _ in ms]
-    others_arg = ([(size, [(_MELD_CODE[t], k) for t, k, _ in om]) for size, om in zip(sizes, oms)]
-                  if others.strip() else None)
-    omelds = [tuple(Meld(t, k) for t, k, _ in om) for om in oms] if others.strip() else [()] * (cfg.active - 1)
+    others_arg = [(size, [(_MELD_CODE[t], k) for t, k, _ in om]) for size, om in zip(sizes, oms)]
+    omelds = [tuple(Meld(t, k) for t, k, _ in om) for om in oms]
     h8, pub64 = h.astype(np.uint8), pub.astype(np.int64)
     cand_box: list[list[int]] = []
 

@@ -46,16 +46,11 @@ def _melds_text(melds: Sequence[tuple[str, int]]) -> str:
     return " ".join(f"{t}:{format_card(k)}" for t, k in melds)
 
 
-def _set_cards(t: str, k: int, turned: Sequence[int]) -> int:
-    """Cards a shown set holds: a pong 3, a kong 4, 和子 2, a 起手 set 4 (3 of a turned card)."""
-    if t == "qishou":
-        return 3 if k in turned else 4
-    return {"pong": 3, "hezi": 2}.get(t, 4)
-
-
 def _seen(view: PlayerView, sets: bool = True) -> list[int]:
     """Every card face up outside the seat's hand and sets: the discards nobody claimed (a pong
     or a kong made on a discard holds that discard) and, with ``sets``, the other seats' sets."""
+    from kaptai.nantong.scoring import meld_cards
+
     n = [0] * len(view.hand)
     for k in view.discards:
         n[k] += 1
@@ -65,9 +60,9 @@ def _seen(view: PlayerView, sets: bool = True) -> list[int]:
             if t in ("pong", "mkong"):  # made on a discard (a kong added to a pong keeps its discard)
                 n[k] -= 1
             if s == view.seat or not sets:
-                own[k] += _set_cards(t, k, view.turned)
+                own[k] += meld_cards(t, k, view.turned)
             else:
-                n[k] += _set_cards(t, k, view.turned)
+                n[k] += meld_cards(t, k, view.turned)
     for k in view.turned:
         own[k] += 1
     out: list[int] = []

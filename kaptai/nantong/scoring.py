@@ -67,6 +67,8 @@ __all__ = [
     "jiang_kinds",
     "laojiang_kinds",
     "remaining_copies",
+    "meld_cards",
+    "meld_units",
     "level",
     "set_value",
     "check_record",
@@ -157,22 +159,34 @@ def set_value(column: str, kind: int, turned: Sequence[int], rules: RuleSet) -> 
 # ----------------------------------------------------------------------------- checks
 
 
-def _meld_cards(meld_type: str, kind: int, rec: ScoreRecord) -> int:
+def meld_cards(meld_type: str, kind: int, jiang: Sequence[int]) -> int:
+    """Cards a set holds, the turned cards ``jiang`` given: a pong 3, a kong 4, 和子 2, a 起手 set 4
+    (3 of a turned card).
+
+    >>> meld_cards("pong", 4, (4, 12)), meld_cards("qishou", 4, (4, 12)), meld_cards("qishou", 5, (4, 12))
+    (3, 3, 4)
+    """
     if meld_type == "qishou":
-        return 3 if kind in rec.jiang else 4
+        return 3 if kind in jiang else 4
     return _MELD_CARDS[meld_type]
 
 
-def _meld_units(meld_type: str, kind: int, rec: ScoreRecord, rules: RuleSet) -> int:
+def meld_units(meld_type: str, kind: int, jiang: Sequence[int], rules: RuleSet) -> int:
+    """Units a set counts toward the 22/23 of a hand: 3, but 0 for 和子 and, under
+    ``jiang_set_replacement=3``, for a 起手 set of a turned card.
+
+    >>> meld_units("mkong", 4, (4, 12), RuleSet()), meld_units("hezi", 4, (4, 4), RuleSet())
+    (3, 0)
+    """
     if meld_type == "hezi":
         return 0
-    if meld_type == "qishou" and kind in rec.jiang and rules.jiang_set_replacement == 3:
+    if meld_type == "qishou" and kind in jiang and rules.jiang_set_replacement == 3:
         return 0
     return 3
 
 
 def _counts_as_meld(meld_type: str, kind: int, rec: ScoreRecord, rules: RuleSet) -> bool:
-    return _meld_units(meld_type, kind, rec, rules) == 3
+    return meld_units(meld_type, kind, rec.jiang, rules) == 3
 
 
 def check_record(record: str | ScoreRecord, rules: Any = None) -> ScoreRecord:
@@ -235,14 +249,14 @@ def check_record(record: str | ScoreRecord, rules: Any = None) -> ScoreRecord:
     # 3. total copies
     used = Counter(int(k) for k in rec.hand)
     for m in rec.melds:
-        used[m.kind] += _meld_cards(m.type, m.kind, rec)
+        used[m.kind] += meld_cards(m.type, m.kind, rec.jiang)
     for t in turned:
         used[int(t)] += 1
     for k in sorted(used):
         if used[k] > 4:
             raise TooManyCopiesError(f"card {format_card(k)!r} used {used[k]} times; the deck has 4")
     # 4. size
-    units = len(rec.hand) + sum(_meld_units(m.type, m.kind, rec, rules) for m in rec.melds)
+    units = len(rec.hand) + sum(meld_units(m.type, m.kind, rec.jiang, rules) for m in rec.melds)
     expected = 23 if rec.completer else 22
     if units != expected:
         raise HandSizeError(
