@@ -1,7 +1,8 @@
 """Duplicate-deal duel of Nantong long cards: one ``search`` seat against a field of another policy.
 
 ``python benchmarks/nantong_duel.py --field max_melds --deals 600 --seed 1 [--variant rank_only|winner_collects]
-[--samples 16] [--particles 4] [--candidates 4] [--margin 1] [--guard 1] [--save FILE.npy] [--workers 2]``
+[--samples 16] [--particles 4] [--candidates 4] [--margin 1] [--guard 1] [--choice guard|rank] [--save FILE.npy]
+[--workers 2]``
 
 Every deal (one ``PCG64`` of its own seed: the engine shuffles the whole wall before any policy
 acts) is played ``A + 1`` times with the compiled engine: once with the field at every seat (the
@@ -65,7 +66,7 @@ def _ci(x: np.ndarray) -> dict:
 
 def duel(field: str, deals: int, seed: int, variant: str = "rank_only", samples: int = 16, workers: int = 1,
          chunk: int = 50, particles: int = 4, save: str | None = None, **extra) -> dict:
-    """``extra``: further ``make_config`` settings of the search (``candidates``, ``margin``, ``guard``);
+    """``extra``: further ``make_config`` settings of the search (``candidates``, ``margin``, ``guard``, ``choice``);
     ``save``: a ``.npy`` path for the per-deal ``diff_vs_baseline`` (to pair two runs on the same deals)."""
     jobs = [(field, lo, min(lo + chunk, deals), seed, variant, samples, particles, extra)
             for lo in range(0, deals, chunk)]
@@ -97,9 +98,10 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=None)
     ap.add_argument("--margin", type=int, default=None)
     ap.add_argument("--guard", type=float, default=None)
+    ap.add_argument("--choice", default=None, choices=("guard", "rank"))
     ap.add_argument("--save", default=None, help="a .npy path for the per-deal diff_vs_baseline")
     a = ap.parse_args()
-    extra = {k: getattr(a, k) for k in ("candidates", "margin", "guard") if getattr(a, k) is not None}
+    extra = {k: getattr(a, k) for k in ("candidates", "margin", "guard", "choice") if getattr(a, k) is not None}
     print(json.dumps(duel(a.field, a.deals, a.seed, a.variant, a.samples, a.workers, particles=a.particles,
                           save=a.save, **extra)), flush=True)
 

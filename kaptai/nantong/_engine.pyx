@@ -78,6 +78,7 @@ cdef struct Hand:
     int settle      # 0 rank_only, 1 pairwise_difference, 2 winner_collects
     int S, K, M     # samples, candidate cap, distance margin
     double z2       # the guard: z^2 of the paired test against the first candidate
+    int choice      # 0 the guard's rule, 1 the advisor's ranking (config.CHOICES)
     int rollout     # 1 in a rollout copy (no search, no log)
     int err         # an invariant failed (EngineError)
     int64_t* log
@@ -819,6 +820,50 @@ cdef int _best(Hand* g, int64_t* sums, int64_t* sq, int n) noexcept nogil:
     return 0
 
 
+cdef int _ranked(Hand* g, int p, int* cand, int64_t* sums, int64_t* vals, int n) noexcept nogil:
+    """The advisor's ranking (``choice='rank'``): among the candidates whose paired 95% interval
+    of the mean difference to the best mean reaches 0 (``D + 1.96 se(D) >= 0``, ``D`` = its mean
+    minus the best's), the least distance from ready after the discard, then the most live outs
+    (unseen copies of the waits of a ready hand, as the seat sees them), then the best mean, then
+    the first in canonical order."""
+    cdef int i, t, b = 0, k, w, best = -1, bd = 0, bo = 0, d, o
+    cdef double s1, s2, S = g.S, se2
+    cdef uint32_t m
+    cdef uint8_t* c = g.s[p].c
+    for i in range(1, n):
+        if sums[i] > sums[b]:
+            b = i
+    for i in range(n):
+        if i != b:
+            s1 = 0.0
+            s2 = 0.0
+            for t in range(g.S):
+                d = <int>(vals[t * n + i] - vals[t * n + b])
+                s1 += d
+                s2 += <double>d * d
+            # tied when s1 + 1.96 sqrt(S var) >= 0, var = (s2 - s1^2 / S) / (S - 1)
+            if S < 2.0:
+                continue
+            se2 = (s2 - s1 * s1 / S) / (S - 1.0) * S
+            if s1 < 0.0 and s1 * s1 > 1.96 * 1.96 * se2:
+                continue
+        k = cand[i]
+        c[k] -= 1
+        d = distance_hand(c, g.hs)
+        o = 0
+        if d == 0:
+            m = wait_mask(c, g.hs)
+            for w in range(NK):
+                if (m >> w) & 1:
+                    o += max(0, 4 - c[w] - g.pub[w])
+        c[k] += 1
+        if best < 0 or d < bd or (d == bd and (o > bo or (o == bo and sums[i] > sums[best]))):
+            best = i
+            bd = d
+            bo = o
+    return best
+
+
 # ----------------------------------------------------------------------------- inference (docs: "Opponent model", "Layouts")
 
 cdef struct SplitMix:
@@ -1212,6 +1257,7 @@ cdef int _search_discard(Hand* g, int p) noexcept nogil:
     cdef bitgen_t bg
     cdef Particles P
     cdef int* sel
+    cdef int64_t* vals = NULL
     n = _discard_candidates(g, p, cand, g.K, g.M)
     if n <= 1 or g.rollout:
         return cand[0]
@@ -1219,8 +1265,11 @@ cdef int _search_discard(Hand* g, int p) noexcept nogil:
         sums[i] = 0
         sq[i] = 0
     sel = <int*>malloc(g.S * sizeof(int))
-    if sel == NULL or _layouts_begin(g, p, &sm, &bg, &P, sel) < 0:
+    if g.choice == 1:
+        vals = <int64_t*>malloc(g.S * n * sizeof(int64_t))
+    if sel == NULL or (g.choice == 1 and vals == NULL) or _layouts_begin(g, p, &sm, &bg, &P, sel) < 0:
         free(sel)
+        free(vals)
         g.err = 1
         return cand[0]
     for t in range(g.S):
@@ -1228,6 +1277,7 @@ cdef int _search_discard(Hand* g, int p) noexcept nogil:
             g.err = 1
             _free_particles(&P)
             free(sel)
+            free(vals)
             return cand[0]
         for i in range(n):
             memcpy(&r, &smp, sizeof(Hand))
@@ -1237,9 +1287,15 @@ cdef int _search_discard(Hand* g, int p) noexcept nogil:
                 v0 = v
             sums[i] += v
             sq[i] += (v - v0) * (v - v0)
+            if vals != NULL:
+                vals[t * n + i] = v
     _free_particles(&P)
     free(sel)
-    b = _best(g, sums, sq, n)
+    if vals != NULL:
+        b = _ranked(g, p, cand, sums, vals, n)
+        free(vals)
+    else:
+        b = _best(g, sums, sq, n)
     _log(g, p, 0, n, cand[b], sums[b])
     return cand[b]
 
@@ -1319,6 +1375,7 @@ cdef object _configure(Hand* g, cfg, int32_t* opts, int8_t* lao):
     g.K = min(int(cfg.candidates), MAXC)
     g.M = cfg.margin
     g.z2 = float(cfg.guard) * float(cfg.guard)
+    g.choice = int(getattr(cfg, "choice", 0))
     g.rollout = 0
     g.err = 0
     g.log = NULL

@@ -47,6 +47,8 @@ __all__ = [
     "DEFAULT_MARGIN",
     "DEFAULT_GUARD",
     "DEFAULT_PARTICLES",
+    "DEFAULT_CHOICE",
+    "CHOICES",
     "INFER_PRIOR",
     "INFER_EPS",
     "INFER_HORIZON",
@@ -66,12 +68,20 @@ SETTLEMENT_CODES: Mapping[str, int] = {"rank_only": 0, "pairwise_difference": 1,
 #: 64 since 2026-12-05 (16 before: 64 - 16 layouts +0.055 +- 0.027 of the hand win a hand against
 #: max_melds players on fresh duplicate deals, docs/nantong.md, "The search's budget").
 DEFAULT_SAMPLES = 64
-#: Discard candidates of one search decision, at most, and their distance margin.
-DEFAULT_CANDIDATES = 4
+#: Discard candidates of one search decision, at most, and their distance margin (30: every held
+#: kind within the margin; 4 until 2026-12-05, with ``choice='guard'``).
+DEFAULT_CANDIDATES = 30
 DEFAULT_MARGIN = 1
 #: The guard: the search leaves the heuristic's move only for a candidate whose paired mean
 #: difference to it exceeds this many standard errors.
 DEFAULT_GUARD = 1.0
+#: How a search discard is chosen among its candidates' values: ``guard`` (the heuristic's move
+#: unless a candidate's paired mean beats it by ``guard`` standard errors) or ``rank`` (the
+#: advisor's ranking: among the candidates its layouts cannot tell from the best mean, the least
+#: distance from ready, then the most live outs, then the best mean).
+#: ``rank`` since 2026-12-05 (docs/nantong.md, "Choice by rank"); ``guard`` before.
+CHOICES = ("guard", "rank")
+DEFAULT_CHOICE = "rank"
 #: The search's inference: particles per layout (``C = F x S``); 0 = uniform layouts, no record read.
 DEFAULT_PARTICLES = 4
 #: The opponent model: prior of the styles max_melds, chase_qing, chase_hun, random.
@@ -139,7 +149,11 @@ class EngineConfig:
         distance margin (docs/nantong-engine.md, *Search*).
     guard : float
         z of the paired test a candidate must pass to replace the heuristic's move (0: the
-        plain best mean).
+        plain best mean): every claim, and the discards under ``choice`` 0.
+    choice : int
+        Index in :data:`CHOICES` of how a discard is chosen: 0 ``guard`` (the rule above), 1
+        ``rank`` (the advisor's ranking: among the candidates the layouts cannot tell from the best
+        mean, the least distance from ready, then the most live outs, then the best mean).
     particles : int
         The inference's particles per layout (docs/nantong-engine.md, *Layouts*); 0 = uniform
         layouts (the record is not read).
@@ -169,21 +183,28 @@ class EngineConfig:
     margin: int = DEFAULT_MARGIN
     guard: float = DEFAULT_GUARD
     particles: int = DEFAULT_PARTICLES
+    choice: int = CHOICES.index(DEFAULT_CHOICE)
 
 
 def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | None = None, *,
                 samples: int = DEFAULT_SAMPLES, candidates: int = DEFAULT_CANDIDATES, margin: int = DEFAULT_MARGIN,
-                guard: float = DEFAULT_GUARD, particles: int = DEFAULT_PARTICLES, **overrides: Any) -> EngineConfig:
+                guard: float = DEFAULT_GUARD, particles: int = DEFAULT_PARTICLES, choice: str = DEFAULT_CHOICE,
+                **overrides: Any) -> EngineConfig:
     """The engine configuration of ``players`` (3 or 4) under ``rules``.
 
-    ``samples``, ``candidates``, ``margin`` and ``guard`` set the ``search`` policy (layouts of
-    the unseen cards per decision; discard candidates at most; the distance margin of a
-    candidate over the best discard; the z a candidate must beat the heuristic's move by);
+    ``samples``, ``candidates``, ``margin``, ``guard`` and ``choice`` set the ``search`` policy
+    (layouts of the unseen cards per decision; discard candidates at most; the distance margin
+    of a candidate over the best discard; the z a candidate must beat the heuristic's move by;
+    ``'rank'`` or ``'guard'``, how a discard is chosen, :data:`CHOICES`);
     ``particles`` the inference's particles per layout (0: uniform layouts).  Raises RulesError for bad options, a bad budget and for
     the wild-card deck (no rules for it).
 
     >>> make_config(3, samples=4).samples, make_config(3, settlement="winner_collects").settlement
     (4, 2)
+
+    >>> cfg = make_config(3, choice="guard", candidates=4)  # the search before 2026-12-05
+    >>> CHOICES[cfg.choice], cfg.candidates, CHOICES[make_config(3).choice], make_config(3).candidates
+    ('guard', 4, 'rank', 30)
 
     >>> make_config(3, {"four_active": True}).active, make_config(4, {"four_active": True}).active
     (3, 4)
@@ -202,6 +223,8 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
         raise RulesError(f"guard={quote_token(guard)}: expected a number from 0 to 10")
     if isinstance(particles, bool) or not isinstance(particles, (int, np.integer)) or not 0 <= particles <= 16:
         raise RulesError(f"particles={quote_token(particles)}: expected an integer from 0 to 16")
+    if choice not in CHOICES:
+        raise RulesError(f"choice={quote_token(choice)}: expected one of {', '.join(CHOICES)}")
     r = resolve_rules(rules, **overrides)
     r.check_playable()
     lao = np.zeros(30, dtype=np.int8)
@@ -232,6 +255,7 @@ def make_config(players: int = 3, rules: RuleSet | str | Mapping[str, Any] | Non
         margin=int(margin),
         guard=float(guard),
         particles=int(particles),
+        choice=CHOICES.index(choice),
     )
 
 

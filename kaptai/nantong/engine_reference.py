@@ -687,9 +687,10 @@ class _Hand:
         s1, s2 = float(sums[b] - sums[0]), float(sq[b])
         return b if s1 * s1 * (S - 1.0) > z2 * (S * s2 - s1 * s1) else 0
 
-    def _values(self, make, cand: list, p: int) -> tuple[list[int], list[int]]:
+    def _values(self, make, cand: list, p: int, vals: list | None = None) -> tuple[list[int], list[int]]:
         """Sums over the samples of 12 x ``p``'s net per candidate and of the squared paired
-        differences to the first candidate; ``make()`` draws one sample, returns (copy, rollout)."""
+        differences to the first candidate; ``make()`` draws one sample, returns (copy, rollout).
+        ``vals`` (a list per candidate), if given, receives every per-sample value ``v_{i,t}``."""
         sums, sq = [0] * len(cand), [0] * len(cand)
         for _ in range(self.cfg.samples):
             smp, roll = make()
@@ -700,7 +701,48 @@ class _Hand:
                     v0 = v
                 sums[i] += v
                 sq[i] += (v - v0) * (v - v0)
+                if vals is not None:
+                    vals[i].append(v)
         return sums, sq
+
+    def _ranked(self, p: int, cand: list[int], sums: list[int], vals: list[list[int]]) -> int:
+        """The candidate chosen by rank: docs/nantong-engine.md, *Search*, paragraph "Choice by rank".
+
+        Tied with the best sum ``b``: ``b`` and, when ``S >= 2``, every candidate whose paired 95%
+        interval of the mean difference to ``b`` reaches 0; among them the least distance after
+        the discard, then the most live outs, then the largest sum, then the first."""
+        b = max(range(len(sums)), key=lambda i: (sums[i], -i))
+        S = float(self.cfg.samples)
+        c, pub, hs = self.c[p], self.pub, self.hs
+        best_key, best = None, b
+        for i, k in enumerate(cand):
+            if i != b:
+                if self.cfg.samples < 2:
+                    continue
+                s1 = s2 = 0.0
+                for t in range(self.cfg.samples):
+                    d = float(vals[i][t] - vals[b][t])
+                    s1 += d
+                    s2 += d * d
+                se2 = (s2 - s1 * s1 / S) / (S - 1.0) * S
+                if s1 < 0 and s1 * s1 > 1.96 * 1.96 * se2:
+                    continue
+            c[k] -= 1
+            dist = table_distance(c, hs)
+            outs = 0
+            if dist == 0:
+                for w in range(30):  # the waits: kinds that, added, complete the hand (no 5th copy)
+                    if c[w] < 4:
+                        c[w] += 1
+                        wait = table_complete(c, hs)
+                        c[w] -= 1
+                        if wait:
+                            outs += max(0, 4 - c[w] - pub[w])
+            c[k] += 1
+            key = (dist, -outs, -sums[i])  # the first in canonical order on equal keys
+            if best_key is None or key < best_key:
+                best_key, best = key, i
+        return best
 
     def _search_discard(self, p: int) -> int:
         cand = self._discard_candidates(p)
@@ -712,8 +754,13 @@ class _Hand:
         def make():
             return layout(), lambda h, k: self._rollout(h, p, p, k)
 
-        sums, sq = self._values(make, cand, p)
-        b = self._best(sums, sq)
+        if self.cfg.choice == 1:
+            vals: list[list[int]] = [[] for _ in cand]
+            sums, _sq = self._values(make, cand, p, vals)
+            b = self._ranked(p, cand, sums, vals)
+        else:
+            sums, sq = self._values(make, cand, p)
+            b = self._best(sums, sq)
         self._log(p, 0, len(cand), cand[b], sums[b])
         return cand[b]
 

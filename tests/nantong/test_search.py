@@ -70,6 +70,48 @@ def test_compiled_search_equals_reference_search_more_samples():
     _same(a, b)
 
 
+# (players, rules, search budget, seats, hands, seed): ``choice='rank'``; together over 200 search
+# discards, whole candidate lists (K = 30, M = 30) and the default cut (K = 4, M = 1), S = 1 (only
+# the best sum is tied) to S = 4.  Seeds picked so that some choices turn on the live outs (seed 104)
+# and on the 1.96 of the tie test (seeds 132, 163), not only on distance and sum.
+RANK_CASES = [
+    (3, {"reserve": 30}, dict(samples=2, candidates=30, margin=30, particles=1),
+     ("search", "search", "search"), 1, 104),
+    (3, {"settlement": "winner_collects", "reserve": 40}, dict(samples=3, candidates=4, margin=1),
+     ("search", "max_melds", "search"), 6, 132),
+    (4, {"four_active": True, "reserve": 20}, dict(samples=4, candidates=4, margin=1),
+     ("search", "chase_hun", "search", "search"), 5, 163),
+    (4, {"four_active": True, "settlement": "pairwise_difference", "reserve": 24},
+     dict(samples=2, candidates=30, margin=30, particles=0), ("search", "search", "search", "search"), 3, 44),
+    (3, {"reserve": 40}, dict(samples=1, candidates=30, margin=30), ("search", "search", "random"), 3, 45),
+    (4, {"four_active": True, "reserve": 20}, dict(samples=1, candidates=4, margin=1),
+     ("search", "search", "max_melds", "search"), 8, 46),
+]
+
+
+def test_compiled_search_equals_reference_search_choice_by_rank():
+    total = 0
+    for players, rules, budget, seats, hands, seed in RANK_CASES:
+        cfg = make_config(players, rules, choice="rank", **budget)
+        assert cfg.choice == 1
+        la: list = []
+        lb: list = []
+        a = run_hands(cfg, hands, seed=seed, policies=list(seats), decision_log=la)
+        b = run_hands(cfg, hands, seed=seed, policies=list(seats), compiled=False, decision_log=lb)
+        assert la == lb, (players, rules, budget)
+        _same(a, b)
+        for _hand, seat, typ, n, choice, _ in la:
+            assert seats[seat] == "search" and 2 <= n <= (budget["candidates"] if typ == 0 else 3)
+            assert (0 <= choice < 30) if typ == 0 else choice in (0, 1, 2)
+        total += sum(1 for row in la if row[2] == 0)
+    assert total >= 200, total
+
+
+def test_unknown_choice_is_refused():
+    with pytest.raises(RulesError, match=r"choice='best'"):
+        make_config(3, choice="best")
+
+
 def test_search_plays_legal_hands_and_is_reproducible():
     cfg = make_config(3, samples=3)
     log: list = []
@@ -184,7 +226,7 @@ def test_budget_is_validated():
 def test_a_hand_of_more_than_64_search_decisions_is_logged_whole():
     # seed 24: three search seats make 67 decisions in one hand; the compiled log held 64 rows a
     # hand until 2026-12-05 and refused it (the bound is now 120 discards x the active seats)
-    cfg = make_config(3, samples=2, candidates=2)
+    cfg = make_config(3, samples=2, candidates=2, choice="guard")
     la: list = []
     lb: list = []
     a = run_hands(cfg, 1, seed=24, policies="search", decision_log=la)
