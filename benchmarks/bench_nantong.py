@@ -15,7 +15,8 @@ the wall-clock rate in ``wall_clock``.
 * the exact deal tables (:func:`kaptai.nantong.odds.deal_odds`, target < 10 s each) and the
   engine with ``max_melds`` (target >= 10,000 complete 3-player hands/s), when present;
 * the ``search`` policy at its default budget: decisions per second (one search seat against
-  two max_melds seats, the league's table), complete hands per second of a table of three
+  two max_melds seats, the league's table; and the same with the discard rule before 2026-12-05,
+  ``choice='guard'`` with 4 candidates, for the ratio), complete hands per second of a table of three
   ``search`` players, and the median time of ``kaptai advise nantong`` (target <= 200 ms).
 """
 
@@ -183,6 +184,13 @@ def _search_rows(quick: bool) -> list[dict]:
     rows.append({"name": f"search inference: mean effective sample size of {cfg.particles * DEFAULT_SAMPLES} particles",
                  "value": (s1["ess"] - s0["ess"]) / nd, "unit": "particles", "repeats": 1,
                  "fallbacks": s1["fallbacks"] - s0["fallbacks"]})
+    cfg_g = make_config(3, choice="guard", candidates=4)  # the search before 2026-12-05, in the same run
+    log_g: list = []
+    t0 = time.process_time()
+    run_hands(cfg_g, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log_g)
+    cpu = time.process_time() - t0
+    rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, choice='guard', 4 candidates (before)",
+                 "value": len(log_g) / cpu, "unit": "decisions/s", "repeats": 1, "decisions": len(log_g)})
     cfg0 = make_config(3, particles=0)
     log0: list = []
     t0 = time.process_time()

@@ -320,6 +320,15 @@ def _summary(odds: pd.DataFrame, sims: dict[int, pd.DataFrame], fairs: dict[int,
     return blocks
 
 
+#: How the search picks its discard, by ``config.DEFAULT_CHOICE`` (the report says what it measured).
+_DISCARD_RULE = {
+    "rank": ("Its discard is ranked as kaptai advise nantong ranks: among the discards whose value its layouts "
+             "cannot tell from the best one's (the paired 95% interval of the difference reaches 0), the one "
+             "that leaves the hand nearest to ready, then the most live outs, then the best mean."),
+    "guard": ("It keeps max_melds' discard unless another's gain exceeds the guard's paired standard errors."),
+}
+
+
 def skill_section(hands: int, seed: int, run: dict, progress: bool):
     """How much skill is worth: ``search`` against the default (max_melds) field and against a
     random field, through the duplicate league (seats rotated, the same deals in every
@@ -327,6 +336,7 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
     from kaptai.league import policy_league
     from kaptai.nantong.config import (
         DEFAULT_CANDIDATES,
+        DEFAULT_CHOICE,
         DEFAULT_GUARD,
         DEFAULT_MARGIN,
         DEFAULT_PARTICLES,
@@ -360,11 +370,12 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
               f"and each pong/kong claim it deals {DEFAULT_SAMPLES} layouts of the cards it has not seen (the "
               f"other hands and the stock, consistent with its hand, the discards, the exposed sets and the turned "
               f"cards), resampled from {DEFAULT_PARTICLES} x {DEFAULT_SAMPLES} particles weighted by how likely each "
-              f"other seat's discards and claims are under a mixture of playing styles, plays each of at most "
-              f"{DEFAULT_CANDIDATES} candidate discards (within {DEFAULT_MARGIN} of the best distance from ready) or "
-              f"each claim and then the rest of the hand with max_melds at every seat, and takes the move of the "
-              f"best mean net under the settlement in force (the same layouts for every candidate), keeping "
-              f"max_melds' move unless the gain exceeds {DEFAULT_GUARD:g} paired standard errors. Default rules "
+              f"other seat's discards and claims are under a mixture of playing styles, plays each discard it "
+              f"holds within {DEFAULT_MARGIN} of the best distance from ready (at most {DEFAULT_CANDIDATES}) or "
+              f"each claim and then the rest of the hand with max_melds at every seat (the same layouts for every "
+              f"candidate), and values each by its mean net under the settlement in force. "
+              f"{_DISCARD_RULE[DEFAULT_CHOICE]} At a claim it keeps max_melds' answer unless another's gain "
+              f"exceeds {DEFAULT_GUARD:g} paired standard error{'' if DEFAULT_GUARD == 1 else 's'}. Default rules "
               f"(rank_only: 1 point to the hand winner, so the net is the share of the hand win), 3 players, on "
               f"duplicate deals (the league, kaptai league nantong): each of {diffs[0]['deals']:,} deals a table is "
               f"played with each policy at every seat in turn and with the field alone, the same cards in every "
