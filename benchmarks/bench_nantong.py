@@ -184,20 +184,15 @@ def _search_rows(quick: bool) -> list[dict]:
     rows.append({"name": f"search inference: mean effective sample size of {cfg.particles * DEFAULT_SAMPLES} particles",
                  "value": (s1["ess"] - s0["ess"]) / nd, "unit": "particles", "repeats": 1,
                  "fallbacks": s1["fallbacks"] - s0["fallbacks"]})
-    cfg_g = make_config(3, choice="guard", candidates=4)  # the search before 2026-12-05, in the same run
-    log_g: list = []
-    t0 = time.process_time()
-    run_hands(cfg_g, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log_g)
-    cpu = time.process_time() - t0
-    rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, choice='guard', 4 candidates (before)",
-                 "value": len(log_g) / cpu, "unit": "decisions/s", "repeats": 1, "decisions": len(log_g)})
-    cfg0 = make_config(3, particles=0)
-    log0: list = []
-    t0 = time.process_time()
-    run_hands(cfg0, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=log0)
-    cpu = time.process_time() - t0
-    rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, uniform layouts (particles=0)",
-                 "value": len(log0) / cpu, "unit": "decisions/s", "repeats": 1, "decisions": len(log0)})
+    # the search before 2026-12-05 (the guard, 4 candidates) in the same run, and uniform layouts
+    for label, other in (("choice='guard', 4 candidates (before)", make_config(3, choice="guard", candidates=4)),
+                         ("uniform layouts (particles=0)", make_config(3, particles=0))):
+        olog: list = []
+        t0 = time.process_time()
+        run_hands(other, nh, seed=3, policies=["search", "max_melds", "max_melds"], decision_log=olog)
+        cpu = time.process_time() - t0
+        rows.append({"name": f"search decisions, S={DEFAULT_SAMPLES}, {label}", "value": len(olog) / cpu,
+                     "unit": "decisions/s", "repeats": 1, "decisions": len(olog)})
     n4 = 4 if quick else 20
     w0, t0 = time.perf_counter(), time.process_time()
     run_hands(cfg, n4, seed=4, policies="search")
