@@ -835,6 +835,8 @@ cdef int _ranked(Hand* g, int p, int* cand, int64_t* sums, int64_t* vals, int n)
             b = i
     for i in range(n):
         if i != b:
+            if S < 2.0:  # one layout: only the best is tied
+                continue
             s1 = 0.0
             s2 = 0.0
             for t in range(g.S):
@@ -842,8 +844,6 @@ cdef int _ranked(Hand* g, int p, int* cand, int64_t* sums, int64_t* vals, int n)
                 s1 += d
                 s2 += <double>d * d
             # tied when s1 + 1.96 sqrt(S var) >= 0, var = (s2 - s1^2 / S) / (S - 1)
-            if S < 2.0:
-                continue
             se2 = (s2 - s1 * s1 / S) / (S - 1.0) * S
             if s1 < 0.0 and s1 * s1 > 1.96 * 1.96 * se2:
                 continue

@@ -731,13 +731,8 @@ class _Hand:
             dist = table_distance(c, hs)
             outs = 0
             if dist == 0:
-                for w in range(30):  # the waits: kinds that, added, complete the hand (no 5th copy)
-                    if c[w] < 4:
-                        c[w] += 1
-                        wait = table_complete(c, hs)
-                        c[w] -= 1
-                        if wait:
-                            outs += max(0, 4 - c[w] - pub[w])
+                m = table_waits(c, hs)
+                outs = sum(max(0, 4 - c[w] - pub[w]) for w in range(30) if m >> w & 1)
             c[k] += 1
             key = (dist, -outs, -sums[i])  # the first in canonical order on equal keys
             if best_key is None or key < best_key:
