@@ -16,7 +16,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 # sample-size parameters of the notebooks and the least each is scaled down to
-SIZES = {"hands": 100, "HANDS": 100, "games": 100, "MATCHES": 4, "sessions": 20}
+SIZES = {"hands": 100, "HANDS": 100, "games": 100, "MATCHES": 4, "sessions": 20, "strong_hands": 16}
 
 NOTEBOOKS = sorted((pathlib.Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 

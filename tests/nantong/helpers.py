@@ -62,3 +62,17 @@ def drop_one(rng, c):
     out = rng.choice(np.nonzero(c)[0])
     c[out] -= 1
     return c.astype(np.uint8)
+
+
+def small_search(monkeypatch, scale: float, samples: int = 16) -> None:
+    """Below ``KAPTAI_SLOW_SCALE=1`` the search of the leagues and reports (built through
+    ``kaptai.nantong.atlas``) deals ``samples`` layouts a decision instead of the default, so that
+    a report's skill section costs seconds; at scale 1 it runs at the default budget."""
+    if scale >= 1:
+        return
+    import functools
+
+    from kaptai.nantong import atlas
+    from kaptai.nantong.config import make_config
+
+    monkeypatch.setattr(atlas, "make_config", functools.partial(make_config, samples=samples))

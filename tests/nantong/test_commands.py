@@ -51,7 +51,11 @@ def test_simulate_fairness_waits(cli, capsys):
     assert "unknown card token '10w' (item 1)" in capsys.readouterr().err
 
 
-def test_report_markdown(cli, tmp_path, capsys):
+def test_report_markdown(cli, tmp_path, capsys, monkeypatch):
+    from ..conftest import SLOW_SCALE
+    from .helpers import small_search
+
+    small_search(monkeypatch, SLOW_SCALE)
     out = tmp_path / "nantong.md"
     assert cli(["report", "nantong", "--players", "3", "--hands", "300", "--out", str(out), "--no-progress"]) == 0
     text = out.read_text()

@@ -9,6 +9,9 @@ import pytest
 from kaptai.report import build_report
 from kaptai.report.nantong import simulate_with_noncompleters
 
+from ..conftest import SLOW_SCALE
+from .helpers import small_search
+
 SECTIONS = ["Summary", "Rules modelled", "Exact deal odds", "Whole hands (max_melds policy)",
             "Fairness of the 8-round match", "How much skill is worth", "Methods"]
 
@@ -19,7 +22,9 @@ def report(tmp_path_factory):
 
     matplotlib.use("Agg")
     out = tmp_path_factory.mktemp("nantong") / "r.html"
-    text, results = build_report("nantong", players=(3,), hands=300, seed=1, out=out, progress=False)
+    with pytest.MonkeyPatch.context() as mp:
+        small_search(mp, SLOW_SCALE)
+        text, results = build_report("nantong", players=(3,), hands=300, seed=1, out=out, progress=False)
     return out, text, results
 
 
@@ -77,10 +82,11 @@ def test_skill_section_comes_from_the_league(report):
         assert f"{r.ci_low:.3f} to {r.ci_high:.3f}" in part
 
 
-def test_markdown_has_the_figures(tmp_path):
+def test_markdown_has_the_figures(tmp_path, monkeypatch):
     import matplotlib
 
     matplotlib.use("Agg")
+    small_search(monkeypatch, SLOW_SCALE)
     text, _ = build_report("nantong", players=(4,), hands=120, seed=2, out=tmp_path / "r.md", progress=False)
     assert (tmp_path / "r.md").read_text(encoding="utf-8") == text
     assert text.count("](data:image/png;base64,") == 5
