@@ -1,7 +1,7 @@
 """Duplicate-deal duel of Kap Tai Shap: one ``search`` seat against a field of another policy.
 
 ``python benchmarks/kts_duel.py --field lookahead --preset traditional --hands 4000 --seed 1
-[--samples 32] [--z 2.5] [--rollout lookahead] [--workers 2]``
+[--samples 32] [--z 2.5] [--rollout lookahead] [--workers 2] [--save cells.npz]``
 
 Deal ``i`` is played on ``PCG64`` of its own seed (the engine draws the whole wall and the dice
 before any policy acts, so every arrangement gets the same tiles): once with the field at every
@@ -10,7 +10,9 @@ the arrangements of one cell of ``kaptai league kap-tai-shap --cross`` (one seat
 ``cell`` = the search seat's net minus the mean net of the field seats of its table, averaged
 over the ``P`` seats (the cross-table's ``diff_vs_field``), and ``gain`` = the search seat's net
 minus the same seat's net in the baseline, averaged over the seats.  Intervals: the normal 95%
-interval over deals (each deal one cluster).  Prints one JSON line.
+interval over deals (each deal one cluster).  Prints one JSON line.  ``--save FILE`` also writes
+the per-deal ``cell`` and ``gain`` arrays (``numpy.savez``): two runs with the same ``--seed`` and
+``--hands`` play the same deals, so ``--pair A.npz B.npz`` prints B − A paired over the deals.
 """
 
 from __future__ import annotations
@@ -99,7 +101,17 @@ def duel(preset: str, field: str, hands: int, seed: int, samples: int | None = N
     return {"preset": preset, "field": field, "samples": samples, "z": z, "rollout": rollout, "seed": seed,
             "deals": int(len(cell)), "hands": int(len(cell)) * players, "cell": _ci(cell), "gain": _ci(gain),
             "unchanged": round(float(same.mean()), 4), "wall_s": round(time.time() - t0, 1),
-            "search_decisions_per_s": round(stats.get("decisions", 0) / max(secs, 1e-9), 1), "stats": stats}
+            "search_decisions_per_s": round(stats.get("decisions", 0) / max(secs, 1e-9), 1), "stats": stats,
+            "_per_deal": {"cell": cell, "gain": gain}}
+
+
+def pair(a_path: str, b_path: str) -> dict:
+    """B − A of two saved runs on the same deals: the cell and the gain, paired over the deals."""
+    a, b = np.load(a_path), np.load(b_path)
+    if a["cell"].shape != b["cell"].shape:
+        raise SystemExit(f"{a_path} and {b_path} hold different numbers of deals: not the same deals")
+    return {"a": a_path, "b": b_path, "deals": int(len(a["cell"])),
+            "cell_b_minus_a": _ci(b["cell"] - a["cell"]), "gain_b_minus_a": _ci(b["gain"] - a["gain"])}
 
 
 def main() -> None:
@@ -114,9 +126,18 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=50)
+    ap.add_argument("--save", default=None, help="write the per-deal cell and gain arrays here (.npz)")
+    ap.add_argument("--pair", nargs=2, default=None, metavar=("A", "B"),
+                    help="print B - A of two --save files of the same deals, paired, and stop")
     a = ap.parse_args()
-    print(json.dumps(duel(a.preset, a.field, a.hands, a.seed, a.samples, a.z, a.rollout, a.players, a.workers,
-                          a.chunk)), flush=True)
+    if a.pair:
+        print(json.dumps(pair(*a.pair)), flush=True)
+        return
+    out = duel(a.preset, a.field, a.hands, a.seed, a.samples, a.z, a.rollout, a.players, a.workers, a.chunk)
+    per_deal = out.pop("_per_deal")
+    if a.save:
+        np.savez(a.save, **per_deal)
+    print(json.dumps(out), flush=True)
 
 
 if __name__ == "__main__":

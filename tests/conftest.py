@@ -7,8 +7,8 @@ The tests exercise the *installed* kaptai (its compiled extensions are built by
 Size: ``KAPTAI_SLOW_SCALE`` scales the tests marked ``slow`` (and the other
 randomised cross-checks and the notebooks' sample sizes).  Unset, it is
 ``DEFAULT_SLOW_SCALE`` (0.1), a reduced size: on the 2-core development machine
-the whole suite then took about 8 minutes with two pytest-xdist workers
-(``-n 2 --dist loadfile``) and about 15 in one process (``-n 0``), no test
+the whole suite then took 12 min 40 s with two pytest-xdist workers
+(``-n 2 --dist loadfile``, 2026-12-05), no test
 process above 1.6 GB.  ``KAPTAI_SLOW_SCALE=1`` is the exhaustive size (200,000+ hands per preset
 compared with the reference evaluator, every five- and six-card set, the
 full-size deal tables; over half an hour in one process).  CI sets its own value
@@ -45,6 +45,20 @@ def _import_kaptai() -> None:
 
 
 _import_kaptai()
+
+
+def _allow_ctrl_c() -> None:
+    """A suite started in the background by a shell without job control (``cmd &``, ``nohup``)
+    inherits SIGINT ignored, and so does every process it starts: the tests of what Ctrl-C does
+    would see nothing.  Such a process gets Python's own handler back (a handler, unlike an
+    ignored signal, is reset at exec, so the processes the tests start get theirs too)."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+_allow_ctrl_c()
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
