@@ -7,8 +7,8 @@ The tests exercise the *installed* kaptai (its compiled extensions are built by
 Size: ``KAPTAI_SLOW_SCALE`` scales the tests marked ``slow`` (and the other
 randomised cross-checks and the notebooks' sample sizes).  Unset, it is
 ``DEFAULT_SLOW_SCALE`` (0.1), a reduced size: on the 2-core development machine
-the whole suite then took 12 min 40 s with two pytest-xdist workers
-(``-n 2 --dist loadfile``, 2026-12-05), no test
+the whole suite then took 11 min 13 s with two pytest-xdist workers
+(``-n 2 --dist loadfile``, a clean-clone ``.ci/run``, 2026-12-05), no test
 process above 1.6 GB.  ``KAPTAI_SLOW_SCALE=1`` is the exhaustive size (200,000+ hands per preset
 compared with the reference evaluator, every five- and six-card set, the
 full-size deal tables; over half an hour in one process).  CI sets its own value
