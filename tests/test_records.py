@@ -390,18 +390,15 @@ def test_nantong_search_decisions_are_the_reference_search(monkeypatch, slow_sca
     """The search decisions read from the compiled engine's log make the hand the pure-Python
     search makes (one hand: the reference search at the default budget takes about 100 s, so
     below the full size (``KAPTAI_SLOW_SCALE=1``) the records are made with 8 layouts a decision)."""
-    import functools
-
     import numpy as np
 
     from kaptai.core.sampling import RandomStream
     from kaptai.nantong import records as nr
-    from kaptai.nantong.config import make_config
 
-    if slow_scale < 1:
-        make_config = functools.partial(make_config, samples=8)
-        monkeypatch.setattr(nr, "make_config", make_config)
-    cfg = make_config(3)
+    from .nantong.helpers import small_search
+
+    small_search(monkeypatch, slow_scale, samples=8, module=nr)
+    cfg = nr.make_config(3)
     pols = ["max_melds", "chase_qing", "search"]
     fast = next(nr.hand_events(3, policies=pols, hands=1, seed=1))
     evs: list = []

@@ -64,10 +64,11 @@ def drop_one(rng, c):
     return c.astype(np.uint8)
 
 
-def small_search(monkeypatch, scale: float, samples: int = 16) -> None:
-    """Below ``KAPTAI_SLOW_SCALE=1`` the search of the leagues and reports (built through
-    ``kaptai.nantong.atlas``) deals ``samples`` layouts a decision instead of the default, so that
-    a report's skill section costs seconds; at scale 1 it runs at the default budget."""
+def small_search(monkeypatch, scale: float, samples: int = 16, module=None) -> None:
+    """Below ``KAPTAI_SLOW_SCALE=1`` the search of the configurations ``module`` builds (default
+    ``kaptai.nantong.atlas``: the leagues and reports) deals ``samples`` layouts a decision instead
+    of the default, so that a report's skill section costs seconds; at scale 1 it runs at the
+    default budget."""
     if scale >= 1:
         return
     import functools
@@ -75,4 +76,5 @@ def small_search(monkeypatch, scale: float, samples: int = 16) -> None:
     from kaptai.nantong import atlas
     from kaptai.nantong.config import make_config
 
-    monkeypatch.setattr(atlas, "make_config", functools.partial(make_config, samples=samples))
+    monkeypatch.setattr(atlas if module is None else module, "make_config",
+                        functools.partial(make_config, samples=samples))
