@@ -277,6 +277,12 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any, *, log: bool
     return out
 
 
+#: In the league's and the atlas's checkpoint fingerprints (:mod:`kaptai.core.league`): 2 since the
+#: search deals 192 layouts a decision under advanced scoring (96 before), so an older checkpoint
+#: is refused, not merged.
+deal_rows.version = 2  # type: ignore[attr-defined]
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """The atlas moments of :func:`rows` (the same hands)."""
     return moments_of_rows(rows(job, chunk))

@@ -49,6 +49,7 @@ __all__ = [
     "make_config",
     "new_outcomes",
     "SEARCH_SAMPLES",
+    "SEARCH_SAMPLES_ADVANCED",
     "SEARCH_Z",
     "SEARCH_ROLLOUT",
     "SEARCH_ROLLOUTS",
@@ -66,6 +67,14 @@ SCRIPT_CODE = 4
 #: (-0.010 to +0.018), 96 layouts +0.022 (-0.002 to +0.045) on the same deals; with seeds 1 and 3
 #: the 96-layout search is ahead with an interval above 0 (docs/kap-tai-shap.md, "search").
 SEARCH_SAMPLES: int = 96
+#: Layouts per decision of ``'search'`` when the settlement is ``'advanced'`` (its values are
+#: points, whose spread is wider than the pot's antes).  Measured (benchmarks/kts_duel.py, one
+#: search seat against three ``lookahead_score``, advanced, duplicate deals, 192 - 96 layouts
+#: paired on the same deals): +0.062 points a hand (+0.002 to +0.121; seed 2051, 4,000 hands),
+#: +0.052 (-0.001 to +0.105; seed 2054, 8,000 hands), for 1.8 times the CPU; in the pot game the
+#: same doubling bought +0.007 antes (-0.011 to +0.025), so the pot keeps :data:`SEARCH_SAMPLES`
+#: (docs/kap-tai-shap.md, "A larger budget or a lower guard").
+SEARCH_SAMPLES_ADVANCED: int = 192
 #: Standard errors of the paired difference by which an option must beat the look-ahead's
 #: choice before ``'search'`` plays it (``make_config(search_z=...)``; 0: the best mean).
 #: Measured (kaptai league, traditional, 4 players, 20,000 hands, seed 1): at z = 1 the search
@@ -173,8 +182,9 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
     rules : RuleSet, str, mapping or None
         See :func:`kaptai.kts.rules.resolve_rules`.
     search_samples : int, optional
-        Layouts per decision of the ``'search'`` policy (default :data:`SEARCH_SAMPLES`),
-        1 to 100,000.
+        Layouts per decision of the ``'search'`` policy, 1 to 100,000 (default
+        :data:`SEARCH_SAMPLES` under the pot settlement, :data:`SEARCH_SAMPLES_ADVANCED` under
+        advanced scoring).
     search_z : float, optional
         Paired standard errors by which ``'search'`` must find an option better than the
         look-ahead's choice (default :data:`SEARCH_Z`; 0 takes the best mean), 0 to 10.
@@ -199,15 +209,16 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
     (3, 8, 7, 32, 2)
     >>> make_config(4, "advanced", search_samples=8).search_samples
     8
+    >>> make_config(4).search_samples, make_config(4, "advanced").search_samples
+    (96, 192)
     >>> make_config(4, search_z=-1)
     Traceback (most recent call last):
     ...
     kaptai.errors.RulesError: search_z=-1: expected a number from 0 to 10
     """
-    if search_samples is None:
-        search_samples = SEARCH_SAMPLES
-    if isinstance(search_samples, bool) or not isinstance(search_samples, (int, np.integer)) or \
-            not 1 <= int(search_samples) <= 100_000:
+    if search_samples is not None and (isinstance(search_samples, bool) or
+                                       not isinstance(search_samples, (int, np.integer)) or
+                                       not 1 <= int(search_samples) <= 100_000):
         raise RulesError(f"search_samples={search_samples!r}: expected a whole number from 1 to 100,000")
     if search_z is None:
         search_z = SEARCH_Z
@@ -221,6 +232,8 @@ def make_config(players: int, rules: RuleSet | str | Mapping[str, Any] | None = 
     p = validate_players(players)
     r = resolve_rules(rules)
     check_deal(p, r)
+    if search_samples is None:
+        search_samples = SEARCH_SAMPLES_ADVANCED if r.settlement == "advanced" else SEARCH_SAMPLES
     sets = r.sets_for(p)
     first, other = hand_sizes(p)
     copies = tuple(int(c) * sets for c in COPIES_PER_SET)

@@ -174,6 +174,12 @@ def deal_rows(variant: AtlasVariant, arrangements: Any, chunk: Any) -> list[dict
     return out
 
 
+#: In the league's and the atlas's checkpoint fingerprints (:mod:`kaptai.core.league`): 2 since the
+#: search ranks its discard as the advisor does (``choice='rank'``, commit a474c81), so a checkpoint
+#: of the older search is refused, not merged.
+deal_rows.version = 2  # type: ignore[attr-defined]
+
+
 def play(job: AtlasJob, chunk: Any) -> dict[str, np.ndarray]:
     """Play ``chunk.size`` hands of ``job`` on the chunk's stream; their moments.
 

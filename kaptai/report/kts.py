@@ -275,7 +275,7 @@ def _skill_section(players, hands, seed, run, progress):
     """How much skill is worth: the search player against the default (greedy) field and against
     a random field, through the duplicate league: search minus each field, paired over the deals,
     averaged over the seats and at each seat from the dealer."""
-    from kaptai.kts.config import SEARCH_SAMPLES, SEARCH_Z
+    from kaptai.kts.config import SEARCH_SAMPLES, SEARCH_SAMPLES_ADVANCED, SEARCH_Z
     from kaptai.kts.league import _money_units, policy_league
     from kaptai.report.render import (
         league_skill_table,
@@ -308,7 +308,8 @@ def _skill_section(players, hands, seed, run, progress):
         "How much skill is worth",
         [
             ("p", (f"The 'search' player (determinized Monte Carlo, docs/kap-tai-shap-engine.md): at every claim and "
-                   f"discard with two or more options it deals {SEARCH_SAMPLES} layouts of the tiles it has not seen "
+                   f"discard with two or more options it deals {SEARCH_SAMPLES} layouts ({SEARCH_SAMPLES_ADVANCED} under "
+                   "advanced scoring) of the tiles it has not seen "
                    "(the other hands and the wall, keeping the tiles others are known to hold from their claims), plays "
                    "every option out with greedy play (pot) or score play (advanced) at every seat, and compares the "
                    "mean result under the settlement in force. It keeps the exact look-ahead's choice (lookahead in "

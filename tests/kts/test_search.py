@@ -473,3 +473,21 @@ def test_one_layout_never_leaves_the_lookahead():
     cfg = _cfg(2, "traditional", {"keep_drawn": False}, samples=1, z=0.0)
     _, trace, n = compare(cfg, ["search", "search"], 3, 2)
     assert n >= 10 and all(d["choice"] == d["ref"] for d in trace)
+
+
+def test_default_budget_follows_the_settlement():
+    """96 layouts a decision under the pot settlement, 192 under advanced scoring (the settlement
+    decides, not the preset's name); an explicit budget wins; league checkpoints record the
+    players' version (2 since the advanced budget), so chunks of the older search are refused."""
+    from kaptai.kts.atlas import deal_rows
+    from kaptai.kts.config import SEARCH_SAMPLES, SEARCH_SAMPLES_ADVANCED
+
+    assert (SEARCH_SAMPLES, SEARCH_SAMPLES_ADVANCED) == (96, 192)
+    assert make_config(4).search_samples == 96
+    assert make_config(4, "advanced").search_samples == 192
+    assert make_config(4, resolve_rules("traditional", settlement="advanced")).search_samples == 192
+    assert make_config(4, resolve_rules("advanced", settlement="pot")).search_samples == 96
+    assert make_config(2, "advanced", search_samples=7).search_samples == 7
+    with pytest.raises(RulesError, match="search_samples=0"):
+        make_config(4, "advanced", search_samples=0)
+    assert deal_rows.version == 2
