@@ -472,3 +472,12 @@ def test_ctrl_c_while_recording_leaves_nothing(tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def test_kap_tai_shap_records_name_their_unit_by_the_settlement(tmp_path):
+    """A Kap Tai Shap table pays antes under the pot settlement and points under advanced
+    scoring: the record's header says which, and its replay's totals carry the same unit."""
+    for rules, unit in (("traditional", "antes"), ("advanced", "points")):
+        p = record_hands("kap-tai-shap", tmp_path / f"{rules}.jsonl", 4, rules, hands=2, seed=1)
+        assert json.loads(p.read_text().splitlines()[0])["unit"] == unit
+        assert replay(p).unit == unit

@@ -770,7 +770,9 @@ def replay_record(record: Record, fmt: RecordFormat) -> ReplaySummary:
         if isinstance(res, list):
             for s, v in enumerate(res[: len(totals)]):
                 totals[s] += float(v)
-    return ReplaySummary(record.path, fmt.game, len(record.hands), record.events, totals, fmt.unit)
+    unit = record.header.get("unit")  # the record's own (Kap Tai Shap: antes or points by its settlement)
+    return ReplaySummary(record.path, fmt.game, len(record.hands), record.events, totals,
+                         unit if isinstance(unit, str) and unit else fmt.unit)
 
 
 def batch_streams(seed: int | None, batch: int) -> tuple[Any, Any]:

@@ -21,11 +21,13 @@ True
 from __future__ import annotations
 
 from numbers import Integral
-from typing import cast
+from typing import Callable, TypeVar, cast
 
 import numpy as np
 
 from kaptai.errors import RulesError, quote_token
+
+_T = TypeVar("_T")
 
 #: The largest seed a run takes (128 bits: what fresh entropy holds).
 MAX_SEED: int = 2**128 - 1
@@ -158,6 +160,29 @@ class RandomStream:
         self._has = True
         self._buf = x >> 32
         return x & 0xFFFFFFFF
+
+    def lend(self, use: Callable[[np.random.BitGenerator], _T]) -> _T:
+        """``use(bit_generator)`` with this stream's unread 32-bit half handed to the generator
+        first, and taken back after: a compiled twin that reads the same ``next_uint32`` (numpy's
+        ``bitgen_t``) then draws exactly the numbers this stream would have drawn, and this
+        stream goes on where the twin stopped.  For a ``PCG64`` (its state's ``has_uint32`` and
+        ``uinteger`` hold that half).
+
+        >>> import numpy as np
+        >>> a, b = RandomStream(np.random.PCG64(0)), RandomStream(np.random.PCG64(0))
+        >>> _ = a.next_uint32(), b.next_uint32()          # both hold the high half unread
+        >>> got = a.lend(lambda bg: np.random.Generator(bg).integers(0, 2**32, 3, dtype=np.uint32).tolist())
+        >>> got == [b.next_uint32() for _ in range(3)], a.next_uint32() == b.next_uint32()
+        (True, True)
+        """
+        bg = cast(np.random.BitGenerator, getattr(self._raw, "__self__"))  # the generator random_raw belongs to
+        bg.state = {**bg.state, "has_uint32": int(self._has), "uinteger": int(self._buf)}
+        try:
+            return use(bg)
+        finally:
+            st = dict(bg.state)
+            self._has, self._buf = bool(st["has_uint32"]), int(st["uinteger"])
+            bg.state = {**st, "has_uint32": 0, "uinteger": 0}
 
     def bounded(self, s: int) -> int:
         """Uniform integer in ``[0, s)`` for ``1 <= s < 2**32`` (Lemire's method)."""

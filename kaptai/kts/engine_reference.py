@@ -43,7 +43,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -218,6 +219,36 @@ def sample_layout(
         k += need[x]
         out[x] = grown
     return out, items[k:]
+
+
+
+#: When True, a ``'search'`` seat's rollouts run in the compiled twin
+#: (:func:`kaptai.kts._engine.search_values`) on this engine's own stream
+#: (:meth:`kaptai.core.sampling.RandomStream.lend`): the same values, layout by layout, from the
+#: same numbers, so the same moves and the same stream after, at the compiled speed.  The
+#: reference stays pure Python (the tests' oracle) unless a caller turns it on with
+#: :func:`compiled_rollouts`; ``kaptai play`` does, since a person's table runs this engine.
+COMPILED_ROLLOUTS: bool = False
+
+
+@contextmanager
+def compiled_rollouts(on: bool = True) -> Iterator[None]:
+    """Within the block, :data:`COMPILED_ROLLOUTS` is ``on`` (restored after).
+
+    >>> from kaptai.kts import engine_reference as er
+    >>> with er.compiled_rollouts():
+    ...     er.COMPILED_ROLLOUTS
+    True
+    >>> er.COMPILED_ROLLOUTS
+    False
+    """
+    global COMPILED_ROLLOUTS
+    before = COMPILED_ROLLOUTS
+    COMPILED_ROLLOUTS = bool(on)
+    try:
+        yield
+    finally:
+        COMPILED_ROLLOUTS = before
 
 
 class _Hand:
@@ -564,13 +595,16 @@ class _Hand:
                 values[i][j] = self.rollout_value(p, h.run(apply(h, o)))
         return values
 
-    def search(self, p: int, kind: str, options: list[int], ref: int, apply) -> int:
+    def search(self, p: int, kind: str, options: list[int], ref: int, apply, early_of: int = -1) -> int:
         """Sample ``search_samples`` layouts, play every option on each with ``apply(copy,
         option)`` (-> the next phase or the end), and choose by the paired guard."""
         cfg = self.cfg
         S, z = cfg.search_samples, cfg.search_z
         r = options.index(ref)
-        values = self.option_values(p, options, apply, S)
+        if COMPILED_ROLLOUTS:
+            values = self.compiled_values(p, kind, options, S, early_of)
+        else:
+            values = self.option_values(p, options, apply, S)
         choice, best = ref, 0.0
         found = False
         vr = values[r]
@@ -596,6 +630,17 @@ class _Hand:
             })
         return choice
 
+    def compiled_values(self, p: int, kind: str, options: list[int], layouts: int, early_of: int) -> list[list[float]]:
+        """:meth:`option_values` by the compiled twin, on this hand's stream (:data:`COMPILED_ROLLOUTS`)."""
+        from kaptai.kts._engine import search_values as compiled
+
+        state = {"hands": self.hands, "table": self.table, "known": self.known, "committed": self.committed,
+                 "own_turns": self.own_turns, "pos": self.pos, "turn": self.turn, "last": self.last,
+                 "first": self.first, "pre": tuple(self.pre)}
+        v = self.stream.lend(lambda bg: compiled(self.cfg, state, p, SEARCH_KINDS.index(kind), options, bg,
+                                                 int(layouts), int(early_of)))
+        return [[float(x) for x in row] for row in v]
+
     def search_discard(self, p: int, legal: tuple[int, ...], drawn=None, claimed=None) -> int:
         """A search seat's discard: the exchange discard (``claimed`` set) continues at
         AFTER_EXCHANGE(p), the discard after a draw or at turn 1 at END_TURN(p)."""
@@ -615,7 +660,7 @@ class _Hand:
         if early_of >= 0:
             d = early_of
             return self.search(p, "early", options, ref,
-                               lambda h, o: h.apply_early(p, d, None if o < 0 else o))
+                               lambda h, o: h.apply_early(p, d, None if o < 0 else o), early_of=d)
         return self.search(p, "claim", options, ref,
                            lambda h, o: h.apply_claim(p, cands, None if o < 0 else o))
 

@@ -41,10 +41,20 @@ from kaptai.kts.config import ACTIONS, EngineConfig, make_config
 from kaptai.kts.rules import RuleSet
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile, parse_tile
 
-__all__ = ["FORMATS", "FORMAT", "UNIT", "record_hands", "record_hands_for", "hand_events", "read", "replay"]
+__all__ = ["FORMATS", "FORMAT", "UNIT", "unit_of", "record_hands", "record_hands_for", "hand_events", "read", "replay"]
 
-#: Unit of the ``settle`` results.
+#: Unit of the ``settle`` results under the pot settlement (:func:`unit_of`).
 UNIT = "antes"
+
+
+def unit_of(rules: RuleSet) -> str:
+    """The unit of a table's results: antes under the pot settlement, points under advanced scoring.
+
+    >>> from kaptai.kts.rules import resolve_rules
+    >>> unit_of(resolve_rules("traditional")), unit_of(resolve_rules("advanced"))
+    ('antes', 'points')
+    """
+    return "points" if rules.settlement == "advanced" else UNIT
 (DICE, DEAL, NATURAL, CLAIM, DECLINE, CLAIM_WIN, DRAW, SELF_DRAWN_WIN, DISCARD, DRAWN_HAND,
  TURN_LIMIT) = (ACTIONS.index(a) for a in ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
                                             "self_drawn_win", "discard", "drawn_hand", "turn_limit"))
@@ -234,7 +244,8 @@ def record_hands(
     name = game or ("kap-shap" if cfg.players == 2 else "kap-tai-shap")
     if name not in FORMATS:
         raise KaptaiError(f"game={quote_token(name)}: expected 'kap-tai-shap' or 'kap-shap'")
-    header = make_header(name, cfg.rules.to_dict(), cfg.players, [getattr(x, "name", str(x)) for x in pols], UNIT,
+    header = make_header(name, cfg.rules.to_dict(), cfg.players, [getattr(x, "name", str(x)) for x in pols],
+                         unit_of(cfg.rules),
                          seed=seed, hands=hands)
     write_record(p, header, hand_events(cfg.players, cfg.rules, policies=pols, hands=hands, seed=seed,
                                         search_samples=search_samples))

@@ -305,7 +305,7 @@ def _decision_states(cfg, policies, seed, hands, monkeypatch):
     monkeypatch.setattr(er, "LookaheadScorePolicy", ScorePolicy)
     real = er._Hand.search
 
-    def spy(self, p, kind, options, ref, apply):
+    def spy(self, p, kind, options, ref, apply, early_of=-1):
         caps.append({
             "p": p, "hands": [list(x) for x in self.hands], "table": list(self.table),
             "known": [list(x) for x in self.known], "committed": list(self.committed),
@@ -491,3 +491,32 @@ def test_default_budget_follows_the_settlement():
     with pytest.raises(RulesError, match="search_samples=0"):
         make_config(4, "advanced", search_samples=0)
     assert deal_rows.version == 2
+
+
+@pytest.mark.parametrize("players,preset,options,seed,hands", [
+    (2, "traditional", {}, 7, 3),
+    (4, "advanced", {}, 8, 1),
+    (4, "traditional", {"claim": "any", "keep_drawn": False}, 9, 2),
+])
+def test_compiled_rollouts_in_the_reference_engine_make_the_same_game(players, preset, options, seed, hands):
+    """``engine_reference.compiled_rollouts()`` (what ``kaptai play`` turns on: a person's table
+    runs the reference engine) gives a search seat the compiled twin's rollout values on the
+    hand's own stream: the same values layout by layout, the same moves, the same stream after
+    (the later hands of the run are the same too), with a Python policy object at a seat as a
+    person is; and every kind of decision is met (discard, exchange, claim step, early window)."""
+    cfg = _cfg(players, preset, options, samples=3, z=0.5)
+    pols = [GreedyPolicy()] + list(resolve_policies(["search"] * players, players)[1:])
+    runs = []
+    for on in (False, True):
+        trace: list[dict] = []
+        with er.compiled_rollouts(on):
+            st, rows = er.run_hands(cfg, pols, np.random.PCG64(seed), hands, record=hands, search_trace=trace)
+        runs.append((st, rows, trace))
+    (st0, rows0, tr0), (st1, rows1, tr1) = runs
+    assert rows0 == rows1 and len(tr0) == len(tr1) >= 5
+    assert [d["values"] for d in tr0] == [d["values"] for d in tr1]
+    for key in st0:
+        np.testing.assert_array_equal(st0[key], st1[key], err_msg=key)
+    assert not er.COMPILED_ROLLOUTS
+    kinds = {d["kind"] for d in tr0}
+    assert {"discard", "claim"} <= kinds and (players == 2 or {"exchange", "early"} & kinds), kinds
