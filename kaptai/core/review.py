@@ -369,10 +369,27 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
         df[c] = df[c].astype(object)
     df.attrs.update({"game": game, "record": os.fspath(path), "seats": "all" if seats is None else list(seats),
                      "seed": int(seed), "samples": int(samples),
-                     "unit": str(getattr(adapter, "LOSS_UNIT", None) or record.header.get("unit", "")),
+                     "unit": review_unit(adapter, record.header),
                      "hands": n, "policies": list(record.header.get("policies", [])), "skipped": skipped,
                      "cross_fit": bool(cross_fit) and (crossed > 0 or len(df) == 0), "cross_fitted": crossed})
     return df
+
+
+def review_unit(adapter: Any, header: Mapping[str, Any]) -> str:
+    """The unit of a review's values: the adapter's ``loss_unit(header)`` where it depends on the
+    record's rules (Kap Tai Shap's search: antes or points by the settlement), else its
+    ``LOSS_UNIT``, else the record's own ``unit``.
+
+    >>> import types
+    >>> review_unit(types.SimpleNamespace(LOSS_UNIT="chips"), {"unit": "points"})
+    'chips'
+    >>> review_unit(types.SimpleNamespace(), {"unit": "points"})
+    'points'
+    """
+    by_rules = getattr(adapter, "loss_unit", None)
+    if callable(by_rules):
+        return str(by_rules(header))
+    return str(getattr(adapter, "LOSS_UNIT", None) or header.get("unit", ""))
 
 
 def _summary_row(level: str, hand: Any, seat: Any, g: Any) -> dict[str, Any]:

@@ -41,6 +41,7 @@ Examples
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -52,7 +53,7 @@ from kaptai.kts.tiles import format_tile
 
 #: What a loss counts in here: the search's rollout value, the seat's net result of the hand.
 LOSS_UNIT = "antes"
-__all__ = ["LOSS_UNIT", "ADVISORS", "decisions", "read", "evaluate", "option_values", "answer", "review_adapter",
+__all__ = ["LOSS_UNIT", "ADVISORS", "loss_unit", "decisions", "read", "evaluate", "option_values", "answer", "review_adapter",
            "review_command"]
 
 
@@ -103,6 +104,19 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
         raise UsageError(f"--samples {samples}: the search advisor needs at least 2 layouts (the paired interval)")
     labels, v = option_values(d, samples, seed)
     return answer(labels, v)
+
+
+def loss_unit(header: Mapping[str, Any]) -> str:
+    """The unit of the search's values on a record: antes under the pot settlement, points under
+    advanced scoring (the record's rules; :data:`LOSS_UNIT` is the pot's).
+
+    >>> loss_unit({"rules": {"settlement": "advanced"}}), loss_unit({"rules": {}})
+    ('points', 'antes')
+    """
+    from kaptai.kts.records import unit_of
+    from kaptai.kts.rules import resolve_rules
+
+    return unit_of(resolve_rules(header.get("rules") or {}))
 
 
 #: The advisors of ``kaptai review kap-tai-shap FILE --advisor A`` (the first is the default):

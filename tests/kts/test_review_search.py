@@ -176,3 +176,11 @@ def test_the_state_watch_sees_only_its_own_replay_and_is_put_back(tmp_path):
         stop.set()
         t.join()
     assert got == alone and er._Hand is base
+
+
+def test_the_search_review_names_its_unit_by_the_record_s_settlement(tmp_path):
+    """The search's values are antes under the pot settlement and points under advanced scoring:
+    the review's unit follows the record's rules."""
+    for rules, unit in (("traditional", "antes"), ("advanced", "points")):
+        p = _record(tmp_path, rules, 4, rules, "greedy", 1, 2)
+        assert review(RS, p, "kap-tai-shap", seats=[0], seed=0, samples=4).attrs["unit"] == unit
