@@ -630,13 +630,19 @@ class _Hand:
             })
         return choice
 
+    def search_state(self) -> dict:
+        """The hand's state as :func:`search_values` (and its compiled twin) read it: a copy,
+        which the hand's later moves leave as it is."""
+        return {"hands": [list(x) for x in self.hands], "table": list(self.table),
+                "known": [list(x) for x in self.known], "committed": list(self.committed),
+                "own_turns": list(self.own_turns), "pos": self.pos, "turn": self.turn, "last": self.last,
+                "first": self.first, "pre": tuple(self.pre)}
+
     def compiled_values(self, p: int, kind: str, options: list[int], layouts: int, early_of: int) -> list[list[float]]:
         """:meth:`option_values` by the compiled twin, on this hand's stream (:data:`COMPILED_ROLLOUTS`)."""
         from kaptai.kts._engine import search_values as compiled
 
-        state = {"hands": self.hands, "table": self.table, "known": self.known, "committed": self.committed,
-                 "own_turns": self.own_turns, "pos": self.pos, "turn": self.turn, "last": self.last,
-                 "first": self.first, "pre": tuple(self.pre)}
+        state = self.search_state()
         v = self.stream.lend(lambda bg: compiled(self.cfg, state, p, SEARCH_KINDS.index(kind), options, bg,
                                                  int(layouts), int(early_of)))
         return [[float(x) for x in row] for row in v]

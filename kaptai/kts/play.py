@@ -180,10 +180,7 @@ def _watch_states(sink: list) -> Any:
     def snap(h: Any, kind: int, early_of: int) -> None:
         if threading.get_ident() != me:  # a hand another thread plays meanwhile: not this replay's
             return
-        sink.append((kind, early_of, {
-            "hands": [list(x) for x in h.hands], "table": list(h.table), "known": [list(x) for x in h.known],
-            "committed": list(h.committed), "own_turns": list(h.own_turns), "pos": h.pos, "turn": h.turn,
-            "last": h.last, "first": h.first, "pre": tuple(h.pre)}))
+        sink.append((kind, early_of, h.search_state()))
 
     def make(base: Any) -> Any:
         class Watched(base):  # type: ignore[misc, valid-type]
