@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from numbers import Integral
 from typing import Callable, TypeVar, cast
 
@@ -32,7 +34,8 @@ _T = TypeVar("_T")
 #: The largest seed a run takes (128 bits: what fresh entropy holds).
 MAX_SEED: int = 2**128 - 1
 
-__all__ = ["seed_entropy", "chunk_plan", "chunk_seed", "chunk_seeds", "bit_generator", "RandomStream"]
+__all__ = ["seed_entropy", "chunk_plan", "chunk_seed", "chunk_seeds", "bit_generator", "RandomStream", "SplitMixStream",
+           "Switch"]
 
 
 def seed_entropy(seed: object) -> int:
@@ -221,3 +224,35 @@ class SplitMixStream(RandomStream):
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
         return (z ^ (z >> 31)) >> 32
+
+
+class Switch:
+    """An on/off flag of a reference engine with a context manager, such as
+    ``engine_reference.compiled_rollouts`` (its search seats roll out in the compiled twin: the
+    same choices from the same numbers, at the compiled speed; ``kaptai play`` turns it on).
+
+    >>> from kaptai.core.sampling import Switch
+    >>> s = Switch()
+    >>> with s():
+    ...     bool(s)
+    True
+    >>> bool(s)
+    False
+    """
+
+    __slots__ = ("on",)
+
+    def __init__(self, on: bool = False):
+        self.on = bool(on)
+
+    def __bool__(self) -> bool:
+        return self.on
+
+    @contextmanager
+    def __call__(self, on: bool = True) -> Iterator[None]:
+        """Within the block the flag is ``on`` (restored after)."""
+        before, self.on = self.on, bool(on)
+        try:
+            yield
+        finally:
+            self.on = before

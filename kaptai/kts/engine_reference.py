@@ -43,13 +43,12 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from kaptai.core.sampling import RandomStream
+from kaptai.core.sampling import RandomStream, Switch
 from kaptai.errors import RulesError
 from kaptai.kts import reference
 from kaptai.kts.config import (
@@ -181,7 +180,7 @@ def sample_layout(
     Examples
     --------
     >>> import numpy as np
-    >>> from kaptai.core.sampling import RandomStream
+    >>> from kaptai.core.sampling import RandomStream, Switch
     >>> from kaptai.kts.engine_reference import sample_layout
     >>> copies = [1] * 4 + [0] * 17
     >>> mine, other = [1, 0, 0, 0] + [0] * 17, [0, 1, 0, 0] + [0] * 17
@@ -222,33 +221,13 @@ def sample_layout(
 
 
 
-#: When True, a ``'search'`` seat's rollouts run in the compiled twin
-#: (:func:`kaptai.kts._engine.search_values`) on this engine's own stream
+#: On (``with compiled_rollouts(): ...``), a ``'search'`` seat's rollouts run in the compiled
+#: twin (:func:`kaptai.kts._engine.search_values`) on this engine's own stream
 #: (:meth:`kaptai.core.sampling.RandomStream.lend`): the same values, layout by layout, from the
 #: same numbers, so the same moves and the same stream after, at the compiled speed.  The
-#: reference stays pure Python (the tests' oracle) unless a caller turns it on with
-#: :func:`compiled_rollouts`; ``kaptai play`` does, since a person's table runs this engine.
-COMPILED_ROLLOUTS: bool = False
-
-
-@contextmanager
-def compiled_rollouts(on: bool = True) -> Iterator[None]:
-    """Within the block, :data:`COMPILED_ROLLOUTS` is ``on`` (restored after).
-
-    >>> from kaptai.kts import engine_reference as er
-    >>> with er.compiled_rollouts():
-    ...     er.COMPILED_ROLLOUTS
-    True
-    >>> er.COMPILED_ROLLOUTS
-    False
-    """
-    global COMPILED_ROLLOUTS
-    before = COMPILED_ROLLOUTS
-    COMPILED_ROLLOUTS = bool(on)
-    try:
-        yield
-    finally:
-        COMPILED_ROLLOUTS = before
+#: reference stays pure Python (the tests' oracle) unless a caller turns it on; ``kaptai play``
+#: does, since a person's table runs this engine (:class:`kaptai.core.sampling.Switch`).
+compiled_rollouts = Switch()
 
 
 class _Hand:
@@ -601,7 +580,7 @@ class _Hand:
         cfg = self.cfg
         S, z = cfg.search_samples, cfg.search_z
         r = options.index(ref)
-        if COMPILED_ROLLOUTS:
+        if compiled_rollouts:
             values = self.compiled_values(p, kind, options, S, early_of)
         else:
             values = self.option_values(p, options, apply, S)
@@ -639,7 +618,7 @@ class _Hand:
                 "first": self.first, "pre": tuple(self.pre)}
 
     def compiled_values(self, p: int, kind: str, options: list[int], layouts: int, early_of: int) -> list[list[float]]:
-        """:meth:`option_values` by the compiled twin, on this hand's stream (:data:`COMPILED_ROLLOUTS`)."""
+        """:meth:`option_values` by the compiled twin, on this hand's stream (:data:`compiled_rollouts`)."""
         from kaptai.kts._engine import search_values as compiled
 
         state = self.search_state()

@@ -1631,50 +1631,23 @@ def advise_position(cfg, int seat, hand, melds, seen, turned, int samples, bit_g
 _MELD_CODES = {"pong": PONG, "mkong": MKONG, "ckong": CKONG, "qishou": QISHOU, "hezi": HEZI}
 
 
-def search_values(cfg, state, int seat, options, bit_generator, int layouts):
-    """The ``search`` policy's own evaluation of every discard in ``options`` at a discard of
-    seat ``seat`` (docs/nantong-engine.md, *Search*), for a review: ``layouts`` layouts of the
-    cards the seat has not seen, drawn as the search draws them (``cfg.particles`` particles a
-    layout weighed by the opponent model on the hand's record, resampled), but from
-    ``bit_generator`` instead of the decision's private stream; every option played out on
-    the same layouts with ``max_melds`` at every seat.
-
-    ``state``: the reference engine's position at the decision (a mapping with ``c``,
-    ``melds``, ``pub``, ``pos``, ``deck``, ``turned``, ``discards``, ``qishou_n``,
-    ``dealt_qishou``, ``yazhuang`` and ``rec``, as :func:`kaptai.nantong.engine_reference.hand_state`
-    gives).  Returns two int64 arrays ``(options, layouts)``: 12 x the seat's net and 12 x its
-    share of the hand win.  The twin of :func:`kaptai.nantong.engine_reference.search_values`
-    (the same values from the same stream).  No existing function's behaviour changes."""
-    from kaptai.nantong.config import EngineError
-
-    _eval_module.build_tables()
-    cdef Hand g
-    cdef Hand smp
-    cdef Hand r
-    cdef Particles P
-    cdef int* sel = NULL
+cdef object _load_position(Hand* g, cfg, state, int seat):
+    """A reference position (:func:`kaptai.nantong.engine_reference.hand_state`) into ``g``, as
+    configured by ``cfg``; returns the arrays ``g`` points into (keep them while ``g`` is used)."""
     cdef int A = cfg.active
-    cdef int k, i, t, n, s, ne, fail = 0
-    cdef int64_t ex[3]
-    cdef int cand[NK]
-    if layouts < 1:
-        raise ValueError(f"layouts={layouts}: expected at least 1")
+    cdef int k, i, s, ne
     if not 0 <= seat < A:
         raise ValueError(f"seat {seat}: {A} seats play")
-    n = len(options)
-    if not 1 <= n <= NK:
-        raise ValueError(f"{n} options: expected 1 to {NK}")
     opts_arr = np.ascontiguousarray(cfg.score_opts, dtype=np.int32)
     cdef const int32_t[::1] opts = opts_arr
     lao_arr = np.ascontiguousarray(cfg.laojiang, dtype=np.int8)
     cdef const int8_t[::1] lao = lao_arr
-    _configure(&g, cfg, <int32_t*>&opts[0], <int8_t*>&lao[0])
-    g.S = layouts
+    _configure(g, cfg, <int32_t*>&opts[0], <int8_t*>&lao[0])
     turned = [int(x) for x in state["turned"]]
     g.nt = len(turned)
     for i in range(g.nt):
         g.turned[i] = turned[i]
-    _set_jiang(&g)
+    _set_jiang(g)
     deck = [int(x) for x in state["deck"]]
     if len(deck) != NCARDS:
         raise ValueError(f"a deck of {len(deck)} cards")
@@ -1697,10 +1670,6 @@ def search_values(cfg, state, int seat, options, bit_generator, int layouts):
         g.s[s].yaz = int(state["yazhuang"][s])
         g.s[s].code = 0
         g.s[s].dist = -100
-    for i in range(n):
-        cand[i] = int(options[i])
-        if not 0 <= cand[i] < NK or g.s[seat].c[cand[i]] < 1:
-            raise ValueError(f"option {options[i]}: seat {seat} does not hold that kind")
     ev_arr = np.zeros(4 * MAXEV, dtype=np.int32)
     cdef int32_t[::1] evv = ev_arr
     ne = 0
@@ -1717,6 +1686,45 @@ def search_values(cfg, state, int seat, options, bit_generator, int layouts):
     g.win_card = -1
     g.discarder = -1
     g.huang = 0
+    return opts_arr, lao_arr, ev_arr
+
+
+def search_values(cfg, state, int seat, options, bit_generator, int layouts):
+    """The ``search`` policy's own evaluation of every discard in ``options`` at a discard of
+    seat ``seat`` (docs/nantong-engine.md, *Search*), for a review: ``layouts`` layouts of the
+    cards the seat has not seen, drawn as the search draws them (``cfg.particles`` particles a
+    layout weighed by the opponent model on the hand's record, resampled), but from
+    ``bit_generator`` instead of the decision's private stream; every option played out on
+    the same layouts with ``max_melds`` at every seat.
+
+    ``state``: the reference engine's position at the decision (a mapping with ``c``,
+    ``melds``, ``pub``, ``pos``, ``deck``, ``turned``, ``discards``, ``qishou_n``,
+    ``dealt_qishou``, ``yazhuang`` and ``rec``, as :func:`kaptai.nantong.engine_reference.hand_state`
+    gives).  Returns two int64 arrays ``(options, layouts)``: 12 x the seat's net and 12 x its
+    share of the hand win.  The twin of :func:`kaptai.nantong.engine_reference.search_values`
+    (the same values from the same stream).  No existing function's behaviour changes."""
+    from kaptai.nantong.config import EngineError
+
+    _eval_module.build_tables()
+    cdef Hand g
+    cdef Hand smp
+    cdef Hand r
+    cdef Particles P
+    cdef int* sel = NULL
+    cdef int i, t, n, fail = 0
+    cdef int64_t ex[3]
+    cdef int cand[NK]
+    if layouts < 1:
+        raise ValueError(f"layouts={layouts}: expected at least 1")
+    n = len(options)
+    if not 1 <= n <= NK:
+        raise ValueError(f"{n} options: expected 1 to {NK}")
+    keep = _load_position(&g, cfg, state, seat)
+    g.S = layouts
+    for i in range(n):
+        cand[i] = int(options[i])
+        if not 0 <= cand[i] < NK or g.s[seat].c[cand[i]] < 1:
+            raise ValueError(f"option {options[i]}: seat {seat} does not hold that kind")
     nets = np.zeros((n, layouts), dtype=np.int64)
     wins = np.zeros((n, layouts), dtype=np.int64)
     cdef int64_t[:, ::1] nv = nets
@@ -1744,3 +1752,45 @@ def search_values(cfg, state, int seat, options, bit_generator, int layouts):
     if fail:
         raise EngineError("search_values: the unseen cards do not fill the hidden places")
     return nets, wins
+
+
+def search_pick(cfg, state, int seat, key, int ndec, int cur=-1, int d=-1, int can_kong=0, int can_pong=0):
+    """The ``search`` policy's decision at one position, exactly as the engine makes it (the
+    same candidates, layouts from the decision's own stream, the same choice): seat ``seat``'s
+    discard when ``cur < 0``, else its answer to seat ``cur``'s discard ``d`` (no win among the
+    options; ``can_kong``/``can_pong`` say which claims it has).  ``state`` is the reference
+    hand's position (:func:`kaptai.nantong.engine_reference.hand_state`), ``key`` the deal's key
+    and ``ndec`` the hand's search decisions so far (the stream's seed).  The reference engine's
+    search seats call it under :data:`kaptai.nantong.engine_reference.compiled_rollouts`.
+
+    Returns
+    -------
+    (int, int, int, int)
+        The choice (a kind; or 0 pass, 1 pong, 2 kong), the number of candidates, the chosen
+        candidate's sum of values (the decision log's ``value``) and the hand's search decisions
+        after it (``ndec`` plus one when layouts were drawn).
+    """
+    from kaptai.nantong.config import EngineError
+
+    _eval_module.build_tables()
+    cdef Hand g
+    cdef int choice
+    cdef int64_t row[6]
+    keep = _load_position(&g, cfg, state, seat)
+    g.key = <uint64_t>(int(key) & 0xFFFFFFFFFFFFFFFF)
+    g.ndec = ndec
+    g.log = row
+    g.logcap = 1
+    g.nlog = 0
+    row[3] = 1
+    row[5] = 0
+    if cur >= 0 and not (0 <= cur < g.A and 0 <= d < NK):
+        raise ValueError(f"cur={cur}, d={d}: not a discard of this table")
+    with nogil:
+        if cur < 0:
+            choice = _search_discard(&g, seat)
+        else:
+            choice = _search_claim(&g, cur, d, seat, can_kong, can_pong)
+    if g.err:
+        raise EngineError("search_pick: the unseen cards do not fill the hidden places")
+    return int(choice), int(row[3]) if g.nlog else 1, int(row[5]) if g.nlog else 0, int(g.ndec)

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from kaptai.core.sampling import RandomStream, SplitMixStream
+from kaptai.core.sampling import RandomStream, SplitMixStream, Switch
 from kaptai.nantong.cards import Meld, ScoreRecord
 from kaptai.nantong.config import (
     DECK_CARDS,
@@ -89,6 +89,14 @@ class HandResult(dict):
 
 _SEARCH = POLICY_CODES["search"]
 _CLAIMS = ("pass", "pong", "kong")
+
+
+#: On (``with compiled_rollouts(): ...``), a ``'search'`` seat's discards and claims are made by
+#: the compiled twin (:func:`kaptai.nantong._engine.search_pick`) from the decision's own stream:
+#: the same candidates, layouts and choice, at the compiled speed.  The reference stays pure
+#: Python (the tests' oracle) unless a caller turns it on; ``kaptai play`` does, since a person's
+#: table runs this engine (:class:`kaptai.core.sampling.Switch`).
+compiled_rollouts = Switch()
 
 
 class _Hand:
@@ -739,10 +747,22 @@ class _Hand:
                 best_key, best = key, i
         return best
 
+    def _compiled_pick(self, p: int, typ: int, cur: int = -1, d: int = -1, options: Sequence[str] = ()) -> int:
+        """The decision made by the compiled twin (:data:`compiled_rollouts`): the same
+        candidates, layouts and choice; the hand's decision count and log kept as here."""
+        from kaptai.nantong._engine import search_pick
+
+        choice, n, value, self.ndec = search_pick(self.cfg, hand_state(self), p, self.key & _M64, self.ndec, cur, d,
+                                                  int("kong" in options), int("pong" in options))
+        self._log(p, typ, n, choice, value)
+        return int(choice)
+
     def _search_discard(self, p: int) -> int:
         cand = self._discard_candidates(p)
         if len(cand) <= 1:
             return cand[0]
+        if compiled_rollouts and self.beliefs is None:
+            return self._compiled_pick(p, 0)
 
         layout = self._layouts(p)
 
@@ -764,6 +784,8 @@ class _Hand:
         cand = [first] + [a for a in range(3) if a != first and _CLAIMS[a] in options]
         if len(cand) <= 1:
             return _CLAIMS[cand[0]]
+        if compiled_rollouts and self.beliefs is None:
+            return _CLAIMS[self._compiled_pick(j, 1, cur, d, options)]
         layout = self._layouts(j)
 
         def make():

@@ -272,6 +272,7 @@ def play_command(args: Any, game: Any) -> Any:
     from kaptai.core.records import make_header
     from kaptai.nantong import records as R
     from kaptai.nantong.config import make_config
+    from kaptai.nantong.engine_reference import compiled_rollouts
     from kaptai.spec import Output
 
     rules = game.resolve_rules(args.rules, **dict(args.option or []))
@@ -288,7 +289,10 @@ def play_command(args: Any, game: Any) -> Any:
     con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to discard (5w, qz); "
             "answer a discard with win/kong/pong/pass; ? lists the legal moves, quit stops.")
     events = R.hand_events(cfg.players, cfg.rules, policies=pols, hands=args.hands, seed=args.seed)
-    df = run_session(con, header, events, seat=args.seat, record=args.record)
+    # a person's seat makes this the reference engine: its search seats decide in the compiled
+    # twin (the same decisions from the same streams, seconds faster each)
+    with compiled_rollouts():
+        df = run_session(con, header, events, seat=args.seat, record=args.record)
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))
 
 

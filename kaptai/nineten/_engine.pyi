@@ -34,3 +34,11 @@ def infer_beliefs(
     bit_generator: np.random.BitGenerator,
 ) -> tuple[npt.NDArray[np.float64], float]: ...
 def search_stats() -> dict[str, int | float]: ...
+def search_pick(
+    cfg: EngineConfig,
+    state: Mapping[str, Any],
+    seat: int,
+    options: Sequence[int],
+    ref: int,
+    seed: int,
+) -> int: ...

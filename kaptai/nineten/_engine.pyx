@@ -1111,20 +1111,9 @@ cdef inline int beats(double D, double Q, double S, double z) noexcept nogil:
 
 
 cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
-    cdef int64_t sums[NK]
-    cdef int64_t q[NK]
-    cdef int64_t sums2[NK]
-    cdef int64_t q2[NK]
-    cdef int opts2[NK]
-    cdef int idx2[NK]
     cdef int keys[NK]
     cdef int tied[NK]
-    cdef int i, j, ref = 0, best, bestkey = 1 << 30, nt = 0, ok, m2 = 1, go = 0, S2
-    cdef int64_t tot, besttot = 0
-    cdef double S = g.samples, T, go_z
-    cdef SplitMix sm
-    cdef bitgen_t bg
-    cdef bitgen_t* main_rng
+    cdef int i, ref = 0, bestkey = 1 << 30, nt = 0
     g.decisions += 1
     for i in range(m):       # the rollout policy's own choice, its tie drawn as colour_cut draws it
         keys[i] = g.tcol[p][opts[i] // 7] * 8 + unseen(g, p, opts[i])
@@ -1135,7 +1124,25 @@ cdef int search_choose(G* g, int p, int* opts, int m) noexcept nogil:
             tied[nt] = i
             nt += 1
     ref = tied[0] if nt == 1 else tied[bounded(g.rng, <uint32_t>nt)]
-    sm.state = search_seed(g.hand_index, g.decisions, p, g.salt_mix)
+    return search_stages(g, p, opts, m, ref, search_seed(g.hand_index, g.decisions, p, g.salt_mix))
+
+
+cdef int search_stages(G* g, int p, int* opts, int m, int ref, uint64_t seed) noexcept nogil:
+    """The search's two stages from the rollout policy's choice ``opts[ref]``, its layouts drawn
+    from the SplitMix stream ``seed`` (the engine's own stream untouched): the kind to discard."""
+    cdef int64_t sums[NK]
+    cdef int64_t q[NK]
+    cdef int64_t sums2[NK]
+    cdef int64_t q2[NK]
+    cdef int opts2[NK]
+    cdef int idx2[NK]
+    cdef int i, j, best, ok, m2 = 1, go = 0, S2
+    cdef int64_t tot, besttot = 0
+    cdef double S = g.samples, T, go_z
+    cdef SplitMix sm
+    cdef bitgen_t bg
+    cdef bitgen_t* main_rng
+    sm.state = seed
     bg.state = &sm
     bg.next_uint64 = sm_next64
     bg.next_uint32 = sm_next32
@@ -1342,6 +1349,49 @@ def search_values(cfg, state, int seat, options, long long samples, bit_generato
         if g.error == ERR_STEPS:
             raise RuntimeError(f"engine error: a rollout still running after {C_MAX_STEPS} offers")
         return vals, wins, int(g.relaxed)
+    finally:
+        free(g.hist)
+        free(g)
+
+
+def search_pick(cfg, state, int seat, options, int ref, seed):
+    """The search's discard at one decision, as the engine makes it (both stages), from a typed
+    position (as :func:`search_values` takes it, ``events`` and ``cum`` included for the
+    inference): ``options`` the legal kinds, ``options[ref]`` the rollout policy's own choice
+    (its tie already drawn from the engine's stream), ``seed`` the decision's SplitMix seed
+    (:func:`kaptai.nineten.engine_reference._search_seed`).  The reference engine's search seats
+    call it under :func:`kaptai.nineten.engine_reference.compiled_rollouts`.
+
+    Returns
+    -------
+    int
+        The kind to discard.
+    """
+    cdef G* g = <G*> malloc(sizeof(G))
+    if g == NULL:
+        raise MemoryError()
+    memset(g, 0, sizeof(G))
+    cdef int t, m, r = ref, kind
+    cdef uint64_t sd = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef int opts[NK]
+    try:
+        load_state(g, cfg, state, seat)
+        opt_list = [int(x) for x in options]
+        m = len(opt_list)
+        if m < 1 or m > NK:
+            raise ValueError("options: give 1 to 28 kinds")
+        if not 0 <= r < m:
+            raise ValueError(f"ref={ref}: expected 0 to {m - 1}")
+        for t in range(m):
+            opts[t] = opt_list[t]
+        g.inflight = -1
+        with nogil:
+            kind = search_stages(g, seat, opts, m, r, sd)
+        if g.error == ERR_MEMORY:
+            raise MemoryError("search")
+        if g.error == ERR_STEPS:
+            raise RuntimeError(f"engine error: a rollout still running after {C_MAX_STEPS} offers")
+        return kind
     finally:
         free(g.hist)
         free(g)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.sampling import RandomStream, SplitMixStream
+from kaptai.core.sampling import RandomStream, SplitMixStream, Switch
 from kaptai.nineten.cards import N_KINDS, format_card, parse_card
 from kaptai.nineten.config import (
     MAX_REDEALS,
@@ -741,6 +741,14 @@ def _search_seed(hand: int, decision: int, p: int, salt: int = 0) -> int:
             ^ _mix64(salt & _M64))
 
 
+#: On (``with compiled_rollouts(): ...``), a ``'search'`` seat's two stages run in the compiled
+#: twin (:func:`kaptai.nineten._engine.search_pick`) from the decision's own SplitMix seed: the
+#: same layouts and values, so the same discard, at the compiled speed.  The reference stays pure
+#: Python (the tests' oracle) unless a caller turns it on; ``kaptai play`` does, since a person's
+#: table runs this engine (:class:`kaptai.core.sampling.Switch`).
+compiled_rollouts = Switch()
+
+
 def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> int:
     T = [0, 0, 0, 0]
     for k in range(N_KINDS):
@@ -750,7 +758,12 @@ def _search_choice(h: Hand, p: int, options: list[int], rng: RandomStream) -> in
     # the rollout policy's own choice, its tie drawn from the engine's stream as colour_cut draws it
     ref = tied[0] if len(tied) == 1 else tied[rng.bounded(len(tied))]
     h.run[0] += 1
-    srng = SplitMixStream(_search_seed(h.index, h.run[0], p, h.cfg.search_salt))
+    seed = _search_seed(h.index, h.run[0], p, h.cfg.search_salt)
+    if compiled_rollouts:
+        from kaptai.nineten._engine import search_pick
+
+        return int(search_pick(h.cfg, hand_state(h, p), p, options, ref, seed))
+    srng = SplitMixStream(seed)
     S = h.cfg.samples
     vals, _ = _search(h, p, options, S, srng)
     sums = [sum(v) for v in vals]

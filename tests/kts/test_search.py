@@ -517,6 +517,6 @@ def test_compiled_rollouts_in_the_reference_engine_make_the_same_game(players, p
     assert [d["values"] for d in tr0] == [d["values"] for d in tr1]
     for key in st0:
         np.testing.assert_array_equal(st0[key], st1[key], err_msg=key)
-    assert not er.COMPILED_ROLLOUTS
+    assert not er.compiled_rollouts
     kinds = {d["kind"] for d in tr0}
     assert {"discard", "claim"} <= kinds and (players == 2 or {"exchange", "early"} & kinds), kinds

@@ -233,3 +233,26 @@ def test_a_hand_of_more_than_64_search_decisions_is_logged_whole():
     b = run_hands(cfg, 1, seed=24, policies="search", compiled=False, decision_log=lb)
     assert len(la) == 67 and la == lb
     _same(a, b)
+
+
+def test_compiled_rollouts_in_the_reference_engine_make_the_same_game():
+    """``engine_reference.compiled_rollouts()`` (what ``kaptai play`` turns on: a person's table
+    runs the reference engine) hands a search seat's discards and claims to the compiled twin
+    (``_engine.search_pick``) from the decision's own stream: the same decisions, logged the
+    same, so the same hands as the compiled engine, in both choice rules."""
+    total, kinds = 0, set()
+    for players, rules, seats, hands, seed in CASES[:3] + [RANK_CASES[1][:2] + RANK_CASES[1][3:]]:
+        budget = {"choice": "rank", "samples": 3, "candidates": 4, "margin": 1} if seed == 132 else \
+            {"samples": 2, "candidates": 2}
+        cfg = make_config(players, rules, **budget)
+        la: list = []
+        lb: list = []
+        a = run_hands(cfg, hands, seed=seed, policies=list(seats), decision_log=la)
+        with ER.compiled_rollouts():
+            b = run_hands(cfg, hands, seed=seed, policies=list(seats), compiled=False, decision_log=lb)
+        assert not ER.compiled_rollouts
+        assert la == lb, (players, rules)
+        _same(a, b)
+        total += len(la)
+        kinds |= {row[2] for row in la}
+    assert total >= 100 and kinds == {0, 1}, (total, kinds)

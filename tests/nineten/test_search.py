@@ -281,3 +281,27 @@ def test_advise_rejects_a_stock_under_the_reserve():
     assert advise(HAND, seen=" ".join(pool[keep:]), samples=5).attrs["stock"] == 9
     with pytest.raises(RulesError, match="leave 8 in the stock with 4 players, fewer than the reserve of 9"):
         advise(HAND, seen=" ".join(pool[keep - 1:]))
+
+
+@pytest.mark.parametrize("cfg_kw,hands,seed,policies", [
+    ({"samples": 3}, 12, 2027, "search"),
+    ({"samples": 3, "search_infer": 0}, 10, 3, ["search", "colour_cut", "live_first", "search"]),
+    ({"samples": 2, "search_mix": 1, "search_z": 0.0}, 8, 9, ["search", "colour_cut", "random", "search", "live_first"]),
+    ({"samples": 3, "search_salt": 5}, 8, 11, "search"),
+])
+def test_compiled_rollouts_in_the_reference_engine_make_the_same_game(count_decisions, cfg_kw, hands, seed,
+                                                                        policies):
+    """``engine_reference.compiled_rollouts()`` (what ``kaptai play`` turns on: a person's table
+    runs the reference engine) hands a search seat's two stages to the compiled twin
+    (``_engine.search_pick``) from the decision's own seed: the same discards, so the same hands
+    as the compiled engine and as the pure-Python reference, move for move."""
+    players = 5 if isinstance(policies, list) and len(policies) == 5 else 4
+    cfg = make_config(players, **cfg_kw)
+    o1, l1 = run_hands(cfg, hands, np.random.PCG64(seed), policies, record=hands, engine="compiled")
+    with er.compiled_rollouts():
+        o2, l2 = run_hands(cfg, hands, np.random.PCG64(seed), policies, record=hands, engine="reference")
+    assert not er.compiled_rollouts
+    np.testing.assert_array_equal(l1, l2)
+    for k in o1:
+        np.testing.assert_array_equal(o1[k], o2[k], err_msg=k)
+    assert len(count_decisions) >= 20, len(count_decisions)
