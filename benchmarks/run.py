@@ -39,7 +39,7 @@ if str(HERE) not in sys.path:
 
 #: Benchmark modules, in the order their rows are printed.
 MODULES = ("bench_startup", "bench_eval", "bench_engine", "bench_advisor", "bench_lookahead", "bench_runner",
-           "bench_bigtwo", "bench_nineten", "bench_nantong", "bench_heaven11", "bench_review")
+           "bench_bigtwo", "bench_nineten", "bench_nantong", "bench_heaven11", "bench_review", "bench_play")
 
 
 def missing_extensions(root: Path) -> list[str]:
