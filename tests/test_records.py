@@ -481,3 +481,20 @@ def test_kap_tai_shap_records_name_their_unit_by_the_settlement(tmp_path):
         p = record_hands("kap-tai-shap", tmp_path / f"{rules}.jsonl", 4, rules, hands=2, seed=1)
         assert json.loads(p.read_text().splitlines()[0])["unit"] == unit
         assert replay(p).unit == unit
+        # a header whose unit is not the one its rules settle in is refused, before any hand,
+        # by the replay and by the review alike (the file, the header's line and the field named)
+        other = "points" if unit == "antes" else "antes"
+        bad = tmp_path / f"{rules}-bad.jsonl"
+        events = _events(p)
+        events[0]["unit"] = other
+        _save(bad, events)
+        for run in (lambda: replay(bad), lambda: list(_kts_decisions(bad))):
+            with pytest.raises(RecordError, match=rf"{rules}-bad.jsonl line 1, field unit: unit '{other}'") as e:
+                run()
+            assert e.value.field == "unit" and e.value.line == 1
+
+
+def _kts_decisions(path: Path):
+    from kaptai.kts import play
+
+    return play.decisions(play.read(path))

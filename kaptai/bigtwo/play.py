@@ -254,9 +254,9 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
     the move played.
     """
     from kaptai.bigtwo.records import FORMAT
-    from kaptai.core.records import HandCursor
+    from kaptai.core.records import HandCursor, record_setup
 
-    cfg = FORMAT.setup(record.header)  # type: ignore[misc]
+    cfg = record_setup(record, FORMAT)
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []

@@ -52,6 +52,7 @@ __all__ = [
     "RECORD_SUFFIXES",
     "EVENT_TYPES",
     "RecordError",
+    "record_setup",
     "RecordWriter",
     "RecordFormat",
     "Record",
@@ -746,6 +747,22 @@ class ReplaySummary:
         return df
 
 
+def record_setup(record: Record, fmt: RecordFormat) -> Any:
+    """``fmt.setup(record.header)`` (the table a record was played at), its refusals as a
+    :class:`RecordError` naming the record's file, the header's line and the field (``rules``
+    unless the game names another, such as Kap Tai Shap's ``unit``)."""
+    if fmt.setup is None:
+        raise KaptaiError(f"{fmt.game}: records of this game cannot be replayed")
+    try:
+        return fmt.setup(record.header)
+    except RecordError as exc:
+        if exc.path is not None:
+            raise
+        raise RecordError(exc.reason, line=exc.line, field=exc.field, path=record.path) from None
+    except KaptaiError as exc:
+        raise RecordError(str(exc), line=1, field="rules", path=record.path) from None
+
+
 def replay_record(record: Record, fmt: RecordFormat) -> ReplaySummary:
     """Replay every hand of a parsed record with the game's ``replay_hand``.
 
@@ -754,12 +771,7 @@ def replay_record(record: Record, fmt: RecordFormat) -> ReplaySummary:
     """
     if fmt.setup is None or fmt.replay_hand is None:
         raise KaptaiError(f"{fmt.game}: records of this game cannot be replayed")
-    try:
-        ctx = fmt.setup(record.header)
-    except RecordError:
-        raise
-    except KaptaiError as exc:
-        raise RecordError(str(exc), line=1, field="rules", path=record.path) from None
+    ctx = record_setup(record, fmt)
     carry: Any = None
     totals: list[float] = [0.0] * int(record.header["players"])
     for hand in record.hands:

@@ -126,10 +126,10 @@ def read(path: Any, game: str = GAME) -> Any:
 
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
     """Every bid and every play with two or more options of the chosen hands of a record."""
-    from kaptai.core.records import HandCursor
+    from kaptai.core.records import HandCursor, record_setup
     from kaptai.heaven11 import records as R
 
-    cfg = R.FORMAT.setup(record.header)  # type: ignore[misc]
+    cfg = record_setup(record, R.FORMAT)
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []

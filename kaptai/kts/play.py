@@ -131,11 +131,11 @@ def read(path: Any, game: str = "kap-tai-shap") -> Any:
 
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
     """Every claim and every discard with two or more options of the chosen hands of a record."""
-    from kaptai.core.records import HandCursor
+    from kaptai.core.records import HandCursor, record_setup
     from kaptai.kts import records as R
 
     fmt = R.FORMATS[record.header["game"]]
-    cfg = fmt.setup(record.header)  # type: ignore[misc]
+    cfg = record_setup(record, fmt)
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []

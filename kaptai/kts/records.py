@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.records import (
-    HandCursor, Record, RecordFormat, ReplaySummary, cards_schema, event_schema, make_header, read_record,
+    HandCursor, Record, RecordError, RecordFormat, ReplaySummary, cards_schema, event_schema, make_header, read_record,
     replay_record, seat_schema, settle_schema, write_record,
 )
 from kaptai.core.sampling import RandomStream
@@ -265,7 +265,14 @@ def record_hands_for(game: str, path: str | os.PathLike, players: int | None = N
 
 
 def _setup(header: dict[str, Any]) -> EngineConfig:
-    return make_config(header["players"], header["rules"])
+    """The record's table; its ``unit`` must be the one its rules give (:func:`unit_of`), so that
+    a replay's totals and a review's losses are in the same unit."""
+    cfg = make_config(header["players"], header["rules"])
+    want = unit_of(cfg.rules)
+    if header.get("unit") != want:
+        raise RecordError(f"unit {quote_token(header.get('unit'))}: the rules of this record settle in {want!r} "
+                          f"({'advanced scoring' if want != UNIT else 'the pot settlement'})", line=1, field="unit")
+    return cfg
 
 
 class _Script:

@@ -218,10 +218,10 @@ class _StateWatch:
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
     """Every discard of the chosen hands of a record (the advisor values discards), with the
     replay's position at each (``extra['state']``, for the ``search`` advisor)."""
-    from kaptai.core.records import HandCursor
+    from kaptai.core.records import HandCursor, record_setup
     from kaptai.nantong import records as R
 
-    cfg = R.FORMAT.setup(record.header)  # type: ignore[misc]
+    cfg = record_setup(record, R.FORMAT)
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
         sink: list = []
