@@ -483,15 +483,40 @@ def test_kap_tai_shap_records_name_their_unit_by_the_settlement(tmp_path):
         assert replay(p).unit == unit
         # a header whose unit is not the one its rules settle in is refused, before any hand,
         # by the replay and by the review alike (the file, the header's line and the field named)
-        other = "points" if unit == "antes" else "antes"
         bad = tmp_path / f"{rules}-bad.jsonl"
         events = _events(p)
-        events[0]["unit"] = other
+        events[0]["unit"] = "chips"
         _save(bad, events)
         for run in (lambda: replay(bad), lambda: list(_kts_decisions(bad))):
-            with pytest.raises(RecordError, match=rf"{rules}-bad.jsonl line 1, field unit: unit '{other}'") as e:
+            with pytest.raises(RecordError, match=rf"{rules}-bad.jsonl line 1, field unit: unit 'chips'") as e:
                 run()
             assert e.value.field == "unit" and e.value.line == 1
+    # traditional rules labelled points: refused; advanced scoring labelled antes, as kaptai wrote
+    # such records before 2026-12-05: read, and its totals are in points
+    for rules, written, ok in (("traditional", "points", False), ("advanced", "antes", True)):
+        events = _events(tmp_path / f"{rules}.jsonl")
+        events[0]["unit"] = written
+        relabelled = tmp_path / f"{rules}-{written}.jsonl"
+        _save(relabelled, events)
+        if ok:
+            assert replay(relabelled).unit == "points"
+        else:
+            with pytest.raises(RecordError, match=r"field unit: unit 'points': the rules of this record settle in 'antes'"):
+                replay(relabelled)
+
+
+def test_nantong_records_name_their_unit_by_the_settlement(tmp_path):
+    """Nantong's unit is a share of the hand win under ``rank_only`` and points under the other
+    settlements: the header says it, the replay's totals carry it, another is refused."""
+    for rules, unit in (({}, "share of the hand win"), ({"settlement": "winner_collects"}, "points")):
+        p = record_hands("nantong", tmp_path / "n.jsonl", 3, rules, hands=1, seed=2)
+        assert json.loads(p.read_text().splitlines()[0])["unit"] == unit
+        assert replay(p).unit == unit
+        events = _events(p)
+        events[0]["unit"] = "tou"
+        _save(p, events)
+        with pytest.raises(RecordError, match=r"n.jsonl line 1, field unit: unit 'tou'"):
+            replay(p)
 
 
 def _kts_decisions(path: Path):

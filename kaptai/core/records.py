@@ -53,6 +53,7 @@ __all__ = [
     "EVENT_TYPES",
     "RecordError",
     "record_setup",
+    "record_unit",
     "RecordWriter",
     "RecordFormat",
     "Record",
@@ -311,6 +312,14 @@ class RecordFormat:
         engine, comparing every event it produces with the record through the
         :class:`HandCursor`; ``carry`` is what passes from one hand to the next (a dealer, a
         previous winner), None before the first.
+    unit_of : callable, optional
+        ``unit_of(context) -> str``: the unit the table of ``setup`` settles in, where it depends
+        on the rules (Kap Tai Shap: antes or points; Nantong: a share of the hand win or points).
+        A header naming another unit is refused (line 1, field ``unit``) unless the pair
+        ``(written, meant)`` is in ``legacy_units`` (labels an older kaptai wrote); either way a
+        replay's totals and a review are in ``unit_of``'s unit.
+    legacy_units : tuple of (str, str)
+        See ``unit_of``.
     """
 
     game: str
@@ -319,6 +328,8 @@ class RecordFormat:
     header_extra: dict[str, Any] = field(default_factory=dict)
     setup: Callable[[dict[str, Any]], Any] | None = None
     replay_hand: Callable[[Any, HandCursor, Any], Any] | None = None
+    unit_of: Callable[[Any], str] | None = None
+    legacy_units: tuple[tuple[str, str], ...] = ()
 
     @property
     def header(self) -> dict[str, Any]:
@@ -754,13 +765,28 @@ def record_setup(record: Record, fmt: RecordFormat) -> Any:
     if fmt.setup is None:
         raise KaptaiError(f"{fmt.game}: records of this game cannot be replayed")
     try:
-        return fmt.setup(record.header)
+        ctx = fmt.setup(record.header)
     except RecordError as exc:
         if exc.path is not None:
             raise
         raise RecordError(exc.reason, line=exc.line, field=exc.field, path=record.path) from None
     except KaptaiError as exc:
         raise RecordError(str(exc), line=1, field="rules", path=record.path) from None
+    if fmt.unit_of is not None:
+        want, got = fmt.unit_of(ctx), record.header.get("unit")
+        if got != want and (got, want) not in fmt.legacy_units:
+            raise RecordError(f"unit {quote_token(got)}: the rules of this record settle in {want!r}", line=1,
+                              field="unit", path=record.path)
+    return ctx
+
+
+def record_unit(record: Record, fmt: RecordFormat, ctx: Any) -> str:
+    """The unit of a record's results: ``fmt.unit_of(ctx)`` where the game's unit depends on the
+    rules (``ctx`` from :func:`record_setup`), else the header's ``unit``, else ``fmt.unit``."""
+    if fmt.unit_of is not None:
+        return fmt.unit_of(ctx)
+    unit = record.header.get("unit")
+    return unit if isinstance(unit, str) and unit else fmt.unit
 
 
 def replay_record(record: Record, fmt: RecordFormat) -> ReplaySummary:
@@ -782,9 +808,7 @@ def replay_record(record: Record, fmt: RecordFormat) -> ReplaySummary:
         if isinstance(res, list):
             for s, v in enumerate(res[: len(totals)]):
                 totals[s] += float(v)
-    unit = record.header.get("unit")  # the record's own (Kap Tai Shap: antes or points by its settlement)
-    return ReplaySummary(record.path, fmt.game, len(record.hands), record.events, totals,
-                         unit if isinstance(unit, str) and unit else fmt.unit)
+    return ReplaySummary(record.path, fmt.game, len(record.hands), record.events, totals, record_unit(record, fmt, ctx))
 
 
 def batch_streams(seed: int | None, batch: int) -> tuple[Any, Any]:

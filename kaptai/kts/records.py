@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from kaptai.core.records import (
-    HandCursor, Record, RecordError, RecordFormat, ReplaySummary, cards_schema, event_schema, make_header, read_record,
+    HandCursor, Record, RecordFormat, ReplaySummary, cards_schema, event_schema, make_header, read_record,
     replay_record, seat_schema, settle_schema, write_record,
 )
 from kaptai.core.sampling import RandomStream
@@ -265,14 +265,15 @@ def record_hands_for(game: str, path: str | os.PathLike, players: int | None = N
 
 
 def _setup(header: dict[str, Any]) -> EngineConfig:
-    """The record's table; its ``unit`` must be the one its rules give (:func:`unit_of`), so that
-    a replay's totals and a review's losses are in the same unit."""
-    cfg = make_config(header["players"], header["rules"])
-    want = unit_of(cfg.rules)
-    if header.get("unit") != want:
-        raise RecordError(f"unit {quote_token(header.get('unit'))}: the rules of this record settle in {want!r} "
-                          f"({'advanced scoring' if want != UNIT else 'the pot settlement'})", line=1, field="unit")
-    return cfg
+    return make_config(header["players"], header["rules"])
+
+
+def _unit(cfg: EngineConfig) -> str:
+    return unit_of(cfg.rules)
+
+
+#: Records of advanced scoring that kaptai wrote before 2026-12-05 say antes; they are read as points.
+LEGACY_UNITS = ((UNIT, "points"),)
 
 
 class _Script:
@@ -357,7 +358,8 @@ def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
 
 
 def _format(game: str) -> RecordFormat:
-    return RecordFormat(game, UNIT, _EVENTS, setup=_setup, replay_hand=_replay_hand)
+    return RecordFormat(game, UNIT, _EVENTS, setup=_setup, replay_hand=_replay_hand, unit_of=_unit,
+                        legacy_units=LEGACY_UNITS)
 
 
 #: The record formats of the two games of this package, by registry name.

@@ -283,7 +283,7 @@ def play_command(args: Any, game: Any) -> Any:
     con = Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, N, args.seat)
     pols = seat_policies(HumanPolicy(con, cfg.rules, cfg.players), opp, args.seat)
-    unit = R._UNITS.get(cfg.rules.settlement, "points")
+    unit = R.unit_of(cfg)
     header = make_header(GAME, cfg.rules.to_dict(), cfg.players, [getattr(x, "name", str(x)) for x in pols], unit,
                          seed=args.seed, hands=args.hands)
     con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to discard (5w, qz); "

@@ -273,7 +273,7 @@ def record_hands(
     cfg = make_config(players, rules)
     pols = check_policies(policies, cfg.active)
     header = make_header(GAME, cfg.rules.to_dict(), cfg.players, [getattr(x, "name", str(x)) for x in pols],
-                         _UNITS.get(cfg.rules.settlement, "points"), seed=seed, hands=hands)
+                         unit_of(cfg), seed=seed, hands=hands)
     write_record(p, header, hand_events(cfg.players, cfg.rules, policies=pols, hands=hands, seed=seed))
     return p
 
@@ -285,6 +285,12 @@ def record_hands(
 
 def _setup(header: dict[str, Any]) -> EngineConfig:
     return make_config(header["players"], header["rules"])
+
+
+def unit_of(cfg: EngineConfig) -> str:
+    """The unit of a table's results: a share of the hand win under ``rank_only``, points under
+    the other settlements."""
+    return _UNITS.get(cfg.rules.settlement, "points")
 
 
 class _DeckStream:
@@ -395,7 +401,7 @@ def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
 
 
 #: The game's record format (schema and replay).
-FORMAT = RecordFormat(GAME, "settlement", _EVENTS, setup=_setup, replay_hand=_replay_hand)
+FORMAT = RecordFormat(GAME, "settlement", _EVENTS, setup=_setup, replay_hand=_replay_hand, unit_of=unit_of)
 
 
 def read(path: str | os.PathLike) -> Record:
