@@ -3,7 +3,7 @@
 Run ``python benchmarks/bench_play.py [--quick]``.  A person's seat makes ``kaptai play`` run a
 game in its pure-Python reference engine; there each game's ``engine_reference.compiled_rollouts``
 switch (on in ``kaptai play``) hands a ``search`` seat's decision to the compiled twin.
-``run(quick)`` returns, per game with the switch (Kap Tai Shap, nine-ten, Nantong), rows
+``run(quick)`` returns, per game with the switch (Kap Tai Shap, nine-ten, Nantong, Big Two), rows
 ``{name, value, unit, repeats}``:
 
 * ``play <game>: search decision, compiled``: the median wall time of a search decision in the
@@ -42,15 +42,18 @@ class _Enough(Exception):
     """Raised by the timer once it has the decisions it wants."""
 
 
-def _timed(owner: Any, attr: str, limit: int, play: Callable[[], object]) -> list[float]:
-    """Wall seconds of the first ``limit`` calls of ``owner.attr`` while ``play()`` runs (the
-    run is cut short by an exception once they are in)."""
+def _timed(owner: Any, attr: str, limit: int, play: Callable[[], object],
+           keep: Callable[..., bool] | None = None) -> list[float]:
+    """Wall seconds of the first ``limit`` calls of ``owner.attr`` (those ``keep(*args)`` accepts)
+    while ``play()`` runs (the run is cut short by an exception once they are in)."""
     real = getattr(owner, attr)
     times: list[float] = []
 
     def wrapper(*a: Any, **k: Any) -> Any:
         t = time.perf_counter()
         out = real(*a, **k)
+        if keep is not None and not keep(*a):
+            return out
         times.append(time.perf_counter() - t)
         if len(times) >= limit:
             raise _Enough
@@ -93,7 +96,22 @@ def _nantong() -> tuple[Any, Any, str, Callable[[], object]]:
     return er, er._Hand, "_search_discard", lambda: er.run_hands(cfg, ["search"] * 3, np.random.PCG64(5), 50)
 
 
-GAMES = {"kap-tai-shap": _kts, "nine-ten": _nineten, "nantong": _nantong}
+def _bigtwo() -> tuple[Any, Any, str, Callable[[], object]]:
+    from kaptai.bigtwo import engine_reference as er
+    from kaptai.bigtwo.config import make_config
+    from kaptai.bigtwo.policies import SearchPolicy
+
+    cfg = make_config(4)
+    return er, SearchPolicy, "choose", lambda: er.run_hands(cfg, [SearchPolicy()] * 4, np.random.PCG64(5), 50)
+
+
+def _decides(*a: Any) -> bool:
+    """A Big Two turn with two or more options (a search decision; ``choose(self, view)``)."""
+    view = a[-1]
+    return len(view.options) + int(view.can_pass) >= 2
+
+
+GAMES = {"kap-tai-shap": _kts, "nine-ten": _nineten, "nantong": _nantong, "big-two": _bigtwo}
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -102,9 +120,10 @@ def run(quick: bool = False) -> list[dict]:
     fast_n, slow_n = (8, 1) if quick else (30, 2)
     for game, setup in GAMES.items():
         module, owner, attr, play = setup()
+        keep = _decides if game == "big-two" else None
         with module.compiled_rollouts():
-            fast = _timed(owner, attr, fast_n, play)
-        slow = _timed(owner, attr, slow_n, play)
+            fast = _timed(owner, attr, fast_n, play, keep)
+        slow = _timed(owner, attr, slow_n, play, keep)
         k = len(slow)
         same = sum(fast[:k])  # the same decisions (the same game in both modes)
         out.append({"name": f"play {game}: search decision, compiled", "value": statistics.median(fast) * 1e3,

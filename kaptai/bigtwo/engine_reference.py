@@ -46,7 +46,7 @@ from kaptai.bigtwo._moves import (  # noqa: F401  (re-exported: the reference en
     legal_entries, make_view, shuffled_deck, turn_options,
 )
 from kaptai.bigtwo.config import EngineConfig, new_outcomes
-from kaptai.bigtwo.policies import PlayerView, resolve_policies, search_values  # noqa: F401
+from kaptai.bigtwo.policies import PlayerView, compiled_rollouts, resolve_policies, search_values  # noqa: F401
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import KaptaiError, quote_token
 

@@ -302,6 +302,7 @@ def read(path: Any, game: str = GAME) -> Any:
 
 def play_command(args: Any, game: Any) -> Any:
     """``kaptai play big-two``: a person at ``--seat`` against the built-in players."""
+    from kaptai.bigtwo.engine_reference import compiled_rollouts
     from kaptai.core.play import Console, FinishedHands, parse_opponents, run_session, seat_policies
     from kaptai.errors import UsageError
     from kaptai.spec import Output
@@ -322,8 +323,11 @@ def play_command(args: Any, game: Any) -> Any:
     # the engine hands over a batch of hands at the end of its run, and each hand to ``kept`` as
     # soon as it is over: at quit the batch's finished hands are kept
     kept = FinishedHands()
-    df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands, on_hand=kept), seat=args.seat,
-                     record=args.record, finished=kept)
+    # a person's seat makes this the reference engine: its search seats roll out in the compiled
+    # twin (the same plays from the same stream, a second or more faster a decision)
+    with compiled_rollouts():
+        df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands, on_hand=kept),
+                         seat=args.seat, record=args.record, finished=kept)
     return Output(df, f"your results at seat {args.seat} ({header['unit']})", list(df.columns))
 
 

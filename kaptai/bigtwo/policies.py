@@ -59,6 +59,7 @@ from typing import Any, cast
 from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_record
 from kaptai.bigtwo.evaluate import Play
 from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES, make_config
+from kaptai.core.sampling import RandomStream, Switch
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
 from kaptai.errors import KaptaiError, quote_token
@@ -491,12 +492,42 @@ class SearchPolicy(Policy):
         n = len(view.options) + int(view.can_pass)
         if n <= 1:
             return view.options[0] if view.options else None
-        cands, sums, _, _ = search_values(view, self.samples, self.rollout, self.infer, self.pool)
+        if compiled_rollouts and isinstance(view.rng, RandomStream):
+            cands, sums = self._compiled_values(view)
+        else:
+            cands, sums, _, _ = search_values(view, self.samples, self.rollout, self.infer, self.pool)
         best = max(range(len(cands)), key=lambda i: (sums[i], -i))
         return None if cands[best] is None else rules_info(view.rules).play(cast(int, cands[best]))
 
+    def _compiled_values(self, view: PlayerView) -> tuple[list, list[int]]:
+        """:func:`search_values`'s candidates and sums from the compiled twin
+        (``_engine.search_position``) on the view's own stream (:meth:`RandomStream.lend`): the
+        same layouts, styles, weights and values, so the same choice and the same stream after."""
+        from kaptai.bigtwo import _engine
+
+        cfg = make_config(view.players, view.rules, search_rollout=self.rollout, search_infer=self.infer,
+                          search_pool=self.pool)
+        must = 0 if view.opening_card is None else 1 << view.opening_card
+        cands, sums, _, _ = view.rng.lend(lambda bg: _engine.search_position(
+            cfg, view.seat, view.cards_left, view.hand_mask, played=view.played, dead=view.dead,
+            trick=view.trick_mask or 0, trick_seat=view.trick_seat, passes=view.passes,
+            locked=list(view.locked) or None, must=must, violator=view.violator, turns=view.turn,
+            bit_generator=bg, samples=self.samples, history=list(view.history) or None))
+        out = [int(c) for c in cands]
+        if view.can_pass:
+            out[-1] = None  # type: ignore[call-overload]
+        return out, [int(x) for x in sums]
+
     def swap(self, view: PlayerView) -> bool:
         return HeuristicPolicy().swap(view)
+
+
+#: On (``with compiled_rollouts(): ...``), a :class:`SearchPolicy` seat's rollouts run in the
+#: compiled twin (``_engine.search_position``) on the view's own stream: the same values from the
+#: same numbers, so the same plays and the same stream after, at the compiled speed.  The
+#: reference stays pure Python (the tests' oracle) unless a caller turns it on; ``kaptai play``
+#: does, since a person's table runs this engine (:class:`kaptai.core.sampling.Switch`).
+compiled_rollouts = Switch()
 
 
 class ContestPolicy(GreedyPolicy):

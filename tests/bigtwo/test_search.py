@@ -76,6 +76,30 @@ def test_search_games_match_reference(pool):
     assert counter[0] >= 200, counter[0]
 
 
+def test_compiled_rollouts_in_the_reference_engine_make_the_same_games():
+    """``engine_reference.compiled_rollouts()`` (what ``kaptai play`` turns on: a person's table
+    runs the reference engine) hands a search seat's values to the compiled twin
+    (``_engine.search_position``) on the game's own stream: the same logs and outcomes as the
+    compiled engine, game for game, with and without the history's inference and resampling."""
+    counter = [0]
+    for players, options, samples, games, seats in GAME_CASES:
+        rules = {k: v for k, v in options.items() if k != "rollout"}
+        cfg = make_config(players, rules, search_samples=max(samples, 2),
+                          search_rollout=options.get("rollout", "auto"))
+        names = [_OTHER[c] for c in seats]
+        objs = [CountingSearch(cfg.search_samples, cfg.search_rollout, counter, cfg.search_infer, cfg.search_pool)
+                if n == "search" else n for n in names]
+        seed = 13 * players + len(options)
+        a, la = _engine.run_hands(cfg, [POLICY_CODES[n] for n in names], np.random.PCG64(seed), games, record=games)
+        with reference.compiled_rollouts():
+            b, lb = reference.run_hands(cfg, objs, np.random.PCG64(seed), games, record=games)
+        assert not reference.compiled_rollouts
+        assert la.shape == lb.shape and np.array_equal(la, lb), options
+        for key in b:
+            assert np.array_equal(a[key], b[key]), (options, key)
+    assert counter[0] >= 200, counter[0]
+
+
 def _positions(cfg, seed, count, players="greedy"):
     """Views of the positions met by ``players`` (every 5th turn), from the reference Game."""
     stream = RandomStream(np.random.PCG64(seed))
