@@ -8,7 +8,7 @@ switch (on in ``kaptai play``) hands a ``search`` seat's decision to the compile
 
 * ``play <game>: search decision, compiled``: the median wall time of a search decision in the
   reference engine with the switch on (over the first decisions of a table of search seats at the
-  default budget, ``repeats`` of them), in ms;
+  default budget, ``repeats`` of them, after a warm-up run of two), in ms;
 * ``play <game>: search decision, pure Python``: the same with the switch off (the first one or
   two decisions only: seconds each), with ``ratio``: the time of those decisions in pure Python
   over their time compiled, in this run.
@@ -122,6 +122,7 @@ def run(quick: bool = False) -> list[dict]:
         module, owner, attr, play = setup()
         keep = _decides if game == "big-two" else None
         with module.compiled_rollouts():
+            _timed(owner, attr, 2, play, keep)  # warm-up: tables the compiled search builds once
             fast = _timed(owner, attr, fast_n, play, keep)
         slow = _timed(owner, attr, slow_n, play, keep)
         k = len(slow)
