@@ -180,7 +180,7 @@ def sample_layout(
     Examples
     --------
     >>> import numpy as np
-    >>> from kaptai.core.sampling import RandomStream, Switch
+    >>> from kaptai.core.sampling import RandomStream
     >>> from kaptai.kts.engine_reference import sample_layout
     >>> copies = [1] * 4 + [0] * 17
     >>> mine, other = [1, 0, 0, 0] + [0] * 17, [0, 1, 0, 0] + [0] * 17
@@ -218,7 +218,6 @@ def sample_layout(
         k += need[x]
         out[x] = grown
     return out, items[k:]
-
 
 
 #: On (``with compiled_rollouts(): ...``), a ``'search'`` seat's rollouts run in the compiled

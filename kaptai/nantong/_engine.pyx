@@ -1782,7 +1782,7 @@ def search_pick(cfg, state, int seat, key, int ndec, int cur=-1, int d=-1, int c
     g.log = row
     g.logcap = 1
     g.nlog = 0
-    row[3] = 1
+    row[3] = 1   # what a decision that draws no layouts leaves: one candidate, no value
     row[5] = 0
     if cur >= 0 and not (0 <= cur < g.A and 0 <= d < NK):
         raise ValueError(f"cur={cur}, d={d}: not a discard of this table")
@@ -1793,4 +1793,4 @@ def search_pick(cfg, state, int seat, key, int ndec, int cur=-1, int d=-1, int c
             choice = _search_claim(&g, cur, d, seat, can_kong, can_pong)
     if g.err:
         raise EngineError("search_pick: the unseen cards do not fill the hidden places")
-    return int(choice), int(row[3]) if g.nlog else 1, int(row[5]) if g.nlog else 0, int(g.ndec)
+    return int(choice), int(row[3]), int(row[5]), int(g.ndec)
