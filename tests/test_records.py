@@ -378,8 +378,8 @@ def test_command_line_simulate_record_and_replay(tmp_path, capsys):
 
 
 def test_nantong_search_seats_replay(tmp_path):
-    """A Nantong record with a search seat (its decisions taken from the compiled engine's
-    decision log on the same stream) replays."""
+    """A Nantong record with a search seat (deciding in the compiled twin, from the same streams)
+    replays."""
     path = record_hands("nantong", tmp_path / "s.jsonl", 3, policies=["max_melds", "chase_qing", "search"], hands=3,
                         seed=2)
     assert replay(path).hands == 3
@@ -387,7 +387,7 @@ def test_nantong_search_seats_replay(tmp_path):
 
 @pytest.mark.slow
 def test_nantong_search_decisions_are_the_reference_search(monkeypatch, slow_scale):
-    """The search decisions read from the compiled engine's log make the hand the pure-Python
+    """The record's search seats, deciding in the compiled twin, make the hand the pure-Python
     search makes (one hand: the reference search at the default budget takes about 100 s, so
     below the full size (``KAPTAI_SLOW_SCALE=1``) the records are made with 8 layouts a decision)."""
     import numpy as np

@@ -160,42 +160,6 @@ class _Logged(ref._Hand):
         self.events.append(e)
 
 
-class _Decided(_Logged):
-    """The logged hand whose ``search`` seats play the decisions the compiled engine made on the
-    same stream (its decision log), instead of searching again in Python: the search draws only
-    from its decisions' private streams, so the hand is the same, much faster."""
-
-    def __init__(self, cfg: EngineConfig, pols: list, stream: Any, hand_index: int, events: list,
-                 decisions: list[tuple[int, ...]]):
-        super().__init__(cfg, pols, stream, hand_index, events)
-        self.decisions = list(decisions)
-
-    def _decided(self, seat: int, typ: int, cand: list[int]) -> int:
-        if not self.decisions:
-            raise KaptaiError(f"hand {self.hand_index}: the compiled engine made fewer search decisions")
-        row = self.decisions.pop(0)
-        if row[1] != seat or row[2] != typ or row[4] not in cand:
-            raise KaptaiError(f"hand {self.hand_index}: the compiled engine's search decision {row} is not "
-                              f"seat {seat}'s (type {typ}, candidates {cand})")
-        return int(row[4])
-
-    def _search_discard(self, p: int) -> int:
-        cand = self._discard_candidates(p)
-        if len(cand) <= 1:
-            return cand[0]
-        return self._decided(p, 0, cand)
-
-    def _search_claim(self, cur: int, d: int, j: int, options: Sequence[str]) -> str:
-        from kaptai.nantong.policies import builtin_claim
-
-        claims = ("pass", "pong", "kong")
-        first = claims.index(builtin_claim(0, self.c[j], d, options, self.hs, None))
-        cand = [first] + [a for a in range(3) if a != first and claims[a] in options]
-        if len(cand) <= 1:
-            return claims[cand[0]]
-        return claims[self._decided(j, 1, cand)]
-
-
 def hand_events(
     players: int = 3,
     rules: RuleSet | str | Mapping[str, Any] | None = None,
@@ -216,20 +180,12 @@ def hand_events(
     pols = check_policies(policies, cfg.active)
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 0:
         raise KaptaiError(f"hands={quote_token(hands)}: expected a whole number >= 0")
-    searching = "search" in pols and all(isinstance(p, str) for p in pols)
     for i in range(int(hands)):
         ss = np.random.SeedSequence(seed, spawn_key=(i,))
-        stream = RandomStream(np.random.PCG64(ss))
         evs: list[dict[str, Any]] = []
-        if searching:
-            from kaptai.nantong.engine import run_hands
-
-            decisions: list[tuple[int, ...]] = []
-            run_hands(cfg, 1, policies=pols, bit_generator=np.random.PCG64(ss), compiled=True, decision_log=decisions)
-            h: _Logged = _Decided(cfg, pols, stream, i, evs, decisions)
-        else:
-            h = _Logged(cfg, pols, stream, i, evs)
-        row = h.play()
+        h = _Logged(cfg, pols, RandomStream(np.random.PCG64(ss)), i, evs)
+        with ref.compiled_rollouts():
+            row = h.play()
         evs.insert(0, _deal_event(cfg, i, h.deck))
         evs.append(_settle(cfg, row))
         yield evs
