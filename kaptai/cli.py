@@ -336,6 +336,7 @@ def _given(argv: Sequence[str], command: Command) -> dict[str, str]:
     """The options of ``command`` that the command line gives explicitly: dest -> the flag as
     typed (a default is not given; ``--flag=value`` and ``-oKEY=VALUE`` count)."""
     flags = {f: o for o in command.options if not o.positional for f in o.flags}
+    flags.update({"--no-" + o.name[2:]: o for o in command.options if o.kind == "switch" and not o.positional})
     out: dict[str, str] = {}
     for token in argv:
         if token == "--":
@@ -385,6 +386,7 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
                 raise UsageError(f"{given[opt.dest]} has no effect here: {why}")
     _check_repeated(argv, command)
     pairs = list(getattr(args, "option", None) or []) if command.option("option") is not None else []
+    _check_rule_names(args, command, [key for key, _ in pairs])
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen and not _same(seen[key], value):
@@ -398,6 +400,24 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
             if not _same(mine, seen[opt.rule_name]):
                 raise UsageError(f"{given[opt.dest]} {_shown(mine)} and -o {opt.rule_name}={_shown(seen[opt.rule_name])} "
                                  f"set the rule option {opt.rule_name} to two values: give one of them")
+
+
+def _check_rule_names(args: argparse.Namespace, command: Command, keys: Sequence[str]) -> None:
+    """Refuse ``-o KEY=`` for a name that is no rule option of the game, first (so a typo given
+    twice is called a typo), with the game's own message and its close matches; ``name`` labels
+    the rules and is not an option (a command line picks its rules with ``--rules``)."""
+    name = getattr(args, "game_name", None)
+    if not keys or name is None:
+        return
+    spec = game(name)
+    known = set(spec.rule_defaults()) | {o.rule_name for o in command.options if o.rule_name}
+    unknown = list(dict.fromkeys(k for k in keys if k not in known))
+    if "name" in unknown:
+        raise UsageError("-o name=...: 'name' labels a set of rules, it is not a rule option; choose the "
+                         f"preset with --rules and change options with -o KEY=VALUE (kaptai {args.target} --help "
+                         "lists them)")
+    if unknown:
+        type(spec.resolve_rules())._check_names(dict.fromkeys(unknown))
 
 
 def _check_rule_fields(command: Command, args: argparse.Namespace, given: dict[str, Any]) -> None:

@@ -177,7 +177,8 @@ def _tools() -> dict[str, Command]:
             dataclasses.replace(o.hands(1600, "deals of the last round (every variant's with --search grid), shared "
                                                 "by every variant", games_alias=False), sample="8"),
             Opt("--start-hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
-                help="deals of the first round of --search halving (default: --hands / 8)",
+                help="deals of the first round of --search halving (default: --hands / 8), at most --hands; "
+                     "rounds play whole chunks of 25 deals, so fewer are rounded up",
                 applies=lambda a: None if a.search == "halving" else "--search grid plays every variant on --hands deals"),
             Opt("--search", "choice", default="halving", choices=("halving", "grid"),
                 help="successive halving (the better half of the variants kept on the same deals and as many "

@@ -119,10 +119,26 @@ def test_samples_applies_only_where_a_policy_samples():
         opt = cmd.option("samples")
         argv = [name, game, *positionals(cmd), "--samples", "4"]
         args = build_parser(argv).parse_args(argv)
-        if opt.applies is None:
+        if opt.applies is None or name == "review":  # review: the advisor samples (below)
             continue
         assert opt.applies(args), (game, name)  # the default policies take no samples
         assert "policy" in vars(args)
+
+
+@pytest.mark.parametrize("flag", ["--samples 7", "--no-cross-fit", "--cross-fit"])
+def test_review_refuses_sampling_options_with_the_exact_advisor(flag, tmp_path, capsys):
+    """Kap Tai Shap's exact advisor samples nothing: --samples and --cross-fit / --no-cross-fit
+    are refused with it (they were accepted and ignored), and accepted with the search advisor."""
+    from kaptai.cli import check_settings
+
+    for advisor, refused in (("exact", True), ("search", False)):
+        argv = ["review", "kap-tai-shap", str(tmp_path / "r.jsonl"), "--advisor", advisor, *flag.split()]
+        args = build_parser(argv).parse_args(argv)
+        if refused:
+            with pytest.raises(UsageError, match="exact advisor samples nothing"):
+                check_settings(argv, args)
+        else:
+            check_settings(argv, args)
 
 
 DUPLICATE_LISTS = [(g, n, c, d) for d in ("policies", "rules_list", "variants", "policy")

@@ -181,6 +181,9 @@ def grid_variants(game: DesignGame, options: Sequence[str] | None = None) -> lis
     (['default', 'b=y', 'b=z'], 6)
     """
     names = list(game.space) if options is None else list(options)
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice is not None:
+        raise UsageError(f"{game.game}: the option {quote_token(twice)} is given twice: give each option once")
     for n in names:
         if n not in game.options:
             raise UsageError(f"{game.game}: {quote_token(n)} is not an option the design search explores: "
@@ -391,6 +394,9 @@ def design(game: DesignGame, *, hands: int = 1600, start_hands: int | None = Non
     for name, given in (("hands", hands), ("start_hands", start_hands)):
         if given is not None and (isinstance(given, bool) or not isinstance(given, (int, np.integer)) or given < 1):
             raise UsageError(f"{name}={quote_token(given)} is not allowed: expected an integer >= 1")
+    if start_hands is not None and search == "halving" and start_hands > hands:
+        raise UsageError(f"start_hands={quote_token(start_hands)} is more than hands={quote_token(hands)}: the first "
+                         "round cannot play more deals than the last")
     variants = grid_variants(game, options)
     if len(variants) < 2:
         raise UsageError(f"{game.game}: the options {', '.join(options or game.space)} give one variant only")

@@ -235,9 +235,12 @@ def _is_mean(name: str) -> bool:
 
 
 def _probability_mask(df: pd.DataFrame, metrics: Mapping[str, str] | None) -> np.ndarray:
-    """Rows whose ``value`` is a probability: exact odds rows (but not their means), ``p_*``
+    """Rows whose ``value`` is a probability: where the table has a ``unit`` column, the rows
+    whose unit is ``probability``; else exact odds rows (but not their means), ``p_*``
     metrics, and Monte Carlo metrics described as ``P(...)`` or a distribution."""
     n = len(df)
+    if "unit" in df.columns:
+        return (df["unit"].astype(str) == "probability").to_numpy(dtype=bool)
     mask = np.zeros(n, dtype=bool)
     if "exact" in df.columns and "method" in df.columns:
         mask |= (df["method"] == "exact").to_numpy(dtype=bool, na_value=False)

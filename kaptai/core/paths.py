@@ -297,8 +297,9 @@ def table_format(fmt: str | None, out: str | os.PathLike | None) -> str:
     return "table"
 
 
-def check_table_out(out: str | os.PathLike | None, fmt: str) -> Path | None:
-    """Check ``--out`` for a table format before any work (None: standard output).
+def check_table_out(out: str | os.PathLike | None, fmt: str, inferred: bool = False) -> Path | None:
+    """Check ``--out`` for a table format before any work (None: standard output); with
+    ``inferred`` (no ``--format``: the suffix chooses it) every table suffix is allowed.
 
     Raises
     ------
@@ -310,7 +311,8 @@ def check_table_out(out: str | os.PathLike | None, fmt: str) -> Path | None:
         if fmt == "parquet":
             raise PathError("--format parquet writes a file: give --out FILE.parquet")
         return None
-    kinds = {"table": ("txt",), "csv": ("csv",), "json": ("json",), "parquet": ("parquet",)}[fmt]
+    kinds = ("txt", "csv", "json", "parquet") if inferred else \
+        {"table": ("txt",), "csv": ("csv",), "json": ("json",), "parquet": ("parquet",)}[fmt]
     return check_output_path(out, kinds, what="--out")
 
 
@@ -352,4 +354,4 @@ def check_arg_paths(args: Any) -> None:
             default = f"reports/{getattr(args, 'game', 'report')}.{fmt or 'html'}"
             check_output_path(default, REPORT_KINDS, what="--out (default)", create_parent=True)
     elif out is not None or fmt == "parquet":
-        check_table_out(out, table_format(fmt, out))
+        check_table_out(out, table_format(fmt, out), inferred=fmt is None)

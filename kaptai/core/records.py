@@ -764,6 +764,12 @@ def record_setup(record: Record, fmt: RecordFormat) -> Any:
     unless the game names another, such as Kap Tai Shap's ``unit``)."""
     if fmt.setup is None:
         raise KaptaiError(f"{fmt.game}: records of this game cannot be replayed")
+    rules = record.header.get("rules")
+    if isinstance(rules, Mapping):
+        for key in ("players", "stake"):
+            if key in record.header and key in rules and not _same_value(record.header[key], rules[key]):
+                raise RecordError(f"{key} {quote_token(record.header[key])} contradicts the rules' {key} "
+                                  f"{quote_token(rules[key])}", line=1, field=key, path=record.path)
     try:
         ctx = fmt.setup(record.header)
     except RecordError as exc:
@@ -778,6 +784,14 @@ def record_setup(record: Record, fmt: RecordFormat) -> Any:
             raise RecordError(f"unit {quote_token(got)}: the rules of this record settle in {want!r}", line=1,
                               field="unit", path=record.path)
     return ctx
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Equal header values (a number written as 4 or 4.0 is one value)."""
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) \
+            and not isinstance(b, bool):
+        return float(a) == float(b)
+    return bool(a == b)
 
 
 def record_unit(record: Record, fmt: RecordFormat, ctx: Any) -> str:

@@ -368,7 +368,9 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     for c in _TEXT:
         df[c] = df[c].astype(object)
     df.attrs.update({"game": game, "record": os.fspath(path), "seats": "all" if seats is None else list(seats),
-                     "seed": int(seed), "samples": int(samples),
+                     "seed": int(seed),
+                     # an advisor that samples nothing (Kap Tai Shap's exact look-ahead): 0, as in the rows
+                     "samples": int(samples) if len(df) == 0 or bool((df["samples"] > 0).any()) else 0,
                      "unit": review_unit(adapter, record.header),
                      "hands": n, "policies": list(record.header.get("policies", [])), "skipped": skipped,
                      "cross_fit": bool(cross_fit) and (crossed > 0 or len(df) == 0), "cross_fitted": crossed})
@@ -495,6 +497,16 @@ def iter_hands(n: int, step: int) -> Iterator[range]:
         yield range(lo, min(n, lo + step))
 
 
+def _sampling_advisor(flag: str) -> Any:
+    """``Opt.applies`` of an option only a sampling advisor reads (refused with ``--advisor exact``)."""
+    def applies(args: Any) -> str | None:
+        if getattr(args, "advisor", None) == "exact":
+            return f"the exact advisor samples nothing, so {flag} would change nothing"
+        return None
+
+    return applies
+
+
 def review_options(default_samples: int = 32) -> tuple:
     """The declared options of ``kaptai review <game> FILE``."""
     from kaptai.core import cli_options as o
@@ -507,13 +519,15 @@ def review_options(default_samples: int = 32) -> tuple:
             help="the seat whose decisions are reviewed (default: every seat)"),
         Opt("--samples", "int", default=default_samples, lo=1, hi=100_000, unit="layouts",
             help=f"the advisor's layouts a decision, per set of layouts when cross-fitted (default "
-                 f"{default_samples}; a fixed count, so the review is the same for the same --seed)"),
+                 f"{default_samples}; a fixed count, so the review is the same for the same --seed)",
+            applies=_sampling_advisor("--samples")),
         Opt("--cross-fit", "switch", default=True,
             help="choose the advisor's best move on one set of --samples layouts and measure the loss on "
                  "another, independent one (default: on), so that a player as good as the advisor loses 0 on "
                  "average (a loss can then be below 0); --no-cross-fit chooses and measures on the same "
                  "layouts (half the work; every loss at least 0, biased upward). No effect with an exact "
-                 "advisor (Kap Tai Shap's exact look-ahead), which is asked once"),
+                 "advisor (Kap Tai Shap's exact look-ahead), which is asked once: refused with it",
+            applies=_sampling_advisor("--cross-fit")),
         o.seed(),
         Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
             help="review only the first N hands of the record (default all)"),
@@ -582,6 +596,8 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
 
 def _layouts_text(a: Any) -> str:
     """The layouts of a review, for its header (``attrs`` of :func:`review`)."""
+    if a.get("samples") == 0:
+        return "an exact advisor, no layouts"
     if a.get("cross_fit"):
         return (f"cross-fitted: the best chosen on {a.get('samples', '')} layouts, the loss measured on "
                 f"{a.get('samples', '')} others, seed {a.get('seed', '')}")

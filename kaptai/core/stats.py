@@ -121,7 +121,10 @@ def sd_interval(s1, s2, s3, s4, n, confidence: float = 0.95):
     """Standard deviation and its delta-method interval from the first four power sums.
 
     ``Var(s^2) ~ (m4 - sigma^4) / n`` with ``m4`` the fourth central moment, and
-    ``se(s) = se(s^2) / (2 s)``; the lower bound is clipped at 0.
+    ``se(s) = se(s^2) / (2 s)``; the lower bound is clipped at 0.  Below
+    :data:`SMALL_SD_N` values the delta method is unreliable (with 2 values ``m4 = sigma^4``
+    and its interval has no width), so there the interval also covers the normal-theory one,
+    ``s * sqrt((n - 1) / chi2)`` at the chi-square quantiles of ``n - 1`` degrees of freedom.
 
     Parameters
     ----------
@@ -144,6 +147,9 @@ def sd_interval(s1, s2, s3, s4, n, confidence: float = 0.95):
     >>> sd, lo, hi = sd_interval(x.sum(), (x**2).sum(), (x**3).sum(), (x**4).sum(), x.size)
     >>> bool(lo < 2 < hi), round(float(sd), 2)
     (True, 2.0)
+    >>> sd, lo, hi = sd_interval(1.0, 1.0, 1.0, 1.0, 2)     # the values 0 and 1
+    >>> round(float(sd), 4), round(float(lo), 4), round(float(hi), 2)
+    (0.7071, 0.3155, 22.56)
     """
     s1, s2, s3, s4, n = (np.asarray(a, dtype=np.float64) for a in (s1, s2, s3, s4, n))
     z = z_value(confidence)
@@ -156,9 +162,22 @@ def sd_interval(s1, s2, s3, s4, n, confidence: float = 0.95):
         sd = np.sqrt(var)
         se_var = np.sqrt(np.maximum(m4 - var_pop * var_pop, 0.0) / n)
         half = np.where(sd > 0, z * se_var / (2 * sd), 0.0)
+    lo, hi = np.maximum(sd - half, 0.0), sd + half
+    small = (n >= 2) & (n < SMALL_SD_N)
+    if np.any(small):
+        from scipy.stats import chi2
+
+        alpha = 1.0 - confidence
+        df = np.where(small, n - 1.0, 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lo = np.where(small, np.minimum(lo, sd * np.sqrt(df / chi2.ppf(1 - alpha / 2, df))), lo)
+            hi = np.where(small, np.maximum(hi, sd * np.sqrt(df / chi2.ppf(alpha / 2, df))), hi)
     bad = n < 2
-    return (np.where(bad, np.nan, sd), np.where(bad, np.nan, np.maximum(sd - half, 0.0)),
-            np.where(bad, np.nan, sd + half))
+    return np.where(bad, np.nan, sd), np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
+
+
+#: Below this many values :func:`sd_interval` also covers the normal-theory (chi-square) interval.
+SMALL_SD_N = 30
 
 
 def spread_interval(lo, hi):

@@ -113,8 +113,9 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
             # --rules / -o are the base every variant of the set changes
             base = {k: v for k, v in rules.to_dict().items() if k != "name"}
             variants = {label: {**base, **opts} for label, opts in F.VARIANT_SETS[which].items()}
-        df = F.compare_variants(variants, args.hands, args.seed,
-                                policies=parse_seat_policies(args.policy, 4, game.policies[0]), **kw)
+        pols = parse_seat_policies(args.policy, 4, game.policies[0])
+        df = F.compare_variants(variants, args.hands, args.seed, policies=pols, **kw)
+        df.attrs.setdefault("policies", pols)
         out = Output(df, f"# heaven-eleven: {which} variants, {args.hands} hands",
                      ["variant", "metric", "seat", "level", "value", "ci_low", "ci_high"])
     if args.plot:

@@ -63,11 +63,13 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
 
 
 def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
+    from kaptai.core.options import parse_seat_policies
     from kaptai.kts.fairness import fairness as run
     from kaptai.kts.plots import plot_fairness
 
     df = run(args.players, args.hands, args.seed, cut=args.cut, variants=args.variants,
-             policies=args.policy, progress=args.progress, workers=args.workers, scheduler=args.scheduler,
+             policies=parse_seat_policies(args.policy, args.players, default=game.policies[0]),
+             progress=args.progress, workers=args.workers, scheduler=args.scheduler,
              checkpoint=args.checkpoint)
     if args.plot:
         plot_fairness(df, path=args.plot)
@@ -152,7 +154,8 @@ def advise(args: argparse.Namespace, game: GameSpec) -> Output:
                  f"expected score, then live outs, then distance; {ties}")
     else:
         first, second = (("P(win)", "the expected score") if args.objective == "win"
-                         else ("the expected score", "P(win)"))
+                         else ("p_win_within × expected_score (the expected score, a hand that does not win "
+                               "counting 0)", "P(win)"))
         title = (f"{df.attrs.get('model', 'exact look-ahead')}; ranked by {first} within {args.draws} "
                  f"{'turns (claim, then draw)' if args.claims else 'own draws'}, then {second}, then live outs, "
                  f"then distance; {ties}")

@@ -182,6 +182,12 @@ def _variant(name: str, spec: Any, players: int, cut: float | None) -> Variant:
             f"of rule options"
         )
     if cut is not None:
+        if isinstance(spec, Mapping) and "house_cut" in spec and float(spec["house_cut"]) != cut:
+            raise RulesError(
+                f"cut={quote_token(cut)} conflicts with variant {quote_token(name)}, which sets its own "
+                f"house_cut={quote_token(spec['house_cut'])}: give the cut in one place (the 'house_cut' "
+                f"variants sweep the cut themselves)"
+            )
         rules = rules.replace(house_cut=cut)
     make_config(p, rules)  # validates players and the deal
     return Variant(name, int(p), rules)

@@ -84,6 +84,7 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
         df = run(players, None, matches, args.seed, policies=pol, **runner)
     else:
         df = compare_variants(args.variants, players, matches, args.seed, policies=pol, **runner)
+    df.attrs.setdefault("policies", pol)
     if args.plot:
         from kaptai.nantong.plots import plot_fairness
 
