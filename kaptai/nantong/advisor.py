@@ -364,7 +364,9 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
     for kind in np.flatnonzero(h):                                # the sampling: the budget covers them)
         rest = h.copy()
         rest[kind] -= 1
-        wk, outs = live_outs(rest.astype(np.uint8), seen=np.minimum(used - h, 4).astype(np.uint8), rules=r)
+        seen = np.minimum(used - h, 4)
+        seen[kind] = min(int(seen[kind]) + 1, 4)  # the card thrown is face up: not a live out
+        wk, outs = live_outs(rest.astype(np.uint8), seen=seen.astype(np.uint8), rules=r)
         exact[int(kind)] = (int(distance_many(rest[None, :], rules=r)[0]),
                          " ".join(format_card(x) for x in wk), int(outs))
     res = paired_budget(evaluate, n_cand + complete, seed=entropy, samples=samples, budget_ms=budget_ms,

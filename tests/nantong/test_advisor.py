@@ -111,3 +111,17 @@ def test_cli_json_gives_every_option_with_its_interval(capsys):
     assert capsys.readouterr().out == out  # --seed: the same answer
     assert main(["advise", "nantong", "11w 10w"]) != 0
     assert "'10w'" in capsys.readouterr().err
+
+
+def test_the_card_thrown_is_not_a_live_out():
+    """A complete hand's discards wait on what they throw: the thrown card is face up, so its live
+    outs count one copy fewer than before (they counted it), as `kaptai waits` with it seen does."""
+    df = advise("123w 456w 789w 123t 456t 789t 123b 55b", samples=4, seed=1)
+    rows = {r.discard: r for r in df.itertuples() if r.discard != "win"}
+    assert int(rows["5b"].live_outs) == 2 and int(rows["3b"].live_outs) == 3 and int(rows["9t"].live_outs) == 9
+    for kind in ("5b", "9t"):
+        rest = hand_counts("123w 456w 789w 123t 456t 789t 123b 55b")
+        rest[parse_card(kind)] -= 1
+        seen = np.zeros_like(rest)
+        seen[parse_card(kind)] = 1
+        assert int(live_outs(rest, seen=seen)[1]) == int(rows[kind].live_outs)
