@@ -130,7 +130,7 @@ def _policies_text(policies: Any) -> str | None:
     if not policies:
         return None
     if isinstance(policies, str):
-        return policies
+        return f"{policies} at every seat" if policies.isidentifier() else policies
     labels = [str(p) for p in policies]
     if len(set(labels)) == 1:
         return f"{labels[0]} at every seat"
