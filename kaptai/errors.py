@@ -104,8 +104,15 @@ def as_items(obj: object, what: str = "hand", error: type[KaptaiError] = Invalid
     if isinstance(obj, (Mapping, Set, bytes, bytearray)) or not isinstance(obj, Iterable) or isinstance(obj, str):
         if isinstance(obj, str):
             return [obj]
-        raise error(f"{what}: expected text or a sequence of cards, got {type(obj).__name__} {quote_token(obj)}")
+        raise error(f"{what}: expected text or a sequence of {_items_of(what)}, got {type(obj).__name__} "
+                    f"{quote_token(obj)}")
     try:
         return list(obj)
     except TypeError as exc:  # an iterable that is not (a 0-d numpy array ...)
-        raise error(f"{what}: expected text or a sequence of cards, got {type(obj).__name__} ({exc})") from None
+        raise error(f"{what}: expected text or a sequence of {_items_of(what)}, got {type(obj).__name__} "
+                    f"({exc})") from None
+
+
+def _items_of(what: str) -> str:
+    """What a sequence given for ``what`` holds, for a message (cards unless it is policies)."""
+    return "policy names" if what.startswith("polic") else "cards"

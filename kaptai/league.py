@@ -22,10 +22,11 @@ def league_game(game: Any) -> _core.LeagueGame:
     """The :class:`~kaptai.core.league.LeagueGame` of a game id or alias (or of a spec)."""
     if isinstance(game, _core.LeagueGame):
         return game
-    if isinstance(game, str):
-        from kaptai.games import game as game_spec
+    from kaptai.games import game as game_spec
+    from kaptai.spec import GameSpec
 
-        game = game_spec(game)
+    if not isinstance(game, GameSpec):
+        game = game_spec(game)  # a name or alias; anything else is refused naming it
     return _core.LeagueGame.of(game)
 
 

@@ -117,3 +117,85 @@ def test_out_suffix_message_lists_every_table_format(tmp_path, capsys):
     assert rc == 2 and ".txt or .csv or .json or .parquet" in err
     rc, _, err = _run(["odds", "big-two", "--format", "csv", "--out", str(tmp_path / "o.json")], capsys)
     assert rc == 2 and "expected a file ending in .csv" in err
+
+
+def test_checkpoint_with_a_missing_parent_is_refused_on_the_command_line(tmp_path, capsys):
+    ck = tmp_path / "typo" / "x" / "ck"
+    rc, _, err = _run(["simulate", "nine-ten", "--hands", "10", "--checkpoint", str(ck)], capsys)
+    assert rc == 2 and "does not exist (create it first" in err and not (tmp_path / "typo").exists()
+    rc, _, _ = _run(["simulate", "nine-ten", "--hands", "10", "--checkpoint", str(tmp_path / "ck"),
+                     "--no-progress"], capsys)
+    assert rc == 0 and (tmp_path / "ck").is_dir()  # the checkpoint folder itself is made by the run
+
+
+@pytest.mark.parametrize("kw,match", [
+    ({"seed": -1}, "seed=-1"), ({"seed": 1.5}, "seed=1.5"), ({"seed": "x"}, "seed='x'"), ({"seed": True}, "seed=True"),
+    ({"hands": 0}, "hands=0"),
+])
+def test_record_hands_checks_seed_and_hands(kw, match, tmp_path):
+    from kaptai.records import record_hands
+
+    with pytest.raises(KaptaiError, match=match):
+        record_hands("nine-ten", tmp_path / "r.jsonl", 4, **kw)
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.parametrize("path", [None, 5, ""])
+def test_read_record_refuses_what_is_no_path(path):
+    from kaptai.core.paths import PathError
+    from kaptai.records import read_record
+
+    with pytest.raises(PathError, match="expected a file name"):
+        read_record(path)
+
+
+@pytest.mark.parametrize("game,kw,match", [
+    (None, {}, "unknown game None"), (3, {}, "unknown game 3"),
+    ("nine-ten", {"players": "4"}, "expected a whole player count"),
+    ("nine-ten", {"players": [4, 4]}, "4 is given twice"),
+    ("nine-ten", {"policies": ["colour_cut", "random", "random"]}, "'random' is given twice"),
+])
+def test_policy_league_checks_its_arguments_as_the_command_line_does(game, kw, match):
+    from kaptai.league import policy_league
+
+    with pytest.raises(KaptaiError, match=match):
+        policy_league(game, hands=10, **kw)
+
+
+@pytest.mark.parametrize("plays", [["KH"], [], ["KH AH", "2S 4S", "5S 6S"], ["AS", "2S", "3S", "4S", "5S"]])
+def test_trick_winner_takes_four_plays(plays):
+    from kaptai.heaven11 import trick_winner
+
+    with pytest.raises(KaptaiError, match="4 plays"):
+        trick_winner(plays, trump="S")
+
+
+def test_nantong_messages_name_the_value(tmp_path):
+    import kaptai.nantong as nt
+
+    with pytest.raises(KaptaiError, match="got NoneType None"):
+        nt.waits(None)
+    with pytest.raises(KaptaiError, match="sequence of policy names, got int 5"):
+        nt.simulate(3, policies=5)
+
+
+def test_league_header_names_every_ruleset(capsys):
+    rc, out, _ = _run(["league", "kap-tai-shap", "--players", "4", "--rules-list", "traditional,advanced",
+                       "--policies", "random,greedy", "--hands", "60", "--seed", "1", "--no-progress"], capsys)
+    head = out.splitlines()[0]
+    assert rc == 0 and "rules traditional" in head and "rules advanced" in head
+
+
+def test_review_numbers_hands_and_decisions_from_zero_everywhere(tmp_path):
+    import importlib
+
+    from kaptai.core.review import review, summarize
+    from kaptai.records import record_hands
+
+    path = record_hands("nine-ten", tmp_path / "r.jsonl", 4, hands=2, seed=1)
+    df = review(importlib.import_module("kaptai.nineten.play"), path, "nine-ten", seats=[0], samples=16, seed=1)
+    s = summarize(df)
+    worst = df.sort_values(["loss", "hand", "decision"], ascending=[False, True, True]).iloc[0]
+    row = s[(s.level == "record") & (s.seat == 0)].iloc[0]
+    assert row.worst_decision.startswith(f"hand {int(worst.hand)} decision {int(worst.decision)}:")
+    assert set(s[s.level == "hand"].hand) == set(df.hand.unique())

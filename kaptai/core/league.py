@@ -355,10 +355,13 @@ def _setup(game: Any, players, rules, hands, workers, seed, policies, baseline):
     feed = g.feed
     if players is None:
         players = g.default_players
-    try:
-        counts = tuple(dict.fromkeys(int(p) for p in _as_tuple(players, (int, np.integer))))
-    except (TypeError, ValueError, OverflowError):
-        raise RulesError(f"players={str(players)[:40]!r}: expected a player count or a sequence of them") from None
+    given = _as_tuple(players, (int, np.integer))
+    if any(isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)) for p in given):
+        raise RulesError(f"players={str(players)[:40]!r}: expected a whole player count or a sequence of them")
+    counts = tuple(int(p) for p in given)
+    twice = next((p for i, p in enumerate(counts) if p in counts[:i]), None)
+    if twice is not None:
+        raise RulesError(f"players: {twice} is given twice: give each player count once")
     if not counts:
         raise RulesError("players is empty: give at least one player count")
     lo, hi = g.players
@@ -380,8 +383,9 @@ def _setup(game: Any, players, rules, hands, workers, seed, policies, baseline):
     pols: list[str] = []
     for p in _as_tuple(policies if policies is not None else known, (str,)):
         name = name_of(p, "policy")
-        if name not in pols:
-            pols.append(name)
+        if name in pols:
+            raise RulesError(f"policies: {name!r} is given twice: give each policy once")
+        pols.append(name)
     if not pols:
         raise RulesError("policies is empty: give at least one built-in policy")
     return g, counts, r, hands, workers, entropy, base, pols

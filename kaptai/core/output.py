@@ -170,10 +170,11 @@ def provenance(df: pd.DataFrame) -> str:
         parts.append(f"{players} players")
     elif isinstance(players, list) and players:
         parts.append("players " + ",".join(str(p) for p in players))
-    rules = _rules_text(a.get("rules"), a.get("game"))
+    settings = a.get("settings")  # a league: several rulesets and policies
+    several = isinstance(settings, Mapping) and len(settings.get("rules") or []) > 1
+    rules = None if several else _rules_text(a.get("rules"), a.get("game"))  # not the first of several
     if rules:
         parts.append(rules)
-    settings = a.get("settings")  # a league: several rulesets and policies
     if isinstance(settings, Mapping):
         texts = [t for t in (_rules_text(r, a.get("game")) for r in settings.get("rules") or []) if t]
         if texts and not rules:

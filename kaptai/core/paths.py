@@ -240,12 +240,14 @@ def check_output_path(
     return p
 
 
-def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint") -> Path:
+def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint", parent: bool = False) -> Path:
     """Check that ``path`` can serve as a checkpoint directory, before any work.
 
     An existing directory must be writable; a missing one is created later by the run
     (:mod:`kaptai.core.runner`), so its nearest existing ancestor must be a writable
-    folder.  Nothing is created here.
+    folder; with ``parent`` (a path typed on the command line) that ancestor must be its
+    parent, as for ``--out``: a typo in a folder of the path is refused, not made.  Nothing is
+    created here.
 
     Raises
     ------
@@ -272,6 +274,9 @@ def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint")
     probe = p
     while not probe.exists():
         probe = probe.parent
+    if parent and not p.exists() and probe != (p.parent if str(p.parent) else Path(".")) and probe.is_dir():
+        raise PathError(f"{shown}: the folder {shown_path(str(p.parent))} does not exist (create it first; "
+                        "the run makes the checkpoint folder itself)")
     if not probe.is_dir():
         raise PathError(f"{shown}: {shown_path(str(probe))} is a file, so the directory cannot be made")
     _probe(probe, shown)
@@ -345,7 +350,7 @@ def check_arg_paths(args: Any) -> None:
         check_checkpoint_dir(plot_dir, what="--plot-dir")
     checkpoint = getattr(args, "checkpoint", None)
     if checkpoint is not None:
-        check_checkpoint_dir(checkpoint)
+        check_checkpoint_dir(checkpoint, parent=True)
     if getattr(args, "command", None) == "report":
         if out is not None:
             kinds = (fmt,) if fmt in REPORT_KINDS else REPORT_KINDS

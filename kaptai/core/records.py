@@ -476,6 +476,10 @@ def read_lines(path: str | os.PathLike) -> Iterator[tuple[int, Any]]:
     ...
     kaptai.core.records.RecordError: ... line 2: truncated: the last line is not complete JSON (the file ends without a newline)
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(os.fspath(path)).strip():
+        from kaptai.core.paths import PathError
+
+        raise PathError(f"record: expected a file name, got {quote_token(path)}")
     p = os.fspath(path)
     try:
         fh = open(p, encoding="utf-8", newline="")
@@ -573,9 +577,9 @@ def read_record(path: str | os.PathLike, fmt: RecordFormat | Callable[[str, int]
         A line that is not JSON or breaks the schema (naming its line and field), a hand
         that does not start with ``deal`` or end with ``settle``, a record cut short.
     """
+    lines = read_lines(path)
+    n, header = next(lines)  # a path that is no file name is refused here
     p = os.fspath(path)
-    lines = read_lines(p)
-    n, header = next(lines)
     if not isinstance(header, dict) or header.get("type") != "record":
         raise RecordError("the first line must be the header (type 'record')", line=n,
                           field="type" if isinstance(header, dict) else None, path=p)
@@ -951,6 +955,12 @@ def game_format(game: Any) -> RecordFormat:
 
 
 def _record_game(game: Any, path: str | os.PathLike, players: Any, rules: Any, **kwargs: Any) -> Path:
+    from kaptai.core.options import check_count, check_seed
+
+    if kwargs.get("seed") is not None:  # None: fresh entropy, recorded in the header
+        check_seed(kwargs["seed"])
+    if "hands" in kwargs:
+        check_count("hands", kwargs["hands"], 1)
     mod = game_records(game)
     fn = getattr(mod, "record_hands_for", None)
     if fn is not None:

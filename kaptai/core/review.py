@@ -162,7 +162,7 @@ def match_options(res: Any, stats: dict[int, Any], candidates: Sequence[int] | N
 
 def _made_index(d: Decision, labels: list[str]) -> int:
     if d.made not in labels:
-        raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the move made {quote_token(d.made)} is not among the "
+        raise KaptaiError(f"hand {d.hand}, seat {d.seat}: the move made {quote_token(d.made)} is not among the "
                           f"advisor's options ({', '.join(labels[:8])}{' ...' if len(labels) > 8 else ''})")
     return labels.index(d.made)
 
@@ -178,7 +178,7 @@ def _cross_row(d: Decision, ev_a: dict[str, Any], ev_b: dict[str, Any]) -> dict[
     labels_b = list(ev_b["labels"])
     jb = _made_index(d, labels_b)
     if best not in labels_b:
-        raise KaptaiError(f"hand {d.hand + 1}, seat {d.seat}: the advisor's best move {quote_token(best)} is not "
+        raise KaptaiError(f"hand {d.hand}, seat {d.seat}: the advisor's best move {quote_token(best)} is not "
                           "among its options on the second set of layouts")
     kb = labels_b.index(best)
     res, idx = ev_b["paired"], list(ev_b["index"])
@@ -406,7 +406,7 @@ def _summary_row(level: str, hand: Any, seat: Any, g: Any) -> dict[str, Any]:
             "matched_share": float(g.matched.mean()), "mean_loss": float(g.loss.mean()),
             "mean_loss_low": float(g.loss_low.mean()), "mean_loss_high": float(g.loss_high.mean()),
             "total_loss": float(g.loss.sum()), "worst_loss": float(wr.loss),
-            "worst_decision": f"hand {int(wr.hand) + 1} #{int(wr.decision) + 1}: {wr.made} (best {wr.best})"}
+            "worst_decision": f"hand {int(wr.hand)} decision {int(wr.decision)}: {wr.made} (best {wr.best})"}
 
 
 def summarize(df: Any, per_hand: bool = True) -> Any:
@@ -422,7 +422,7 @@ def summarize(df: Any, per_hand: bool = True) -> Any:
     out = []
     if per_hand:
         for (h, s), g in df.groupby(["hand", "seat"], sort=True):
-            out.append(_summary_row("hand", int(h) + 1, int(s), g))
+            out.append(_summary_row("hand", int(h), int(s), g))
     for s, g in df.groupby("seat", sort=True):
         out.append(_summary_row("record", "all", int(s), g))
     if df.seat.nunique() > 1 or len(df) == 0:
@@ -467,13 +467,13 @@ def write_html(df: Any, path: str | os.PathLike, *, flag: float | None = None, t
     if len(flagged) == 0:
         parts.append("<p>none</p>")
     else:
-        parts.append("<table><tr><th>hand</th><th>seat</th><th>#</th><th>hand held</th><th>table</th><th>made</th>"
+        parts.append("<table><tr><th>hand</th><th>seat</th><th>decision</th><th>hand held</th><th>table</th><th>made</th>"
                      "<th>best</th><th>loss</th><th>interval</th><th>P(win) before</th><th>after</th></tr>")
         for r in flagged.itertuples(index=False):
             pw = "" if math.isnan(r.p_win_before) else f"{r.p_win_before:.2f}"
             pa = "" if math.isnan(r.p_win_after) else f"{r.p_win_after:.2f}"
             parts.append(
-                f"<tr class='bad'><td>{r.hand + 1}</td><td>{r.seat}</td><td>{r.decision + 1}</td>"
+                f"<tr class='bad'><td>{r.hand}</td><td>{r.seat}</td><td>{r.decision}</td>"
                 f"<td class='t'>{e(str(r.hand_text))}</td><td class='t'>{e(str(r.table))}</td>"
                 f"<td class='t'>{e(str(r.made))}</td><td class='t'>{e(str(r.best))}</td><td>{r.loss:.3f}</td>"
                 f"<td>[{r.loss_low:.3f}, {r.loss_high:.3f}]</td><td>{pw}</td><td>{pa}</td></tr>")

@@ -295,8 +295,8 @@ def trick_winner(plays: Sequence[Any], hands: Sequence[Any] | None = None, trump
     rules = resolve_rules(rules)
     t = parse_strain(trump)
     plays = as_items(plays, "plays")
-    if not plays:
-        raise InvalidHandError("plays: expected the lead and the follows, got none")
+    if len(plays) != 4:
+        raise InvalidHandError(f"plays: expected the lead and the three follows (4 plays), got {len(plays)}")
     if hands is not None:
         hands = as_items(hands, "hands")
         if len(hands) != len(plays):

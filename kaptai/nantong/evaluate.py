@@ -147,7 +147,8 @@ def hand_counts(hand: str | Sequence[int] | np.ndarray) -> np.ndarray:
             c = a.astype(np.int64)
         else:
             if a.dtype.kind not in "iu" or a.ndim != 1:
-                raise InvalidHandError(f"a hand must be notation, kinds or 30 counts, got {a.dtype.name} {a.shape}")
+                shown = quote_token(hand) if a.ndim == 0 else f"{a.dtype.name} array of shape {a.shape}"
+                raise InvalidHandError(f"a hand must be notation, kinds or 30 counts, got {type(hand).__name__} {shown}")
             bad = [int(k) for k in a if not 0 <= int(k) < N_KINDS]
             if bad:
                 raise InvalidHandError(f"card kind {bad[0]} is not a card of the 120-card deck: expected 0 to 29")

@@ -333,9 +333,13 @@ class Policy:
         return True
 
 
-def _move_text(move: Any) -> str:
+def _move_text(move: Any, kind: bool = False) -> str:
+    """A move as a person reads it: a kind (``kind``: a discard) or ``(what, kind)`` with the kind
+    written as a card."""
     if isinstance(move, tuple) and len(move) == 2 and isinstance(move[1], int):
         return f"{move[0]}:{format_card(move[1])}" if 0 <= move[1] < 30 else repr(move)
+    if kind and isinstance(move, (int, np.integer)) and not isinstance(move, bool) and 0 <= move < 30:
+        return format_card(int(move))
     return repr(move)
 
 
@@ -344,8 +348,10 @@ def check_move(policy: Any, what: str, move: Any, options: Sequence) -> Any:
     if move in options:
         return move
     label = getattr(policy, "name", type(policy).__name__)
-    allowed = ", ".join(_move_text(o) for o in options)
-    raise IllegalMoveError(f"policy {label!r} made the illegal move {what} {_move_text(move)}: expected one of {allowed}")
+    kind = what == "discard"
+    allowed = ", ".join(_move_text(o, kind) for o in options)
+    raise IllegalMoveError(f"policy {label!r} made the illegal move {what} {_move_text(move, kind)}: "
+                           f"expected one of {allowed}")
 
 
 def check_policies(policies: Any, active: int) -> list:
