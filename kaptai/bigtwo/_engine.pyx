@@ -1791,9 +1791,10 @@ cdef void configure(Game* g, cfg, policy_codes) except *:
     if len(codes) != N:
         raise ValueError(f"got {len(codes)} policy codes for {N} players: give one per seat")
     for i in range(N):
-        if codes[i] not in (POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_SEARCH):
+        if codes[i] not in (POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_SEARCH, POL_CONTEST):
             raise ValueError(
-                f"unknown policy code {codes[i]} for seat {i}: expected 0 random, 1 greedy, 2 heuristic, 3 search"
+                f"unknown policy code {codes[i]} for seat {i}: expected 0 random, 1 greedy, 2 heuristic, 3 search "
+                "or 4 contest (a rollout style)"
             )
         g.policy[i] = codes[i]
         g.rel[i] = codes[i]
@@ -1805,8 +1806,8 @@ cdef void configure(Game* g, cfg, policy_codes) except *:
     if g.pool < 1:
         raise ValueError(f"search_pool={g.pool}: expected at least 1")
     g.hist_on = 1 if POL_SEARCH in codes else 0
-    if g.rollout not in (POL_GREEDY, POL_HEURISTIC):
-        raise ValueError(f"search rollout policy code {g.rollout}: expected 1 greedy or 2 heuristic")
+    if g.rollout not in (POL_GREEDY, POL_HEURISTIC, POL_CONTEST):
+        raise ValueError(f"search rollout policy code {g.rollout}: expected 1 greedy, 2 heuristic or 4 contest")
     g.points_scoring = 1 if rules.scoring == "points" else 0
     g.points_chao = 1 if rules.points_chao else 0
     thresholds = [int(x) for x in rules.chao_thresholds]

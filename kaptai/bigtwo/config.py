@@ -75,7 +75,9 @@ SEARCH_POOL: int = 8
 #: arithmetic exact in 64 bits).
 MAX_POOL_LAYOUTS: int = 100_000
 #: Policies the ``search`` policy can play its rollouts with (``search_rollout``).
-SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
+SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic", "contest")
+#: Engine code of the ``contest`` rollout style (a rollout policy only, not a table policy).
+CONTEST_CODE: int = 4
 #: Version of the built-in policies' play, in every checkpoint fingerprint
 #: (:meth:`EngineConfig.fingerprint`): a checkpoint made by players that played otherwise is
 #: refused (the runner names the difference) instead of being merged with games of today's.
@@ -85,8 +87,10 @@ SEARCH_ROLLOUTS: tuple[str, ...] = ("greedy", "heuristic")
 #: 3 (2026-12-04): the search resamples its layouts from a weighted pool of 8 times as many
 #: (``search_pool=8``, issue 31; the fingerprint also records the pool).  4 (2026-12-04): the
 #: search's default budget is 64 layouts a decision (was 32; docs ``big-two.md``, "Measured after
-#: the resampling").  5 (2026-12-04): 128 layouts a decision (was 64; same section).
-POLICY_VERSION: int = 5
+#: the resampling").  5 (2026-12-04): 128 layouts a decision (was 64; same section).  6
+#: (2026-12-05): the search seat's own rollouts play ``contest`` (was ``greedy``; docs
+#: ``big-two.md``, "The search seat's own rollouts: contest").
+POLICY_VERSION: int = 6
 #: Engine settings of the Malaysian swap decision, by code.
 MALAYSIAN_SWAP: tuple[str, ...] = ("policy", "always", "never")
 #: A game is redealt at most this many times; the next deal then stands unchecked.
@@ -137,8 +141,8 @@ class EngineConfig:
     search_samples : int
         Layouts of the unseen cards the ``search`` policy samples at each decision.
     search_rollout : str
-        The policy the ``search`` seat itself plays in its rollouts (``'greedy'`` or
-        ``'heuristic'``; the other seats play sampled styles, docs ``big-two-engine.md``).
+        The policy the ``search`` seat itself plays in its rollouts (``'contest'``, ``'greedy'``
+        or ``'heuristic'``; the other seats play sampled styles, docs ``big-two-engine.md``).
     search_infer : int
         Inference of the ``search``: a layout's weight is multiplied by ``search_infer / 10`` per
         observed action its styles contradict (10: no inference; 0: such layouts are rejected).
@@ -157,14 +161,14 @@ class EngineConfig:
     card_strength: np.ndarray
     classifier: tuple
     search_samples: int = SEARCH_SAMPLES
-    search_rollout: str = "greedy"
+    search_rollout: str = "contest"
     search_infer: int = SEARCH_INFER
     search_pool: int = SEARCH_POOL
 
     @property
     def rollout_code(self) -> int:
-        """Policy code of :attr:`search_rollout`."""
-        return POLICY_CODES[self.search_rollout]
+        """Engine code of :attr:`search_rollout` (``contest``: :data:`CONTEST_CODE`)."""
+        return CONTEST_CODE if self.search_rollout == "contest" else POLICY_CODES[self.search_rollout]
 
     @property
     def swap_code(self) -> int:
@@ -192,7 +196,7 @@ class EngineConfig:
         chose, so a checkpoint of another default is told apart) and :data:`POLICY_VERSION`.
 
         >>> make_config(4, {"settlement": "winner_takes_all"}).fingerprint()["search"]
-        {'samples': 128, 'rollout': 'greedy', 'infer': 4, 'pool': 8}
+        {'samples': 128, 'rollout': 'contest', 'infer': 4, 'pool': 8}
         """
         return {"rules": self.rules.to_dict(), "players": self.players, "malaysian_swap": self.malaysian_swap,
                 "policy_version": POLICY_VERSION,
@@ -201,16 +205,19 @@ class EngineConfig:
 
 
 def default_rollout(rules: RuleSet) -> str:
-    """The ``search`` rollout policy of ``search_rollout='auto'``: ``'greedy'`` under every rule
-    set.  Since the search models its opponents with a mixture of styles, ``heuristic`` rollouts
-    are level with ``greedy`` ones under ``settlement='winner_takes_all'`` and weaker under the
-    outside rule set of issue 31 (``docs/big-two.md``, "Strength against outside players").
+    """The ``search`` rollout policy of ``search_rollout='auto'``: ``'contest'`` under every rule
+    set (since ``POLICY_VERSION`` 6; ``'greedy'`` before).  Since the search models its
+    opponents with a mixture of styles, ``heuristic`` rollouts are level with ``greedy`` ones
+    under ``settlement='winner_takes_all'`` and weaker under the outside rule set of issue 31, and
+    ``contest`` ones (the seat answers every trick it can beat) are ahead of ``greedy`` ones on
+    every field measured (``docs/big-two.md``, "Strength against outside players" and "The search
+    seat's own rollouts: contest").
 
     >>> from kaptai.bigtwo.rules import RuleSet
     >>> default_rollout(RuleSet()), default_rollout(RuleSet(settlement="winner_takes_all"))
-    ('greedy', 'greedy')
+    ('contest', 'contest')
     """
-    return "greedy"
+    return "contest"
 
 
 def make_config(
@@ -235,7 +242,7 @@ def make_config(
     search_samples : int, optional
         Budget of the ``search`` policy: layouts sampled per decision, 1-100,000 (default
         :data:`SEARCH_SAMPLES`).
-    search_rollout : {'auto', 'greedy', 'heuristic'}
+    search_rollout : {'auto', 'contest', 'greedy', 'heuristic'}
         Rollout policy of the ``search`` seat itself (``'auto'``: :func:`default_rollout`).
     search_infer : int, optional
         Inference of ``search``, 0-10: a layout's weight is multiplied by ``search_infer / 10``

@@ -58,7 +58,9 @@ from typing import Any, cast
 
 from kaptai.bigtwo.cards import N_CARDS, format_cards, parse_record
 from kaptai.bigtwo.evaluate import Play
-from kaptai.bigtwo.config import POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_POOL, SEARCH_SAMPLES, make_config
+from kaptai.bigtwo.config import (
+    POLICY_CODES, POLICY_NAMES, SEARCH_INFER, SEARCH_POOL, SEARCH_ROLLOUTS, SEARCH_SAMPLES, make_config,
+)
 from kaptai.core.sampling import RandomStream, Switch
 from kaptai.errors import RulesError
 from kaptai.bigtwo.rules import RuleSet, resolve_rules
@@ -455,8 +457,9 @@ class SearchPolicy(Policy):
     ----------
     samples : int
         Layouts per decision (the compiled engine reads ``EngineConfig.search_samples``).
-    rollout : {'greedy', 'heuristic'}
-        The policy of the searching seat in its rollouts.
+    rollout : {'contest', 'greedy', 'heuristic'}
+        The policy of the searching seat in its rollouts (default ``'contest'``, as the engine's
+        ``search_rollout='auto'``).
     infer : int
         Inference: a layout's weight is multiplied by ``infer / 10`` per observed action its
         styles contradict (``EngineConfig.search_infer``; 10: no inference, 0: rejection).
@@ -477,10 +480,11 @@ class SearchPolicy(Policy):
 
     name = "search"
 
-    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "greedy", infer: int = SEARCH_INFER,
+    def __init__(self, samples: int = SEARCH_SAMPLES, rollout: str = "contest", infer: int = SEARCH_INFER,
                  pool: int = SEARCH_POOL):
-        if rollout not in ("greedy", "heuristic"):
-            raise RulesError(f"rollout={quote_token(rollout)} is not allowed: expected 'greedy' or 'heuristic'")
+        if rollout not in SEARCH_ROLLOUTS:
+            raise RulesError(f"rollout={quote_token(rollout)} is not allowed: expected "
+                             + ", ".join(repr(r) for r in SEARCH_ROLLOUTS))
         if isinstance(pool, bool) or not isinstance(pool, Integral) or int(pool) < 1:
             raise RulesError(f"pool={quote_token(pool)} is not allowed: expected a whole number of at least 1")
         self.samples: int = int(samples)
@@ -707,7 +711,7 @@ def search_layouts(view: PlayerView, samples: int, infer: int = SEARCH_INFER,
     return lays, stys, w, ess
 
 
-def search_values(view: PlayerView, samples: int, rollout: str = "greedy",
+def search_values(view: PlayerView, samples: int, rollout: str = "contest",
                   infer: int = SEARCH_INFER, pool: int = SEARCH_POOL) -> tuple[list, list, list, list]:
     """Docs "search", steps 1-6, in the reference engine: the candidates of the view's turn
     and, per candidate, the weighted sums over ``samples`` layouts of the seat's net in points
@@ -740,7 +744,7 @@ def search_values(view: PlayerView, samples: int, rollout: str = "greedy",
     cands: list = list(view.option_masks) + ([None] if view.can_pass else [])
     lays, stys, w, _ = search_layouts(view, samples, infer, pool)
     flat = rules.replace(stake=1.0, bankroll="off")
-    roll: Policy = GreedyPolicy() if rollout == "greedy" else HeuristicPolicy()
+    roll: Policy = {"greedy": GreedyPolicy, "heuristic": HeuristicPolicy, "contest": ContestPolicy}[rollout]()
     styles = _styles()
     sums, sqs, wins = [], [], []
     for cand in cands:

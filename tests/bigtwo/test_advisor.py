@@ -71,7 +71,7 @@ def test_scoring_in_force_and_stake():
     b = advise(HAND, to_beat="3D", samples=30, rules={"stake": 10})
     assert np.allclose(b.ev.to_numpy(), 10 * a.ev.to_numpy())
     c = advise(HAND, to_beat="3D", samples=30, rules={"settlement": "winner_takes_all"})
-    assert "'greedy'" in c.attrs["method"]
+    assert "'contest'" in c.attrs["method"]
 
 
 def test_default_counts():

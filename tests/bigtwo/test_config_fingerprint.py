@@ -18,14 +18,15 @@ WTA = {"settlement": "winner_takes_all"}
 @pytest.mark.parametrize("rules", [None, WTA])
 def test_auto_rollout_is_recorded_as_resolved(rules):
     fp = make_config(4, rules).fingerprint()
-    assert fp["search"] == {"samples": SEARCH_SAMPLES, "rollout": "greedy", "infer": SEARCH_INFER,
+    assert fp["search"] == {"samples": SEARCH_SAMPLES, "rollout": "contest", "infer": SEARCH_INFER,
                             "pool": SEARCH_POOL}
     # another importance-resampling pool is another player
     assert make_config(4, rules, search_pool=SEARCH_POOL + 1).fingerprint() != fp
     assert fp["policy_version"] == POLICY_VERSION
-    # an explicit heuristic rollout is another player, whatever the default
+    # an explicit heuristic or greedy rollout is another player, whatever the default
     assert make_config(4, rules, search_rollout="heuristic").fingerprint() != fp
-    assert make_config(4, rules, search_rollout="greedy").fingerprint() == fp
+    assert make_config(4, rules, search_rollout="greedy").fingerprint() != fp
+    assert make_config(4, rules, search_rollout="contest").fingerprint() == fp
 
 
 def test_a_checkpoint_of_the_old_default_rollout_is_refused(tmp_path):

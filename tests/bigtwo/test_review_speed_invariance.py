@@ -139,9 +139,13 @@ def _same(got: list[tuple], want: list[tuple]) -> None:
 
 @pytest.fixture
 def no_history(monkeypatch):
-    from kaptai.bigtwo import advisor
+    """The advisor of those rows: no history, and the search's rollouts of then (``greedy``; the
+    default is ``contest`` since ``POLICY_VERSION`` 6)."""
+    from kaptai.bigtwo import advisor, config
 
     monkeypatch.setattr(advisor, "USE_HISTORY", False)
+    monkeypatch.setattr(config, "default_rollout", lambda rules: "greedy")
+    monkeypatch.setattr(advisor, "_CONFIGS", {})  # the advisor's memo of tables
 
 
 def test_cross_fitted_review_rows_unchanged(no_history):

@@ -44,6 +44,7 @@ GAME_CASES = [
     (4, {}, 2, 1, "sgsh"),
     (3, {"malaysian_3p": True}, 1, 1, "sss"),
     (4, {"settlement": "winner_takes_all", "rollout": "heuristic"}, 1, 1, "ssss"),  # heuristic rollouts
+    (4, {"rollout": "greedy"}, 1, 1, "sgss"),  # greedy rollouts (the default until POLICY_VERSION 6)
     (4, {"scoring": "points", "winner_bonus": 5, "chao": "eight"}, 1, 1, "sgsg"),
     (4, {"pass_locks_out": True, "top_rule": "mandatory"}, 1, 1, "ssgs"),
     (5, {"pass_only_if_unable": True, "four_card_play": "quad"}, 1, 1, "sgsgs"),
@@ -244,7 +245,7 @@ def test_pool_one_keeps_the_streams():
     outside = {"straight_order": "sequential", "four_card_play": "quad_or_two_pair", "top_rule": "off",
                "redeal": "off", "settlement": "winner_takes_all", "chao": "13"}
     for opts, want in (({}, "f8225af2097553c5"), (outside, "3d96efc7f91271ce")):
-        cfg = make_config(4, opts, search_samples=8, search_pool=1)
+        cfg = make_config(4, opts, search_samples=8, search_pool=1, search_rollout="greedy")
         _, log = _engine.run_hands(cfg, [3, 3, 3, 3], np.random.PCG64(2031), 4, record=4)
         assert hashlib.sha256(np.ascontiguousarray(log, dtype=np.int64).tobytes()).hexdigest()[:16] == want
 
@@ -345,10 +346,10 @@ def test_engine_bounds_the_pool_by_the_config_constant(monkeypatch):
     _engine.check_pool(12, 8)  # 96 layouts: within the patched bound
 
 
-def test_default_rollout_is_greedy():
-    assert make_config(4).search_rollout == "greedy"
-    assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "greedy"
+def test_default_rollout_is_contest():
+    assert make_config(4).search_rollout == "contest"
+    assert make_config(4, {"settlement": "winner_takes_all"}).search_rollout == "contest"
     assert make_config(4, search_rollout="heuristic").fingerprint()["search"] == {
         "samples": SEARCH_SAMPLES, "rollout": "heuristic", "infer": SEARCH_INFER, "pool": SEARCH_POOL}
     # 'auto' is recorded as the rollout it resolved to (tests/bigtwo/test_config_fingerprint.py)
-    assert make_config(4).fingerprint()["search"]["rollout"] == "greedy"
+    assert make_config(4).fingerprint()["search"]["rollout"] == "contest"
