@@ -744,7 +744,8 @@ def search_values(view: PlayerView, samples: int, rollout: str = "contest",
     cands: list = list(view.option_masks) + ([None] if view.can_pass else [])
     lays, stys, w, _ = search_layouts(view, samples, infer, pool)
     flat = rules.replace(stake=1.0, bankroll="off")
-    roll: Policy = {"greedy": GreedyPolicy, "heuristic": HeuristicPolicy, "contest": ContestPolicy}[rollout]()
+    roll: Policy = (ContestPolicy() if rollout == "contest" else GreedyPolicy() if rollout == "greedy"
+                    else HeuristicPolicy())
     styles = _styles()
     sums, sqs, wins = [], [], []
     for cand in cands:
