@@ -1062,7 +1062,7 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
                 vshare = None
                 if measure == "role_luck_share":
                     vshare = float(r.value) ** 2
-                    extra = f"{100 * vshare:.2g}% of a hand's variance"
+                    extra = f"{_pct2(100 * vshare)} of a hand's variance"
                     if chance.get(str(r.game), {}).get(str(r.relative_to)):
                         extra += ("; chance gives the role to every player alike, so it is equal for every player "
                                   "in expectation")
@@ -1158,7 +1158,7 @@ def verdict(table: pd.DataFrame) -> str:
         if worst.index[0] != luck.index[0]:
             text += f"; most in {_names(worst)}"
         w = float(worst.value.iloc[0])
-        text += (f" (an SD of {w:.3g} of a hand's is {100 * w * w:.2g}% of its variance: the luck of the seat is "
+        text += (f" (an SD of {w:.3g} of a hand's is {_pct2(100 * w * w)} of its variance: the luck of the seat is "
                  "read with its share of the variance, not beside far larger effects)")
         adaptive = luck[luck.note.astype(str).str.contains("adapt")] if "note" in luck.columns else luck.iloc[:0]
         if len(adaptive):
@@ -1404,3 +1404,11 @@ def atlas_figures(df: pd.DataFrame) -> dict[str, Any]:
                 continue
             figs[m] = plot_measure(df, m).figure
     return figs
+
+
+def _pct2(pct: float) -> str:
+    """A percentage with two significant digits, never in scientific notation (121%, 4.5%, 0.012%)."""
+    if pct == 0 or not math.isfinite(pct):
+        return f"{pct:g}%"
+    digits = max(0, 1 - int(math.floor(math.log10(abs(pct)))))
+    return f"{round(pct, digits):.{digits}f}%"

@@ -67,7 +67,8 @@ def _player_list(span: tuple[int, int]):
 def player_counts(span: tuple[int, int], default: str) -> Opt:
     """``--players 3-10`` or ``3,4,6``: several counts (reports, leagues)."""
     return Opt("--players", "str", default=default, check=_player_list(span), metavar="COUNTS",
-               help=f"player counts, a range like 3-10 or a list like 3,4,6 (each {span[0]}-{span[1]})",
+               help=(f"player counts, a range like 3-10 or a list like 3,4,6 (each {span[0]}-{span[1]})"
+                     if span[0] < span[1] else f"player count: {span[0]} (the only one the game has)"),
                sample=default)
 
 

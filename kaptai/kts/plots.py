@@ -76,10 +76,23 @@ def plot_seat_ev(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=No
     who = "dealer" if relative_to == "dealer" else "first hand"
     ax.set_xticklabels([f"{who}" if s == 0 else f"+{s}" for s in seats])
     ax.set_xlabel(f"seat (relative to the {who})")
-    ax.set_ylabel("EV per hand (antes / points)")
+    ax.set_ylabel(f"EV per hand ({_unit_of(df)})")
     ax.set_title("Expected result per hand, 95% intervals")
-    ax.legend(fontsize=8)
+    if len(names) > 4:  # many variants: the legend below the bars, not over them
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+    else:
+        ax.legend(fontsize=8)
     return _save(fig, path, close=own)
+
+
+def _unit_of(df: pd.DataFrame) -> str:
+    """The unit of a table's EVs: antes under the pot, points under advanced scoring."""
+    sts = set(df.settlement.dropna()) if "settlement" in df.columns else set()
+    if sts <= {"pot"}:
+        return "antes"
+    if "pot" not in sts:
+        return "points"
+    return "antes under the pot, points under advanced"
 
 
 @with_cjk_font
@@ -98,7 +111,8 @@ def plot_cut_curve(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=
     ax = ax if ax is not None else fig.subplots()
     ev = df[(df.metric == "ev_per_hand") & (df.relative_to == relative_to)].sort_values("house_cut")
     for seat, d in ev.groupby("seat"):
-        ax.plot(d.house_cut, d.value, marker="o", ms=3, label=f"seat {seat} EV")
+        who = (f"seat {seat} from the dealer" if relative_to == "dealer" else f"seat {seat} from the first hand")
+        ax.plot(d.house_cut, d.value, marker="o", ms=3, label=f"{who} EV")
         ax.fill_between(d.house_cut, d.ci_low, d.ci_high, alpha=0.15)
     h = df[df.metric == "house_take_per_hand"].sort_values("house_cut")
     ax.plot(h.house_cut, h.value, color="black", lw=2, label="house take")
@@ -107,9 +121,9 @@ def plot_cut_curve(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=
     if len(be):
         ax.axvline(float(be.iloc[0]), color="red", ls="--", lw=1, label=f"break-even cut {be.iloc[0]:.3f}")
     ax.set_xlabel("house cut")
-    ax.set_ylabel("per hand (antes / points)")
+    ax.set_ylabel(f"per hand ({_unit_of(df)})")
     ax.set_title("EV and house take against the cut")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return _save(fig, path, close=own)
 
 

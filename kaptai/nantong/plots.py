@@ -310,5 +310,14 @@ def plot_fairness(df: pd.DataFrame, path: Any = None):
                         capsize=3, label=str(name))
         ax.set_title(st)
         ax.set_xlabel("player (0 = first dealer)")
+        ax.set_xticks(sorted(int(s) for s in m.seat.dropna().unique()))
+        ax.set_ylabel(_MATCH_UNITS.get(str(st), "points") + " a match")
+        ax.axhline(0.0, color="0.6", lw=0.8)
         ax.legend(fontsize=7)
+    fig.suptitle("Nantong: mean match result per player, 95% intervals")
     return _finish(fig, path)
+
+
+#: The unit of a match's result under each settlement (docs nantong.md): hand wins under rank_only, 胡數
+#: points transferred under the money settlements.
+_MATCH_UNITS = {"rank_only": "hand wins", "pairwise_difference": "胡數", "winner_collects": "胡數"}

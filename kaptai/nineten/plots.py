@@ -179,7 +179,7 @@ def plot_pairs_distribution(odds: pd.DataFrame, path: str | os.PathLike | None =
                 ax.annotate(text, (b.get_x() + b.get_width() / 2, b.get_height()), xytext=(0, 3),
                             textcoords="offset points", ha="center", fontsize=7.5)
     ax.set_xticks(x)
-    ax.set_xticklabels([f"{p}\n({5 - p} claims)" for p in levels])
+    ax.set_xticklabels([f"{p}\n({5 - p} claim{'' if 5 - p == 1 else 's'})" for p in levels])
     ax.set_xlabel("pairs at the deal (claims 吃 still needed = 5 - pairs)")
     ax.set_ylabel("probability")
     ax.set_ylim(0, float(q.value.max()) * 1.15)

@@ -441,8 +441,10 @@ def build_atlas_report(
               "skill_effect_size", "hands_until_skill_shows", "seat_spread_swing_share", "natural_rate",
               "drawn_rate"):
         if (df.measure == m).any():
+            per_pair = df[(df.measure == m)].level.dropna().nunique() > 1 and not m.startswith("role_")
             figs.append(("figure", D.plot_unitfree(df, m), f"{m}: {MEASURES.get(m, '')} — by game and variant, "
-                                                           "95% intervals; one colour per skill pair"))
+                                                           "95% intervals" + ("; one colour per skill pair"
+                                                                             if per_pair else "")))
     if (df.measure == "value_of_skill").any():
         figs.append(("figure", D.plot_by_unit(df, "value_of_skill"), "value_of_skill in each game's unit: one panel "
                                                                      "per unit, one colour per skill pair"))

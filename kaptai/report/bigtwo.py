@@ -225,7 +225,7 @@ def _skill_section(games: int, seed: int, run: dict, progress: bool):
             ("table", skill_difference_table(diffs, 2, "points", per="game"),
              "search minus each field on duplicate deals, points per game (variance ratio: the variance of the "
              "difference under independent deals over that under duplicate deals)"),
-            ("table", table, (f"The league (kaptai league, seats rotated, {hands:,} hands a policy): EV per game, "
+            ("table", table, (f"The league (kaptai league, seats rotated, {hands:,} hands a policy asked for, rounded up to whole deals: the hands column): EV per game, "
                               "P(win) and the difference from the best other policy of the table (paired over the "
                               "same deals)")),
         ],

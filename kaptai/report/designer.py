@@ -341,7 +341,7 @@ def variant_differences(df: pd.DataFrame, measures: Sequence[str] | None = None,
             if m.startswith("role_") or not m.startswith(("value_of", "hands_until", "skill_")):
                 levels, sub = [None], _pick(sub, m)
             for lev in levels:
-                part = sub if lev is None else sub[sub.level == lev]
+                part = sub[sub.level.isna()] if lev is None else sub[sub.level == lev]
                 by = {r.variant: r for r in part.itertuples()}
                 for i, a in enumerate(variants):
                     for b in variants[i + 1:]:
@@ -885,8 +885,18 @@ def plot_unitfree(df: pd.DataFrame, measure: str, *, role_principal: bool = True
         return f"{r.game} · {r.variant}{role}"
 
     labels = list(dict.fromkeys(lab(r) for r in sub.itertuples()))
-    levels = list(dict.fromkeys(None if (measure.startswith("role_") or lv is None or lv != lv) else lv
-                                for lv in sub.level))
+    # one group per skill pair (or, for a role's luck, per kind of players, e.g. Heaven Eleven's search
+    # bidders); rows without a level form their own group
+    levels = list(dict.fromkeys(None if (lv is None or lv != lv) else lv for lv in sub.level))
+
+    def group_name(lev: Any, part: pd.DataFrame) -> str | None:
+        if lev is not None:
+            return str(lev) if measure.startswith("role_") else f"pair: {lev}"
+        if len(levels) == 1:
+            return None
+        if "bidders" in part.columns and part.bidders.notna().any():
+            return f"{part.bidders.dropna().iloc[0]} bidders"
+        return "the table's own players"
 
     @with_cjk_font
     def draw():
@@ -895,12 +905,12 @@ def plot_unitfree(df: pd.DataFrame, measure: str, *, role_principal: bool = True
         log = measure == "hands_until_skill_shows"
         drawn = []
         for k, lev in enumerate(levels):
-            part = sub if lev is None else sub[sub.level == lev]
+            part = sub[sub.level.isna()] if lev is None else sub[sub.level == lev]
             off = 0.0 if len(levels) == 1 else (k - (len(levels) - 1) / 2) * 0.3
             y = np.array([ypos[lab(r)] + off for r in part.itertuples()])
             v, lo, hi = (part[c].to_numpy(float) for c in ("value", "ci_low", "ci_high"))
             colour = _LEVEL_COLOURS.get(lev, f"C{k}")
-            name = None if lev is None else f"pair: {lev}"
+            name = group_name(lev, part)
             _errorbars(a, v, y, lo, hi, colour, name, True, log)
             drawn.append((y, v, lo, hi, colour))
         a.set_yticks(range(len(labels)))
@@ -917,7 +927,9 @@ def plot_unitfree(df: pd.DataFrame, measure: str, *, role_principal: bool = True
             a.set_xlim(right=top * (1.6 if log else 1.08) if top > 0 else top + 1)
         for y, v, lo, hi, colour in drawn:
             _arrows(a, y, v, lo, hi, colour, True)
-        a.set_xlabel(f"{_title(measure)} ({_unit_label(measure)})")
+        unit = _unit_label(measure)
+        a.set_xlabel(f"{_title(measure)} ({unit.replace(' (log scale)', '')}, log scale)" if "(log scale)" in unit
+                     else f"{_title(measure)} ({unit})")
         if levels != [None]:
             a.legend(fontsize=7, loc="best", title="arrow: interval end at ∞", title_fontsize=6.5)
         a.grid(axis="x", alpha=0.3)
@@ -1166,8 +1178,8 @@ def designer_sections(df: pd.DataFrame, game: str, *, stake: float = 1.0, sweep:
                                                    f"{_fmt_value(r.ci_high, r.measure, True)}]"
                                                    for _, r in dsub.iterrows()],
                                  "pair / role": [("role: the " if m.startswith("role_") else "pair: " if lv else "")
-                                                 + (str(lv) if lv else "whole table")
-                                                 for m, lv in zip(dsub.measure, dsub.level)],
+                                                 + (str(lv) if lv else "the whole table")
+                                                 for m, lv in zip(dsub.measure, (_level_text(x) for x in dsub.level))],
                                  "unit": [_unit_label(m).replace(" (log scale)", "") for m in dsub.measure]})
         dtab = dtab[["variant", "baseline", "measure", "pair / role", "unit", "difference [95%]", "method"]]
         secs.append(Section("Differences between variants", [
@@ -1277,3 +1289,10 @@ def headline(df: pd.DataFrame, rec: pd.DataFrame | None = None) -> str:
                    f"{'is' if same == 1 else 'are'} no choice (all variants equal), the rest could go either way at "
                    "this run's size.")
     return " ".join(out)
+
+
+def _level_text(level: Any) -> str:
+    """A row's level (role or skill pair) as text; '' where it has none (None, NaN or '')."""
+    if level is None or (isinstance(level, float) and math.isnan(level)):
+        return ""
+    return str(level)

@@ -491,8 +491,10 @@ def _asymmetry_text(a: pd.DataFrame, by_target: pd.DataFrame) -> str:
         if len(bt):
             up = (bt["best bid, as written"] - bt["expected grade (target)"].clip(lower=0))
             eq = bt["best bid, symmetric"] == bt["expected grade (target)"].clip(lower=0)
+            span = (f"{int(up.min())} level{'' if int(up.min()) == 1 else 's'}" if up.min() == up.max()
+                    else f"{int(up.min())} to {int(up.max())} levels")
             parts.append(f"Hand by hand (expected grades with at least 100 hands), the best bid as written lies "
-                         f"{int(up.min())} to {int(up.max())} levels above the expected grade; under the symmetric "
+                         f"{span} above the expected grade; under the symmetric "
                          f"option it equals the expected grade for {int(eq.sum())} of {len(bt)} grades.")
     if best["as_written"] > 0 and best["symmetric"] == 0:
         parts.append("Judgement: as written, the scoring is lopsided — being short is cheap and being over is dear — "
@@ -663,9 +665,12 @@ def _summary_section(results: dict[str, Any]) -> Section:
                      ("must_trump", "Compulsory trumping (must_trump)")):
         if v in sens.index:
             r = sens.loc[v]
-            lines.append(f"{label}: the declarer takes {r['declarer tricks']:.2f} tricks instead of "
-                         f"{std['declarer tricks']:.2f} and is short {r['P(short) %']:.1f}% of the time instead of "
-                         f"{std['P(short) %']:.1f}%.")
+            a1, a0 = f"{r['declarer tricks']:.2f}", f"{std['declarer tricks']:.2f}"
+            b1, b0 = f"{r['P(short) %']:.1f}", f"{std['P(short) %']:.1f}"
+            tricks = f"takes {a1} tricks instead of {a0}" if a1 != a0 else f"takes {a1} tricks as under the standard rules"
+            short = (f"is short {b1}% of the time instead of {b0}%" if b1 != b0
+                     else f"is short {b1}% of the time, the same")
+            lines.append(f"{label}: the declarer {tricks} and {short}.")
     ev = lambda r, o: float(_one(a, rules=r, metric="ev_offset", level=o).value)  # noqa: E731
     bw = int(_one(a, rules="as_written", metric="best_offset").level)
     bs = int(_one(a, rules="symmetric", metric="best_offset").level)

@@ -329,7 +329,7 @@ def _skill_section(players, hands, seed, run, progress):
             ("table", skill_seat_table(seats, 3, [f"dealer + {k}" if k else "dealer" for k in range(4)], rules=True),
              "search minus each field at each seat from the dealer, same deals, per hand in antes (traditional) or "
              "points (advanced), paired 95% intervals"),
-            ("table", table, (f"The league (kaptai league, seats rotated, {n:,} hands a policy): EV per hand, P(win) and "
+            ("table", table, (f"The league (kaptai league, seats rotated, {n:,} hands a policy asked for, rounded up to whole deals: the hands column): EV per hand, P(win) and "
                               "the difference from the best other policy of the table (paired over the same deals)")),
             *[("p", p) for p in _skill_shortfall(lg)],
         ],
