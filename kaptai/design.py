@@ -204,14 +204,21 @@ def plot_front(df: Any, path: Any = None) -> Any:
     my = fin[fin.goal == "max"].measure.unique()[0]
     x = fin[fin.measure == zx].set_index("variant")
     y = fin[fin.measure == my].set_index("variant")
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    for v in x.index:
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    key = []
+    for k, v in enumerate(x.index, start=1):
         on = bool(x.loc[v, "front"])
         ax.errorbar(x.loc[v, "value"], y.loc[v, "value"],
                     xerr=[[x.loc[v, "value"] - x.loc[v, "ci_low"]], [x.loc[v, "ci_high"] - x.loc[v, "value"]]],
                     yerr=[[y.loc[v, "value"] - y.loc[v, "ci_low"]], [y.loc[v, "ci_high"] - y.loc[v, "value"]]],
                     fmt="o", color="C3" if on else "0.6", capsize=3, label="front" if on else "other")
-        ax.annotate(v, (x.loc[v, "value"], y.loc[v, "value"]), fontsize=7, xytext=(4, 4), textcoords="offset points")
+        # a number at the point and the name in the key beside the axes: names of variants with
+        # close values would print over each other
+        ax.annotate(str(k), (x.loc[v, "value"], y.loc[v, "value"]), fontsize=7, xytext=(3, 3),
+                    textcoords="offset points", color="C3" if on else "0.3")
+        key.append(f"{k}  {v}" + ("  (front)" if on else ""))
+    ax.text(1.02, 1.0, "\n".join(key), transform=ax.transAxes, va="top", ha="left", fontsize=7,
+            family="monospace")
     ax.axvline(0, color="0.3", lw=0.8)
     h, lab = ax.get_legend_handles_labels()
     uniq = dict(zip(lab, h))
