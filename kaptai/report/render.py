@@ -26,6 +26,7 @@ import base64
 import html
 import io
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from collections.abc import Mapping
@@ -285,6 +286,7 @@ h2 { color: #8b0000; margin-top: 1.8em; }
 table { border-collapse: collapse; margin: .8em 0 1.2em; font-size: .92em; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; } td.txt { text-align: left; }
+td.nw { white-space: nowrap; text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f3ecec; }
 caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: .3em; }
 figure { margin: 1em 0; } figcaption { font-size: .9em; color: #555; }
@@ -321,8 +323,7 @@ def to_html(title: str, sections: list[Section], meta: str = "") -> str:
                 head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
                 rows = "".join(
                     "<tr>" + "".join(
-                        f'<td class="{"num" if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) else "txt"}">'
-                        f"{html.escape(_fmt(v))}</td>"
+                        f'<td class="{_cell_class(v)}">{html.escape(_fmt(v))}</td>'
                         for v in row
                     ) + "</tr>"
                     for row in df.itertuples(index=False)
@@ -375,3 +376,16 @@ def to_markdown(title: str, sections: list[Section], meta: str = "", figure_dir:
                         fh.write(base64.b64decode(figure_png(block[1])))
                     out += [f"![{block[2]}]({name})", "", f"_{block[2]}_", ""]
     return "\n".join(out)
+
+
+#: A text cell made of numbers only (an interval "28.4–34.1", "+0.13 [0.04, 0.22]"): kept on one line.
+_NUMERIC_TEXT = re.compile(r"^[\s\d.,+\-−–—\[\]()%e×∞]+$")
+
+
+def _cell_class(v: Any) -> str:
+    """The CSS class of a table cell: a number right-aligned, a text of numbers unbroken."""
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+        return "num"
+    if isinstance(v, str) and any(ch.isdigit() for ch in v) and _NUMERIC_TEXT.match(v):
+        return "nw"
+    return "txt"
