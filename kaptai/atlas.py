@@ -63,6 +63,7 @@ from kaptai.core.atlas import (PAIRS, ROLE_KEY, AtlasFeed, AtlasJob, AtlasVarian
                                joint_row, pair_measures, paired_differences, principal_role, split_joint,
                                table_measures)
 from kaptai.core.options import check_count, check_seed
+from kaptai.core.output import _fixed
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
 from kaptai.core.stats import rank_with_ties, z_value
 from kaptai.errors import RulesError, quote_token
@@ -1062,7 +1063,7 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
                 vshare = None
                 if measure == "role_luck_share":
                     vshare = float(r.value) ** 2
-                    extra = f"{_pct2(100 * vshare)} of a hand's variance"
+                    extra = f"{_fixed(100 * vshare, 2)}% of a hand's variance"
                     if chance.get(str(r.game), {}).get(str(r.relative_to)):
                         extra += ("; chance gives the role to every player alike, so it is equal for every player "
                                   "in expectation")
@@ -1158,7 +1159,7 @@ def verdict(table: pd.DataFrame) -> str:
         if worst.index[0] != luck.index[0]:
             text += f"; most in {_names(worst)}"
         w = float(worst.value.iloc[0])
-        text += (f" (an SD of {w:.3g} of a hand's is {_pct2(100 * w * w)} of its variance: the luck of the seat is "
+        text += (f" (an SD of {w:.3g} of a hand's is {_fixed(100 * w * w, 2)}% of its variance: the luck of the seat is "
                  "read with its share of the variance, not beside far larger effects)")
         adaptive = luck[luck.note.astype(str).str.contains("adapt")] if "note" in luck.columns else luck.iloc[:0]
         if len(adaptive):
@@ -1404,11 +1405,3 @@ def atlas_figures(df: pd.DataFrame) -> dict[str, Any]:
                 continue
             figs[m] = plot_measure(df, m).figure
     return figs
-
-
-def _pct2(pct: float) -> str:
-    """A percentage with two significant digits, never in scientific notation (121%, 4.5%, 0.012%)."""
-    if pct == 0 or not math.isfinite(pct):
-        return f"{pct:g}%"
-    digits = max(0, 1 - int(math.floor(math.log10(abs(pct)))))
-    return f"{round(pct, digits):.{digits}f}%"

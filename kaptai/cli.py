@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from kaptai._version import __version__
-from kaptai.errors import KaptaiError, RulesError, UsageError, quote_token
+from kaptai.errors import KaptaiError, RulesError, UsageError, quote_token, same_value
 from kaptai.games import game, games_for
 from kaptai.spec import Command, GameSpec, Opt, Output
 
@@ -389,7 +389,7 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
     _check_rule_names(args, command, [key for key, _ in pairs])
     seen: dict[str, Any] = {}
     for key, value in pairs:
-        if key in seen and not _same(seen[key], value):
+        if key in seen and not same_value(seen[key], value):
             raise UsageError(f"-o {key}={_shown(seen[key])} and -o {key}={_shown(value)} set the rule option {key} "
                              "to two values: give it once")
         seen.setdefault(key, value)
@@ -397,7 +397,7 @@ def check_settings(argv: Sequence[str], args: argparse.Namespace) -> None:
     for opt in command.options:
         if opt.dest in given and opt.rule_name in seen and opt.dest != "option":
             mine = getattr(args, opt.dest)
-            if not _same(mine, seen[opt.rule_name]):
+            if not same_value(mine, seen[opt.rule_name]):
                 raise UsageError(f"{given[opt.dest]} {_shown(mine)} and -o {opt.rule_name}={_shown(seen[opt.rule_name])} "
                                  f"set the rule option {opt.rule_name} to two values: give one of them")
 
@@ -468,18 +468,13 @@ def _check_repeated(argv: Sequence[str], command: Command) -> None:
                 value = opt.parse(raw)
             except argparse.ArgumentTypeError:
                 continue  # argparse has refused it already
-        if opt.dest in values and not _same(values[opt.dest][1], value):
+        if opt.dest in values and not same_value(values[opt.dest][1], value):
             first, was = values[opt.dest]
             if opt.kind in ("flag", "switch"):
                 raise UsageError(f"{first} and {flag} contradict each other: give one of them")
             raise UsageError(f"{opt.name} is given twice with two values ({_shown(was)} and {_shown(value)}): "
                              "give it once")
         values.setdefault(opt.dest, (flag, value))
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
-                                              and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
 
 
 def run_command(args: argparse.Namespace) -> Output:

@@ -5,7 +5,11 @@ Every error raised at the API boundary is one of these, so callers can catch
 traceback.
 """
 
-__all__ = ["KaptaiError", "InvalidTileError", "InvalidHandError", "RulesError", "UsageError", "quote_token", "as_items"]
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["KaptaiError", "InvalidTileError", "InvalidHandError", "RulesError", "UsageError", "quote_token", "as_items",
+           "first_repeat", "same_value"]
 
 
 class KaptaiError(ValueError):
@@ -116,3 +120,26 @@ def as_items(obj: object, what: str = "hand", error: type[KaptaiError] = Invalid
 def _items_of(what: str) -> str:
     """What a sequence given for ``what`` holds, for a message (cards unless it is policies)."""
     return "policy names" if what.startswith("polic") else "cards"
+
+
+def first_repeat(items: Sequence[Any]) -> Any:
+    """The first item of ``items`` given a second time, else None (a list option's or argument's
+    check: the second would silently win, or be dropped).
+
+    >>> from kaptai.errors import first_repeat
+    >>> first_repeat(["a", "b", "a"]), first_repeat([3, 4])
+    ('a', None)
+    """
+    return next((x for i, x in enumerate(items) if x in items[:i]), None)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two settings say the same: equal values of one type, or equal numbers (4 and 4.0;
+    a bool is not a number here).
+
+    >>> from kaptai.errors import same_value
+    >>> same_value(4, 4.0), same_value("4", 4), same_value(True, 1)
+    (True, False, False)
+    """
+    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                                              and not isinstance(a, bool) and not isinstance(b, bool) and a == b)

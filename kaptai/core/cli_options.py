@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kaptai.core.paths import FORMATS
-from kaptai.errors import KaptaiError, quote_token
+from kaptai.errors import KaptaiError, first_repeat, quote_token
 from kaptai.spec import Opt
 
 __all__ = [
@@ -118,7 +118,7 @@ def per_seat(flag: str, names: Sequence[str], what: str, help: str, sample: str 
         items = [text] if "=" not in text else [part.partition("=")[2] for part in text.split(",")]
         if "=" in text:
             seats = [part.partition("=")[0].strip() for part in text.split(",")]
-            twice = next((s for i, s in enumerate(seats) if s in seats[:i]), None)
+            twice = first_repeat(seats)
             if twice is not None:
                 raise ValueError(f"seat {quote_token(twice)} is given twice in {quote_token(text)}")
         for item in items:
@@ -242,7 +242,7 @@ def variants(names: Sequence[str], default: str, multi: Sequence[str] = ()) -> O
             return text
         items = [t.strip() for t in text.split(",")]
         if parts and all(items) and all(t in parts for t in items):
-            twice = next((t for i, t in enumerate(items) if t in items[:i]), None)
+            twice = first_repeat(items)
             if twice is not None:
                 raise ValueError(f"{quote_token(twice)} is given twice in {quote_token(text)}")
             return ",".join(items)

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.errors import RulesError, UsageError, quote_token
+from kaptai.errors import RulesError, UsageError, first_repeat, quote_token
 
 __all__ = [
     "GOALS", "KINDS", "SEARCHES", "DesignMeasure", "DesignVariant", "DesignGame", "grid_variants",
@@ -181,7 +181,7 @@ def grid_variants(game: DesignGame, options: Sequence[str] | None = None) -> lis
     (['default', 'b=y', 'b=z'], 6)
     """
     names = list(game.space) if options is None else list(options)
-    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    twice = first_repeat(names)
     if twice is not None:
         raise UsageError(f"{game.game}: the option {quote_token(twice)} is given twice: give each option once")
     for n in names:

@@ -95,7 +95,7 @@ from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import Job, LazyTasks, plan_chunks, run_jobs
 from kaptai.core.stats import z_value
-from kaptai.errors import RulesError, UsageError
+from kaptai.errors import RulesError, UsageError, first_repeat
 
 __all__ = ["CONFIDENCE", "CROSS_COLUMNS", "DIFF_COLUMNS", "LEAGUE_COLUMNS", "LEAGUE_METRICS", "LeagueGame",
            "cross_play", "league_command", "league_differences", "plot_cross", "policies_option", "policy_league"]
@@ -359,7 +359,7 @@ def _setup(game: Any, players, rules, hands, workers, seed, policies, baseline):
     if any(isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)) for p in given):
         raise RulesError(f"players={str(players)[:40]!r}: expected a whole player count or a sequence of them")
     counts = tuple(int(p) for p in given)
-    twice = next((p for i, p in enumerate(counts) if p in counts[:i]), None)
+    twice = first_repeat(counts)
     if twice is not None:
         raise RulesError(f"players: {twice} is given twice: give each player count once")
     if not counts:

@@ -274,7 +274,7 @@ def check_checkpoint_dir(path: str | os.PathLike, *, what: str = "--checkpoint",
     probe = p
     while not probe.exists():
         probe = probe.parent
-    if parent and not p.exists() and probe != (p.parent if str(p.parent) else Path(".")) and probe.is_dir():
+    if parent and not p.exists() and probe != p.parent and probe.is_dir():
         raise PathError(f"{shown}: the folder {shown_path(str(p.parent))} does not exist (create it first; "
                         "the run makes the checkpoint folder itself)")
     if not probe.is_dir():

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from kaptai.errors import KaptaiError, quote_token
+from kaptai.errors import KaptaiError, quote_token, same_value
 
 __all__ = [
     "RECORD_VERSION",
@@ -771,7 +771,7 @@ def record_setup(record: Record, fmt: RecordFormat) -> Any:
     rules = record.header.get("rules")
     if isinstance(rules, Mapping):
         for key in ("players", "stake"):
-            if key in record.header and key in rules and not _same_value(record.header[key], rules[key]):
+            if key in record.header and key in rules and not same_value(record.header[key], rules[key]):
                 raise RecordError(f"{key} {quote_token(record.header[key])} contradicts the rules' {key} "
                                   f"{quote_token(rules[key])}", line=1, field=key, path=record.path)
     try:
@@ -788,14 +788,6 @@ def record_setup(record: Record, fmt: RecordFormat) -> Any:
             raise RecordError(f"unit {quote_token(got)}: the rules of this record settle in {want!r}", line=1,
                               field="unit", path=record.path)
     return ctx
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    """Equal header values (a number written as 4 or 4.0 is one value)."""
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) \
-            and not isinstance(b, bool):
-        return float(a) == float(b)
-    return bool(a == b)
 
 
 def record_unit(record: Record, fmt: RecordFormat, ctx: Any) -> str:

@@ -360,11 +360,12 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         return v
 
     n_cand = int((h > 0).sum())
+    seen_before = np.minimum(used - h, 4)
     exact: dict[int, tuple[int, str, int]] = {-1: (-1, "", 0)}  # per kind: distance, waits, live outs (before
     for kind in np.flatnonzero(h):                                # the sampling: the budget covers them)
         rest = h.copy()
         rest[kind] -= 1
-        seen = np.minimum(used - h, 4)
+        seen = seen_before.copy()
         seen[kind] = min(int(seen[kind]) + 1, 4)  # the card thrown is face up: not a live out
         wk, outs = live_outs(rest.astype(np.uint8), seen=seen.astype(np.uint8), rules=r)
         exact[int(kind)] = (int(distance_many(rest[None, :], rules=r)[0]),
