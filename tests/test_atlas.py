@@ -560,3 +560,14 @@ def test_checkpoint_refuses_chunks_of_other_players(tmp_path, monkeypatch):
     monkeypatch.setattr(bigtwo_atlas.deal_rows, "version", bigtwo_atlas.deal_rows.version + 1)
     with pytest.raises(CheckpointError, match="players_version"):
         atlas(**kw, checkpoint=ck)
+
+
+def test_a_cell_without_an_interval_says_so():
+    """An interval too few hands cannot give reads as such, never as ``[, ]``."""
+    from kaptai.report.atlas import _cell
+    nan = float("nan")
+    row = pd.Series({"measure": "value_of_skill", "method": "monte_carlo", "value": 0.25,
+                     "ci_low": nan, "ci_high": nan})
+    assert _cell(row) == "0.250 [no interval]"
+    assert _cell(pd.Series({**row, "ci_high": 0.5})) == "0.250 [n/a, 0.500]"
+    assert _cell(row.where(row.index != "value", nan)) == ""

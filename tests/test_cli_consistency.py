@@ -199,3 +199,18 @@ def test_review_numbers_hands_and_decisions_from_zero_everywhere(tmp_path):
     row = s[(s.level == "record") & (s.seat == 0)].iloc[0]
     assert row.worst_decision.startswith(f"hand {int(worst.hand)} decision {int(worst.decision)}:")
     assert set(s[s.level == "hand"].hand) == set(df.hand.unique())
+
+
+@pytest.mark.parametrize("extra", [[], ["--diff"], ["--cross"]])
+def test_a_league_over_two_scorings_names_each_rulesets_unit_and_both_rulesets(extra, capsys):
+    """Antes under the pot game, points under advanced scoring: on each row of the JSON, not the
+    two-scoring text on every row; and every table's header names both rulesets."""
+    argv = ["league", "kap-tai-shap", "--rules-list", "traditional,advanced", "--hands", "40", "--players", "4",
+            "--seed", "1", "--policies", "greedy,random", *extra]
+    assert main(argv) == 0
+    assert "rules traditional; rules advanced" in capsys.readouterr().out.splitlines()[0]
+    assert main([*argv, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    units = {(r["rules"], r["unit"]) for r in rows if "unit" in r and r["unit"] not in ("probability", "share")}
+    assert units <= {("traditional", "ante"), ("advanced", "point")}
+    assert {u for _, u in units} == {"ante", "point"}

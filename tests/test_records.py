@@ -282,6 +282,16 @@ def test_truncated_and_non_json(tmp_path, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_missing_settle_is_named_at_the_next_deal(tmp_path, game):
+    """A hand whose ``settle`` was lost is named where the next hand's deal begins, not at the header."""
+    path, ev = _small(tmp_path, game)
+    j = _first(ev, lambda _, e: e["type"] == "settle")
+    del ev[j]
+    _save(path, ev)
+    _refused(path, j + 1, "hand", "hand 0's 'settle' event is missing")
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_a_missing_or_extra_event(tmp_path, game):
     """An engine event taken out (or one added after the hand's end) is named at its line."""
     path, ev = _small(tmp_path, game)

@@ -614,13 +614,18 @@ def read_record(path: str | os.PathLike, fmt: RecordFormat | Callable[[str, int]
             if typ != "deal":
                 raise RecordError(f"{typ!r}: a hand starts with a 'deal' event", line=n, field="type", path=p)
             cur = HandRecord(len(hands), [], [])
+        elif typ == "deal" and ev.get("hand", cur.index) != cur.index:
+            # a redeal stays in its hand; a deal of the next hand means this hand never settled
+            raise RecordError(f"a deal of hand {quote_token(ev['hand'])} inside hand {cur.index} (started at line "
+                              f"{cur.lines[0]}): hand {cur.index}'s 'settle' event is missing", line=n,
+                              field="hand", path=p)
         cur.lines.append(n)
         cur.events.append(ev)
         if typ == "settle":
             hands.append(cur)
             cur = None
     if cur is not None:
-        raise RecordError(f"the record ends inside hand {cur.index + 1} (started at line {cur.lines[0]}): "
+        raise RecordError(f"the record ends inside hand {cur.index} (started at line {cur.lines[0]}): "
                           "its 'settle' event is missing (a truncated record?)", line=cur.lines[-1], path=p)
     if "hands" in header and header["hands"] != len(hands):
         raise RecordError(f"the header says {header['hands']} hand(s), the record holds {len(hands)}",

@@ -440,10 +440,33 @@ def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols
     out = []
     for i, r in enumerate(rule_sets):
         sub = None if checkpoint is None else os.path.join(os.fspath(checkpoint), f"rules-{i}-{r.name}")
-        out.append(fn(g, tuple(counts), r, hands, seed, tuple(names), checkpoint=sub,
-                      caps=caps or None,
-                      chunk_hands={_ADVISOR: 8}, **kw))
+        part = fn(g, tuple(counts), r, hands, seed, tuple(names), checkpoint=sub,
+                  caps=caps or None,
+                  chunk_hands={_ADVISOR: 8}, **kw)
+        out.append(_name_the_unit(part, g.feed.unit, "point" if r.settlement == "advanced" else "ante"))
     return out
+
+
+def _every_ruleset_in_attrs(df: pd.DataFrame, parts: list[pd.DataFrame]) -> None:
+    """``df.attrs``: the first ruleset's, with the settings naming every ruleset of ``parts`` (the
+    header of a table over several rulesets names them all)."""
+    df.attrs.update(parts[0].attrs)
+    if len(parts) > 1:
+        df.attrs["settings"] = {**parts[0].attrs.get("settings", {}), "rules": [p.attrs["rules"] for p in parts]}
+        df.attrs["unit"] = " / ".join(dict.fromkeys(str(p.attrs.get("unit")) for p in parts))
+
+
+def _name_the_unit(df: pd.DataFrame, generic: str, unit: str) -> pd.DataFrame:
+    """``df`` (one ruleset's table) with the feed's two-scoring unit replaced by this ruleset's
+    own, in its rows and in the rows of its ``attrs`` (the differences)."""
+    if "unit" in df.columns:
+        df["unit"] = df["unit"].where(df["unit"] != generic, unit)
+    for k, v in list(df.attrs.items()):
+        if v == generic:
+            df.attrs[k] = unit
+        elif isinstance(v, list) and v and all(isinstance(d, dict) for d in v):
+            df.attrs[k] = [{**d, "unit": unit} if d.get("unit") == generic else d for d in v]
+    return df
 
 
 def policy_league(
@@ -549,6 +572,7 @@ def policy_league(
             "advisor_hands": advisor_hands, "design": "duplicate",
         },
         "runs": [dict(r, rules=p.attrs["rules"]["name"]) for p in parts for r in p.attrs["runs"]],
+        "unit": " / ".join(dict.fromkeys(str(p.attrs.get("unit")) for p in parts)),
         "differences": [d for p in parts for d in p.attrs["differences"]],
         "seat_differences": [d for p in parts for d in p.attrs.get("seat_differences", [])],
     })
@@ -585,7 +609,7 @@ def league_tables_command(args: Any, game: Any):
         parts = _each_ruleset(_core.cross_play, tuple(args.players), tuple(args.rules_list.split(",")), args.hands,
                               args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
         df = pd.concat(parts, ignore_index=True)
-        df.attrs.update(parts[0].attrs)
+        _every_ruleset_in_attrs(df, parts)
         cols = ["rules", "players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
                 "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low", "replaced_ci_high",
                 "hands"]
@@ -595,7 +619,7 @@ def league_tables_command(args: Any, game: Any):
         parts = _each_ruleset(_core.policy_league, tuple(args.players), tuple(args.rules_list.split(",")),
                               args.hands, args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
         df = pd.concat([_core.league_differences(p) for p in parts], ignore_index=True)
-        df.attrs.update(parts[0].attrs)
+        _every_ruleset_in_attrs(df, parts)
         df.attrs.pop("differences", None)
         cols = ["rules", "players", "policy", "other", "value", "ci_low", "ci_high", "hands", "variance_ratio"]
         title = "every pair of policies on the same deals: difference in EV per hand, paired 95% intervals"

@@ -61,7 +61,14 @@ def _cell(r: pd.Series) -> str:
     m = r.measure
     if r.method == "exact" or abs(r.ci_high - r.ci_low) <= 1e-9 * max(1.0, abs(r.value)):
         return _num(r.value, m)                 # exact, or no noise (a constant take or rate)
-    return f"{_num(r.value, m)} [{_num(r.ci_low, m)}, {_num(r.ci_high, m)}]"
+    if _undefined(r.ci_low) and _undefined(r.ci_high):
+        return f"{_num(r.value, m)} [no interval]" if not _undefined(r.value) else ""
+    return f"{_num(r.value, m) or 'n/a'} [{_num(r.ci_low, m) or 'n/a'}, {_num(r.ci_high, m) or 'n/a'}]"
+
+
+def _undefined(v: Any) -> bool:
+    """True for a missing or NaN number (an interval too few values cannot give)."""
+    return v is None or (isinstance(v, float) and math.isnan(v))
 
 
 def _principal_rows(df: pd.DataFrame) -> pd.DataFrame:
