@@ -571,3 +571,18 @@ def test_a_cell_without_an_interval_says_so():
     assert _cell(row) == "0.250 [no interval]"
     assert _cell(pd.Series({**row, "ci_high": 0.5})) == "0.250 [n/a, 0.500]"
     assert _cell(row.where(row.index != "value", nan)) == ""
+
+
+def test_games_at_a_glance_is_two_tables_that_share_out_every_measure(small):
+    from kaptai.report.atlas import _SUMMARY, SUMMARY_PARTS, summary_table
+
+    assert sorted(k for part in SUMMARY_PARTS.values() for k in part) == sorted(k for k, _ in _SUMMARY)
+    whole = summary_table(small)
+    luck, skill = summary_table(small, "money and luck"), summary_table(small, "skill and pace")
+    ids = ["game", "variant", "players"]
+    assert luck[ids].equals(whole[ids]) and skill[ids].equals(whole[ids])
+    assert "role" in luck.columns and "role" not in skill.columns
+    assert set(luck.columns) | set(skill.columns) == set(whole.columns)
+    assert len(luck.columns) <= 12 and len(skill.columns) <= 12
+    with pytest.raises(ValueError, match="expected one of"):
+        summary_table(small, "luck")

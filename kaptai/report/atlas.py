@@ -80,11 +80,27 @@ def _principal_rows(df: pd.DataFrame) -> pd.DataFrame:
     return df[~role | (df.relative_to == df.game.map(principal))]
 
 
-def summary_table(df: pd.DataFrame) -> pd.DataFrame:
+#: The two halves of the games at a glance (each a readable width): money and luck, then skill and pace.
+SUMMARY_PARTS: dict[str, tuple[str, ...]] = {
+    "money and luck": ("house_edge_staked", "house_edge", "house_edge_common", "role_luck_share",
+                       "role_luck_after_rotation", "seat_spread", "swing_normalised"),
+    "skill and pace": ("value_of_skill@default - random", "value_of_skill@strong - default",
+                       "hands_until_skill_shows@default - random", "hands_until_skill_shows@strong - default",
+                       "drawn_rate", "natural_rate", "decisive_deal", "mean_length"),
+}
+
+
+def summary_table(df: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
     """One row per game and variant, one column per headline measure (value [95% interval]); the
     seat luck is that of the game's role that varies (named in the ``role`` column; for a role a
-    player bids for, measured with bidders that adapt to the scoring where the atlas has them)."""
+    player bids for, measured with bidders that adapt to the scoring where the atlas has them).
+    ``part`` (a key of :data:`SUMMARY_PARTS`) keeps that half of the measures (and ``role`` only
+    with the luck)."""
     from kaptai.report.designer import _pick
+
+    if part is not None and part not in SUMMARY_PARTS:
+        raise ValueError(f"part {part!r}: expected one of {', '.join(SUMMARY_PARTS)}")
+    keys = [k for k in _SUMMARY if part is None or k[0] in SUMMARY_PARTS[part]]
 
     rows = []
     df = _principal_rows(df)
@@ -93,7 +109,7 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"game": g, "variant": v, "players": int(part.players.iloc[0])}
         flat = part[part.seat.isna()]
         by = {}
-        for key, _label in _SUMMARY:
+        for key, _label in keys:
             m, _, lev = key.partition("@")
             got = flat[flat.measure == m]
             got = got[got.level == lev] if lev else _pick(got, m)
@@ -103,8 +119,9 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         bid = ""
         if "bidders" in luck.columns and len(luck) and luck.bidders.iloc[0] == "search":
             bid = ", search bidders"
-        row["role"] = (str(luck.relative_to.iloc[0]) + bid) if len(luck) else ""
-        for key, label in _SUMMARY:
+        if any(k.startswith("role_") for k, _ in keys):
+            row["role"] = (str(luck.relative_to.iloc[0]) + bid) if len(luck) else ""
+        for key, label in keys:
             if key.partition("@")[0] in have:
                 row[label] = _cell(by[key]) if key in by else ""
         unit = df.attrs.get("units", {}).get(g, "")
@@ -390,8 +407,11 @@ def build_atlas_report(
                                    f"effects in money, seat luck over a session, differences, players)"))
     sections = [Section("The verdict", verdict_blocks)]
     sections.append(Section("The games at a glance", [
-        ("table", summary_table(df), "Headline measures by game and variant (value [95% interval]; the seat luck is "
-                                     "that of the role named in 'role'; units in the last column)"),
+        ("table", summary_table(df, "money and luck"),
+         "Money and luck by game and variant (value [95% interval]; the seat luck is that of the role named in "
+         "'role'; units in the last column)"),
+        ("table", summary_table(df, "skill and pace"),
+         "Skill and pace by game and variant (value [95% interval]; units in the last column)"),
     ]))
     money = []
     for g in a["games"]:
