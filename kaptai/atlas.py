@@ -1097,7 +1097,9 @@ def _fmt(v: float, measure: str) -> str:
         return f"{100 * v:.2g}%" if v != 0 and abs(v) < 1e-4 else f"{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{v:,.0f}"
-    return f"{v:.3g}"
+    from kaptai.core.output import sig3
+
+    return sig3(v)
 
 
 def _est(r: Any, unit: str = "") -> str:

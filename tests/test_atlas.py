@@ -296,14 +296,14 @@ def test_the_verdict_names_the_computed_winners():
     df = _synthetic()
     text = verdict(df)
     assert text == verdict(ranking(df))
-    assert "least in b/v (0.12 [0.08, 0.16])" in text and "most in a/v (0.9 [0.8, 1])" in text
+    assert "least in b/v (0.120 [0.0800, 0.160])" in text and "most in a/v (0.900 [0.800, 1.00])" in text
     assert "cancels it exactly in b/v and c/v" in text
-    assert "worth most, in SDs of one hand, in c/v (0.5 [0.4, 0.6])" in text
+    assert "worth most, in SDs of one hand, in c/v (0.500 [0.400, 0.600])" in text
     assert "soonest (95% sure to be ahead at one table) in c/v (20 hands [17, 25])" in text
     assert "A house takes a share only in c/v" in text and "most of the money that changes hands in c/v (5.00%)" in text
     # a different table, a different verdict: nothing is typed in
     df.loc[(df.game == "b") & (df.measure == "role_luck_share"), ["value", "ci_low", "ci_high"]] = [0.7, 0.65, 0.75]
-    assert "least in c/v (0.5 [0.4, 0.6])" in verdict(df)
+    assert "least in c/v (0.500 [0.400, 0.600])" in verdict(df)
 
 
 def test_ranking_and_verdict_of_a_real_atlas(small):

@@ -278,6 +278,16 @@ def _fixed(x: float, digits: int, strip: bool = True) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def sig3(v: float) -> str:
+    """``v`` to 3 significant digits with its trailing zeros kept, so that a value and the ends of
+    its interval read to the same precision; thousands with commas.
+
+    >>> sig3(0.029989), sig3(0.0604), sig3(227.3), sig3(2831.2), sig3(0.0)
+    ('0.0300', '0.0604', '227', '2,831', '0')
+    """
+    return f"{v:,.0f}" if abs(v) >= 1000 else _fixed(v, 3, strip=False)
+
+
 def _scientific_column(shown: Sequence[float]) -> bool:
     """Whether a column of (already scaled) magnitudes needs scientific notation throughout."""
     lo, hi = FIXED_RANGE

@@ -456,7 +456,9 @@ def _fmt_value(v: float, measure: str, signed: bool = False) -> str:
         return f"{sign}{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{sign}{v:,.0f}"
-    return f"{sign}{v:.3g}"
+    from kaptai.core.output import sig3
+
+    return sign + sig3(v)
 
 
 def _est(r: Any) -> str:
