@@ -171,15 +171,21 @@ class Console:
 
 
 def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: int = 3,
-              p_win: Sequence[float] | None = None) -> str:
-    """The advisor's best options as one short text block.
+              p_win: Sequence[float] | None = None, unit: str = "") -> str:
+    """The advisor's best options as one short text block (``unit``: the unit of ``values``,
+    printed after each; a probability has none and no sign).
 
-    >>> print(hint_rows(["9S", "PASS"], [1.5, -0.25], "ev"))
-    hint (advisor): 1. 9S  ev +1.50   2. PASS  ev -0.25
+    >>> print(hint_rows(["9S", "PASS"], [1.5, -0.25], "ev", unit="points"))
+    hint (advisor): 1. 9S  ev +1.50 points   2. PASS  ev -0.25 points
+    >>> print(hint_rows(["claim 2-5", "no_claim"], [0.31, 0.2], "P(win)", unit="probability"))
+    hint (advisor): 1. claim 2-5  P(win) 0.31   2. no_claim  P(win) 0.20
     """
     parts = []
     for i, (lab, v) in enumerate(zip(labels[:top], values[:top])):
-        s = f"{i + 1}. {lab}  {what} {v:+.2f}"
+        if unit == "probability":
+            s = f"{i + 1}. {lab}  {what} {v:.2f}"
+        else:
+            s = f"{i + 1}. {lab}  {what} {v:+.2f}" + (f" {unit}" if unit else "")
         if p_win is not None:
             s += f" P(win) {p_win[i]:.0%}"
         parts.append(s)
