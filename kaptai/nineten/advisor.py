@@ -77,10 +77,21 @@ def _counts(text: Any, what: str) -> np.ndarray:
         raise InvalidHandError(f"{what}: {e}") from None
 
 
-def _win_now(rules: RuleSet, held: np.ndarray, kz_wait: bool) -> int:
-    """頭 of a hand completed on a discard (the discarder pays): colours and the 開招 wait."""
+def _kaizhao_count(rules: RuleSet, held: np.ndarray, kz4: np.ndarray, kz_wait: bool) -> int:
+    """The +1 開招 of a winning hand (§7): each four completed by a claim onto three (``kz4``),
+    but the final wait's, which scores +5 instead; with ``dealt_four_is_kaizhao`` each other four
+    held (dealt) too, as the engines count them."""
+    kz = int(kz4.sum()) - (1 if kz_wait else 0)
+    if rules.dealt_four_is_kaizhao:
+        kz += int(((held == 4) & (kz4 == 0)).sum())
+    return kz
+
+
+def _win_now(rules: RuleSet, held: np.ndarray, kz_wait: bool, kz4: np.ndarray) -> int:
+    """頭 of a hand completed on a discard (the discarder pays): colours, 開招 and the 開招 wait."""
     colours = len({k // 7 for k in range(N_KINDS) if held[k] >= 2})
-    return int(sum(score_components(rules, colours, "discard", 0, 0, kz_wait).values()))
+    kz = _kaizhao_count(rules, held, kz4, kz_wait)
+    return int(sum(score_components(rules, colours, "discard", 0, kz, kz_wait).values()))
 
 
 def _natural_row(rules: RuleSet, held: np.ndarray, seen: np.ndarray, players: int) -> dict[str, Any]:
@@ -97,7 +108,8 @@ def _natural_row(rules: RuleSet, held: np.ndarray, seen: np.ndarray, players: in
         unseen = 4 - held - seen
         p = float(unseen[held >= 2].sum()) / float(unseen.sum())
         bonus = 6.0 * p if (rules.natural == "self_draw" and colours < 4) else 0.0
-        parts = score_components(rules, colours, "natural", 0, 0, False)
+        kz = _kaizhao_count(rules, held, np.zeros_like(held), False)  # a natural's fours were dealt
+        parts = score_components(rules, colours, "natural", 0, kz, False)
         tou = float(sum(parts.values())) + bonus
     ev = tou * (players - 1)
     return {"action": "win", "discard": None, "ev": ev, "ev_low": ev, "ev_high": ev, "p_win": 1.0,
@@ -394,7 +406,7 @@ def advise(hand: Any, seen: Any = "", offered: Any = None, *, exposed: Any = Non
             if was3:
                 kz4[off] = 1
             if int(sum(x // 2 for x in p_held)) == 5:
-                tou = _win_now(rules, p_held, bool(was3))
+                tou = _win_now(rules, p_held, bool(was3), kz4)
                 win = tou * ((N - 1) if rules.discard_payer_covers_all else 1)
                 rows.append({"action": "claim", "discard": None, "ev": float(win), "ev_low": float(win),
                              "ev_high": float(win), "p_win": 1.0, "p_win_low": 1.0, "p_win_high": 1.0,

@@ -43,3 +43,28 @@ def test_budget_and_reproduction():
 def test_refused(kw, match):
     with pytest.raises(KaptaiError, match=match):
         advise(HAND, **kw)
+
+
+@pytest.mark.parametrize("hand, offered, extra, off, on", [
+    # the dealer's natural with a dealt four of YK: 3 colours 2 + self-draw 1 (+1 開招) + bonus 6·6/102, 3 payers
+    ("RAx2 RRx2 YKx4 WEx2", None, {}, 3 * (3 + 6 * 6 / 102), 3 * (4 + 6 * 6 / 102)),
+    # a claim that completes the hand, a four of RA dealt: k = 2 scores 3 (+1), the discarder pays
+    ("RAx4 RRx2 YKx2 YA", "YA", {}, 3.0, 4.0),
+    # four colours score 1; their 開招 count only with four_colour_kaizhao_counts
+    ("RKx2 YAx2 GEx2 WRx4", None, {"four_colour_kaizhao_counts": True}, 3.0, 6.0),
+])
+def test_exact_win_rows_count_a_dealt_four_as_kaizhao_when_the_option_says(hand, offered, extra, off, on):
+    """§6.6 dealt_four_is_kaizhao: the exact win rows add +1 for each dealt four, as the engines
+    (and the simulated rows) do; they ignored it before."""
+    from kaptai.nineten.rules import RuleSet
+
+    for flag, want in ((False, off), (True, on)):
+        df = advise(hand, offered=offered, samples=64, rules=RuleSet(dealt_four_is_kaizhao=flag, **extra))
+        assert df.iloc[0]["action"] in ("win", "claim") and df.iloc[0]["p_win"] == 1.0
+        assert df.iloc[0]["ev"] == pytest.approx(want)
+
+
+def test_exact_claim_win_counts_an_earlier_kaizhao():
+    """A four made by claiming the 4th onto three (two of it face up) scores +1 at the win, option or not."""
+    df = advise("RAx4 RRx2 YKx2 YA", offered="YA", exposed="RA RA", samples=64)
+    assert df.iloc[0]["action"] == "claim" and df.iloc[0]["ev"] == pytest.approx(4.0)
