@@ -80,12 +80,56 @@ def test_quit_ends_cleanly(tmp_path):
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect(r"game ended \(quit at the prompt\) after 0 finished hand")
+    child.expect(r"no hand finished: no record written")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    from kaptai.records import read_record
+    assert not os.path.exists(rec)
 
-    assert read_record(rec).hands == []
+
+def test_quit_before_a_hand_finishes_leaves_an_existing_record_as_it_was(tmp_path):
+    rec = tmp_path / "keep.jsonl"
+    rec.write_text("an earlier session's record\n", encoding="utf-8")
+    child = _spawn(["play", "big-two", "--opponents", "greedy", "--record", str(rec)], str(tmp_path))
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"no record written \(.*keep.jsonl left as it was\)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert rec.read_text(encoding="utf-8") == "an earlier session's record\n"
+
+
+def test_ctrl_c_keeps_the_finished_hands_and_says_interrupted(tmp_path):
+    """Ctrl-C in a later hand writes the hands finished before it (as quit does), exit status 130;
+    each hand's result is shown when the hand ends, not when the engine's run ends."""
+    from kaptai.records import replay
+
+    opp, more = GAMES["nine-ten"]
+    rec = str(tmp_path / "int.jsonl")
+    child = _spawn(["play", "nine-ten", "--opponents", opp, "--hands", "5", "--seed", "3", "--record", rec,
+                    "--ascii", *more], str(tmp_path))
+    seen_over = False
+    for _ in range(40):
+        child.expect(PROMPT)
+        if "== hand 0 over" in child.before:
+            seen_over = True
+            break
+        child.sendline("?")
+        child.expect(r"legal: ([^\r\n]*)")
+        legal = child.match.group(1)
+        child.expect(PROMPT)
+        child.sendline(legal.split(", ")[0])
+    assert seen_over, "hand 0's result was not shown before the next hand's first prompt"
+    child.sendcontrol("c")
+    child.expect(r"game ended \(interrupted \(Ctrl-C\)\) after (\d+) finished hand")
+    k = int(child.match.group(1))
+    child.expect(r"record of (\d+) hand\(s\) written")
+    assert int(child.match.group(1)) == k >= 1
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 or child.signalstatus is not None
+    assert replay(rec).hands == k
 
 
 def test_console_ascii_fallback():
@@ -93,6 +137,10 @@ def test_console_ascii_fallback():
     con = Console(out=out, lines=["quit"])
     assert con.ascii
     con.say("天 6-6")  # printable: the fallback replaces what ASCII cannot show
+    con.say("Kap Tai Shap (夾大十), 4 players")  # a Chinese name beside its English one is dropped
+    out.flush()
+    text = out.buffer.getvalue().decode("ascii")
+    assert "? 6-6" in text and "Kap Tai Shap, 4 players" in text and "(???)" not in text
     with pytest.raises(QuitGame):
         con.ask("x", int, ["1"])
 

@@ -70,6 +70,19 @@ NAME_MAX: int = 255
 PATH_MAX: int = 4096
 
 
+def umask_mode(fd_or_path: int | str | os.PathLike) -> None:
+    """Give a file made by :func:`tempfile.mkstemp` (mode 0600) the mode an ordinary new file
+    gets, ``0666`` less the process's umask, before it replaces the output: a record, report or
+    checkpoint written through a temporary file reads like any other file the user makes."""
+    mask = os.umask(0)
+    os.umask(mask)
+    mode = 0o666 & ~mask
+    if isinstance(fd_or_path, int):
+        os.fchmod(fd_or_path, mode)
+    else:
+        os.chmod(fd_or_path, mode)
+
+
 def shown_path(path: object, limit: int = 40) -> str:
     """A path as quoted in messages: whole when short, else its last ``limit`` characters
     (the file name is what tells paths apart) and the length.

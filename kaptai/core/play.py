@@ -28,6 +28,8 @@ kaptai.core.play.QuitGame: quit at the prompt
 from __future__ import annotations
 
 import math
+import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
@@ -102,8 +104,8 @@ class Console:
         """Print lines (flushed, so a pipe or a pseudo-terminal sees them at once)."""
         for line in lines:
             text = str(line)
-            if self.ascii:
-                text = text.encode("ascii", "replace").decode("ascii")
+            if self.ascii:  # a Chinese name in brackets beside its English one goes; any other is '?'
+                text = _CJK_ASIDE.sub("", text).encode("ascii", "replace").decode("ascii")
             print(text, file=self.out)
         try:
             self.out.flush()
@@ -170,6 +172,10 @@ class Console:
             self.say(f"(no hint: {exc})")
 
 
+#: A name in other characters in brackets after its English one ("Kap Tai Shap (夾大十)"): dropped in ASCII.
+_CJK_ASIDE = re.compile(r"\s*\([^\x00-\x7f]+\)")
+
+
 def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: int = 3,
               p_win: Sequence[float] | None = None, unit: str = "") -> str:
     """The advisor's best options as one short text block (``unit``: the unit of ``values``,
@@ -211,22 +217,31 @@ class FinishedHands:
 
     def __init__(self) -> None:
         self.hands: list[list[dict[str, Any]]] = []
+        #: ``on_finish(index, events)``, called as each hand is over (:func:`run_session` shows
+        #: the hand's result there, when it happens, not when the engine's run ends)
+        self.on_finish: Callable[[int, list[dict[str, Any]]], None] | None = None
 
     def __call__(self, index: int, events: list[dict[str, Any]]) -> None:
         del self.hands[index:]
         if index != len(self.hands):
             raise KaptaiError(f"hand {index} handed over after only {len(self.hands)} hand(s)")
         self.hands.append(events)
+        if self.on_finish is not None:
+            self.on_finish(index, events)
 
 
 def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[dict[str, Any]]], *,
-                seat: int, record: str | None = None, finished: FinishedHands | None = None) -> Any:
-    """Play a session: each hand's events as the engine hands them over, its result shown;
-    ``quit`` stops it cleanly.  The finished hands are written to ``record`` (a game record,
-    ``docs/records.md``; written whole or not at all) and returned as a table, one row per
-    hand: the hand, each seat's result, and the person's seat's result.  With ``finished``, the
-    hands the engine had finished but not yet handed over at ``quit`` are kept too
-    (:class:`FinishedHands`): a finished hand is never lost.
+                seat: int, record: str | None = None, finished: FinishedHands | None = None,
+                describe: Callable[[list[dict[str, Any]], int], str] | None = None) -> Any:
+    """Play a session: each hand's events as the engine hands them over, its result shown as
+    the hand ends; ``quit`` (or end of input, or Ctrl-C) stops it.  The finished hands are
+    written to ``record`` (a game record, ``docs/records.md``; written whole or not at all, and
+    not at all when no hand finished, so that an existing file is left as it was) and returned
+    as a table, one row per hand (numbered from 0, as in the record and in ``kaptai review``):
+    the hand, each seat's result, and the person's seat's result.  With ``finished``, the hands
+    the engine had finished but not yet handed over are kept too (:class:`FinishedHands`): a
+    finished hand is never lost.  Ctrl-C keeps them as ``quit`` does, then stops the command as
+    interrupted.
 
     Parameters
     ----------
@@ -242,47 +257,72 @@ def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[d
     finished : FinishedHands, optional
         For an engine that hands the hands over only at the end of its run: the ``on_hand``
         collector of the run behind ``hands``.
+    describe : callable, optional
+        ``describe(events, seat) -> str``: who won the hand and how, shown under its result.
     """
     import pandas as pd
 
     from kaptai.core.records import write_record
 
+    unit = header.get("unit", "")
+    shown: set[int] = set()
+
+    def announce(index: int, evs: list[dict[str, Any]]) -> None:
+        if index in shown:
+            return
+        shown.add(index)
+        res = evs[-1].get("result", [])
+        mine = res[seat] if seat < len(res) else math.nan
+        lines = ["", f"== hand {index} over: you {mine:+g} {unit}; every seat: "
+                 + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(res))]
+        if describe is not None:
+            lines.append("   " + describe(evs, seat))
+        console.say(*lines)
+
+    if finished is not None:
+        finished.on_finish = announce
     done: list[list[dict[str, Any]]] = []
     quit_reason = None
+    interrupt: KeyboardInterrupt | None = None
     try:
         for evs in hands:
             done.append(evs)
-            res = evs[-1].get("result", [])
-            mine = res[seat] if seat < len(res) else None
-            console.say("", f"== hand {len(done)} over: you {mine:+g} {header.get('unit', '')}; every seat: "
-                        + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(res)))
-    except QuitGame as exc:
-        quit_reason = str(exc)
+            announce(len(done) - 1, evs)
+    except (QuitGame, KeyboardInterrupt) as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            interrupt, quit_reason = exc, "interrupted (Ctrl-C)"
+        else:
+            quit_reason = str(exc)
         if finished is not None and len(finished.hands) > len(done):
-            before = len(done)
             done = list(finished.hands)  # the hands handed over are its first ones
             console.say(f"keeping the {len(done)} finished hand(s)")
-            for i, evs in enumerate(done[before:], before + 1):
-                res = evs[-1].get("result", [])
-                mine = res[seat] if seat < len(res) else None
-                console.say(f"== hand {i}: you {mine:+g} {header.get('unit', '')}")
+            for i, evs in enumerate(done):
+                announce(i, evs)
         console.say("", f"game ended ({quit_reason}) after {len(done)} finished hand(s)")
+    finally:
+        if finished is not None:
+            finished.on_finish = None
     rows = []
     for i, evs in enumerate(done):
         res = evs[-1].get("result", [])
-        row: dict[str, Any] = {"hand": i + 1, "you": float(res[seat]) if seat < len(res) else math.nan}
+        row: dict[str, Any] = {"hand": i, "you": float(res[seat]) if seat < len(res) else math.nan}
         for s, v in enumerate(res):
             row[f"seat_{s}"] = float(v)
         rows.append(row)
     df = pd.DataFrame(rows, columns=["hand", "you", *(f"seat_{s}" for s in range(int(header["players"])))])
-    df.attrs.update({"game": header.get("game"), "seat": seat, "quit": quit_reason, "unit": header.get("unit"),
+    df.attrs.update({"game": header.get("game"), "seat": seat, "quit": quit_reason, "unit": unit,
                      "record": record})
-    if record:
+    if record and done:
         h = dict(header)
         h["hands"] = len(done)
         write_record(record, h, done)
         console.say(f"record of {len(done)} hand(s) written to {record} (review it: kaptai review "
                     f"{header.get('game')} {record} --seat {seat})")
+    elif record:
+        console.say(f"no hand finished: no record written ({record} left as it was)"
+                    if os.path.exists(record) else "no hand finished: no record written")
+    if interrupt is not None:
+        raise interrupt
     return df
 
 

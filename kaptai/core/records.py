@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from kaptai.core.paths import umask_mode
 from kaptai.errors import KaptaiError, quote_token, same_value
 
 __all__ = [
@@ -402,6 +403,7 @@ class RecordWriter:
     def __enter__(self) -> RecordWriter:
         folder = self.path.parent if str(self.path.parent) else Path(".")
         fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=folder)
+        umask_mode(fd)
         self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         return self
 

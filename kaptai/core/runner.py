@@ -88,7 +88,7 @@ import numpy as np
 
 from kaptai.core.progress import Progress, check_mode
 from kaptai.core.sampling import chunk_seed, seed_entropy
-from kaptai.core.paths import PathError, check_path_names
+from kaptai.core.paths import PathError, check_path_names, umask_mode
 from kaptai.errors import KaptaiError, quote_token
 
 __all__ = [
@@ -605,6 +605,7 @@ def _atomic_write(directory: Path, name: str, write: Callable[[Any], None]) -> N
     """Write ``directory / name`` through a temporary file in ``directory`` + ``os.replace``."""
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     try:
+        umask_mode(fd)
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()

@@ -66,7 +66,9 @@ def write_atomic(out, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
-    os.chmod(tmp, 0o644)
+    from kaptai.core.paths import umask_mode
+
+    umask_mode(tmp)
     os.replace(tmp, path)
 
 
