@@ -328,3 +328,19 @@ def test_cross_fit_same_with_any_workers_and_seeded(fake):
     assert a.equals(b) and not np.array_equal(a.loss.to_numpy(), c.loss.to_numpy())
     rows = review_rows(A, A.read("", ""), range(6), None, seed=5, samples=8)
     assert [r["loss"] for r in rows] == list(a.loss)
+
+
+def test_a_record_without_hands_reviews_to_no_decision(b2, tmp_path, capsys):
+    """A record of 0 hands (a header alone) says there is nothing to review, not 'nan%'; the
+    legend explains p_win only where the table has it."""
+    import json
+
+    from kaptai.cli import main
+
+    header = json.loads(open(b2["search"], encoding="utf-8").readline())
+    header["hands"] = 0
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    assert main(["review", "big-two", str(empty), "--seat", "0", "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0: no decision to review" in out and "nan" not in out and "p_win before" not in out

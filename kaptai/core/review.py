@@ -579,12 +579,17 @@ def review_command(args: Any, game: Any, adapter: Any) -> Any:
     rec = summ[summ.level == "record"]
     lines = []
     for r in rec.itertuples(index=False):
+        if not r.decisions:
+            lines.append(f"{'every seat' if args.seat is None else f'seat {args.seat}'}: no decision to review")
+            continue
         lines.append(f"seat {r.seat}: {r.decisions} decisions, {r.matched_share:.0%} matched the advisor's best, "
                      f"mean loss {r.mean_loss:.3f} [{r.mean_loss_low:.3f}, {r.mean_loss_high:.3f}] "
                      f"{df.attrs['unit']} a decision; largest: {r.worst_decision}")
     if df.attrs.get("skipped"):
         lines.append(f"{df.attrs['skipped']} decision(s) left out: positions the advisor cannot price")
-    legend = "\n".join(lines + [_loss_text(df.attrs) + "; p_win before/after = under the best move / the move made"
+    shows_p_win = not args.summary and len(df) and bool(df["p_win_before"].notna().any())
+    legend = "\n".join(lines + [_loss_text(df.attrs)
+                                + ("; p_win before/after = under the best move / the move made" if shows_p_win else "")
                                 + (f"; HTML report: {args.html}" if args.html else "")])
     how = _layouts_text(df.attrs)
     if args.summary:
