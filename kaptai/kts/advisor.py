@@ -391,7 +391,8 @@ def advise(
       distance -1).
     - 9 tiles (7) with ``offered`` (the previous player's discard): a row ``no_claim``
       (stand on the hand; the offered tile is then dead) and one row ``claim`` per discard
-      after taking it (the offered tile is no longer unseen either way, so both sides use
+      after taking it, from the hand held before the claim (the exchange: the claimed tile
+      goes back only as a second copy held before) (the offered tile is no longer unseen either way, so both sides use
       the same pool); if the hand plus the offered tile is a win, the first row is
       ``claim_win`` (p 1, score without the self-draw point, distance -1).  Ties go to not
       claiming.
@@ -545,6 +546,9 @@ def advise(
         from_opt(stay[0], u, hand_counts)
         if s < 0:
             opts, _ = _discard_options(ctx, claimed, ctx.seen, "claim", distance=True)
+            # the exchange discard comes from the hand held before the claim (以手牌交換): the
+            # claimed tile itself goes back only as a second copy held before
+            opts = [o for o in opts if o.discard in ctx.hand]
             with_offer = hand_counts.copy()
             with_offer[ctx.offered] += 1
             for opt in opts:

@@ -316,13 +316,12 @@ def test_claim_improves():
 
 
 def test_claim_is_worse():
-    """A ready hand offered a useless tile: claiming it and throwing it back is the same
-    hand (tie, and ties go to not claiming); any other throw is strictly worse."""
+    """A ready hand offered a useless tile: a claim cannot throw it straight back (the exchange
+    discard comes from the hand held before the claim), and any other throw is strictly worse."""
     a = advise(READY, offered="56", draws=3)
     assert a.iloc[0].action == "no_claim" and a.iloc[0]["rank"] == 1
-    back = a[(a.action == "claim") & (a.discard == "5-6")].iloc[0]
-    assert back["rank"] == 1 and back.exact == a.iloc[0].exact
-    others = a[(a.action == "claim") & (a.discard != "5-6")]
+    assert a[(a.action == "claim") & (a.discard == "5-6")].empty
+    others = a[a.action == "claim"]
     assert (others.p_win_within < a.iloc[0].p_win_within).all() and (others["rank"] > 1).all()
 
 
@@ -479,3 +478,15 @@ def test_offered_forms():
 
     for o in ("4-4", "人", 2, TILES[2], [2]):
         assert advise(READY, offered=o).action.iloc[0] == "claim_win"
+
+
+def test_a_claim_never_throws_the_claimed_tile_straight_back():
+    """The exchange discard comes from the hand held before the claim (以手牌交換): the claimed
+    tile goes back only as a second copy held before, as the engines play it."""
+    from kaptai.kts.advisor import advise
+
+    df = advise("44 44 13 55 56 56 16 16 45", "traditional", seen="23", offered="25")
+    claims = df[df.action == "claim"]
+    assert len(claims) == 6 and "2-5" not in set(claims.discard)
+    held = advise("44 25 13 55 56 56 16 16 45", "traditional", seen="23", offered="25")
+    assert "2-5" in set(held[held.action == "claim"].discard)  # a copy held before may go
