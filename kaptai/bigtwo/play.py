@@ -16,12 +16,13 @@ Examples
 >>> parse_move(v, "3D")
 Traceback (most recent call last):
 ...
-kaptai.errors.UsageError: 3D is not a legal play here
+kaptai.errors.UsageError: 3D does not beat 8D, the single to beat (by seat 3): play a higher single, or pass
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -31,8 +32,8 @@ from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, carry_before
 from kaptai.errors import UsageError
 
-__all__ = ["GAME", "HumanPolicy", "advice", "parse_move", "move_label", "decisions", "table_header", "hand_events",
-           "show_cards"]
+__all__ = ["GAME", "HumanPolicy", "advice", "parse_move", "why_illegal", "move_label", "decisions", "table_header",
+           "hand_events", "show_cards", "describe_hand", "advisor_view"]
 
 GAME = "big-two"
 #: How many options the list after a refusal shows at most.
@@ -72,18 +73,97 @@ def parse_move(view: PlayerView, text: str) -> str:
     Raises
     ------
     UsageError
-        Not cards, or not a legal move here (naming it).
+        Not cards, or not a legal move here (naming it and why: :func:`why_illegal`).
     """
     t = text.strip()
     if t.lower() in ("pass", "p"):
         if not view.can_pass:
-            raise UsageError("you cannot pass here (you lead)")
+            raise UsageError(_why_no_pass(view))
         return "PASS"
     ids = parse_cards(t)
     mask = sum(1 << c for c in ids)
     if mask not in view.option_masks:
-        raise UsageError(f"{move_label(view, mask)} is not a legal play here")
+        raise UsageError(why_illegal(view, mask))
     return move_label(view, mask)
+
+
+def _count_name(n: int) -> str:
+    return {1: "a single", 2: "a pair", 3: "a triple"}.get(n, f"{n} cards")
+
+
+def _kind_name(entry: tuple) -> str:
+    """``'a single'``, ``'a pair'``, ``'a triple'``, or the category of a 4- or 5-card play."""
+    n = len(entry[3].cards)
+    return _count_name(n) if n <= 3 else f"{n} cards ({str(entry[3].category).replace('_', ' ')})"
+
+
+def _combinations(rules: Any) -> str:
+    """The combinations the rules allow, in words."""
+    four = {"quad": "four of a kind (4 cards), ", "quad_or_two_pair": "four of a kind or two pairs (4 cards), "}
+    five = "straight, flush, full house, four of a kind + 1, straight flush"
+    if getattr(rules, "two_pair_five", False):
+        five = "two pairs + 1, " + five
+    return f"a single, a pair, a triple, {four.get(getattr(rules, 'four_card_play', 'none'), '')}or 5 cards ({five})"
+
+
+def _why_no_pass(view: PlayerView) -> str:
+    if view.leading:
+        return "you cannot pass here: you lead (play any combination" + (
+            f" holding {format_cards([view.opening_card])})" if view.opening_card is not None else ")")
+    if view.rules.pass_only_if_unable and view.options:
+        return "you cannot pass while you can beat the play (pass_only_if_unable)"
+    top = format_cards([view.top])
+    return (f"you cannot pass: the next seat holds 1 card and your highest single {top} beats the single on the "
+            f"table, so the blocking rule (top_rule='mandatory') makes you play {top}")
+
+
+def why_illegal(view: PlayerView, mask: int) -> str:
+    """Why the cards ``mask`` are not a legal play of ``view`` (the rules page, §3 and §4): a
+    card not held, not a combination, the opening lead without the lowest card, not the same
+    kind and number of cards as the play to beat or not beating it, or the blocking rule.
+
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> v = make_view("3D 3C 9S 2H 4D", trick="3S 4S 5H 6C 7C", cards_left=(5, 5, 1, 7))
+    >>> why_illegal(v, 1 << 4)
+    '4D is a single, but the play to beat is 3S 4S 5H 6C 7C, 5 cards (straight) by seat 3: play 5 cards that beat it, or pass'
+    >>> from kaptai.bigtwo.cards import parse_cards
+    >>> why_illegal(v, sum(1 << c for c in parse_cards("9C 9H 9S 9D 3C")))
+    'you do not hold 9D 9C 9H'
+    """
+    info = rules_info(view.rules)
+    text = info.text(mask)
+    missing = mask & ~view.hand_mask
+    if missing:
+        return f"you do not hold {info.text(missing)}"
+    if view.trick_mask is not None and view.locked and view.locked[view.seat]:
+        return "you passed earlier in this trick and are locked out of it (pass_locks_out): pass"
+    entry = info.entry(mask)
+    if entry is None:
+        return f"{text} is not a combination: play {_combinations(view.rules)}"
+    if view.leading:
+        oc = view.opening_card
+        if oc is not None and not mask >> oc & 1:
+            return f"the opening lead must contain {format_cards([oc])}: {text} does not"
+    else:
+        tm = view.trick_mask or 0
+        tb = info.entry(tm)
+        if tb is not None:
+            to_beat = f"{info.text(tm)}, {_kind_name(tb)} by seat {view.trick_seat}"
+            n = len(tb[3].cards)
+            if entry[0] != tb[0]:
+                return (f"{text} is {_kind_name(entry)}, but the play to beat is {to_beat}: play "
+                        f"{_count_name(n) if n <= 3 else f'{n} cards'} that beat{'s' if n <= 3 else ''} it, or pass")
+            if not entry[1] > tb[1]:
+                if n <= 3:
+                    return (f"{text} does not beat {info.text(tm)}, the {_count_name(n)[2:]} to beat (by seat "
+                            f"{view.trick_seat}): play a higher {_count_name(n)[2:]}, or pass")
+                return (f"{text}, {_kind_name(entry)}, does not beat the play to beat, {to_beat}: play {n} cards "
+                        "that beat it, or pass")
+    if view.blocking and view.rules.top_rule == "mandatory":
+        top = format_cards([view.top])
+        return (f"the next seat holds 1 card, so the blocking rule (top_rule='mandatory') makes you play your "
+                f"highest single {top}" + (" or a combination" if view.leading else ""))
+    return f"{text} is not a legal play here"
 
 
 def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_ms: float = 150.0,
@@ -107,6 +187,7 @@ def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_
     """
     from kaptai.bigtwo import advisor
 
+    view = advisor_view(view)
     N, s = view.players, view.seat
     left = [view.cards_left[(s + j) % N] for j in range(1, N)]
     kwargs: dict[str, Any] = {"samples": samples} if samples is not None else {"budget_ms": budget_ms}
@@ -119,8 +200,42 @@ def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_
     kw: dict[str, Any] = {}
     if tb:
         kw = {"to_beat": format_cards(_mask_ids(tb)), "by": (view.trick_seat - s) % N}
-    return advisor.advise(format_cards(list(view.hand)), played=format_cards(_mask_ids(played)), cards_left=left,
-                          players=N, rules=view.rules, seed=seed, **kw, **kwargs)
+    df = advisor.advise(format_cards(list(view.hand)), played=format_cards(_mask_ids(played)), cards_left=left,
+                        players=N, rules=view.rules, seed=seed, **kw, **kwargs)
+    if _opening_held_low(view):  # the advisor leads freely: keep the leads holding the card they must hold
+        keep = {move_label(view, m) for m in view.option_masks}
+        df = df[df.play.isin(keep)].reset_index(drop=True)
+    return df
+
+
+def _opening_held_low(view: PlayerView) -> bool:
+    """The opening lead must hold a card other than the lowest (Malaysian 3-player, the lowest
+    card face down: the lowest card held leads), which the advisor cannot be told."""
+    return bool(view.leading and view.opening_card is not None
+                and view.opening_card != rules_info(view.rules).lowest)
+
+
+def advisor_view(view: PlayerView) -> PlayerView:
+    """``view`` with the cards publicly out of play among its ``played``: the advisor prices the
+    position the engine is in.
+
+    Under ``malaysian_3p`` the lowest card (♦3) may be out of play before the first lead: its
+    holder swapped it for the face-down card (``view.dead``), or it is the face-down card
+    itself.  Then the first lead is not the lowest card's holder's with the lowest card in it
+    (the rules page, §2: the holder who swapped leads, freely; with the lowest card face down,
+    the lowest card held leads), which the advisor takes for an impossible position when
+    nothing has been played: typed as played, the card is out of the layouts and the lead is
+    free.  The dead card stays in ``dead`` (the hand's record is not typed then, as before).
+    """
+    info = rules_info(view.rules)
+    out = view.dead & ~view.played
+    low = 1 << info.lowest
+    if (view.rules.malaysian_3p and view.leading and not view.played and not view.hand_mask & low
+            and (view.rules.first_lead == "lowest_card" or _opening_held_low(view))):
+        out |= low  # nothing played, the lead not the lowest card's holder's: it is out of play
+    if not out:
+        return view
+    return dataclasses.replace(view, played=view.played | out)
 
 
 class HumanPolicy(Policy):
@@ -169,8 +284,10 @@ class HumanPolicy(Policy):
         shown = labels if len(labels) <= SHOWN else [*labels[:SHOWN], f"... {len(labels) - SHOWN} more"]
 
         def hint() -> str:
+            from kaptai.bigtwo.records import UNIT
+
             df = advice(view, samples=self.hint_samples, seed=view.turn)
-            return hint_rows(list(df.play), list(df.ev), "ev", p_win=list(df.p_win))
+            return hint_rows(list(df.play), list(df.ev), "ev", p_win=list(df.p_win), unit=UNIT)
 
         label = con.ask("play (cards or pass)", lambda t: parse_move(view, t), shown, hint)
         if label == "PASS":
@@ -268,6 +385,7 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             n = len(view.options) + int(view.can_pass)
             if n < 2:
                 continue
+            view = advisor_view(view)  # a Malaysian swap's lowest card among the cards out of play
             mask = 0 if choice is None else sum(1 << c for c in choice)
             yield Decision(hand=hand.index, seat=view.seat, index=k, kind="play", view=view,
                            made=move_label(view, mask), options=n,
@@ -288,9 +406,57 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
     from kaptai.bigtwo.advisor import advise_view
 
     a = advise_view(d.view, samples=samples, seed=seed)
+    if _opening_held_low(d.view):
+        a = _legal_only(a, {move_label(d.view, m) for m in d.view.option_masks})
     return {"labels": a["labels"], "value": a["ev"], "vs_best": a["vs_best"], "vs_low": a["vs_best_low"],
             "vs_high": a["vs_best_high"], "p_win": a["p_win"], "samples": int(a["samples"]),
             "paired": a["paired"], "index": [int(i) for i in a["index"]]}
+
+
+def _legal_only(a: dict[str, Any], keep: set[str]) -> dict[str, Any]:
+    """The advisor's arrays (:func:`kaptai.bigtwo.advisor.advise_view`) cut to the rows whose play
+    is in ``keep``, each row's difference to the best kept row taken again on the same layouts."""
+    import numpy as np
+
+    rows = [i for i, lab in enumerate(a["labels"]) if lab in keep]
+    if len(rows) == len(a["labels"]):
+        return a
+    res, idx = a["paired"], [int(a["index"][i]) for i in rows]
+    vs = np.array([res.diff(j, idx[0]) if j != idx[0] else (0.0, 0.0, 0.0) for j in idx], dtype=np.float64)
+    return {**a, "labels": [a["labels"][i] for i in rows], "ev": np.asarray(a["ev"])[rows],
+            "vs_best": vs[:, 0], "vs_best_low": vs[:, 1], "vs_best_high": vs[:, 2],
+            "p_win": np.asarray(a["p_win"])[rows], "index": idx}
+
+
+def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
+    """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): who won and
+    how, each seat's cards left, and who is liable (包牌) if anyone; ``seat`` is "you".
+
+    >>> evs = [{"type": "deal"}, {"type": "settle", "winner": 2, "liable": -1, "cards_left": [4, 11, 0],
+    ...                           "result": [-3.0, -21.0, 24.0]}]
+    >>> describe_hand(evs, 0)
+    'seat 2 won, out of cards first; cards left: you (seat 0) 4, seat 1 11'
+    """
+    st = next((e for e in reversed(events) if e.get("type") == "settle"), None)
+    if st is None:
+        return "the hand did not finish"
+    who = lambda s: f"you (seat {s})" if s == seat else f"seat {s}"  # noqa: E731
+    w = int(st["winner"])
+    inst = next((e for e in events if e.get("type") == "instant_win"), None)
+    if inst is not None:
+        kind = str(inst.get("kind", ""))
+        how = {"dragon": "a dragon (all 13 ranks)", "four_twos": "all four 2s"}.get(kind, kind)
+        line = f"{who(w)} won at once with {how}"
+    else:
+        line = f"{who(w)} won, out of cards first"
+    left = [(s, int(n)) for s, n in enumerate(st.get("cards_left", [])) if s != w]
+    if left:
+        line += "; cards left: " + ", ".join(f"{who(s)} {n}" for s, n in left)
+    liable = int(st.get("liable", -1))
+    if liable >= 0:
+        line += (f"; {who(liable)} broke the blocking rule (頂大) before the winner went out and pays the others' "
+                 "losses (包牌)")
+    return line
 
 
 def read(path: Any, game: str = GAME) -> Any:
@@ -327,7 +493,7 @@ def play_command(args: Any, game: Any) -> Any:
     # twin (the same plays from the same stream, a second or more faster a decision)
     with compiled_rollouts():
         df = run_session(con, header, hand_events(cfg, pols, args.seed, args.hands, on_hand=kept),
-                         seat=args.seat, record=args.record, finished=kept)
+                         seat=args.seat, record=args.record, finished=kept, describe=describe_hand)
     return Output(df, f"your results at seat {args.seat} ({header['unit']})", list(df.columns))
 
 

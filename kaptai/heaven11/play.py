@@ -26,11 +26,11 @@ from typing import Any
 from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
-from kaptai.heaven11.cards import bid_code, format_bid, format_cards, parse_bid, parse_cards
+from kaptai.heaven11.cards import MAX_LEVEL, NT, bid_code, card_suit, format_bid, format_cards, parse_bid, parse_cards
 from kaptai.heaven11.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "parse_bid_text", "decisions", "evaluate", "read", "play_command",
-           "review_command"]
+__all__ = ["GAME", "HumanPolicy", "parse_bid_text", "legal_calls", "why_illegal", "describe_hand", "decisions",
+           "evaluate", "read", "play_command", "review_command"]
 
 GAME = "heaven-eleven"
 
@@ -51,6 +51,70 @@ def parse_bid_text(text: str, current: int) -> str:
     if bid_code(b) <= current:
         raise UsageError(f"{format_bid(b)} does not beat the standing bid {_bid_text(current)}")
     return format_bid(b)
+
+
+#: Suit names by suit index (C D H S).
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+#: Calls in all: PASS and the 50 bids 0C ... 9NT.
+_CALLS = 5 * (MAX_LEVEL + 1) + 1
+
+
+def legal_calls(current: int) -> int:
+    """How many calls are legal over the standing bid code ``current`` (-1: none): PASS and
+    every bid above it (a seat may raise its own bid).
+
+    >>> legal_calls(-1), legal_calls(12), legal_calls(49)
+    (51, 38, 1)
+    """
+    return _CALLS - 1 - int(current)
+
+
+def why_illegal(view: PlayerView, ids: Sequence[int], rules: Any) -> str:
+    """Why the cards ``ids`` are not a legal play of ``view`` (the rules page, §4): a card not
+    held, a lead not 1-3 cards of one suit, not as many cards as the lead, or not following the
+    suit led (naming it), or not trumping under ``must_trump``.
+
+    >>> from kaptai.heaven11.policies import PlayerView
+    >>> hand = tuple(sorted(parse_cards("2H 9H 4C 5C KS")))
+    >>> v = PlayerView(1, "play", hand, 0, (), 12, 0, 2, 2, ((0, tuple(parse_cards("KH"))),), (), (0,) * 4, (),
+    ...                (0,) * 4, None)
+    >>> why_illegal(v, parse_cards("4C"), None)
+    'you must follow suit: seat 0 led KH (hearts), and you hold 2 hearts (2H 9H): play 1 of them'
+    >>> why_illegal(v, parse_cards("AH"), None)
+    'you do not hold AH'
+    """
+    ids = sorted(int(c) for c in ids)
+    text = format_cards(ids)
+    missing = [c for c in ids if c not in view.hand]
+    if missing:
+        return f"you do not hold {format_cards(missing)}"
+    if not view.trick:
+        if not 1 <= len(ids) <= 3:
+            return f"a lead is 1, 2 or 3 cards of one suit, not {len(ids)}"
+        if len({card_suit(c) for c in ids}) > 1:
+            return f"a lead is 1, 2 or 3 cards of one suit: {text} is not one suit"
+        return f"{text} is not a legal lead here"
+    lead_seat, lead = view.trick[0]
+    n, led = len(lead), card_suit(lead[0])
+    led_text = f"seat {lead_seat} led {format_cards(sorted(lead))} ({_SUIT_NAMES[led]})"
+    if len(ids) != n:
+        return f"{led_text}: play exactly {n} card{'s' * (n != 1)}, not {len(ids)}"
+    mine = [c for c in view.hand if card_suit(c) == led]
+    k = len(mine)
+    if k >= n:
+        return (f"you must follow suit: {led_text}, and you hold {k} {_SUIT_NAMES[led]} ({format_cards(mine)}): "
+                f"play {n} of them")
+    free = getattr(rules, "short_follow", "all_led") == "free"
+    if 0 < k < n and not free:
+        return (f"you must follow suit: {led_text}, and you hold only {format_cards(mine)} of it: play "
+                f"{'it' if k == 1 else 'them all'} and {n - k} other card{'s' * (n - k != 1)}")
+    trump = view.trump
+    if k == 0 and getattr(rules, "must_trump", False) and trump < NT and trump != led:
+        tr = [c for c in view.hand if card_suit(c) == trump]
+        if len(tr) >= n:
+            return (f"you hold no {_SUIT_NAMES[led]} and must trump (must_trump): play {n} of your "
+                    f"{_SUIT_NAMES[trump]} ({format_cards(tr)})")
+    return f"{text} is not a legal play here"
 
 
 def _scoring(rules: Any) -> str:
@@ -87,7 +151,9 @@ class HumanPolicy(Policy):
 
         def hint() -> str:
             df = bid_advice(view, self.rules, samples=self.hint_samples, seed=len(view.auction))
-            return hint_rows(list(df.option), list(df.value), "score")
+            from kaptai.heaven11.records import UNIT
+
+            return hint_rows(list(df.option), list(df.value), "score", unit=UNIT)
 
         legal = ["pass", f"a bid above {_bid_text(view.current_bid)} (level 0-9 and C D H S NT, e.g. "
                          f"{_bid_text(max(view.current_bid + 1, 5))})"]
@@ -109,12 +175,46 @@ class HumanPolicy(Policy):
         legal = [format_cards(o) for o in view.options]
 
         def parse(t: str) -> tuple:
-            m = sum(1 << c for c in parse_cards(t))
+            ids = parse_cards(t)
+            m = sum(1 << c for c in ids)
             if m not in masks:
-                raise UsageError(f"{format_cards(sorted(parse_cards(t)))} is not a legal play here")
+                raise UsageError(why_illegal(view, ids, self.rules))
             return tuple(masks[m])
 
         return con.ask("play", parse, legal, None)
+
+
+def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
+    """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): the
+    declarer, the contract, the tricks, and whether it was made, short or over (the rules page,
+    §5: the contract b is made when the declarer takes 4 + b tricks); ``seat`` is "you".
+
+    >>> evs = [{"type": "deal"}, {"type": "settle", "declarer": 0, "contract": "3C", "tricks": [8, 2, 2, 1],
+    ...                           "result": [1.0, 0.0, 0.0, -1.0]}]
+    >>> describe_hand(evs, 3)
+    'seat 0 declared 3C and took 8 tricks (7 needed): over by 1; defenders: seat 1 2, seat 2 2, you (seat 3) 1'
+    """
+    st = next((e for e in reversed(events) if e.get("type") == "settle"), None)
+    if st is None:
+        return "the hand did not finish"
+    who = lambda s: f"you (seat {s})" if s == seat else f"seat {s}"  # noqa: E731
+    d, contract, tricks = int(st["declarer"]), str(st["contract"]), [int(t) for t in st["tricks"]]
+    b = parse_bid(contract)
+    level = b[0] if b is not None else 0
+    forced = any(e.get("type") == "forced" for e in events)
+    t, need = tricks[d], 4 + level
+    head = (f"{who(d)} " + ("(the dealer, all four having passed) was forced to play" if forced else "declared")
+            + f" {contract} and took {t} trick{'s' * (t != 1)} ({need} needed)")
+    defenders = "; defenders: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(tricks) if s != d)
+    if level == 0 and t == 4 and all(n == 3 for s, n in enumerate(tricks) if s != d):
+        return head + ": a draw (4/3/3/3 at level 0), nobody scores" + defenders
+    if t == need:
+        how = "made"
+    elif t < need:
+        how = f"short by {need - t}"
+    else:
+        how = f"over by {t - need}"
+    return f"{head}: {how}{defenders}"
 
 
 def read(path: Any, game: str = GAME) -> Any:
@@ -141,8 +241,11 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             deal = [e for e in before if e["type"] == "deal"][-1]
             dealt = deal["hands"][view.seat]
             if method == "bid":
+                n = legal_calls(view.current_bid)
+                if n < 2:  # over 9NT only PASS is left
+                    continue
                 made = "PASS" if move is None else format_bid(parse_bid(move))  # type: ignore[arg-type]
-                yield Decision(hand.index, view.seat, k, "bid", view, made, 2, dealt,
+                yield Decision(hand.index, view.seat, k, "bid", view, made, n, dealt,
                                "auction: " + (_auction_text(view.auction) or "none"), {"rules": cfg.rules})
             else:
                 if len(view.options) < 2:
@@ -218,7 +321,8 @@ def play_command(args: Any, game: Any) -> Any:
     kept = FinishedHands()
     events = hand_events(None, cfg.rules, policies=pols, bidding=bids, hands=args.hands, seed=args.seed,
                          on_hand=kept)
-    df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept)
+    df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept,
+                     describe=describe_hand)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
 
 

@@ -1,7 +1,9 @@
 """Kap Tai Shap (夾大十) and Kap Shap at the terminal, and their decisions reviewed.
 
-A person types the tile to discard or to claim (``6-6``, ``66``, or its Chinese name), or
-``no`` to decline a claim.  :func:`decisions` replays a record in the reference engine
+A person types the tile to discard or to claim (``6-6``, ``66``, or its Chinese name; ``claim 2-5``
+and ``discard 4-4`` as the hint names them), or ``no`` to decline a claim; the other seats'
+discards and claims are told as they happen (:func:`narrate`), and each hand's end by
+:func:`hand_result`.  :func:`decisions` replays a record in the reference engine
 (:mod:`kaptai.kts.records`), keeping the engine's state at each decision.  ``kaptai review``
 grades them by the ``search`` policy's own evaluation by default (:mod:`kaptai.kts.review_search`:
 rollouts on sampled layouts, the loss in antes); with ``--advisor exact``, :func:`evaluate`
@@ -33,7 +35,8 @@ from kaptai.kts.tiles import format_tile, parse_tile
 #: What a loss counts in here (the exact advisor's value).
 LOSS_UNIT = "P(win within the look-ahead)"
 
-__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command"]
+__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "narrate", "hand_result", "decisions", "evaluate", "read",
+           "play_command"]
 
 
 def show(t: int, ascii: bool) -> str:
@@ -69,57 +72,252 @@ def advice(view: PlayerView, *, offered: int | None = None, table: Sequence[int]
                   offered=None if offered is None else format_tile(offered))
 
 
+def _name(view: PlayerView) -> str:
+    return "Kap Shap" if view.n == 3 else "Kap Tai Shap"
+
+
+def _seat(seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat}"
+
+
+def _typed(s: str, verbs: tuple[str, ...]) -> str:
+    """The tile of a line, a leading verb (``claim 2-5``, ``discard 4-4``: as the hint names a move)
+    dropped."""
+    t = s.strip()
+    head, _, rest = t.partition(" ")
+    return rest.strip() if head.lower() in verbs and rest.strip() else t
+
+
 class HumanPolicy(Policy):
-    """A seat played by a person at the terminal."""
+    """A seat played by a person at the terminal.
+
+    Under :func:`narrate` (``kaptai play`` turns it on) the engine also tells it, as they
+    happen, what the other seats do in the open (their discards and claims; a draw shows no
+    tile) and, at a claim, whether it is the early window on a seat's first discard.
+    """
 
     name = "human"
 
     def __init__(self, console: Console):
         self.console = console
+        #: set by :func:`narrate` at a claim decision: the seat whose first discard is offered in
+        #: the early window, -1 at the claim step; None when not known
+        self.early_of: int | None = None
+        self._last: tuple[int, int] | None = None  # (seat, tile) of the latest discard
+        self._drew = -1  # the other seat that has just drawn (its discard says so)
+        self._explained = False  # the hint's P(win) is explained once, with the first hint
 
-    def _table(self, view: PlayerView, what: str) -> None:
+    # ------------------------------------------------------------------ what the others do
+    def notice(self, me: int, seat: int, action: str, tile: int, value: int, hand: int = -1) -> None:
+        """One event of hand ``hand``, as the engine logs it; seat ``me`` is this policy's.  The
+        other seats' claims and discards are announced (naming the seat); draws show no tile."""
+        a = self.console.ascii
+        if action == "dice":
+            self._last, self._drew = None, -1
+            head = f"hand {hand}: " if hand >= 0 else ""
+            self.console.say("", f"{head}dice {value}, {_seat(seat, me)} {'are' if seat == me else 'is'} the "
+                                 "first hand")
+        elif action == "draw":
+            self._drew = seat if seat != me else -1
+        elif action == "discard":
+            if seat != me:
+                drew = "draws, " if self._drew == seat else ""
+                self.console.say(f"seat {seat} {drew}discards {show(tile, a)}")
+            self._last, self._drew = (seat, tile), -1
+        elif action == "claim" and seat != me:
+            if self._last is not None and self._last[1] == tile:
+                whose = "your" if self._last[0] == me else f"seat {self._last[0]}'s"
+                self.console.say(f"seat {seat} claims {whose} {show(tile, a)}")
+            else:
+                self.console.say(f"seat {seat} claims {show(tile, a)} from the table")
+
+    # ------------------------------------------------------------------ decisions
+    def _table(self, view: PlayerView, turn: str, what: str) -> None:
         con, a = self.console, self.console.ascii
-        con.say("", f"-- {'Kap Shap' if view.n == 3 else 'Kap Tai Shap'}, seat {view.seat}, turn {view.turn}, {what}; "
+        con.say("", f"-- {_name(view)}, you are seat {view.seat}, turn {view.turn}{turn}; "
                     f"wall {view.wall_remaining} --",
                 f"on the table: {' '.join(show(t, a) for t in _tiles(view.table)) or 'nothing'}",
-                f"your hand: {' '.join(show(t, a) for t in _tiles(view.hand))}")
+                f"your hand: {' '.join(show(t, a) for t in _tiles(view.hand))}", what)
+
+    def _p_win_note(self, df: Any) -> str:
+        if self._explained:
+            return ""
+        self._explained = True
+        looks = df.attrs.get("looks", 3)
+        return (f"\n(P(win): the advisor's chance that you win within its horizon, your next {looks} draws "
+                "with the best play after each, the other seats' draws unseen; not the chance of winning "
+                "the hand)")
 
     def claim(self, view: PlayerView, candidates: tuple[int, ...]) -> int | None:
-        self._table(view, "claim a discard?")
+        a, P = self.console.ascii, view.players
+        early = self.early_of
+        one = len(candidates) == 1 and view.rules.claim == "previous"
+        thrower = (view.seat - 1) % P  # under claim='previous' the offered tile is always the previous seat's
+        if one:
+            c = candidates[0]
+            in_window = early is not None and early >= 0  # the early window: seat `thrower`'s turn
+            when = " (its first discard of the turn, after its claim; it draws next)" if in_window else ""
+            turn = f" (seat {thrower}'s)" if in_window else ""
+            what = f"seat {thrower} discarded {show(c, a)}{when}: claim it ({format_tile(c)}) or no?"
+            prompt = f"claim {format_tile(c)} or no"
+        else:
+            turn = ""
+            what = f"claim a face-up tile ({', '.join(format_tile(t) for t in candidates)}) or no?"
+            prompt = "claim (tile) or no"
+        self._table(view, turn, what)
         legal = [format_tile(t) for t in candidates] + ["no"]
 
         def parse(s: str) -> int | None:
-            if s.strip().lower() in ("no", "n", "draw", "decline"):
+            if s.strip().lower() in ("no", "n", "draw", "decline", "pass"):
                 return None
-            t = int(parse_tile(s.strip()))
-            if t not in candidates:
-                raise UsageError(f"{format_tile(t)} cannot be claimed here")
-            return t
+            t = int(parse_tile(_typed(s, ("claim", "take"))))
+            if t in candidates:
+                return t
+            ft = format_tile(t)
+            if one:
+                raise UsageError(f"{ft} is not on offer: only seat {thrower}'s {format_tile(candidates[0])} can "
+                                 "be claimed now (or no)")
+            raise UsageError(f"{ft} is not face up on the table")
 
         def hint() -> str:
-            df = advice(view, offered=candidates[0])
-            return hint_rows([f"{r.action} {r.discard or ''}".strip() for r in df.itertuples()],
-                             list(df.p_win_within), "P(win within)")
+            c = candidates[0]
+            fc = format_tile(c)
+            df = advice(view, offered=c)
+            labels, values = [], []
+            for r in df.itertuples():
+                if r.action == "claim_win":
+                    lab = f"claim {fc} (it wins)"
+                elif r.action == "no_claim":
+                    lab = "no (let it go)"
+                else:
+                    if view.hand[int(parse_tile(r.discard))] == 0:
+                        # the advisor's "claim and throw the claimed tile back": not a legal exchange
+                        # (the claimed tile is exchanged for a tile held before the claim)
+                        continue
+                    lab = f"claim {fc}, then discard {r.discard}"
+                labels.append(lab)
+                values.append(float(r.p_win_within))
+            return hint_rows(labels, values, "P(win)", unit="probability") + self._p_win_note(df)
 
-        return self.console.ask("claim (tile) or no", parse, legal, hint if len(candidates) == 1 else None)
+        return self.console.ask(prompt, parse, legal, hint if len(candidates) == 1 else None)
 
     def discard(self, view: PlayerView, legal: tuple[int, ...]) -> int:
-        self._table(view, "your discard" + (f" (you took {format_tile(view.claimed)})" if view.claimed is not None
-                                            else f" (you drew {format_tile(view.drawn)})" if view.drawn is not None
-                                            else ""))
+        a = self.console.ascii
+        why = (f" (you took {show(view.claimed, a)})" if view.claimed is not None
+               else f" (you drew {show(view.drawn, a)})" if view.drawn is not None else "")
+        self._table(view, "", f"your discard{why}")
 
         def parse(s: str) -> int:
-            t = int(parse_tile(s.strip()))
-            if t not in legal:
-                raise UsageError(f"{format_tile(t)} cannot be discarded here")
-            return t
+            t = int(parse_tile(_typed(s, ("discard", "throw"))))
+            if t in legal:
+                return t
+            ft = format_tile(t)
+            if view.hand[t] == 0:
+                raise UsageError(f"{ft} is not in your hand")
+            if view.claimed is not None and t == view.claimed:
+                raise UsageError(f"{ft} is the tile you claimed: a claim exchanges it for a tile you held before, "
+                                 "so it cannot go straight back")
+            if view.drawn is not None and tuple(legal) == (view.drawn,):
+                raise UsageError(f"under keep_drawn=false a drawn tile that does not win is discarded at once: "
+                                 f"only {format_tile(view.drawn)}")
+            raise UsageError(f"{ft} cannot be discarded here")
 
         def hint() -> str:
             df = advice(view)
             df = df[df.discard.isin([format_tile(t) for t in legal])]
-            return hint_rows(list(df.discard), list(df.p_win_within), "P(win within)")
+            return (hint_rows([f"discard {d}" for d in df.discard], list(df.p_win_within), "P(win)",
+                              unit="probability") + self._p_win_note(df))
 
         return self.console.ask("discard", parse, [format_tile(t) for t in legal], hint)
+
+
+def narrate() -> Any:
+    """While active, the reference engine's hands (:class:`kaptai.kts.engine_reference._Hand`)
+    tell every :class:`HumanPolicy` seat each event of the hand as it happens
+    (:meth:`HumanPolicy.notice`) and, at its claims, whether it is the early window
+    (:attr:`HumanPolicy.early_of`).  Swapped in as :func:`_watch_states` is (the same moves: it
+    only tells); only hands played in this thread and not the search's rollouts (no log) tell."""
+    from kaptai.core.review import swapped_class
+    from kaptai.kts import engine_reference as ref
+    from kaptai.kts.config import ACTIONS
+
+    me = threading.get_ident()
+
+    def make(base: Any) -> Any:
+        class Narrated(base):  # type: ignore[misc, valid-type]
+            def event(self, seat: int, action: int, tile: int = -1, value: int = -1) -> None:
+                super().event(seat, action, tile, value)
+                if self.log is None or threading.get_ident() != me:
+                    return
+                for s, pol in enumerate(self.policies):
+                    if isinstance(pol, HumanPolicy):
+                        pol.notice(s, int(seat), ACTIONS[action], int(tile), int(value), int(self.hand_index))
+
+            def decide_claim(self, seat: int, cands: tuple[int, ...], early_of: int = -1) -> int | None:
+                pol = self.policies[seat]
+                if not isinstance(pol, HumanPolicy) or self.log is None:
+                    return super().decide_claim(seat, cands, early_of)
+                pol.early_of = early_of
+                try:
+                    return super().decide_claim(seat, cands, early_of)
+                finally:
+                    pol.early_of = None
+
+        return Narrated
+
+    return swapped_class(ref, "_Hand", make)
+
+
+def _hand_of(evs: Sequence[dict[str, Any]], seat: int) -> list[int]:
+    """``seat``'s tiles at the end of a hand's events (the deal, then its draws, claims, discards)."""
+    deal = evs[0]
+    hand = [int(parse_tile(t)) for t in str(deal["hands"][seat]).split()]
+    for e in evs[1:]:
+        if e.get("seat") != seat or not e.get("cards"):
+            continue
+        if e["type"] in ("draw", "claim"):
+            hand.append(int(parse_tile(e["cards"])))
+        elif e["type"] == "discard":
+            hand.remove(int(parse_tile(e["cards"])))
+    return sorted(hand)
+
+
+def hand_result(evs: Sequence[dict[str, Any]], seat: int, unit: str = "", ascii: bool = True) -> str:
+    """How a hand ended, for the person at ``seat``: who won and how (a claim, self-drawn, a
+    natural), the tile, the score and the winning hand, and the house's take; or why no one won.
+
+    >>> evs = [{"type": "deal", "hands": ["6-6 6-6", "1-1"]}, {"type": "draw", "seat": 1, "cards": "1-1"},
+    ...        {"type": "self_drawn_win", "seat": 1, "cards": "1-1", "score": 3},
+    ...        {"type": "settle", "winner": 1, "score": 3, "house": 0.1, "result": [-1, 0.9]}]
+    >>> hand_result(evs, 0, "antes")
+    'seat 1 wins self-drawn on 1-1, score 3, with 1-1 1-1; the house takes 0.1 antes'
+    """
+    settle = evs[-1]
+    win = next((e for e in evs if e.get("type") in ("natural", "claim_win", "self_drawn_win")), None)
+    if win is None:
+        end = next((e["type"] for e in evs if e.get("type") in ("drawn_hand", "turn_limit")), None)
+        why = ("the wall is empty: a drawn hand" if end == "drawn_hand"
+               else "the hand stalled at the turn limit" if end == "turn_limit" else "the hand ended")
+        return f"{why}, no winner"
+    w = int(win["seat"])
+    who = "you win" if w == seat else f"seat {w} wins"
+    score = settle.get("score", win.get("score"))
+    if win["type"] == "natural":
+        how = "with a natural (the first hand's dealt tiles)"
+    else:
+        t = show(int(parse_tile(win["cards"])), ascii)
+        if win["type"] == "claim_win":
+            at = list(evs).index(win)
+            src = next((int(e["seat"]) for e in reversed(evs[:at])
+                        if e.get("type") == "discard" and e.get("cards") == win["cards"]), -1)
+            whose = "your " if src == seat else f"seat {src}'s " if src >= 0 else ""
+            how = f"by claiming {whose}{t}"
+        else:
+            how = f"self-drawn on {t}"
+    tiles = " ".join(show(t, ascii) for t in _hand_of(evs, w))
+    house = float(settle.get("house", 0) or 0)
+    cut = f"; the house takes {house:g} {unit}".rstrip() if house else ""
+    return f"{who} {how}, score {score}, with {tiles}{cut}"
 
 
 def read(path: Any, game: str = "kap-tai-shap") -> Any:
@@ -219,8 +417,9 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
             "samples": 0}
 
 
-def play_command(args: Any, game: Any) -> Any:
-    """``kaptai play kap-tai-shap`` (or ``kap-shap``): a person at ``--seat`` against the built-in players."""
+def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
+    """``kaptai play kap-tai-shap`` (or ``kap-shap``): a person at ``--seat`` against the built-in players
+    (``console``: the terminal; a scripted one in the tests)."""
     from kaptai.core.play import parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.kts import records as R
@@ -233,17 +432,20 @@ def play_command(args: Any, game: Any) -> Any:
     N = cfg.players
     if args.seat >= N:
         raise UsageError(f"--seat {args.seat}: the table has {N} seats (0 to {N - 1})")
-    con = Console(ascii=True if args.ascii else None, hints=args.hints)
+    con = console if console is not None else Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, N, args.seat)
     pols = seat_policies(HumanPolicy(con), opp, args.seat)
     unit = R.unit_of(cfg.rules)
     header = make_header(game.name, cfg.rules.to_dict(), N, [getattr(x, "name", str(x)) for x in pols], unit,
                          seed=args.seed, hands=args.hands)
     con.say(f"{game.title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type a tile "
-            "(6-6, 66, or its name) to discard or claim, no to decline; ? lists the legal moves, quit stops.")
+            "(6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal moves, hint asks "
+            "the advisor for its best moves, quit stops.")
     events = R.hand_events(N, cfg.rules, policies=pols, hands=args.hands, seed=args.seed)
     # a person's seat makes this the reference engine: its search seats roll out in the compiled
-    # twin (the same moves from the same stream, seconds faster a decision)
-    with compiled_rollouts():
-        df = run_session(con, header, events, seat=args.seat, record=args.record)
+    # twin (the same moves from the same stream, seconds faster a decision); narrated, the
+    # person hears the other seats' discards and claims as they happen
+    with compiled_rollouts(), narrate():
+        df = run_session(con, header, events, seat=args.seat, record=args.record,
+                         describe=lambda evs, seat: hand_result(evs, seat, unit, con.ascii))
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))

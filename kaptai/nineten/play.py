@@ -24,7 +24,8 @@ from kaptai.errors import UsageError
 from kaptai.nineten.cards import format_card, format_hand, parse_card
 from kaptai.nineten.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command", "review_command"]
+__all__ = ["GAME", "HumanPolicy", "show", "advice", "why_illegal", "describe_hand", "decisions", "evaluate", "read",
+           "play_command", "review_command"]
 
 GAME = "nine-ten"
 
@@ -62,6 +63,36 @@ def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, s
                   seed=seed)
 
 
+def why_illegal(view: PlayerView, k: int) -> str:
+    """Why card kind ``k`` may not be discarded at ``view`` (the rules page, §3 and §4): not held,
+    a pair (pairs are never broken: only a single goes), or a dead card must go first.
+
+    >>> import numpy as np
+    >>> from kaptai.nineten.cards import parse_card
+    >>> hand = np.zeros(28, dtype=np.int64)
+    >>> hand[[parse_card("WC"), parse_card("RK")]] = [2, 1]
+    >>> v = PlayerView(0, 0, hand, np.zeros(28, dtype=np.int64), np.zeros((4, 28), dtype=np.int64),
+    ...                np.zeros(28, dtype=np.int64), 60, (parse_card("RK"),), False)
+    >>> why_illegal(v, parse_card("WC"))
+    'you hold a pair of WC, and a pair is never broken: discard a single (RK)'
+    >>> why_illegal(v, parse_card("RA"))
+    'you do not hold RA'
+    """
+    name = format_card(k)
+    held = int(view.hand[k])
+    if held == 0:
+        return f"you do not hold {name}"
+    opts = ", ".join(format_card(d) for d in view.options)
+    if view.forced:
+        if int(view.dead[k]):
+            return f"your dead cards go oldest first: {opts} goes before {name}"
+        return f"a dead card must be discarded first (yours: {opts})"
+    if held % 2 == 0:
+        what = "a pair" if held == 2 else "two pairs"
+        return f"you hold {what} of {name}, and a pair is never broken: discard a single ({opts})"
+    return f"{name} cannot be discarded here (legal: {opts})"
+
+
 class HumanPolicy(Policy):
     """A seat played by a person at the terminal (discards only: the rest is mandatory)."""
 
@@ -82,15 +113,60 @@ class HumanPolicy(Policy):
         def parse(t: str) -> int:
             k = int(parse_card(t.strip()))
             if k not in view.options:
-                raise UsageError(f"{format_card(k)} cannot be discarded here")
+                raise UsageError(why_illegal(view, k))
             return k
 
         def hint() -> str:
+            from kaptai.nineten.records import UNIT
+
             df = advice(view, self.rules, self.players, samples=self.hint_samples, seed=view.stock_left)
-            return (hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win))
+            return (hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win), unit=UNIT)
                     + f"   search's pick: {df.attrs['pick']}")
 
         return con.ask("discard", parse, legal, hint)
+
+
+def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
+    """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): the winner,
+    the win (self-draw, on another seat's flip, on a discard, or the dealer's natural), the winning
+    card, the 頭 (tou) and who pays; or a drawn hand.  ``seat`` is "you".
+
+    >>> evs = [{"type": "deal"}, {"type": "discard", "seat": 1, "cards": "GC", "forced": False},
+    ...        {"type": "claim", "seat": 0, "cards": "GC"},
+    ...        {"type": "settle", "winner": 0, "win_type": "discard", "cards": "GC", "tou": 3,
+    ...         "result": [3.0, -3.0, 0.0, 0.0]}]
+    >>> describe_hand(evs, 1)
+    'seat 0 won on the discard of GC by you (seat 1), who pays: 3 tou'
+    """
+    st = next((e for e in reversed(events) if e.get("type") == "settle"), None)
+    if st is None:
+        return "the hand did not finish"
+    who = lambda s: f"you (seat {s})" if s == seat else f"seat {s}"  # noqa: E731
+    w, kind, card, tou = int(st["winner"]), st.get("win_type", ""), st.get("cards", ""), int(st.get("tou", 0))
+    if w < 0 or kind == "drawn":
+        return "drawn (流局): the stock ran down to the reserve with no winner; nobody pays"
+    res = st.get("result", [])
+    payers = [s for s, v in enumerate(res) if v < 0]
+    pays = (f"{who(payers[0])} pays" if len(payers) == 1 else
+            "every other seat pays" if len(payers) == len(res) - 1 else
+            "paid by " + ", ".join(who(s) for s in payers)) if payers else "nobody pays"
+    amount = f"{tou} tou"
+    if kind == "natural":
+        return f"{who(w)} (the dealer) won with a natural, five pairs dealt: {amount}, {pays}"
+    if kind == "self":
+        return f"{who(w)} won by self-draw, turning {card} from the stock: {amount}, {pays}"
+    if kind == "flip":
+        flip = next((e for e in reversed(events) if e.get("type") == "flip"), None)
+        by = f" by {who(int(flip['seat']))}" if flip is not None else ""
+        return f"{who(w)} won on {card}, flipped from the stock{by}: {amount}, {pays}"
+    if kind == "discard":
+        disc = next((e for e in reversed(events) if e.get("type") == "discard"), None)
+        if disc is not None:
+            d = int(disc["seat"])
+            tail = "who pays" if payers == [d] else pays
+            return f"{who(w)} won on the discard of {card} by {who(d)}, {tail}: {amount}"
+        return f"{who(w)} won on a discard of {card}: {amount}, {pays}"
+    return f"{who(w)} won ({kind}) on {card}: {amount}, {pays}"
 
 
 def read(path: Any, game: str = GAME) -> Any:
@@ -168,7 +244,8 @@ def play_command(args: Any, game: Any) -> Any:
     # a person's seat makes this the reference engine: its search seats choose in the compiled
     # twin (the same discards from the same seeds, seconds faster a decision)
     with compiled_rollouts():
-        df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept)
+        df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept,
+                         describe=describe_hand)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
 
 

@@ -90,17 +90,17 @@ SUMMARY_PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def summary_table(df: pd.DataFrame, part: str | None = None) -> pd.DataFrame:
+def summary_table(df: pd.DataFrame, half: str | None = None) -> pd.DataFrame:
     """One row per game and variant, one column per headline measure (value [95% interval]); the
     seat luck is that of the game's role that varies (named in the ``role`` column; for a role a
     player bids for, measured with bidders that adapt to the scoring where the atlas has them).
-    ``part`` (a key of :data:`SUMMARY_PARTS`) keeps that half of the measures (and ``role`` only
+    ``half`` (a key of :data:`SUMMARY_PARTS`) keeps that half of the measures (and ``role`` only
     with the luck)."""
     from kaptai.report.designer import _pick
 
-    if part is not None and part not in SUMMARY_PARTS:
-        raise ValueError(f"part {part!r}: expected one of {', '.join(SUMMARY_PARTS)}")
-    keys = [k for k in _SUMMARY if part is None or k[0] in SUMMARY_PARTS[part]]
+    if half is not None and half not in SUMMARY_PARTS:
+        raise ValueError(f"half {half!r}: expected one of {', '.join(SUMMARY_PARTS)}")
+    keys = [k for k in _SUMMARY if half is None or k[0] in SUMMARY_PARTS[half]]
 
     rows = []
     df = _principal_rows(df)
