@@ -444,6 +444,11 @@ def recommendations(df: pd.DataFrame, differences: pd.DataFrame | None = None) -
 
 
 def _fmt_value(v: float, measure: str, signed: bool = False) -> str:
+    """``v`` as text in the measure's form; a negative number with the minus sign (−), as −∞."""
+    return _value_text(v, measure, signed).replace("-", "−", 1)
+
+
+def _value_text(v: float, measure: str, signed: bool = False) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"
     if math.isinf(v):
