@@ -1214,7 +1214,8 @@ def verdict(table: pd.DataFrame) -> str:
             staked = part("house_edge_staked")
             hit = staked[(staked.game == top.game.iloc[0]) & (staked.variant == top.variant.iloc[0])]
             if len(hit):
-                house.append(f"per money staked (per ante staked in a pot game) it keeps {_names(hit)}")
+                house.append(f"there that is {_est(next(hit.itertuples()))} of the money staked (per ante "
+                             "staked in a pot game)")
         if house:
             joined = "; ".join(house)
             out.append(joined[:1].upper() + joined[1:] + ".")

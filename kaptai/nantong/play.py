@@ -1,7 +1,10 @@
 """Nantong long cards (南通長牌) at the terminal, and its discards reviewed (``kaptai play`` / ``kaptai review``).
 
 A person types the card to discard (``5w``, ``qz``), answers a discard (``win``, ``kong``,
-``pong``, ``pass``), and says yes or no to a self-drawn win, a kong and a 起手 set.
+``pong``, ``pass``: the prompt lists those open, and the header names the seat whose discard it
+is), declares a kong by ``kong`` (when one is open), its card (``4w``) or ``ckong:4w`` (or says
+``no``), and says yes or no to a self-drawn win and a 起手 set.  Each hand ends with who won it
+and how (:func:`describe_hand`); hints give the advisor's value in its unit (:func:`hint_unit`).
 :func:`decisions` replays a record in the reference engine (:mod:`kaptai.nantong.records`) and
 :func:`evaluate` values each discard with :func:`kaptai.nantong.advisor.advise` (the concealed
 hand, the own exposed sets, the turned cards and every card face up elsewhere).
@@ -14,18 +17,20 @@ Examples
 
 from __future__ import annotations
 
+import functools
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kaptai.core.play import Console, hint_rows
 from kaptai.core.review import Decision, observe_script
-from kaptai.errors import UsageError
+from kaptai.errors import KaptaiError, UsageError
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "show", "advice", "decisions", "evaluate", "read", "play_command",
-           "review_command"]
+__all__ = ["GAME", "HumanPolicy", "show", "advice", "hint_unit", "describe_hand", "hand_events", "decisions",
+           "evaluate", "read", "play_command", "review_command"]
 
 GAME = "nantong"
 
@@ -95,6 +100,18 @@ def advice(view: PlayerView, rules: Any, players: int, *, samples: int | None, s
                   samples=samples, seed=seed)
 
 
+def hint_unit(rules: Any) -> str:
+    """The unit of the advisor's ``value`` under ``rules`` for :func:`kaptai.core.play.hint_rows`:
+    under ``rank_only`` the value is the win share, a probability (the same quantity as
+    ``p_win``); under the other settlements the net in points.
+
+    >>> from kaptai.nantong.rules import resolve_rules
+    >>> hint_unit(resolve_rules(None)), hint_unit(resolve_rules(None, settlement="winner_collects"))
+    ('probability', 'points')
+    """
+    return "probability" if rules.settlement == "rank_only" else "points"
+
+
 def _yes(t: str) -> bool:
     w = t.strip().lower()
     if w in ("y", "yes"):
@@ -116,7 +133,7 @@ class HumanPolicy(Policy):
         con, a = self.console, self.console.ascii
         melds = "; ".join(f"seat {s}: {_melds_text(m)}" for s, m in enumerate(view.melds) if m)
         last = " ".join(show(k, a) for k in view.discards[-8:])
-        con.say("", f"-- Nantong, seat {view.seat}, {what}; stock {view.stock_left} --",
+        con.say("", f"-- Nantong, seat {view.seat} (you): {what}; stock {view.stock_left} --",
                 f"turned: {' '.join(show(k, a) for k in view.turned) or 'none'}; sets: {melds or 'none'}",
                 f"last discards: {last or 'none'}",
                 f"your hand: {' '.join(show(k, a) for k in _kinds(view.hand))}")
@@ -133,12 +150,21 @@ class HumanPolicy(Policy):
 
         def hint() -> str:
             df = advice(view, self.rules, self.players, samples=self.hint_samples, seed=view.stock_left)
-            return hint_rows([str(x) for x in df.discard], list(df.value), "value", p_win=list(df.p_win))
+            return hint_rows([str(x) for x in df.discard], list(df.value), "value", p_win=list(df.p_win),
+                             unit=hint_unit(self.rules))
 
         return self.console.ask("discard", parse, [format_card(k) for k in held], hint)
 
     def claim(self, view: PlayerView, kind: int, options: tuple[str, ...]) -> str:
-        self._table(view, f"seat discards {show(kind, self.console.ascii)}")
+        card = show(kind, self.console.ascii)
+        src = view.extra.get("claim_of")  # (seat, 'discard' or 'kong'): set by this module's table
+        if src is None:
+            what = f"the discard is {card}"
+        elif src[1] == "kong":
+            what = f"seat {src[0]} adds {card} to a pong (rob the kong?)"
+        else:
+            what = f"seat {src[0]} discards {card}"
+        self._table(view, what)
 
         def parse(t: str) -> str:
             w = t.strip().lower()
@@ -146,7 +172,7 @@ class HumanPolicy(Policy):
                 raise UsageError(f"{w!r} is not open to you here")
             return w
 
-        return self.console.ask("answer", parse, list(options))
+        return self.console.ask(f"answer ({'/'.join(options)})", parse, list(options))
 
     def self_win(self, view: PlayerView) -> bool:
         self._table(view, "your hand is complete")
@@ -155,16 +181,40 @@ class HumanPolicy(Policy):
     def self_kong(self, view: PlayerView, options: tuple[tuple[str, int], ...]) -> Any:
         self._table(view, "a kong is open to you")
         labels = [f"{t}:{format_card(k)}" for t, k in options]
+        cards = [format_card(k) for _, k in options]
 
         def parse(t: str) -> Any:
-            w = t.strip().lower()
-            if w in ("no", "n", "none"):
+            w = " ".join(t.strip().lower().replace(":", " ").split())
+            if w in ("no", "n", "none", "pass"):
                 return None
-            if w not in labels:
-                raise UsageError(f"{w!r} is not a kong you can declare")
-            return options[labels.index(w)]
+            if w in ("kong", "yes", "y"):
+                if len(options) == 1:
+                    return options[0]
+                raise UsageError(f"{len(options)} kongs are open to you: name the card ({', '.join(cards)})")
+            words = w.split()
+            if len(words) == 2 and words[0] in ("kong", "ckong", "mkong"):
+                typ, w = words
+            elif len(words) == 1:
+                typ = "kong"
+            else:
+                raise UsageError(f"{t.strip()!r} is not a kong you can declare")
+            try:
+                k = int(parse_card(w))
+            except KaptaiError:
+                raise UsageError(f"{t.strip()!r} is not a kong you can declare") from None
+            for o in options:
+                if o[1] == k and typ in ("kong", o[0]):
+                    return o
+            raise UsageError(f"{t.strip()!r} is not a kong you can declare")
 
-        return self.console.ask("kong (or no)", parse, [*labels, "no"])
+        if len(options) == 1:
+            t, k = options[0]
+            prompt = f"declare the kong {t}:{show(k, self.console.ascii)}? (kong/no)"
+            legal = ["kong", "no"]
+        else:
+            prompt = f"kong ({'/'.join(cards)}/no)"
+            legal = [*cards, "no"]
+        return self.console.ask(prompt, parse, legal)
 
     def qishou(self, view: PlayerView, meld: tuple[str, int]) -> bool:
         self._table(view, f"起手 set {meld[0]}:{format_card(meld[1])}")
@@ -176,6 +226,130 @@ def read(path: Any, game: str = GAME) -> Any:
     from kaptai.records import read_record
 
     return read_record(path, game)
+
+
+@functools.lru_cache(maxsize=None)
+def _table_hand() -> type:
+    """The reference hand of a table with a person (:class:`kaptai.nantong.records._Logged`, its
+    play unchanged): a view handed to a seat asked to claim says whose card it is
+    (``extra['claim_of']``: the seat, and ``'discard'`` or ``'kong'`` for a kong that may be
+    robbed), which the engine's claim call knows and the view alone does not."""
+    from kaptai.nantong import records as R
+
+    class _TableHand(R._Logged):
+        claim_of: tuple[int, str] | None = None
+
+        def _claim(self, j: int, kind: int, opts: tuple[str, ...], cur: int = -1) -> str:
+            last = next((e["type"] for e in reversed(self.events) if e["type"] in ("discard", "kong")), "discard")
+            self.claim_of = (cur, last)
+            try:
+                return str(super()._claim(j, kind, opts, cur))
+            finally:
+                self.claim_of = None
+
+        def view(self, s: int, last: int | None = None) -> PlayerView:
+            v = super().view(s, last)
+            if self.claim_of is not None:
+                v.extra["claim_of"] = self.claim_of
+            return v
+
+    return _TableHand
+
+
+def hand_events(players: int, rules: Any, policies: Sequence[Any], *, hands: int,
+                seed: int | None) -> Iterator[list[dict[str, Any]]]:
+    """The hands of a table with a person, each hand's events as
+    :func:`kaptai.nantong.records.hand_events` writes them (the same deals from the same seed,
+    the same record), played by :func:`_table_hand`'s hand so that the person is told whose
+    discard they answer."""
+    import numpy as np
+
+    from kaptai.core.sampling import RandomStream
+    from kaptai.nantong import engine_reference as ref
+    from kaptai.nantong import records as R
+    from kaptai.nantong.config import make_config
+    from kaptai.nantong.policies import check_policies
+
+    cfg = make_config(players, rules)
+    pols = check_policies(list(policies), cfg.active)
+    table = _table_hand()
+    for i in range(int(hands)):
+        ss = np.random.SeedSequence(seed, spawn_key=(i,))
+        evs: list[dict[str, Any]] = []
+        h = table(cfg, pols, RandomStream(np.random.PCG64(ss)), i, evs)
+        with ref.compiled_rollouts():
+            row = h.play()
+        evs.insert(0, R._deal_event(cfg, i, h.deck))
+        evs.append(R._settle(cfg, row))
+        yield evs
+
+
+#: A Chinese name in brackets beside its English one (left out in ASCII).
+_ASIDE = re.compile(r"\s*\([^\x00-\x7f]+\)")
+_HOW = {"self": "self-drawn (自摸)", "discard": "on a discard", "tiancheng": "complete at the deal (天成)"}
+
+
+def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = True) -> str:
+    """Who won a hand and how, from its events: the completer and the win type (荒牌 when
+    nobody completed), every active seat's 胡數 total and the hand winner(s) (此局勝利者: the
+    highest total, who may not have completed), ``seat`` marked as you.
+
+    >>> evs = [{"type": "discard", "seat": 0, "cards": "5w"}, {"type": "win", "seat": 1, "cards": "5w",
+    ...        "win_type": "discard"}, {"type": "settle", "win_type": "discard", "totals": [40, 120, 30],
+    ...        "winners": [0, 1, 0], "result": [0.0, 1.0, 0.0]}]
+    >>> print(describe_hand(evs, 0))
+    seat 1 completed (hu) on your discard of 5w; hand winner: seat 1 with 120 hu; totals (hu): seat 0 (you) 40, seat 1 120, seat 2 30
+    """
+    def who(s: int) -> str:
+        return f"seat {s} (you)" if s == seat else f"seat {s}"
+
+    def whose(s: int) -> str:
+        return "your" if s == seat else f"seat {s}'s"
+
+    def card(c: str) -> str:
+        try:
+            return show(int(parse_card(c)), ascii)
+        except KaptaiError:
+            return c
+
+    hu = "hu" if ascii else "胡"
+    settle = events[-1]
+    totals = [int(x) for x in settle.get("totals", [])]
+    winners = [s for s, w in enumerate(settle.get("winners", [])) if w]
+    wins = [(i, e) for i, e in enumerate(events) if e.get("type") == "win"]
+    parts = []
+    if not wins:
+        parts.append("荒牌: a drawn hand, nobody completed (the stock ran out)" if not ascii
+                     else "a drawn hand (huang): nobody completed, the stock ran out")
+    for i, e in wins:
+        s, wt = int(e["seat"]), str(e.get("win_type", settle.get("win_type")))
+        text = f"{who(s)} completed ({hu})"
+        if wt == "discard":
+            src = next((x for x in reversed(events[:i]) if x.get("type") in ("discard", "kong")), None)
+            if src is not None and src.get("type") == "kong":
+                text += f", robbing {whose(int(src['seat']))} kong of {card(str(src['cards']))}"
+            elif src is not None:
+                text += f" on {whose(int(src['seat']))} discard of {card(str(src['cards']))}"
+            else:
+                text += " on a discard"
+        else:
+            text += " " + _HOW.get(wt, wt)
+            if wt == "self" and e.get("cards"):
+                text += f" with {card(str(e['cards']))}"
+        parts.append(text)
+    if winners and totals:
+        top = totals[winners[0]]
+        if len(winners) == 1:
+            parts.append(f"hand winner: {who(winners[0])} with {top} {hu}")
+        else:
+            parts.append(f"hand winners: {' and '.join(who(s) for s in winners)} with {top} {hu} each (a shared win)")
+    if totals:
+        parts.append(f"totals ({hu}): " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(totals)))
+    res = settle.get("result", [])
+    if len(res) > len(totals) > 0:
+        parts.append(", ".join(who(s) for s in range(len(totals), len(res))) + " sat out (夢家)")
+    text = "; ".join(parts)
+    return _ASIDE.sub("", text) if ascii else text
 
 
 class _StateWatch:
@@ -266,8 +440,9 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
             "p_win": df.p_win.to_numpy(), "samples": int(df.samples.iloc[0]), "paired": res, "index": index}
 
 
-def play_command(args: Any, game: Any) -> Any:
-    """``kaptai play nantong``: a person at ``--seat`` against the built-in players."""
+def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
+    """``kaptai play nantong``: a person at ``--seat`` against the built-in players (``console``:
+    where to ask, default the terminal)."""
     from kaptai.core.play import parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.nantong import records as R
@@ -279,8 +454,11 @@ def play_command(args: Any, game: Any) -> Any:
     cfg = make_config(args.players, rules)
     N = cfg.active
     if args.seat >= N:
-        raise UsageError(f"--seat {args.seat}: {N} seats play (0 to {N - 1})")
-    con = Console(ascii=True if args.ascii else None, hints=args.hints)
+        raise UsageError(f"--seat {args.seat}: {N} seats play a hand (0 to {N - 1}, numbered from the dealer, "
+                         f"seat 0)" + (f"; with {cfg.players} players the sitter sits out, and kaptai play keeps "
+                                       "your seat's place from the dealer from hand to hand" if cfg.players > N
+                                       else ""))
+    con = console if console is not None else Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, N, args.seat)
     pols = seat_policies(HumanPolicy(con, cfg.rules, cfg.players), opp, args.seat)
     unit = R.unit_of(cfg)
@@ -288,11 +466,15 @@ def play_command(args: Any, game: Any) -> Any:
                          seed=args.seed, hands=args.hands)
     con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to discard (5w, qz); "
             "answer a discard with win/kong/pong/pass; ? lists the legal moves, quit stops.")
-    events = R.hand_events(cfg.players, cfg.rules, policies=pols, hands=args.hands, seed=args.seed)
+    events = hand_events(cfg.players, cfg.rules, pols, hands=args.hands, seed=args.seed)
+
+    def describe(evs: list[dict[str, Any]], seat: int) -> str:
+        return describe_hand(evs, seat, ascii=con.ascii)
+
     # a person's seat makes this the reference engine: its search seats decide in the compiled
     # twin (the same decisions from the same streams, seconds faster each)
     with compiled_rollouts():
-        df = run_session(con, header, events, seat=args.seat, record=args.record)
+        df = run_session(con, header, events, seat=args.seat, record=args.record, describe=describe)
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))
 
 
