@@ -115,11 +115,7 @@ def test_ctrl_c_keeps_the_finished_hands_and_says_interrupted(tmp_path):
         if "== hand 0 over" in child.before:
             seen_over = True
             break
-        child.sendline("?")
-        child.expect(r"legal: ([^\r\n]*)")
-        legal = child.match.group(1)
-        child.expect(PROMPT)
-        child.sendline(legal.split(", ")[0])
+        _first_legal(child)
     assert seen_over, "hand 0's result was not shown before the next hand's first prompt"
     child.sendcontrol("c")
     child.expect(r"game ended \(interrupted \(Ctrl-C\)\) after (\d+) finished hand")
@@ -206,6 +202,15 @@ def test_hint_in_process(game):
     assert "hint (advisor): 1. " in text, text[-2000:]
 
 
+def _first_legal(child) -> None:
+    """At a prompt: ask for the legal moves (``?``) and type the first one."""
+    child.sendline("?")
+    child.expect(r"legal: ([^\r\n]*)")
+    legal = child.match.group(1)
+    child.expect(PROMPT)
+    child.sendline(legal.split(", ")[0])
+
+
 def _first_legal_then_quit(game, tmp_path, decisions, extra=()):
     """Play the first legal move at ``decisions`` prompts (fewer if the game ends), then quit."""
     opp, more = GAMES[game]
@@ -215,11 +220,7 @@ def _first_legal_then_quit(game, tmp_path, decisions, extra=()):
     for _ in range(decisions):
         if child.expect([PROMPT, pexpect.EOF]) == 1:
             break
-        child.sendline("?")
-        child.expect(r"legal: ([^\r\n]*)")
-        legal = child.match.group(1)
-        child.expect(PROMPT)
-        child.sendline(legal.split(", ")[0])
+        _first_legal(child)
     else:
         child.expect(PROMPT)
         child.sendline("quit")

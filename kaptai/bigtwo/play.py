@@ -28,7 +28,7 @@ from typing import Any
 
 from kaptai.bigtwo.cards import format_cards, parse_cards
 from kaptai.bigtwo.policies import PlayerView, Policy, rules_info
-from kaptai.core.play import Console, hint_rows
+from kaptai.core.play import Console, hand_settle, hint_rows, seat_word
 from kaptai.core.review import Decision, carry_before
 from kaptai.errors import UsageError
 
@@ -437,10 +437,13 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     >>> describe_hand(evs, 0)
     'seat 2 won, out of cards first; cards left: you (seat 0) 4, seat 1 11'
     """
-    st = next((e for e in reversed(events) if e.get("type") == "settle"), None)
+    st = hand_settle(events)
     if st is None:
         return "the hand did not finish"
-    who = lambda s: f"you (seat {s})" if s == seat else f"seat {s}"  # noqa: E731
+
+    def who(s: int) -> str:
+        return seat_word(s, seat)
+
     w = int(st["winner"])
     inst = next((e for e in events if e.get("type") == "instant_win"), None)
     if inst is not None:

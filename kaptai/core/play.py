@@ -198,6 +198,20 @@ def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: in
     return "hint (advisor): " + "   ".join(parts)
 
 
+def hand_settle(events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The ``settle`` event of a hand's events (its last), or None for a hand that did not finish."""
+    return next((e for e in reversed(events) if e.get("type") == "settle"), None)
+
+
+def seat_word(s: int, me: int) -> str:
+    """A seat as a hand's description names it: ``'you (seat 0)'`` for the person's, else ``'seat 2'``.
+
+    >>> seat_word(0, 0), seat_word(2, 0)
+    ('you (seat 0)', 'seat 2')
+    """
+    return f"you (seat {s})" if s == me else f"seat {s}"
+
+
 class FinishedHands:
     """The hands an engine run has finished, handed over one by one while it runs: the
     ``on_hand`` callback of a game's ``hand_events`` (Big Two, nine-ten, Heaven Eleven, whose

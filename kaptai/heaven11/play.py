@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hint_rows
+from kaptai.core.play import Console, hand_settle, hint_rows, seat_word
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
 from kaptai.heaven11.cards import MAX_LEVEL, NT, bid_code, card_suit, format_bid, format_cards, parse_bid, parse_cards
@@ -194,10 +194,13 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     >>> describe_hand(evs, 3)
     'seat 0 declared 3C and took 8 tricks (7 needed): over by 1; defenders: seat 1 2, seat 2 2, you (seat 3) 1'
     """
-    st = next((e for e in reversed(events) if e.get("type") == "settle"), None)
+    st = hand_settle(events)
     if st is None:
         return "the hand did not finish"
-    who = lambda s: f"you (seat {s})" if s == seat else f"seat {s}"  # noqa: E731
+
+    def who(s: int) -> str:
+        return seat_word(s, seat)
+
     d, contract, tricks = int(st["declarer"]), str(st["contract"]), [int(t) for t in st["tricks"]]
     b = parse_bid(contract)
     level = b[0] if b is not None else 0

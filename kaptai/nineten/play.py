@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hint_rows
+from kaptai.core.play import Console, hand_settle, hint_rows, seat_word
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
 from kaptai.nineten.cards import format_card, format_hand, parse_card
@@ -138,10 +138,13 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     >>> describe_hand(evs, 1)
     'seat 0 won on the discard of GC by you (seat 1), who pays: 3 tou'
     """
-    st = next((e for e in reversed(events) if e.get("type") == "settle"), None)
+    st = hand_settle(events)
     if st is None:
         return "the hand did not finish"
-    who = lambda s: f"you (seat {s})" if s == seat else f"seat {s}"  # noqa: E731
+
+    def who(s: int) -> str:
+        return seat_word(s, seat)
+
     w, kind, card, tou = int(st["winner"]), st.get("win_type", ""), st.get("cards", ""), int(st.get("tou", 0))
     if w < 0 or kind == "drawn":
         return "drawn (流局): the stock ran down to the reserve with no winner; nobody pays"
