@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -440,10 +441,7 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     st = hand_settle(events)
     if st is None:
         return "the hand did not finish"
-
-    def who(s: int) -> str:
-        return seat_word(s, seat)
-
+    who = functools.partial(seat_word, me=seat)
     w = int(st["winner"])
     inst = next((e for e in events if e.get("type") == "instant_win"), None)
     if inst is not None:

@@ -19,6 +19,7 @@ kaptai.errors.UsageError: 1C does not beat the standing bid 2H
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -197,10 +198,7 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     st = hand_settle(events)
     if st is None:
         return "the hand did not finish"
-
-    def who(s: int) -> str:
-        return seat_word(s, seat)
-
+    who = functools.partial(seat_word, me=seat)
     d, contract, tricks = int(st["declarer"]), str(st["contract"]), [int(t) for t in st["tricks"]]
     b = parse_bid(contract)
     level = b[0] if b is not None else 0

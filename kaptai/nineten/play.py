@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -141,10 +142,7 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     st = hand_settle(events)
     if st is None:
         return "the hand did not finish"
-
-    def who(s: int) -> str:
-        return seat_word(s, seat)
-
+    who = functools.partial(seat_word, me=seat)
     w, kind, card, tou = int(st["winner"]), st.get("win_type", ""), st.get("cards", ""), int(st.get("tou", 0))
     if w < 0 or kind == "drawn":
         return "drawn (流局): the stock ran down to the reserve with no winner; nobody pays"
