@@ -433,10 +433,10 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): who won and
     how, each seat's cards left, and who is liable (包牌) if anyone; ``seat`` is "you".
 
-    >>> evs = [{"type": "deal"}, {"type": "settle", "winner": 2, "liable": -1, "cards_left": [4, 11, 0],
-    ...                           "result": [-3.0, -21.0, 24.0]}]
+    >>> evs = [{"type": "deal"}, {"type": "play", "seat": 2, "cards": "6C", "lead": True},
+    ...        {"type": "settle", "winner": 2, "liable": -1, "cards_left": [4, 11, 0], "result": [-3.0, -21.0, 24.0]}]
     >>> describe_hand(evs, 0)
-    'seat 2 won, out of cards first; cards left: you (seat 0) 4, seat 1 11'
+    'seat 2 won, out of cards first with 6C; cards left: you (seat 0) 4, seat 1 11'
     """
     st = hand_settle(events)
     if st is None:
@@ -449,7 +449,8 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
         how = {"dragon": "a dragon (all 13 ranks)", "four_twos": "all four 2s"}.get(kind, kind)
         line = f"{who(w)} won at once with {how}"
     else:
-        line = f"{who(w)} won, out of cards first"
+        last = next((e for e in reversed(events) if e.get("type") == "play" and e.get("seat") == w), None)
+        line = f"{who(w)} won, out of cards first" + (f" with {last['cards']}" if last is not None else "")
     left = [(s, int(n)) for s, n in enumerate(st.get("cards_left", [])) if s != w]
     if left:
         line += "; cards left: " + ", ".join(f"{who(s)} {n}" for s, n in left)

@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -82,10 +83,18 @@ def _seat(seat: int, me: int) -> str:
 
 def _typed(s: str, verbs: tuple[str, ...]) -> str:
     """The tile of a line, a leading verb (``claim 2-5``, ``discard 4-4``: as the hint names a move)
-    dropped."""
-    t = s.strip()
+    dropped, and a hint's remark in brackets after it (``claim 2-5 (it wins)``).
+
+    >>> _typed("claim 2-5 (it wins)", ("claim",)), _typed("discard 4-4", ("discard",)), _typed("天", ())
+    ('2-5', '4-4', '天')
+    """
+    t = re.sub(r"\s+\([a-z ]+\)$", "", s.strip())
     head, _, rest = t.partition(" ")
     return rest.strip() if head.lower() in verbs and rest.strip() else t
+
+
+#: "claim 2-5, then discard 4-4", as the hint names a claim and its exchange discard.
+_CLAIM_THEN = re.compile(r"^\s*(?:claim|take)\s+(.+?)\s*,\s*then\s+discard\s+(.+?)\s*$", re.I)
 
 
 class HumanPolicy(Policy):
@@ -106,6 +115,7 @@ class HumanPolicy(Policy):
         self._last: tuple[int, int] | None = None  # (seat, tile) of the latest discard
         self._drew = -1  # the other seat that has just drawn (its discard says so)
         self._explained = False  # the hint's P(win) is explained once, with the first hint
+        self._then: int | None = None  # the exchange discard typed with a claim ("claim X, then discard Y")
 
     # ------------------------------------------------------------------ what the others do
     def notice(self, me: int, seat: int, action: str, tile: int, value: int, hand: int = -1) -> None:
@@ -168,10 +178,15 @@ class HumanPolicy(Policy):
         legal = [format_tile(t) for t in candidates] + ["no"]
 
         def parse(s: str) -> int | None:
-            if s.strip().lower() in ("no", "n", "draw", "decline", "pass"):
+            if _typed(s, ()).lower() in ("no", "n", "draw", "decline", "pass"):
                 return None
+            both = _CLAIM_THEN.match(s)
+            then = None
+            if both:  # the hint's "claim X, then discard Y": Y is kept for the exchange discard
+                s, then = both.group(1), int(parse_tile(both.group(2)))
             t = int(parse_tile(_typed(s, ("claim", "take"))))
             if t in candidates:
+                self._then = then
                 return t
             ft = format_tile(t)
             if one:
@@ -205,9 +220,15 @@ class HumanPolicy(Policy):
         a = self.console.ascii
         why = (f" (you took {show(view.claimed, a)})" if view.claimed is not None
                else f" (you drew {show(view.drawn, a)})" if view.drawn is not None else "")
+        then, self._then = self._then, None
+        if then is not None and then in legal and view.claimed is not None:
+            self.console.say(f"you discard {show(then, a)}, as you said with the claim")
+            return then
         self._table(view, "", f"your discard{why}")
 
         def parse(s: str) -> int:
+            if s.strip().lower() in ("no", "n", "pass", "draw"):
+                raise UsageError("a discard is due here: type a tile of your hand ('no' answers a claim)")
             t = int(parse_tile(_typed(s, ("discard", "throw"))))
             if t in legal:
                 return t

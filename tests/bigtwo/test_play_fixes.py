@@ -114,7 +114,7 @@ def test_describe_hand():
     evs = [{"type": "deal"}, {"type": "play", "seat": 2, "cards": "3D", "lead": True},
            {"type": "settle", "winner": 2, "liable": 1, "cards_left": [4, 11, 0], "result": [-3.0, -21.0, 24.0]}]
     text = P.describe_hand(evs, 0)
-    assert text.startswith("seat 2 won, out of cards first; cards left: you (seat 0) 4, seat 1 11")
+    assert text.startswith("seat 2 won, out of cards first with 3D; cards left: you (seat 0) 4, seat 1 11")
     assert "seat 1 broke the blocking rule" in text
     evs = [{"type": "deal"}, {"type": "instant_win", "seat": 0, "cards": "", "kind": "dragon"},
            {"type": "settle", "winner": 0, "liable": -1, "cards_left": [0, 13, 13, 13], "result": [1.0, 0, 0, 0]}]
@@ -130,7 +130,9 @@ def test_describe_hand_of_a_played_hand(tmp_path):
     st = evs[-1]
     text = P.describe_hand(evs, 1)
     w = st["winner"]
-    assert text.startswith(("you (seat 1)" if w == 1 else f"seat {w}") + " won, out of cards first; cards left: ")
+    last = [e for e in evs if e["type"] == "play" and e["seat"] == w][-1]["cards"]  # the winning play
+    assert text.startswith(("you (seat 1)" if w == 1 else f"seat {w}") + f" won, out of cards first with {last}; "
+                           "cards left: ")
     for s, n in enumerate(st["cards_left"]):
         if s != w:
             assert f"seat {s}) {n}" in text or f"seat {s} {n}" in text

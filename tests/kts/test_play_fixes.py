@@ -151,3 +151,17 @@ def test_kap_shap_plays_and_tells():
     assert text.startswith("Kap Shap, 2 players, you are seat 0")
     assert "-- Kap Shap, you are seat 0" in text
     assert re.search(r"seat 1 (draws, )?discards \d-\d", text), text
+
+
+def test_every_hinted_label_is_typed_whole():
+    """The hint's labels typed exactly as shown: 'claim 2-5, then discard 4-4' claims and makes
+    that exchange discard without asking again; 'no (let it go)' declines; 'no' at a discard is
+    refused with the reason."""
+    text, _ = _play(["claim 2-5, then discard 4-4", "quit"], seed=5)
+    assert "refused" not in text, text
+    assert "you discard 4-4, as you said with the claim" in text, text
+    assert "discard> " not in text.split("as you said with the claim")[0].split("claim 2-5 or no>")[-1]
+    text, _ = _play(["no (let it go)", "quit"], seed=5)
+    assert "refused" not in text, text
+    text, _ = _play(["claim 2-5", "no", "quit"], seed=5)
+    assert "refused 'no': a discard is due here" in text, text
