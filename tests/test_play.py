@@ -137,6 +137,9 @@ def test_console_ascii_fallback():
     out.flush()
     text = out.buffer.getvalue().decode("ascii")
     assert "? 6-6" in text and "Kap Tai Shap, 4 players" in text and "(???)" not in text
+    con.say("a civil tile name such as 天, 長三, heaven or long-three")  # examples it cannot show go
+    out.flush()
+    assert "such as heaven or long-three" in out.buffer.getvalue().decode("ascii")
     with pytest.raises(QuitGame):
         con.ask("x", int, ["1"])
 

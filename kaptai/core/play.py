@@ -104,8 +104,8 @@ class Console:
         """Print lines (flushed, so a pipe or a pseudo-terminal sees them at once)."""
         for line in lines:
             text = str(line)
-            if self.ascii:  # a Chinese name in brackets beside its English one goes; any other is '?'
-                text = _CJK_ASIDE.sub("", text).encode("ascii", "replace").decode("ascii")
+            if self.ascii:  # a Chinese name beside its English one or in a list of examples goes; any other is '?'
+                text = _CJK_LISTED.sub("", _CJK_ASIDE.sub("", text)).encode("ascii", "replace").decode("ascii")
             print(text, file=self.out)
         try:
             self.out.flush()
@@ -174,6 +174,8 @@ class Console:
 
 #: A name in other characters in brackets after its English one ("Kap Tai Shap (夾大十)"): dropped in ASCII.
 _CJK_ASIDE = re.compile(r"\s*\([^\x00-\x7f]+\)")
+#: A name in other characters in a list ("such as 天, 長三, heaven") or before its code ("長三(4-5)").
+_CJK_LISTED = re.compile(r"[^\x00-\x7f]+(?:,\s*|(?=\())")
 
 
 def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: int = 3,
