@@ -200,6 +200,36 @@ def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: in
     return "hint (advisor): " + "   ".join(parts)
 
 
+def one_card(text: str, parse: Callable[[str], T], what: str = "card",
+             words: Sequence[str] = (), here: str = "") -> T:
+    """``parse`` of a line that must name one card (a discard): two or more tokens, or a word
+    that answers another kind of prompt (``words``; ``here`` says what this prompt wants), are
+    refused with the reason; the parser's message loses its "(item 1)" (a line is one item).
+
+    >>> one_card("5w", str.upper)
+    '5W'
+    >>> one_card("2w 3w", str.upper)
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: one card at a time: '2w 3w' names 2
+    >>> one_card("pong", str.upper, words=("pong",), here="discard a card of your hand")
+    Traceback (most recent call last):
+    ...
+    kaptai.errors.UsageError: 'pong' is not asked here: discard a card of your hand
+    """
+    from kaptai.errors import UsageError
+
+    t = text.strip()
+    if t.lower() in words:
+        raise UsageError(f"{quote_token(t)} is not asked here: {here}")
+    if len(t.split()) > 1:
+        raise UsageError(f"one {what} at a time: {quote_token(t)} names {len(t.split())}")
+    try:
+        return parse(t)
+    except KaptaiError as exc:
+        raise UsageError(str(exc).replace(" (item 1)", "")) from None
+
+
 def hand_settle(events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """The ``settle`` event of a hand's events (its last), or None for a hand that did not finish."""
     return next((e for e in reversed(events) if e.get("type") == "settle"), None)

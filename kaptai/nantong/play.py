@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hint_rows
+from kaptai.core.play import Console, hint_rows, one_card
 from kaptai.core.review import Decision, observe_script
 from kaptai.errors import KaptaiError, UsageError
 from kaptai.nantong.cards import format_card, parse_card
@@ -143,7 +143,8 @@ class HumanPolicy(Policy):
         held = [k for k in range(len(view.hand)) if view.hand[k]]
 
         def parse(t: str) -> int:
-            k = int(parse_card(t.strip()))
+            k = int(one_card(t, parse_card, words=("win", "hu", "pong", "kong", "pass", "no", "yes"),
+                             here="discard a card of your hand"))
             if k not in held:
                 raise UsageError(f"{format_card(k)} is not in your hand")
             return k

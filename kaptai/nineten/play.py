@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hand_settle, hint_rows, seat_word
+from kaptai.core.play import Console, hand_settle, hint_rows, one_card, seat_word
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
 from kaptai.nineten.cards import format_card, format_hand, parse_card
@@ -112,7 +112,8 @@ class HumanPolicy(Policy):
         legal = [format_card(k) for k in view.options]
 
         def parse(t: str) -> int:
-            k = int(parse_card(t.strip()))
+            k = int(one_card(t, parse_card, words=("pass", "no", "claim"),
+                             here="discard a card (claims and dead cards are automatic)"))
             if k not in view.options:
                 raise UsageError(why_illegal(view, k))
             return k

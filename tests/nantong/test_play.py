@@ -149,3 +149,18 @@ def test_describe_hand_win_types():
     assert P.describe_hand(huang, 0, ascii=False).startswith("荒牌")
     assert "hand winners: seat 0 (you) and seat 1 with 30 hu each" in P.describe_hand(huang, 0)
     assert format_card(3) == "4w"
+
+
+@pytest.mark.parametrize("line, why", [("2w 3w", "one card at a time: '2w 3w' names 2"),
+                                       ("pong", "'pong' is not asked here: discard a card of your hand"),
+                                       ("xx", "unknown card token 'xx'")])
+def test_a_discard_refusal_says_why(line, why):
+    """At the discard prompt: two cards, an answer word, an unknown token: each refused with the
+    reason (no '(item 1)')."""
+    from kaptai.core.play import one_card
+    from kaptai.errors import UsageError
+    from kaptai.nantong.cards import parse_card
+
+    with pytest.raises(UsageError) as info:
+        one_card(line, parse_card, words=("win", "pong", "kong", "pass"), here="discard a card of your hand")
+    assert str(info.value) == why
