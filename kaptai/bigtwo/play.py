@@ -255,6 +255,7 @@ class HumanPolicy(Policy):
         self.console = console
         self.hint_samples = hint_samples
         self.shown = 0
+        self._before_swap: tuple[int, ...] | None = None  # the hand when the person swapped (Malaysian)
 
     def _news(self, view: PlayerView) -> list[str]:
         a = self.console.ascii
@@ -272,6 +273,13 @@ class HumanPolicy(Policy):
         news = self._news(view)
         left = ", ".join(f"{'you' if s == view.seat else f'seat {s}'} {n}" for s, n in enumerate(view.cards_left))
         con.say("", f"-- Big Two, seat {view.seat}, turn {view.turn + 1} --")
+        if self._before_swap is not None:  # the swap's cards, told at the person's first turn after it
+            gave = sorted(set(self._before_swap) - set(view.hand))
+            took = sorted(set(view.hand) - set(self._before_swap))
+            self._before_swap = None
+            if gave and took:
+                con.say(f"the swap: you gave {show_cards(gave, a, view.rules)} (now out of play) and took "
+                        f"{show_cards(took, a, view.rules)}, the face-down card")
         if news:
             con.say("since your last turn:", *news[-3 * view.players:])
         con.say(f"cards left: {left}")
@@ -306,7 +314,9 @@ class HumanPolicy(Policy):
             raise UsageError("answer yes or no")
 
         self.console.say(f"your hand: {show_cards(view.hand, self.console.ascii, view.rules)}")
-        return self.console.ask("swap the lowest card for the face-down card? (yes/no)", yes, ["yes", "no"])
+        do = self.console.ask("swap the lowest card for the face-down card? (yes/no)", yes, ["yes", "no"])
+        self._before_swap = tuple(view.hand) if do else None
+        return do
 
 
 def table_header(players: int | None, rules: Any, policies: Sequence[Any], seed: int | None, hands: int) -> tuple:

@@ -76,6 +76,13 @@ def test_hint_at_the_opening_lead_after_a_malaysian_swap():
     assert "hint (advisor): 1. " in text and "ev " in text and " points x stake P(win)" in text
 
 
+def test_the_swap_says_which_cards_changed_hands():
+    """After `yes` to the Malaysian swap the person is told the card given and the card taken."""
+    text = _malaysian(3, ["yes", "quit"])
+    assert "the swap: you gave 3D (now out of play) and took 8S, the face-down card" in text, text
+    assert "the swap:" not in _malaysian(3, ["no", "quit"])
+
+
 def test_hint_at_the_opening_lead_with_the_lowest_card_face_down():
     """Seed 49: the face-down card is 3D, so the holder of 3C (seat 1) leads and must hold 3C;
     the hint lists such leads only."""
