@@ -131,8 +131,8 @@ def test_finished_hands_replaces_a_hand_handed_over_again():
 
 
 def test_run_session_keeps_the_hands_finished_but_not_handed_over():
-    """An engine that hands over its hands only at the end of its run, quit in hand 3: hands 1
-    and 2 are kept from ``on_hand``, reported and counted."""
+    """An engine that hands over its hands only at the end of its run, quit in hand 2: hands 0
+    and 1 are kept from ``on_hand``, each reported as it ended (numbered from 0) and counted."""
     kept = FinishedHands()
     hands = [[{"type": "settle", "result": [float(i), -float(i)]}] for i in range(1, 5)]
 
@@ -145,6 +145,8 @@ def test_run_session_keeps_the_hands_finished_but_not_handed_over():
     con = Console(ascii=True, lines=[], out=io.StringIO())
     df = run_session(con, {"players": 2, "unit": "pts", "game": "x"}, run(), seat=1, finished=kept)
     text = con.out.getvalue()
-    assert "keeping the 2 finished hand(s)" in text and "== hand 2: you -2 pts" in text
+    assert "keeping the 2 finished hand(s)" in text
+    assert text.index("== hand 0 over: you -1 pts") < text.index("== hand 1 over: you -2 pts") < text.index("keeping")
+    assert text.count("== hand 1 over") == 1 and df["hand"].tolist() == [0, 1]
     assert "after 2 finished hand(s)" in text
     assert df["you"].tolist() == [-1.0, -2.0] and df.attrs["quit"] == "quit at the prompt"
