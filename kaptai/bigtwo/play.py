@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from kaptai.bigtwo.cards import format_cards, parse_cards
 from kaptai.bigtwo.policies import PlayerView, Policy, rules_info
-from kaptai.core.play import Console, hand_settle, hint_rows, seat_word
+from kaptai.core.play import Console, hint_rows, settled_description
 from kaptai.core.review import Decision, carry_before
 from kaptai.errors import UsageError
 
@@ -439,7 +438,8 @@ def _legal_only(a: dict[str, Any], keep: set[str]) -> dict[str, Any]:
             "p_win": np.asarray(a["p_win"])[rows], "index": idx}
 
 
-def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
+@settled_description
+def describe_hand(st: dict[str, Any], events: Sequence[dict[str, Any]], who: Callable[[int], str]) -> str:
     """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): who won and
     how, each seat's cards left, and who is liable (包牌) if anyone; ``seat`` is "you".
 
@@ -448,10 +448,6 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     >>> describe_hand(evs, 0)
     'seat 2 won, out of cards first with 6C; cards left: you (seat 0) 4, seat 1 11'
     """
-    st = hand_settle(events)
-    if st is None:
-        return "the hand did not finish"
-    who = functools.partial(seat_word, me=seat)
     w = int(st["winner"])
     inst = next((e for e in events if e.get("type") == "instant_win"), None)
     if inst is not None:

@@ -27,6 +27,7 @@ kaptai.core.play.QuitGame: quit at the prompt
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -242,6 +243,22 @@ def seat_word(s: int, me: int) -> str:
     ('you (seat 0)', 'seat 2')
     """
     return f"you (seat {s})" if s == me else f"seat {s}"
+
+
+def settled_description(fn: Callable[[dict[str, Any], Sequence[dict[str, Any]], Callable[[int], str]], str]
+                        ) -> Callable[[Sequence[dict[str, Any]], int], str]:
+    """A game's ``describe_hand(events, seat)`` from ``fn(settle, events, who)``, which words a
+    finished hand (``who(s)``: :func:`seat_word` for the person's ``seat``); a hand with no
+    ``settle`` did not finish."""
+
+    @functools.wraps(fn)
+    def describe(events: Sequence[dict[str, Any]], seat: int) -> str:
+        st = hand_settle(events)
+        if st is None:
+            return "the hand did not finish"
+        return fn(st, events, functools.partial(seat_word, me=seat))
+
+    return describe
 
 
 class FinishedHands:

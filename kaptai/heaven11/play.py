@@ -19,12 +19,11 @@ kaptai.errors.UsageError: 1C does not beat the standing bid 2H
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hand_settle, hint_rows, seat_word
+from kaptai.core.play import Console, hint_rows, settled_description
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
 from kaptai.heaven11.cards import MAX_LEVEL, NT, bid_code, card_suit, format_bid, format_cards, parse_bid, parse_cards
@@ -185,7 +184,8 @@ class HumanPolicy(Policy):
         return con.ask("play", parse, legal, None)
 
 
-def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
+@settled_description
+def describe_hand(st: dict[str, Any], events: Sequence[dict[str, Any]], who: Callable[[int], str]) -> str:
     """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): the
     declarer, the contract, the tricks, and whether it was made, short or over (the rules page,
     §5: the contract b is made when the declarer takes 4 + b tricks); ``seat`` is "you".
@@ -195,10 +195,6 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     >>> describe_hand(evs, 3)
     'seat 0 declared 3C and took 8 tricks (7 needed): over by 1; defenders: seat 1 2, seat 2 2, you (seat 3) 1'
     """
-    st = hand_settle(events)
-    if st is None:
-        return "the hand did not finish"
-    who = functools.partial(seat_word, me=seat)
     d, contract, tricks = int(st["declarer"]), str(st["contract"]), [int(t) for t in st["tricks"]]
     b = parse_bid(contract)
     level = b[0] if b is not None else 0

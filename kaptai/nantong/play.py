@@ -263,26 +263,10 @@ def hand_events(players: int, rules: Any, policies: Sequence[Any], *, hands: int
     :func:`kaptai.nantong.records.hand_events` writes them (the same deals from the same seed,
     the same record), played by :func:`_table_hand`'s hand so that the person is told whose
     discard they answer."""
-    import numpy as np
-
-    from kaptai.core.sampling import RandomStream
-    from kaptai.nantong import engine_reference as ref
     from kaptai.nantong import records as R
-    from kaptai.nantong.config import make_config
-    from kaptai.nantong.policies import check_policies
 
-    cfg = make_config(players, rules)
-    pols = check_policies(list(policies), cfg.active)
-    table = _table_hand()
-    for i in range(int(hands)):
-        ss = np.random.SeedSequence(seed, spawn_key=(i,))
-        evs: list[dict[str, Any]] = []
-        h = table(cfg, pols, RandomStream(np.random.PCG64(ss)), i, evs)
-        with ref.compiled_rollouts():
-            row = h.play()
-        evs.insert(0, R._deal_event(cfg, i, h.deck))
-        evs.append(R._settle(cfg, row))
-        yield evs
+    return R.hand_events(players, rules, policies=list(policies), hands=hands, seed=seed,
+                         hand_class=_table_hand())
 
 
 #: A Chinese name in brackets beside its English one (left out in ASCII).

@@ -167,10 +167,13 @@ def hand_events(
     policies: Any = "max_melds",
     hands: int = 1,
     seed: int | None = 0,
+    hand_class: type | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Play ``hands`` hands in the reference engine and yield each hand's events.
 
     Hand ``i`` is played on ``PCG64`` of the child ``(i,)`` of ``SeedSequence(seed)``.
+    ``hand_class``: a subclass of the logging hand to play them with (``kaptai play``'s, which
+    tells the person whose discard they answer; the same events).
 
     >>> evs = next(hand_events(3, hands=1, seed=3, policies="random"))
     >>> evs[0]["type"], len(evs[0]["hands"]), evs[-1]["type"]
@@ -183,7 +186,7 @@ def hand_events(
     for i in range(int(hands)):
         ss = np.random.SeedSequence(seed, spawn_key=(i,))
         evs: list[dict[str, Any]] = []
-        h = _Logged(cfg, pols, RandomStream(np.random.PCG64(ss)), i, evs)
+        h = (hand_class or _Logged)(cfg, pols, RandomStream(np.random.PCG64(ss)), i, evs)
         with ref.compiled_rollouts():
             row = h.play()
         evs.insert(0, _deal_event(cfg, i, h.deck))

@@ -14,12 +14,11 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hand_settle, hint_rows, one_card, seat_word
+from kaptai.core.play import Console, hint_rows, one_card, settled_description
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
 from kaptai.nineten.cards import format_card, format_hand, parse_card
@@ -128,7 +127,8 @@ class HumanPolicy(Policy):
         return con.ask("discard", parse, legal, hint)
 
 
-def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
+@settled_description
+def describe_hand(st: dict[str, Any], events: Sequence[dict[str, Any]], who: Callable[[int], str]) -> str:
     """One line on how a hand of a record ended (its events, ``deal`` ... ``settle``): the winner,
     the win (self-draw, on another seat's flip, on a discard, or the dealer's natural), the winning
     card, the 頭 (tou) and who pays; or a drawn hand.  ``seat`` is "you".
@@ -140,10 +140,6 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int) -> str:
     >>> describe_hand(evs, 1)
     'seat 0 won on the discard of GC by you (seat 1), who pays: 3 tou'
     """
-    st = hand_settle(events)
-    if st is None:
-        return "the hand did not finish"
-    who = functools.partial(seat_word, me=seat)
     w, kind, card, tou = int(st["winner"]), st.get("win_type", ""), st.get("cards", ""), int(st.get("tou", 0))
     if w < 0 or kind == "drawn":
         return "drawn (流局): the stock ran down to the reserve with no winner; nobody pays"
