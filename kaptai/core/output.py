@@ -112,6 +112,7 @@ def changed_options(rules: Mapping[str, Any] | None, game: str | None = None,
 
     Examples
     --------
+    >>> import kaptai.games  # the registry, which finds a game's presets (the CLI loads it)
     >>> from kaptai.kts.rules import RuleSet
     >>> from kaptai.core.output import changed_options
     >>> changed_options(RuleSet.preset("advanced", claim="any").to_dict(), "kap-tai-shap")
