@@ -63,7 +63,7 @@ from kaptai.core.atlas import (PAIRS, ROLE_KEY, AtlasFeed, AtlasJob, AtlasVarian
                                joint_row, pair_measures, paired_differences, principal_role, split_joint,
                                table_measures)
 from kaptai.core.options import check_count, check_seed
-from kaptai.core.output import _fixed
+from kaptai.core.output import _fixed, sig3
 from kaptai.core.runner import TaskSizes, plan_chunks, run_chunks
 from kaptai.core.stats import rank_with_ties, z_value
 from kaptai.errors import RulesError, quote_token
@@ -1097,8 +1097,6 @@ def _fmt(v: float, measure: str) -> str:
         return f"{100 * v:.2g}%" if v != 0 and abs(v) < 1e-4 else f"{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{v:,.0f}"
-    from kaptai.core.output import sig3
-
     return sig3(v)
 
 

@@ -35,7 +35,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
-from kaptai.errors import KaptaiError, quote_token
+from kaptai.errors import KaptaiError, UsageError, quote_token
 
 __all__ = ["QuitGame", "Console", "can_print", "QUIT_WORDS", "HELP_WORDS", "HINT_WORDS", "hint_rows", "run_session", "FinishedHands",
            "parse_opponents", "seat_policies"]
@@ -106,7 +106,7 @@ class Console:
         for line in lines:
             text = str(line)
             if self.ascii:  # a Chinese name beside its English one or in a list of examples goes; any other is '?'
-                text = _CJK_LISTED.sub("", _CJK_ASIDE.sub("", text)).encode("ascii", "replace").decode("ascii")
+                text = _CJK_LISTED.sub("", without_asides(text)).encode("ascii", "replace").decode("ascii")
             print(text, file=self.out)
         try:
             self.out.flush()
@@ -179,6 +179,16 @@ _CJK_ASIDE = re.compile(r"\s*\([^\x00-\x7f]+\)")
 _CJK_LISTED = re.compile(r"[^\x00-\x7f]+(?:,\s*|(?=\())")
 
 
+def without_asides(text: str) -> str:
+    """``text`` without the names in other characters in brackets after their English ones (an
+    ASCII rendering).
+
+    >>> without_asides("Kap Tai Shap (夾大十), self-drawn (自摸)")
+    'Kap Tai Shap, self-drawn'
+    """
+    return _CJK_ASIDE.sub("", text)
+
+
 def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: int = 3,
               p_win: Sequence[float] | None = None, unit: str = "") -> str:
     """The advisor's best options as one short text block (``unit``: the unit of ``values``,
@@ -218,8 +228,6 @@ def one_card(text: str, parse: Callable[[str], T], what: str = "card",
     ...
     kaptai.errors.UsageError: 'pong' is not asked here: discard a card of your hand
     """
-    from kaptai.errors import UsageError
-
     t = text.strip()
     if t.lower() in words:
         raise UsageError(f"{quote_token(t)} is not asked here: {here}")
@@ -402,8 +410,6 @@ def parse_opponents(text: str, names: Sequence[str], players: int, seat: int) ->
     ...
     kaptai.errors.UsageError: --opponents: unknown policy 'best': expected one of greedy, random
     """
-    from kaptai.errors import UsageError
-
     items = [t.strip() for t in str(text).split(",")]
     for t in items:
         if t not in names:

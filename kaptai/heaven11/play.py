@@ -195,22 +195,18 @@ def describe_hand(st: dict[str, Any], events: Sequence[dict[str, Any]], who: Cal
     >>> describe_hand(evs, 3)
     'seat 0 declared 3C and took 8 tricks (7 needed): over by 1; defenders: seat 1 2, seat 2 2, you (seat 3) 1'
     """
+    from kaptai.heaven11.scoring import score
+
     d, contract, tricks = int(st["declarer"]), str(st["contract"]), [int(t) for t in st["tricks"]]
-    b = parse_bid(contract)
-    level = b[0] if b is not None else 0
+    r = score(contract, [tricks[(d + j) % len(tricks)] for j in range(len(tricks))])  # the declarer's first
     forced = any(e.get("type") == "forced" for e in events)
-    t, need = tricks[d], 4 + level
+    t, need = tricks[d], 4 + r.bid[0]
     head = (f"{who(d)} " + ("(the dealer, all four having passed) was forced to play" if forced else "declared")
             + f" {contract} and took {t} trick{'s' * (t != 1)} ({need} needed)")
     defenders = "; defenders: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(tricks) if s != d)
-    if level == 0 and t == 4 and all(n == 3 for s, n in enumerate(tricks) if s != d):
+    if r.draw:
         return head + ": a draw (4/3/3/3 at level 0), nobody scores" + defenders
-    if t == need:
-        how = "made"
-    elif t < need:
-        how = f"short by {need - t}"
-    else:
-        how = f"over by {t - need}"
+    how = {"match": "made", "short": f"short by {need - t}", "over": f"over by {t - need}"}[r.status]
     return f"{head}: {how}{defenders}"
 
 

@@ -18,12 +18,11 @@ Examples
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hint_rows, one_card
+from kaptai.core.play import Console, hint_rows, one_card, without_asides
 from kaptai.core.review import Decision, observe_script
 from kaptai.errors import KaptaiError, UsageError
 from kaptai.nantong.cards import format_card, parse_card
@@ -269,8 +268,6 @@ def hand_events(players: int, rules: Any, policies: Sequence[Any], *, hands: int
                          hand_class=_table_hand())
 
 
-#: A Chinese name in brackets beside its English one (left out in ASCII).
-_ASIDE = re.compile(r"\s*\([^\x00-\x7f]+\)")
 _HOW = {"self": "self-drawn (自摸)", "discard": "on a discard", "tiancheng": "complete at the deal (天成)"}
 
 
@@ -334,7 +331,7 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = Tru
     if len(res) > len(totals) > 0:
         parts.append(", ".join(who(s) for s in range(len(totals), len(res))) + " sat out (夢家)")
     text = "; ".join(parts)
-    return _ASIDE.sub("", text) if ascii else text
+    return without_asides(text) if ascii else text
 
 
 class _StateWatch:

@@ -41,7 +41,7 @@ _SUMMARY = [
 
 
 def _num(v: float, measure: str) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
+    if _undefined(v):
         return ""
     if math.isinf(v):
         return "∞"

@@ -20,7 +20,7 @@ from kaptai._version import __version__
 from kaptai.core.output import format_estimate
 from kaptai.bigtwo.rules import RuleSet
 from kaptai.core.plotting import with_cjk_font
-from kaptai.report.render import Section, league_skill_table
+from kaptai.report.render import Section, league_caption, league_skill_table
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
 
@@ -225,7 +225,7 @@ def _skill_section(games: int, seed: int, run: dict, progress: bool):
             ("table", skill_difference_table(diffs, 2, "points", per="game"),
              "search minus each field on duplicate deals, points per game (variance ratio: the variance of the "
              "difference under independent deals over that under duplicate deals)"),
-            ("table", table, (f"The league (kaptai league, seats rotated, {hands:,} hands a policy asked for, rounded up to whole deals: the hands column): EV per game, "
+            ("table", table, (league_caption(hands) + ": EV per game, "
                               "P(win) and the difference from the best other policy of the table (paired over the "
                               "same deals)")),
         ],

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from kaptai.core.output import sig3
 from kaptai.errors import RulesError, quote_token
 
 __all__ = ["SESSIONS", "CRITERIA", "LUCK_SHARE", "session_hands", "variant_unit", "variant_differences",
@@ -461,8 +462,6 @@ def _value_text(v: float, measure: str, signed: bool = False) -> str:
         return f"{sign}{100 * v:.2f}%"
     if measure == "hands_until_skill_shows":
         return f"{sign}{v:,.0f}"
-    from kaptai.core.output import sig3
-
     return sign + sig3(v)
 
 

@@ -278,6 +278,7 @@ def _skill_section(players, hands, seed, run, progress):
     from kaptai.kts.config import SEARCH_SAMPLES, SEARCH_SAMPLES_ADVANCED, SEARCH_Z
     from kaptai.kts.league import _money_units, policy_league
     from kaptai.report.render import (
+        league_caption,
         league_skill_table,
         skill_difference_table,
         skill_difference_text,
@@ -329,7 +330,7 @@ def _skill_section(players, hands, seed, run, progress):
             ("table", skill_seat_table(seats, 3, [f"dealer + {k}" if k else "dealer" for k in range(4)], rules=True),
              "search minus each field at each seat from the dealer, same deals, per hand in antes (traditional) or "
              "points (advanced), paired 95% intervals"),
-            ("table", table, (f"The league (kaptai league, seats rotated, {n:,} hands a policy asked for, rounded up to whole deals: the hands column): EV per hand, P(win) and "
+            ("table", table, (league_caption(n) + ": EV per hand, P(win) and "
                               "the difference from the best other policy of the table (paired over the same deals)")),
             *[("p", p) for p in _skill_shortfall(lg)],
         ],

@@ -344,6 +344,7 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
     )
     from kaptai.report.render import (
         checkpoint_subdir,
+        league_caption,
         league_skill_table,
         report_step,
         skill_difference_table,
@@ -389,10 +390,9 @@ def skill_section(hands: int, seed: int, run: dict, progress: bool):
          "variance of the difference under independent deals over that under duplicate deals)"),
         ("table", skill_seat_table(seats, 3, ("dealer", "下家 (seat 1)", "seat 2")),
          "search minus each field at each seat (0 = the dealer), same deals, paired 95% intervals"),
-        ("table", table, f"The league (kaptai league, seats rotated, {n:,} hands a policy asked for, rounded up to whole deals: the hands column): P(win), win share (the "
-                         f"policy's hand wins over a fair share of them, so 1 = 1 / players and 1.4 = 40% more than "
-                         f"its share) and the difference from the best other policy of the table (paired over the "
-                         f"same deals)"),
+        ("table", table, league_caption(n) + ": P(win), win share (the policy's hand wins over a fair "
+                         "share of them, so 1 = 1 / players and 1.4 = 40% more than its share) and the difference "
+                         "from the best other policy of the table (paired over the same deals)"),
     ])
     return sec, {"skill_league": lg, "skill_differences": pd.DataFrame(diffs), "skill_seats": pd.DataFrame(seats)}
 

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Section", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir", "write_atomic",
-           "report_format"]
+__all__ = ["Section", "league_caption", "to_html", "to_markdown", "figure_png", "report_step", "checkpoint_subdir",
+           "write_atomic", "report_format"]
 
 
 def report_format(out, fmt: str | None, checkpoint=None) -> str:
@@ -81,6 +81,17 @@ def report_step(progress: bool, text: str) -> None:
 def checkpoint_subdir(run: dict, name: str):
     """Checkpoint sub-folder of one simulation of a report (None without ``--checkpoint``)."""
     return None if run.get("checkpoint") is None else os.path.join(os.fspath(run["checkpoint"]), name)
+
+
+def league_caption(hands: int) -> str:
+    """The head of a report's league table caption: the hands asked for a policy, which the
+    league rounds up to whole deals (the table's ``hands`` column).
+
+    >>> league_caption(8000)
+    'The league (kaptai league, seats rotated, 8,000 hands a policy asked for, rounded up to whole deals: the hands column)'
+    """
+    return (f"The league (kaptai league, seats rotated, {hands:,} hands a policy asked for, rounded up to whole "
+            "deals: the hands column)")
 
 
 def league_skill_table(lg: pd.DataFrame, metrics: tuple[str, ...], digits: int) -> pd.DataFrame:
