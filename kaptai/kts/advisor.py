@@ -391,9 +391,9 @@ def advise(
       distance -1).
     - 9 tiles (7) with ``offered`` (the previous player's discard): a row ``no_claim``
       (stand on the hand; the offered tile is then dead) and one row ``claim`` per discard
-      after taking it, from the hand held before the claim (the exchange: the claimed tile
-      goes back only as a second copy held before) (the offered tile is no longer unseen either way, so both sides use
-      the same pool); if the hand plus the offered tile is a win, the first row is
+      after taking it, each a tile of the hand held before the claim (the exchange: the
+      claimed tile goes back only as a second copy held before); the offered tile is no
+      longer unseen either way, so both sides use the same pool; if the hand plus the offered tile is a win, the first row is
       ``claim_win`` (p 1, score without the self-draw point, distance -1).  Ties go to not
       claiming.
     - 9 tiles (7) without ``offered``: InvalidHandError -- there is no decision to rank
