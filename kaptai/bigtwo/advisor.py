@@ -645,12 +645,42 @@ def advise_view(view: Any, *, samples: int | None, seed: int, budget_ms: float =
     >>> a["labels"] == list(advice(v, samples=20, seed=0).play), a["samples"]
     (True, 20)
     """
+    pos, sampled = _view_sampled(view, samples, seed, budget_ms, history)
+    return _arrays(pos, *sampled)
+
+
+def advise_view_table(view: Any, *, samples: int | None, seed: int, budget_ms: float = DEFAULT_BUDGET_MS,
+                      history: bool | None = None) -> pd.DataFrame:
+    """:func:`advise`'s table of the position a :class:`kaptai.bigtwo.policies.PlayerView` shows
+    (the numbers of :func:`advise_view`): what ``kaptai play``'s hint shows.
+
+    The options are the view's: the opening lead holds the view's ``opening_card`` (the engine's,
+    which may be ♣3 under ``malaysian_3p`` with ♦3 face down, or none at a later hand under
+    ``first_lead='previous_winner'``), and the cards publicly out of play (:func:`out_of_play`)
+    are in no layout.
+
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> hand = "3C 4D 4C 5D 5C 6D 6C 7D 7C 8D 8C 9D 9C TD TC JD JC"   # 3D is face down: 3C leads
+    >>> v = make_view(hand, rules={"players": 3, "malaysian_3p": True}, cards_left=(17, 17, 17), opening_card=1)
+    >>> df = advise_view_table(v, samples=4, seed=0)
+    >>> sorted(df.play) == sorted(str(p) for p in v.options), all("3C" in p.split() for p in df.play)
+    (True, True)
+    >>> df.attrs["played"]
+    '3D'
+    """
+    pos, sampled = _view_sampled(view, samples, seed, budget_ms, history)
+    return _frame(pos, sampled, check_seed(seed))
+
+
+def _view_sampled(view: Any, samples: int | None, seed: int, budget_ms: float,
+                  history: bool | None) -> tuple[_Position, tuple[np.ndarray, PairedResult]]:
+    """The checked position of a view (with its history when :func:`uses_history`) and its sample."""
+    start = time.perf_counter()
     pos, seed, samples = _view_position(view, samples, seed)
     budget_ms = check_budget_ms(budget_ms)
     if uses_history(view, history):
         pos = _with_view_history(pos, view)
-    cands, res = _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms)
-    return _arrays(pos, cands, res)
+    return pos, _sample(pos, seed=seed, samples=samples, budget_ms=budget_ms, start=start)
 
 
 def uses_history(view: Any, history: bool | None = None) -> bool:
@@ -680,11 +710,42 @@ def _view_position(view: Any, samples: int | None, seed: int) -> tuple[_Position
         raise InvalidHandError("hand is empty: give the cards you hold")
     tbm = view.trick_mask if not view.leading else None
     tb = tuple(c for c in range(N_CARDS) if tbm and tbm >> c & 1)
-    played = view.played & ~(tbm or 0)
+    played = (view.played | out_of_play(view)) & ~(tbm or 0)
     pl = tuple(c for c in range(N_CARDS) if played >> c & 1)
     by = (view.trick_seat - s) % N if tbm else None
     left = [view.cards_left[(s + j) % N] for j in range(1, N)]
-    return _position(cfg, h, pl, tb, by, left, bool(tb)), seed, samples
+    pos = _position(cfg, h, pl, tb, by, left, bool(tb))
+    if view.leading:  # the card the lead must hold is the engine's (view.opening_card), not derived again
+        pos = replace(pos, must=0 if view.opening_card is None else 1 << view.opening_card)
+    return pos, seed, samples
+
+
+def out_of_play(view: Any) -> int:
+    """The cards publicly out of play that are not among ``view.played``: the advisor takes them as
+    played (out of every layout), so that it prices the position the engine is in.
+
+    Under ``malaysian_3p`` the lowest card (♦3) may be out of play before the first lead: its
+    holder swapped it for the face-down card (``view.dead``), or it is the face-down card itself
+    (nothing played, and the lead is not the lowest card's: under ``first_lead='lowest_card'``
+    its holder would lead, and with the lowest card face down the lowest card held leads, the
+    view's ``opening_card``).
+
+    >>> from kaptai.bigtwo.engine_reference import make_view
+    >>> rules = {"players": 3, "malaysian_3p": True}
+    >>> v = make_view("3C 4D 9S", rules=rules, cards_left=(3, 17, 17), opening_card=1)
+    >>> format_cards([c for c in range(N_CARDS) if out_of_play(v) >> c & 1])   # 3D face down
+    '3D'
+    >>> out_of_play(make_view("3D 4D 9S", rules=rules, cards_left=(3, 17, 17), opening_card=0))
+    0
+    """
+    info = rules_info(view.rules)
+    out = view.dead & ~view.played
+    low = 1 << info.lowest
+    if (view.rules.malaysian_3p and view.leading and not view.played and not view.hand_mask & low
+            and (view.rules.first_lead == "lowest_card"
+                 or (view.opening_card is not None and view.opening_card != info.lowest))):
+        out |= low
+    return out
 
 
 def _frame(pos: _Position, sampled: tuple[np.ndarray, PairedResult], seed: int) -> pd.DataFrame:

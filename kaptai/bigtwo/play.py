@@ -22,7 +22,6 @@ kaptai.errors.UsageError: 3D does not beat 8D, the single to beat (by seat 3): p
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,7 +32,7 @@ from kaptai.core.review import Decision, carry_before
 from kaptai.errors import UsageError
 
 __all__ = ["GAME", "HumanPolicy", "advice", "parse_move", "why_illegal", "move_label", "decisions", "table_header",
-           "hand_events", "show_cards", "describe_hand", "advisor_view"]
+           "hand_events", "show_cards", "describe_hand"]
 
 GAME = "big-two"
 #: How many options the list after a refusal shows at most.
@@ -187,55 +186,8 @@ def advice(view: PlayerView, *, samples: int | None = 32, seed: int = 0, budget_
     """
     from kaptai.bigtwo import advisor
 
-    view = advisor_view(view)
-    N, s = view.players, view.seat
-    left = [view.cards_left[(s + j) % N] for j in range(1, N)]
-    kwargs: dict[str, Any] = {"samples": samples} if samples is not None else {"budget_ms": budget_ms}
-    if advisor.uses_history(view, history):
-        # the hand's plays and passes: the advisor weighs its layouts by them (as advise --history)
-        return advisor.advise(format_cards(list(view.hand)), history=advisor.typed_history(view), cards_left=left,
-                              players=N, rules=view.rules, seed=seed, **kwargs)
-    tb = view.trick_mask if not view.leading else None
-    played = view.played & ~(tb or 0)
-    kw: dict[str, Any] = {}
-    if tb:
-        kw = {"to_beat": format_cards(_mask_ids(tb)), "by": (view.trick_seat - s) % N}
-    df = advisor.advise(format_cards(list(view.hand)), played=format_cards(_mask_ids(played)), cards_left=left,
-                        players=N, rules=view.rules, seed=seed, **kw, **kwargs)
-    if _opening_held_low(view):  # the advisor leads freely: keep the leads holding the card they must hold
-        keep = {move_label(view, m) for m in view.option_masks}
-        df = df[df.play.isin(keep)].reset_index(drop=True)
-    return df
-
-
-def _opening_held_low(view: PlayerView) -> bool:
-    """The opening lead must hold a card other than the lowest (Malaysian 3-player, the lowest
-    card face down: the lowest card held leads), which the advisor cannot be told."""
-    return bool(view.leading and view.opening_card is not None
-                and view.opening_card != rules_info(view.rules).lowest)
-
-
-def advisor_view(view: PlayerView) -> PlayerView:
-    """``view`` with the cards publicly out of play among its ``played``: the advisor prices the
-    position the engine is in.
-
-    Under ``malaysian_3p`` the lowest card (♦3) may be out of play before the first lead: its
-    holder swapped it for the face-down card (``view.dead``), or it is the face-down card
-    itself.  Then the first lead is not the lowest card's holder's with the lowest card in it
-    (the rules page, §2: the holder who swapped leads, freely; with the lowest card face down,
-    the lowest card held leads), which the advisor takes for an impossible position when
-    nothing has been played: typed as played, the card is out of the layouts and the lead is
-    free.  The dead card stays in ``dead`` (the hand's record is not typed then, as before).
-    """
-    info = rules_info(view.rules)
-    out = view.dead & ~view.played
-    low = 1 << info.lowest
-    if (view.rules.malaysian_3p and view.leading and not view.played and not view.hand_mask & low
-            and (view.rules.first_lead == "lowest_card" or _opening_held_low(view))):
-        out |= low  # nothing played, the lead not the lowest card's holder's: it is out of play
-    if not out:
-        return view
-    return dataclasses.replace(view, played=view.played | out)
+    kwargs: dict[str, Any] = {"samples": samples} if samples is not None else {"samples": None, "budget_ms": budget_ms}
+    return advisor.advise_view_table(view, seed=seed, history=history, **kwargs)
 
 
 class HumanPolicy(Policy):
@@ -395,7 +347,6 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             n = len(view.options) + int(view.can_pass)
             if n < 2:
                 continue
-            view = advisor_view(view)  # a Malaysian swap's lowest card among the cards out of play
             mask = 0 if choice is None else sum(1 << c for c in choice)
             yield Decision(hand=hand.index, seat=view.seat, index=k, kind="play", view=view,
                            made=move_label(view, mask), options=n,
@@ -416,26 +367,9 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
     from kaptai.bigtwo.advisor import advise_view
 
     a = advise_view(d.view, samples=samples, seed=seed)
-    if _opening_held_low(d.view):
-        a = _legal_only(a, {move_label(d.view, m) for m in d.view.option_masks})
     return {"labels": a["labels"], "value": a["ev"], "vs_best": a["vs_best"], "vs_low": a["vs_best_low"],
             "vs_high": a["vs_best_high"], "p_win": a["p_win"], "samples": int(a["samples"]),
             "paired": a["paired"], "index": [int(i) for i in a["index"]]}
-
-
-def _legal_only(a: dict[str, Any], keep: set[str]) -> dict[str, Any]:
-    """The advisor's arrays (:func:`kaptai.bigtwo.advisor.advise_view`) cut to the rows whose play
-    is in ``keep``, each row's difference to the best kept row taken again on the same layouts."""
-    import numpy as np
-
-    rows = [i for i, lab in enumerate(a["labels"]) if lab in keep]
-    if len(rows) == len(a["labels"]):
-        return a
-    res, idx = a["paired"], [int(a["index"][i]) for i in rows]
-    vs = np.array([res.diff(j, idx[0]) if j != idx[0] else (0.0, 0.0, 0.0) for j in idx], dtype=np.float64)
-    return {**a, "labels": [a["labels"][i] for i in rows], "ev": np.asarray(a["ev"])[rows],
-            "vs_best": vs[:, 0], "vs_best_low": vs[:, 1], "vs_best_high": vs[:, 2],
-            "p_win": np.asarray(a["p_win"])[rows], "index": idx}
 
 
 @settled_description

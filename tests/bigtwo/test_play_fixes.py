@@ -157,3 +157,37 @@ def test_hint_names_its_unit():
     P.HumanPolicy(con, hint_samples=8).choose(v)
     hint = next(x for x in con.out.getvalue().splitlines() if x.startswith("hint (advisor)"))
     assert UNIT == "points x stake" and hint.count(f" {UNIT} P(win)") == 3, hint
+
+
+@pytest.mark.parametrize("players, rules, swap", [
+    (3, {"malaysian_3p": True}, "always"), (3, {"malaysian_3p": True}, "never"),
+    (4, {"first_lead": "previous_winner"}, "policy"), (4, {}, "policy"),
+])
+def test_the_advisor_prices_exactly_the_engines_options(players, rules, swap, tmp_path):
+    """At every decision of recorded hands (a Malaysian swap, the lowest card face down, a later
+    hand under first_lead=previous_winner whose opening is free), the advisor's rows are the
+    view's legal options, no more and no fewer: no filtering after the fact."""
+    from kaptai.records import record_hands
+
+    path = tmp_path / "r.jsonl"
+    record_hands("big-two", path, players=players, rules=rules, hands=3, seed=5, policies="greedy",
+                 malaysian_swap=swap)
+    rec = P.read(path)
+    n = 0
+    for d in P.decisions(rec):
+        legal = {P.move_label(d.view, m) for m in d.view.option_masks} | ({"PASS"} if d.view.can_pass else set())
+        assert set(P.evaluate(d, samples=2, seed=0)["labels"]) == legal, (d.hand, d.index)
+        n += 1
+        if n >= 40:
+            break
+    assert n >= 10
+
+
+def test_a_later_hands_opening_under_previous_winner_is_free():
+    """first_lead=previous_winner, a later hand: the view's opening is free (no opening card);
+    the hint lists leads without 3D too (it once required 3D, as a match's first hand does)."""
+    v = make_view("3D 4C 5C 6H 7S 8S 9S 9H TD JD QC KD AS", rules={"first_lead": "previous_winner"})
+    assert v.opening_card is None and v.leading
+    df = P.advice(v, samples=4)
+    assert sorted(df.play) == sorted(str(p) for p in v.options)
+    assert any("3D" not in p.split() for p in df.play)
