@@ -649,7 +649,7 @@ class _Engine:
             (self._seat_at(T, i), ids(p)) for i, p in enumerate(T.t_plays))
         view = PlayerView(seat, "play", ids(T.hands[seat]), dealer, tuple(self.calls), 5 * T.level + T.trump, T.declarer, T.level,
                           T.trump, trick, tuple(ids(m) for m in opts), tuple(T.tricks), ids(T.played), tuple(T.voids),
-                          self.rs)
+                          self.rs, tuple((s, ids(m)) for s, m, _lead in self.hist))
         choice = self.policies[seat].play(view)
         try:
             cards = parse_cards(choice)

@@ -1,7 +1,10 @@
 """Heaven Eleven (天牌十一) at the terminal, and its decisions reviewed (``kaptai play`` / ``kaptai review``).
 
 * :class:`HumanPolicy` -- bids (``3S``, ``1NT``, ``pass``) and plays (``AS`` or ``4C 5C``) typed by a
-  person on a :class:`kaptai.core.play.Console`;
+  person on a :class:`kaptai.core.play.Console`, with the advisor's hint at both;
+* :func:`play_inputs` / :func:`play_advice` -- the advisor's inputs at a play from the seat's view
+  (its ``history``: the plays in order), and its table: the hint at a play and the review price a
+  play the same way;
 * :func:`decisions` / :func:`evaluate` -- every bid and play of a record, replayed in the
   reference engine (:mod:`kaptai.heaven11.records`), valued by :func:`kaptai.heaven11.advisor.advise_bid`
   and :func:`kaptai.heaven11.advisor.advise_play` (the auction and the plays in order come from
@@ -19,18 +22,19 @@ kaptai.errors.UsageError: 1C does not beat the standing bid 2H
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from kaptai.core.play import Console, hint_rows, settled_description
 from kaptai.core.review import Decision, carry_before, observe_script
-from kaptai.errors import UsageError
+from kaptai.errors import KaptaiError, UsageError
 from kaptai.heaven11.cards import MAX_LEVEL, NT, bid_code, card_suit, format_bid, format_cards, parse_bid, parse_cards
 from kaptai.heaven11.policies import PlayerView, Policy
 
 __all__ = ["GAME", "HumanPolicy", "parse_bid_text", "legal_calls", "why_illegal", "describe_hand", "decisions",
-           "evaluate", "read", "play_command", "review_command"]
+           "evaluate", "read", "play_command", "review_command", "play_inputs", "play_advice"]
 
 GAME = "heaven-eleven"
 
@@ -135,6 +139,64 @@ def bid_advice(view: PlayerView, rules: Any, *, samples: int, seed: int) -> Any:
     return df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
 
 
+def play_inputs(view: PlayerView) -> dict[str, Any]:
+    """The advisor's inputs at a play decision from the seat's view, as :func:`play_advice` takes
+    them: the seat's dealt cards (those held and those it played), the plays so far in order
+    (comma-separated, ``view.history``), the auction and the dealer.  The auction is the deal
+    played's (a passed-out deal is redealt: its passes are no part of it); with no bid in it (a
+    forced 0C after four passes, or a contract fixed by the rules) it is None.
+
+    >>> from kaptai.heaven11.policies import PlayerView
+    >>> hand = tuple(parse_cards("2C 3C 4C"))
+    >>> v = PlayerView(2, "play", hand, 1, ((1, 7), (2, None), (3, None), (0, None)), 7, 1, 1, 2, (), (), (0,) * 4,
+    ...                tuple(parse_cards("AH KH")), (0,) * 4, None, ((1, tuple(parse_cards("AH KH"))),))
+    >>> play_inputs(v)
+    {'dealt': '2C 3C 4C', 'plays': 'KH AH', 'auction': '1H PASS PASS PASS', 'dealer': 1}
+    """
+    mine = [c for s, cards in view.history if s == view.seat for c in cards]
+    calls = [c for _s, c in view.auction]
+    auction = " ".join("PASS" if c is None else _bid_text(c) for c in calls) if any(c is not None for c in calls) else None
+    return {"dealt": format_cards(sorted((*view.hand, *mine))),
+            "plays": ", ".join(format_cards(sorted(cards)) for _s, cards in view.history), "auction": auction,
+            "dealer": int(view.dealer)}
+
+
+def play_advice(view: PlayerView, rules: Any, *, dealt: Any, plays: str, auction: str | None, dealer: int,
+                samples: int, seed: int) -> Any:
+    """The advisor's plays at a play decision, best first (the scoring in force): the contract,
+    the declarer and the seat from ``view``, the rest as :func:`play_inputs` gives them."""
+    from kaptai.heaven11.advisor import advise_play
+
+    kw: dict[str, Any] = {"auction": auction, "dealer": dealer} if auction else {}
+    df = advise_play(dealt, contract=_bid_text(5 * view.level + view.trump), declarer=view.declarer, seat=view.seat,
+                     plays=plays or None, rules=rules, samples=samples, seed=seed, **kw)
+    df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
+    return df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _wrap(text: str, width: int = 100) -> str:
+    """A hint of many options (:func:`kaptai.core.play.hint_rows`) on lines of about ``width``
+    characters, an option never split.
+
+    >>> print(_wrap("hint (advisor): 1. AS  score +1.00 points   2. KS  score +0.50 points", 50))
+    hint (advisor): 1. AS  score +1.00 points
+                    2. KS  score +0.50 points
+    """
+    head = "hint (advisor): "
+    if not text.startswith(head):
+        return text
+    lines: list[str] = []
+    line = ""
+    for item in re.split(r"   (?=\d+\. )", text[len(head):]):
+        if line and len(head) + len(line) + 3 + len(item) > width:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line}   {item}" if line else item
+    lines.append(line)
+    return "\n".join((head if i == 0 else " " * len(head)) + x for i, x in enumerate(lines))
+
+
 class HumanPolicy(Policy):
     """A seat played by a person at the terminal."""
 
@@ -181,7 +243,22 @@ class HumanPolicy(Policy):
                 raise UsageError(why_illegal(view, ids, self.rules))
             return tuple(masks[m])
 
-        return con.ask("play", parse, legal, None)
+        return con.ask("play", parse, legal, lambda: self._play_hint(view))
+
+    def _play_hint(self, view: PlayerView) -> str:
+        """Every legal play with the advisor's value, best first, each as the person types it."""
+        from kaptai.heaven11.records import UNIT
+
+        if sorted(c for _s, cards in view.history for c in cards) != sorted(view.played):
+            raise KaptaiError("the hand's plays in order are not known here (a view built without its history)")
+        x = play_inputs(view)
+        df = play_advice(view, self.rules, **x, samples=self.hint_samples, seed=len(view.played))
+        masks = {sum(1 << c for c in o): o for o in view.options}
+        rows = [(sum(1 << c for c in parse_cards(lab)), float(v)) for lab, v in zip(df.option, df.value)]
+        if sorted(m for m, _ in rows) != sorted(masks):  # never offer a play the prompt would refuse
+            raise KaptaiError(f"the advisor priced {len(rows)} plays, not the {len(masks)} legal plays here")
+        return _wrap(hint_rows([format_cards(masks[m]) for m, _ in rows], [v for _, v in rows], "score",
+                               top=len(rows), unit=UNIT))
 
 
 @settled_description
@@ -243,17 +320,12 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             else:
                 if len(view.options) < 2:
                     continue
-                plays = [e["cards"] for e in before if e["type"] == "play"]
-                calls = [e for e in before if e["type"] in ("bid", "pass")]
-                forced = any(e["type"] == "forced" for e in before)
-                auction = None if forced else " ".join("PASS" if e["type"] == "pass" else e["bid"] for e in calls)
                 made = format_cards(sorted(parse_cards(move)))
                 yield Decision(hand.index, view.seat, k, "play", view, made, len(view.options),
                                format_cards(sorted(view.hand)),
                                f"contract {_bid_text(5 * view.level + view.trump)} by seat {view.declarer}; this "
                                "play: " + (", ".join(f"{s}: {format_cards(sorted(c))}" for s, c in view.trick) or "lead"),
-                               {"rules": cfg.rules, "dealt": dealt, "plays": ", ".join(plays), "auction": auction,
-                                "dealer": int(deal["dealer"])})
+                               {"rules": cfg.rules, **play_inputs(view)})
             k += 1
 
 
@@ -263,7 +335,6 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
     measures on them; a bid's sums hold both scorings, the rows are the scoring in force's)."""
     from kaptai.core.advise import capture_paired
     from kaptai.core.review import match_options
-    from kaptai.heaven11.advisor import advise_play
 
     v = d.view
     with capture_paired() as got:
@@ -271,11 +342,8 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
             df = bid_advice(v, d.extra["rules"], samples=samples, seed=seed)
         else:
             x = d.extra
-            kw: dict[str, Any] = {"auction": x["auction"], "dealer": x["dealer"]} if x["auction"] else {}
-            df = advise_play(x["dealt"], contract=_bid_text(5 * v.level + v.trump), declarer=v.declarer,
-                             seat=v.seat, plays=x["plays"] or None, rules=x["rules"], samples=samples, seed=seed, **kw)
-            df.attrs = {}  # the table's attrs are not needed here, and pandas copies them into every column taken
-            df = df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
+            df = play_advice(v, x["rules"], dealt=x["dealt"], plays=x["plays"], auction=x["auction"],
+                             dealer=x["dealer"], samples=samples, seed=seed)
     df.attrs = {}
     res = got[-1]
     k = res.sums.shape[1]
@@ -308,7 +376,8 @@ def play_command(args: Any, game: Any) -> Any:
     header = make_header(GAME, cfg.rules.to_dict(), 4, [getattr(x, "name", str(x)) for x in pols], UNIT,
                          seed=args.seed, hands=args.hands, bidding=bids)
     con.say(f"Heaven Eleven, you are seat {args.seat}; the others play {', '.join(opp)} and bid 'expected'. "
-            "Call 3S / 1NT / pass; play cards (AS, or 4C 5C); ? lists the legal moves, quit stops.")
+            "Call 3S / 1NT / pass; play cards (AS, or 4C 5C); ? lists the legal moves, hint asks the advisor, "
+            "quit stops.")
     # the session is one engine run: it hands each hand over to ``kept`` as soon as it is over,
     # so at quit the finished hands are kept
     kept = FinishedHands()

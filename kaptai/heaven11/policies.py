@@ -60,6 +60,9 @@ class PlayerView:
         Per seat, a 4-bit mask of the suits it has publicly shown to be void in.
     rng : kaptai.core.sampling.RandomStream
         The engine's stream: a policy that needs randomness must draw from it.
+    history : tuple of (int, tuple of int)
+        Every play of the hand so far in order, (seat, cards), this play's too (empty in the
+        auction and where a view is built by hand): what the advisor of plays takes as ``plays``.
     """
 
     seat: int
@@ -77,6 +80,7 @@ class PlayerView:
     played: tuple
     voids: tuple
     rng: Any
+    history: tuple = ()
 
 
 class Policy:
