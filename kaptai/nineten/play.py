@@ -1,7 +1,9 @@
 """Nine-ten (九十) at the terminal, and its decisions reviewed (``kaptai play`` / ``kaptai review``).
 
 Discarding is the game's only decision (claims and dead cards are mandatory): a person types
-the card to throw (``RK``, or its Chinese name); :func:`decisions` replays a record in the
+the card to throw (``RK``, or its Chinese name), and every seat's moves (discards, flips, claims,
+dead cards, the bonus flip) are told as they happen (:func:`narrate`, in the words of
+:class:`Narration`); :func:`decisions` replays a record in the
 reference engine (:mod:`kaptai.nineten.records`) and :func:`evaluate` values each discard with
 :func:`kaptai.nineten.advisor.advise_view` (the whole public position: every seat's face-up and dead
 cards, and the hand's record of discards, which the search's inference reads).
@@ -15,17 +17,19 @@ Examples
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from kaptai.core.play import Console, hint_rows, one_card, settled_description
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
-from kaptai.nineten.cards import format_card, format_hand, parse_card
+from kaptai.nineten.cards import N_KINDS, format_card, format_hand, parse_card
 from kaptai.nineten.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "show", "advice", "why_illegal", "describe_hand", "decisions", "evaluate", "read",
-           "play_command", "review_command"]
+__all__ = ["GAME", "HumanPolicy", "Narration", "narrate", "show", "advice", "why_illegal", "describe_hand", "decisions",
+           "evaluate", "read", "play_command", "review_command"]
 
 GAME = "nine-ten"
 
@@ -93,15 +97,170 @@ def why_illegal(view: PlayerView, k: int) -> str:
     return f"{name} cannot be discarded here (legal: {opts})"
 
 
+class Narration:
+    """The lines that tell the person at seat ``me`` a hand's events as they happen: called with
+    each event as a record writes it (:mod:`kaptai.nineten.records`: ``deal``, ``natural``,
+    ``discard``, ``flip``, ``claim``, ``dead``, ``waste``, ``bonus``), it returns the lines to
+    print now; :meth:`flush` returns what is still held.  A discard or a flip is told in one line
+    with what became of the card (claimed, and by whom, or out of play), so it is held until the
+    next event; the five bonus cards are told together.  Only what the table sees is told: the
+    person's own cards at the deal and the pairs they hold, but not the other seats' hidden ones.
+
+    Examples
+    --------
+    >>> n = Narration(0, ascii=True)
+    >>> n({"type": "deal", "hand": 0, "dealer": 1, "hands": ["RK RA RA WE", "GC GC WE", "RK YA"]})
+    ['', '== hand 0: seat 1 deals', 'your cards: RK RA RA WE']
+    >>> n({"type": "discard", "seat": 1, "cards": "WE", "forced": False})
+    []
+    >>> n({"type": "waste", "seat": 1, "cards": "WE"})
+    ['seat 1 discards WE: nobody claims it, out of play']
+    >>> n({"type": "flip", "seat": 2, "cards": "RK", "stock_left": 40})
+    []
+    >>> n({"type": "claim", "seat": 2, "cards": "RK"})
+    ['seat 2 flips RK from the stock (40 left) and claims it (a pair)']
+    >>> n({"type": "dead", "seat": 0, "cards": "RK"})
+    ['you must lay your RK face up as a dead card (you also held an unpaired RK; a dead card is discarded before any other card)']
+    >>> n({"type": "discard", "seat": 2, "cards": "WE", "forced": False}), n({"type": "claim", "seat": 0, "cards": "WE"})
+    ([], ['seat 2 discards WE: you claim it (a pair: you now hold 2 of the 5 pairs)'])
+    """
+
+    def __init__(self, me: int, ascii: bool = True, told: set[str] | None = None):
+        self.me, self.ascii = int(me), bool(ascii)
+        #: what has been explained once (shared by a session's hands)
+        self.told: set[str] = set() if told is None else told
+        self.held: list[list[int]] = []  # each seat's cards by kind, from the deal, claims and discards
+        self.offer: tuple[str, int, int, str] | None = None  # (type, seat, kind, its line) being offered
+        self.bonus: list[int] = []
+        self.bonus_seat = -1
+
+    def _who(self, s: int) -> str:
+        return "you" if s == self.me else f"seat {s}"
+
+    def _does(self, s: int, verb: str) -> str:
+        """``'you flip'``, ``'seat 2 flips'``."""
+        return f"you {verb}" if s == self.me else f"seat {s} {verb}s"
+
+    def _their(self, s: int) -> str:
+        return "your" if s == self.me else "its"
+
+    def __call__(self, ev: Mapping[str, Any]) -> list[str]:
+        t = ev.get("type")
+        s = int(ev.get("seat", -1))
+        k = int(parse_card(ev["cards"])) if ev.get("cards") else -1
+        card = show(k, self.ascii) if k >= 0 else ""
+        out: list[str] = []
+        if t == "deal":
+            out += self.flush()
+            self.held = [[0] * N_KINDS for _ in ev["hands"]]
+            for seat, cards in enumerate(ev["hands"]):
+                for tok in str(cards).split():
+                    self.held[seat][int(parse_card(tok))] += 1
+            d = int(ev["dealer"])
+            mine = [show(j, self.ascii) for j in range(N_KINDS) for _ in range(self.held[self.me][j])]
+            out += ["", f"== hand {ev['hand']}: " + ("you deal" if d == self.me else f"seat {d} deals"),
+                    f"your cards: {' '.join(mine)}"]
+        elif t == "natural":
+            out += self.flush()
+            out.append(f"{self._who(s)} {'were' if s == self.me else '(the dealer) was'} dealt five pairs: "
+                       f"a natural, {self._does(s, 'win')}")
+        elif t in ("discard", "flip"):
+            out += self._told_offer()
+            if t == "discard":
+                line = (f"{self._does(s, 'discard')} {self._their(s)} dead card {card}" if ev.get("forced")
+                        else f"{self._does(s, 'discard')} {card}")
+                self.held[s][k] -= 1
+            else:
+                line = f"{self._does(s, 'flip')} {card} from the stock ({ev['stock_left']} left)"
+            self.offer = (str(t), s, k, line)
+        elif t == "waste":
+            line = self._offered(k, s)
+            out.append(f"{line}: nobody claims it, out of play")
+        elif t == "claim":
+            own = self.offer is not None and self.offer[0] == "flip" and self.offer[1] == s
+            line = self._offered(k, -1)
+            self.held[s][k] += 1
+            pairs = sum(x // 2 for x in self.held[s])
+            if pairs >= 5:
+                what = f", {self._their(s)} fifth pair: {self._does(s, 'win')}"
+            elif s == self.me:
+                four = f"; your fourth {card} is kaizhao (開招)" if self.held[s][k] == 4 else ""
+                what = f" (a pair: you now hold {pairs} of the 5 pairs{four})"
+            else:
+                what = " (a pair)"
+            out.append(f"{line} and claim{'' if s == self.me else 's'} it{what}" if own else
+                       f"{line}: {self._does(s, 'claim')} it{what}")
+        elif t == "dead":
+            out += self._told_offer()
+            why = "" if "dead" in self.told else (f" ({self._who(s)} also held an unpaired {card}; a dead card is "
+                                                  "discarded before any other card)")
+            self.told.add("dead")
+            out.append(f"{self._who(s)} must lay {self._their(s)} {card} face up as a dead card{why}")
+        elif t == "bonus":
+            out += self._told_offer()
+            self.bonus.append(k)
+            self.bonus_seat = s
+        return out
+
+    def _offered(self, k: int, origin: int) -> str:
+        """The held line of the card being offered (``k``; ``origin``: its seat, -1 not known), to
+        be told with what became of it (the card alone where the offer was not seen)."""
+        off, self.offer = self.offer, None
+        if off is None or off[2] != k or (origin >= 0 and off[1] != origin):
+            return show(k, self.ascii)
+        return off[3]
+
+    def _told_offer(self) -> list[str]:
+        """The line of a discard or flip not yet told (none, or one)."""
+        off, self.offer = self.offer, None
+        return [] if off is None else [off[3]]
+
+    def flush(self) -> list[str]:
+        """What is still held: a discard or flip not yet told, the bonus cards."""
+        out = self._told_offer()
+        if self.bonus:
+            s = self.bonus_seat
+            held = self.held[s]
+            tou = sum((2 if j == 4 else 1) for j, k in enumerate(self.bonus) if held[k] >= 2)
+            out.append(f"bonus flip for {self._who(s)}: {' '.join(show(k, self.ascii) for k in self.bonus)}, +{tou} "
+                       f"tou (+1 for each of the first four that matches one of {self._their(s)} pairs, +2 if the "
+                       "fifth does)")
+            self.bonus = []
+        return out
+
+
 class HumanPolicy(Policy):
-    """A seat played by a person at the terminal (discards only: the rest is mandatory)."""
+    """A seat played by a person at the terminal (discards only: the rest is mandatory).
+
+    Under :func:`narrate` (``kaptai play`` turns it on) the engine also tells it every event of
+    the hand as it happens (:meth:`notice`): the console prints each seat's discards, flips,
+    claims and dead cards in one short line each (:class:`Narration`)."""
 
     name = "human"
 
     def __init__(self, console: Console, rules: Any, players: int, hint_samples: int = 64):
         self.console, self.rules, self.players, self.hint_samples = console, rules, players, hint_samples
+        self._story: Narration | None = None
+        self._told: set[str] = set()
+
+    def notice(self, me: int, ev: Mapping[str, Any]) -> None:
+        """One event of the hand being played (as its record writes it); seat ``me`` is this
+        policy's.  A ``deal`` starts a hand's narration."""
+        if ev.get("type") == "deal" or self._story is None:
+            self._story = Narration(me, self.console.ascii, self._told)
+        lines = self._story(ev)
+        if lines:
+            self.console.say(*lines)
+
+    def flush(self) -> None:
+        """Tell what the narration still holds (the hand's play is over)."""
+        if self._story is not None:
+            lines = self._story.flush()
+            if lines:
+                self.console.say(*lines)
 
     def discard(self, view: PlayerView) -> int:
+        self.flush()
         con, a = self.console, self.console.ascii
         exposed = "; ".join(f"seat {s}: {_cards(view.exposed[s], a)}" for s in range(len(view.exposed))
                             if view.exposed[s].sum())
@@ -125,6 +284,71 @@ class HumanPolicy(Policy):
                     + f"   search's pick: {df.attrs['pick']}")
 
         return con.ask("discard", parse, legal, hint)
+
+
+@contextmanager
+def narrate() -> Iterator[None]:
+    """While active, the reference engine's hands tell every :class:`HumanPolicy` seat each event
+    as it happens (:meth:`HumanPolicy.notice`): the engine's log rows, decoded as the record
+    decodes them (:mod:`kaptai.nineten.records`), so the person reads what the record will hold.
+    It wraps the engine's play of a hand and its settlement (``_play``, ``_settle``) for hands
+    with a person at the table played in this thread (the same moves: it only tells); replays
+    and the search's rollouts pass through untouched."""
+    from kaptai.core.review import swapped_class
+    from kaptai.nineten import engine_reference as ref
+    from kaptai.nineten.records import _deal_event, _row_event
+
+    me = threading.get_ident()
+    live: list[Any] = [None]  # (the hand being told, its people)
+
+    def people(policies: Sequence[Any]) -> list[tuple[int, HumanPolicy]]:
+        if threading.get_ident() != me:
+            return []
+        return [(s, p) for s, p in enumerate(policies) if isinstance(p, HumanPolicy)]
+
+    def telling(L: Callable[[int, int, int, int], None], who: list[tuple[int, HumanPolicy]]) -> Any:
+        def told(seat: int, action: int, card: int, value: int) -> None:
+            L(seat, action, card, value)
+            ev = _row_event(int(seat), int(action), int(card), int(value))
+            if ev is not None:
+                for s, pol in who:
+                    pol.notice(s, ev)
+
+        return told
+
+    def make_play(base: Any) -> Any:
+        def _play(cfg: Any, codes: Any, h: Any, policies: Any, pcodes: Any, rng: Any, L: Any, i: int) -> Any:
+            who = people(policies)
+            if not who:
+                return base(cfg, codes, h, policies, pcodes, rng, L, i)
+            deal = _deal_event(cfg, i, h.dealer, h.deck)
+            for s, pol in who:
+                pol.notice(s, deal)
+            live[0] = (h, who)
+            try:
+                return base(cfg, codes, h, policies, pcodes, rng, telling(L, who), i)
+            finally:
+                for _s, pol in who:
+                    pol.flush()
+
+        return _play
+
+    def make_settle(base: Any) -> Any:
+        def _settle(cfg: Any, codes: Any, h: Any, winner: int, win: str, source: int, kzwait: bool, L: Any) -> Any:
+            cur = live[0]
+            if cur is None or cur[0] is not h or threading.get_ident() != me:
+                return base(cfg, codes, h, winner, win, source, kzwait, L)
+            live[0] = None
+            try:
+                return base(cfg, codes, h, winner, win, source, kzwait, telling(L, cur[1]))
+            finally:
+                for _s, pol in cur[1]:
+                    pol.flush()
+
+        return _settle
+
+    with swapped_class(ref, "_play", make_play), swapped_class(ref, "_settle", make_settle):
+        yield
 
 
 @settled_description
@@ -213,8 +437,9 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
             "index": match_options(res, {0: df.ev.to_numpy(), 1: df.p_win.to_numpy()}) if res is not None else None}
 
 
-def play_command(args: Any, game: Any) -> Any:
-    """``kaptai play nine-ten``: a person at ``--seat`` against the built-in players."""
+def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
+    """``kaptai play nine-ten``: a person at ``--seat`` against the built-in players (``console``:
+    where to ask, default the terminal); every seat's moves are told as they happen."""
     from kaptai.core.play import FinishedHands, parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.nineten.config import make_config
@@ -227,21 +452,23 @@ def play_command(args: Any, game: Any) -> Any:
     N = cfg.players
     if args.seat >= N:
         raise UsageError(f"--seat {args.seat}: the table has {N} seats (0 to {N - 1})")
-    con = Console(ascii=True if args.ascii else None, hints=args.hints)
+    con = console if console is not None else Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, N, args.seat)
     human = HumanPolicy(con, cfg.rules, N)
     pols = seat_policies(human, opp, args.seat)
     header = make_header(GAME, cfg.rules.to_dict(), N, [getattr(x, "name", str(x)) for x in pols], UNIT,
                          seed=args.seed, hands=args.hands, stake=float(cfg.rules.stake_per_tou))
     con.say(f"nine-ten, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to "
-            "discard (RK, or its name); claims and dead cards are automatic; ? lists the legal discards, quit stops.")
+            "discard (RK, or its name); claims and dead cards are automatic, and every seat's moves are told as they "
+            "happen; ? lists the legal discards, quit stops.")
     # the session is one engine run: it hands each hand over to ``kept`` as soon as it is over,
     # so at quit the finished hands are kept
     kept = FinishedHands()
     events = hand_events(cfg.players, cfg.rules, policies=list(pols), hands=args.hands, seed=args.seed, on_hand=kept)
     # a person's seat makes this the reference engine: its search seats choose in the compiled
-    # twin (the same discards from the same seeds, seconds faster a decision)
-    with compiled_rollouts():
+    # twin (the same discards from the same seeds, seconds faster a decision); narrated, the person
+    # reads every seat's moves as they happen
+    with compiled_rollouts(), narrate():
         df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept,
                          describe=describe_hand)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
