@@ -4,7 +4,9 @@ A person types the card to discard (``5w``, ``qz``), answers a discard (``win``,
 ``pong``, ``pass``: the prompt lists those open, and the header names the seat whose discard it
 is), declares a kong by ``kong`` (when one is open), its card (``4w``) or ``ckong:4w`` (or says
 ``no``), and says yes or no to a self-drawn win and a 起手 set.  Each hand ends with who won it
-and how (:func:`describe_hand`); hints give the advisor's value in its unit (:func:`hint_unit`).
+and how (:func:`describe_hand`); hints give the advisor's value in its unit (:func:`hint_unit`): at a
+discard the advisor's (:func:`advice`), at a claim every answer the prompt takes as the review
+prices it (:func:`claim_hint`).
 :func:`decisions` replays a record in the reference engine (:mod:`kaptai.nantong.records`) and
 :func:`evaluate` values each discard with :func:`kaptai.nantong.advisor.advise` (the concealed
 hand, the own exposed sets, the turned cards and every card face up elsewhere).
@@ -28,8 +30,8 @@ from kaptai.errors import KaptaiError, UsageError
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "show", "advice", "hint_unit", "describe_hand", "hand_events", "decisions",
-           "evaluate", "read", "play_command", "review_command"]
+__all__ = ["GAME", "HumanPolicy", "show", "advice", "hint_unit", "claim_hint", "describe_hand", "hand_events",
+           "decisions", "evaluate", "read", "play_command", "review_command"]
 
 GAME = "nantong"
 
@@ -111,6 +113,28 @@ def hint_unit(rules: Any) -> str:
     return "probability" if rules.settlement == "rank_only" else "points"
 
 
+def claim_hint(view: PlayerView, kind: int, options: Sequence[str], rules: Any, *, samples: int, seed: int,
+               ascii: bool = True) -> str:
+    """The hint at a claim prompt: every answer in ``options`` (what the prompt takes) with its
+    value in the rules' unit (:func:`hint_unit`) and P(win), best first, as the review prices a
+    claim (:func:`kaptai.nantong.claims.evaluate_claim`, ``samples`` layouts from
+    ``seed``; a pong valued by the review's best discard after it, which the hint names).  The
+    view must carry the hand's position (``extra['position']``, :func:`hand_events`' hand)."""
+    from kaptai.nantong.claims import evaluate_claim
+
+    src, pos = view.extra.get("claim_of"), view.extra.get("position")
+    if src is None or pos is None:
+        raise UsageError("this table kept no position to price the answers from")
+    if src[1] != "discard":
+        raise UsageError("the answers to a kong that may be robbed are not priced (only those to a discard)")
+    ev = evaluate_claim(pos[0], pos[1], view.seat, src[0], kind, options, samples=samples, seed=seed)
+    text = hint_rows(ev["labels"], list(ev["value"]), "value", top=len(ev["labels"]), p_win=list(ev["p_win"]),
+                     unit=hint_unit(rules))
+    if ev["after_pong"] is not None:
+        text += f"   (after a pong, discard {show(ev['after_pong'], ascii)})"
+    return text
+
+
 def _yes(t: str) -> bool:
     w = t.strip().lower()
     if w in ("y", "yes"):
@@ -172,7 +196,11 @@ class HumanPolicy(Policy):
                 raise UsageError(f"{w!r} is not open to you here")
             return w
 
-        return self.console.ask(f"answer ({'/'.join(options)})", parse, list(options))
+        def hint() -> str:
+            return claim_hint(view, kind, options, self.rules, samples=self.hint_samples, seed=view.stock_left,
+                              ascii=self.console.ascii)
+
+        return self.console.ask(f"answer ({'/'.join(options)})", parse, list(options), hint)
 
     def self_win(self, view: PlayerView) -> bool:
         self._table(view, "your hand is complete")
@@ -233,7 +261,9 @@ def _table_hand() -> type:
     """The reference hand of a table with a person (:class:`kaptai.nantong.records._Logged`, its
     play unchanged): a view handed to a seat asked to claim says whose card it is
     (``extra['claim_of']``: the seat, and ``'discard'`` or ``'kong'`` for a kong that may be
-    robbed), which the engine's claim call knows and the view alone does not."""
+    robbed), which the engine's claim call knows and the view alone does not, and the hand's
+    position (``extra['position']``: the engine's configuration and
+    :func:`kaptai.nantong.engine_reference.hand_state`) for the claim hint (:func:`claim_hint`)."""
     from kaptai.nantong import records as R
 
     class _TableHand(R._Logged):
@@ -248,9 +278,12 @@ def _table_hand() -> type:
                 self.claim_of = None
 
         def view(self, s: int, last: int | None = None) -> PlayerView:
+            from kaptai.nantong.engine_reference import hand_state
+
             v = super().view(s, last)
             if self.claim_of is not None:
                 v.extra["claim_of"] = self.claim_of
+                v.extra["position"] = (self.cfg, hand_state(self))  # what the claim hint plays out
             return v
 
     return _TableHand

@@ -19,6 +19,10 @@ best chosen on one set of layouts, the loss measured on an independent one.
 :func:`decisions` and :func:`read` are those of :mod:`kaptai.nantong.play`, whose replay keeps the
 reference engine's position at each decision for this adapter.
 
+The discard values and the paired table are :mod:`kaptai.nantong.claims`' (which also prices the
+answers to a discard, for ``kaptai play nantong``'s hint at a claim prompt; the review itself
+grades discards only).
+
 Examples
 --------
 >>> import os, tempfile
@@ -42,48 +46,19 @@ import numpy as np
 
 from kaptai.core.review import Decision
 from kaptai.errors import UsageError
-from kaptai.nantong.cards import format_card
-from kaptai.nantong.config import NET_SCALE
+from kaptai.nantong.claims import answer, discard_values
 from kaptai.nantong.play import decisions, read
 
-__all__ = ["ADVISORS", "decisions", "read", "evaluate", "option_values", "answer", "review_adapter", "review_command"]
+__all__ = ["ADVISORS", "decisions", "read", "evaluate", "option_values", "answer", "review_adapter",
+           "review_command"]
 
 
 def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The labels of a discard's options (every kind held, in kind order), the seat's net in the
-    settlement's unit and its share of the hand win, each of shape ``(options, layouts)``; the
-    layouts drawn from ``numpy.random.PCG64(seed)``."""
-    from kaptai.nantong._engine import search_values
-
+    """:func:`discard_values` of a reviewed discard, the layouts drawn from ``numpy.random.PCG64(seed)``."""
     x = d.extra
     if x.get("state") is None:
         raise UsageError(f"hand {d.hand}, seat {d.seat}: the replay kept no position for this decision")
-    opts = [k for k in range(len(d.view.hand)) if d.view.hand[k]]
-    nets, wins = search_values(x["cfg"], x["state"], int(d.seat), opts, np.random.PCG64(int(seed)), int(layouts))
-    return ([format_card(k) for k in opts], np.asarray(nets, dtype=np.float64) / NET_SCALE,
-            np.asarray(wins, dtype=np.float64) / NET_SCALE)
-
-
-def answer(labels: list[str], v: np.ndarray, win: np.ndarray) -> dict[str, Any]:
-    """The review's answer from values ``v`` and win shares ``win``, ``(options, layouts)``:
-    labels best first (the highest mean; the first of equal ones in option order), each option's
-    mean value, its paired difference to the best with a 95% interval, P(win) (the share of
-    layouts the seat wins), and the paired sums (``paired``) with each label's option in them
-    (``index``).
-
-    >>> v = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 4.0, 8.0]])
-    >>> ev = answer(["p", "q", "r"], v, (v > 0) * 1.0)
-    >>> ev["labels"], ev["index"], [float(x) for x in ev["vs_best"]], [round(float(x), 3) for x in ev["p_win"]]
-    (['r', 'p', 'q'], [2, 0, 1], [0.0, -2.0, -4.0], [0.667, 1.0, 0.0])
-    """
-    from kaptai.core.advise import PairedResult
-
-    m, s = v.shape
-    res = PairedResult(s, v.sum(axis=1)[None, :], (v * v).sum(axis=1)[None, :], v @ v.T, "fixed", 1, 0.0, s, None)
-    order = [int(i) for i in np.argsort(-res.means(0), kind="stable")]
-    vs, lo, hi = (x[order] for x in res.vs_best())
-    return {"labels": [labels[i] for i in order], "value": res.means(0)[order], "vs_best": vs, "vs_low": lo,
-            "vs_high": hi, "p_win": (win > 0).mean(axis=1)[order], "samples": s, "paired": res, "index": order}
+    return discard_values(x["cfg"], x["state"], int(d.seat), layouts, np.random.PCG64(int(seed)))
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:

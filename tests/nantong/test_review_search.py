@@ -22,6 +22,7 @@ from kaptai.errors import KaptaiError
 from kaptai.nantong import _engine, play
 from kaptai.nantong import engine_reference as er
 from kaptai.nantong import review_search as RS
+from kaptai.nantong.cards import format_card
 from kaptai.nantong.records import record_hands
 from ..conftest import SLOW_SCALE as SCALE  # KAPTAI_SLOW_SCALE, default in tests/conftest.py
 
@@ -81,7 +82,7 @@ def test_the_kept_position_is_the_one_the_search_valued(tmp_path):
                 break
         seed = (key * 0x9E3779B97F4A7C15 + ndec * 0xBF58476D1CE4E5B9 + row[1]) & ((1 << 64) - 1)
         nets, _ = er.search_values(cfg, d.extra["state"], d.seat, cand, SplitMixStream(seed), cfg.samples)
-        assert d.made == RS.format_card(row[4]) and sum(nets[cand.index(row[4])]) == row[5], (row, cand)
+        assert d.made == format_card(row[4]) and sum(nets[cand.index(row[4])]) == row[5], (row, cand)
         checked += 1
         if checked == 2:
             break
