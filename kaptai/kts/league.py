@@ -64,7 +64,7 @@ from kaptai.core.stats import z_value
 from kaptai.errors import RulesError, quote_token
 from kaptai.kts.advisor import advise
 from kaptai.kts.policies import BUILTIN_POLICIES, Policy, PlayerView
-from kaptai.kts.rules import RuleSet, game_name, resolve_rules
+from kaptai.kts.rules import PRESETS, RuleSet, game_name, resolve_rules, settlement_unit
 from kaptai.kts.simulate import CONFIDENCE
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile
 
@@ -443,7 +443,7 @@ def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols
         part = fn(g, tuple(counts), r, hands, seed, tuple(names), checkpoint=sub,
                   caps=caps or None,
                   chunk_hands={_ADVISOR: 8}, **kw)
-        out.append(_name_the_unit(part, g.feed.unit, "point" if r.settlement == "advanced" else "ante"))
+        out.append(_name_the_unit(part, g.feed.unit, settlement_unit(r.settlement, singular=True)))
     return out
 
 
@@ -643,13 +643,16 @@ _REFERENCE_LINE = {"ev_per_hand": 0.0, "value_of_play": 0.0, "win_share": 1.0}
 
 
 def _money_units(df: pd.DataFrame) -> dict[str, str]:
-    """Unit of the money metrics per ruleset name: points under advanced settlement, else antes."""
+    """Unit of the money metrics per ruleset name (:func:`kaptai.kts.rules.settlement_unit`):
+    points under advanced settlement, else antes; by the rulesets in the settings, else by the
+    preset of that name (a name that is none: the pot's antes)."""
     out: dict[str, str] = {}
     for r in (df.attrs.get("settings") or {}).get("rules", []) or []:
         if isinstance(r, dict) and "name" in r:
-            out[r["name"]] = "points" if r.get("settlement") == "advanced" else "antes"
+            out[r["name"]] = settlement_unit(r.get("settlement"))
     for name in set(df.get("rules", pd.Series(dtype=object)).dropna()):
-        out.setdefault(name, "points" if name == "advanced" else "antes")
+        preset = PRESETS.get(name)
+        out.setdefault(name, settlement_unit(preset.settlement if preset is not None else None))
     return out
 
 

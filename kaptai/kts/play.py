@@ -36,8 +36,8 @@ from kaptai.kts.tiles import format_tile, parse_tile
 #: What a loss counts in here (the exact advisor's value).
 LOSS_UNIT = "P(win within the look-ahead)"
 
-__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "narrate", "hand_result", "decisions", "evaluate", "read",
-           "play_command"]
+__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "narrate", "hand_result", "claim_labels", "decisions",
+           "evaluate", "read", "play_command"]
 
 
 def show(t: int, ascii: bool) -> str:
@@ -348,8 +348,21 @@ def read(path: Any, game: str = "kap-tai-shap") -> Any:
     return read_record(path, game)
 
 
+def claim_labels(offered: int) -> tuple[str, str]:
+    """The review's labels of a claim decision on the tile ``offered``: taking it, then letting it
+    go, named as the play hint names them (``claim 2-5``; the hint's ``no (let it go)`` with the
+    tile named).  The exchange discard after a claim is a decision of its own.
+
+    >>> claim_labels(parse_tile("2-5"))
+    ('claim 2-5', 'no claim (let 2-5 go)')
+    """
+    t = format_tile(offered)
+    return f"claim {t}", f"no claim (let {t} go)"
+
+
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
-    """Every claim and every discard with two or more options of the chosen hands of a record."""
+    """Every claim and every discard with two or more options of the chosen hands of a record;
+    a claim's move made is one of :func:`claim_labels`, a discard's the tile."""
     from kaptai.core.records import HandCursor, record_setup
     from kaptai.kts import records as R
 
@@ -369,7 +382,8 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             if method == "claim":
                 if len(opts) != 1:  # the advisor values the claim of one offered tile
                     continue
-                made = "claim" if move is not None else "no_claim"
+                take, stay = claim_labels(int(opts[0]))
+                made = take if move is not None else stay
                 extra: dict[str, Any] = {"offered": int(opts[0])}
                 n = 2
             else:
@@ -419,13 +433,15 @@ def _watch_states(sink: list) -> Any:
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
     """The exact advisor on a decision: the value is P(win within the look-ahead) (exact: no
-    sampling, so ``samples`` and ``seed`` do not enter)."""
+    sampling, so ``samples`` and ``seed`` do not enter); a claim's options are
+    :func:`claim_labels` (the claim valued at its best exchange discard, or its win)."""
     v = d.view
     if d.kind == "claim":
         df = advice(v, offered=d.extra["offered"])
         take = df[df.action.isin(["claim", "claim_win"])].p_win_within
         stay = df[df.action == "no_claim"].p_win_within
-        vals = {"claim": float(take.max()) if len(take) else -1.0, "no_claim": float(stay.max()) if len(stay) else -1.0}
+        claim, no_claim = claim_labels(d.extra["offered"])
+        vals = {claim: float(take.max()) if len(take) else -1.0, no_claim: float(stay.max()) if len(stay) else -1.0}
         labels = sorted(vals, key=lambda x: -vals[x])
         value = np.asarray([vals[x] for x in labels])
     else:

@@ -15,6 +15,7 @@ import pandas as pd
 
 from kaptai.core.plotting import save_figure, with_cjk_font
 from kaptai.errors import RulesError
+from kaptai.kts.rules import settlement_unit
 from kaptai.kts.sessions import SessionResult
 
 __all__ = ["plot_seat_ev", "plot_cut_curve", "plot_fairness", "plot_win_modes", "plot_bankroll_fan"]
@@ -87,12 +88,10 @@ def plot_seat_ev(df: pd.DataFrame, relative_to: str = "dealer", ax=None, path=No
 
 def _unit_of(df: pd.DataFrame) -> str:
     """The unit of a table's EVs: antes under the pot, points under advanced scoring."""
-    sts = set(df.settlement.dropna()) if "settlement" in df.columns else set()
-    if sts <= {"pot"}:
-        return "antes"
-    if "pot" not in sts:
-        return "points"
-    return "antes under the pot, points under advanced"
+    units = {settlement_unit(s) for s in df.settlement.dropna()} if "settlement" in df.columns else set()
+    if len(units) > 1:
+        return "antes under the pot, points under advanced"
+    return units.pop() if units else settlement_unit("pot")
 
 
 @with_cjk_font

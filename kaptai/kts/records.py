@@ -38,23 +38,24 @@ from kaptai.core.records import (
 from kaptai.core.sampling import RandomStream
 from kaptai.errors import KaptaiError, quote_token
 from kaptai.kts.config import ACTIONS, EngineConfig, make_config
-from kaptai.kts.rules import RuleSet
+from kaptai.kts.rules import RuleSet, settlement_unit
 from kaptai.kts.tiles import N_TILE_TYPES, format_tile, parse_tile
 
 __all__ = ["FORMATS", "FORMAT", "UNIT", "unit_of", "record_hands", "record_hands_for", "hand_events", "read", "replay"]
 
 #: Unit of the ``settle`` results under the pot settlement (:func:`unit_of`).
-UNIT = "antes"
+UNIT = settlement_unit("pot")
 
 
 def unit_of(rules: RuleSet) -> str:
-    """The unit of a table's results: antes under the pot settlement, points under advanced scoring.
+    """The unit of a table's results: antes under the pot settlement, points under advanced scoring
+    (:func:`kaptai.kts.rules.settlement_unit` of its settlement).
 
     >>> from kaptai.kts.rules import resolve_rules
     >>> unit_of(resolve_rules("traditional")), unit_of(resolve_rules("advanced"))
     ('antes', 'points')
     """
-    return "points" if rules.settlement == "advanced" else UNIT
+    return settlement_unit(rules.settlement)
 (DICE, DEAL, NATURAL, CLAIM, DECLINE, CLAIM_WIN, DRAW, SELF_DRAWN_WIN, DISCARD, DRAWN_HAND,
  TURN_LIMIT) = (ACTIONS.index(a) for a in ("dice", "deal", "natural", "claim", "decline", "claim_win", "draw",
                                             "self_drawn_win", "discard", "drawn_hand", "turn_limit"))

@@ -48,7 +48,7 @@ import numpy as np
 
 from kaptai.core.review import Decision
 from kaptai.errors import UsageError
-from kaptai.kts.play import decisions, read
+from kaptai.kts.play import claim_labels, decisions, read
 from kaptai.kts.tiles import format_tile
 
 #: What a loss counts in here: the search's rollout value, the seat's net result of the hand.
@@ -60,14 +60,16 @@ __all__ = ["LOSS_UNIT", "ADVISORS", "loss_unit", "decisions", "read", "evaluate"
 def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.ndarray]:
     """The labels of a decision's options and their rollout values, shape ``(options, layouts)``.
 
-    The layouts are drawn from ``numpy.random.PCG64(seed)``; claim options are ``no_claim``
-    then ``claim``, discards the legal tiles in id order.
+    The layouts are drawn from ``numpy.random.PCG64(seed)``; claim options are declining then
+    claiming (:func:`kaptai.kts.play.claim_labels`: ``no claim (let 2-5 go)``, ``claim 2-5``),
+    discards the legal tiles in id order.
     """
     from kaptai.kts._engine import search_values
 
     x = d.extra
     if d.kind == "claim":
-        labels, opts = ["no_claim", "claim"], [-1, int(x["offered"])]
+        take, stay = claim_labels(int(x["offered"]))
+        labels, opts = [stay, take], [-1, int(x["offered"])]
     else:
         opts = [int(t) for t in x["ids"]]
         labels = [format_tile(t) for t in opts]

@@ -54,6 +54,7 @@ __all__ = [
     "RuleSet",
     "PRESETS",
     "resolve_rules",
+    "settlement_unit",
     "validate_players",
     "sets_for_players",
     "half_groups",
@@ -373,6 +374,22 @@ def resolve_rules(rules: RuleSet | str | Mapping[str, Any] | None = None, **over
 # --------------------------------------------------------------------------------------
 # Player counts (§2)
 # --------------------------------------------------------------------------------------
+
+
+def settlement_unit(settlement: str | None, *, singular: bool = False) -> str:
+    """The unit a table's results are counted in under ``settlement``: antes under the pot
+    settlement, points under advanced scoring (a point is paid by each loser); one ante or one
+    point with ``singular``.  The one spelling of this rule: :func:`kaptai.kts.records.unit_of`
+    (a record's and the review's unit), the league's tables and plots and the report's
+    sentences all ask it.
+
+    >>> settlement_unit("pot"), settlement_unit("advanced"), settlement_unit("advanced", singular=True)
+    ('antes', 'points', 'point')
+    >>> settlement_unit(resolve_rules("traditional").settlement, singular=True)
+    'ante'
+    """
+    unit = "point" if settlement == "advanced" else "ante"
+    return unit if singular else unit + "s"
 
 
 def game_name(players: int) -> str:

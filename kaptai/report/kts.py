@@ -21,7 +21,7 @@ from kaptai.core.plotting import with_cjk_font
 from kaptai.report.render import Section
 from kaptai.report.render import checkpoint_subdir as _sub
 from kaptai.report.render import report_step as _step
-from kaptai.kts.rules import PRESETS
+from kaptai.kts.rules import PRESETS, settlement_unit
 
 __all__ = ["build_sections"]
 
@@ -172,7 +172,10 @@ def _lookahead_gain(league, players: int) -> list[str]:
     """What looking ahead gains over greedy and score play, per ruleset (numbers from ``league``)."""
     import math
 
+    from kaptai.kts.league import _money_units
+
     out = []
+    units = _money_units(league)
     ev = league[(league.players == players) & (league.metric == "ev_per_hand")].set_index(["rules", "policy"])
     for rules in dict.fromkeys(league.rules):
         if (rules, "lookahead") not in ev.index:
@@ -189,7 +192,7 @@ def _lookahead_gain(league, players: int) -> list[str]:
             verdict = "measurably better" if d - half > 0 else ("measurably worse" if d + half < 0 else
                                                                 "not measurably different")
             parts.append(f"{d:+.3f} against {other} (95% {d - half:+.3f} to {d + half:+.3f}; {verdict})")
-        unit = "antes" if rules == "traditional" else "points"
+        unit = units[rules]
         out.append(f"{rules}, {players} players: lookahead earns {la.value:+.3f} {unit} per hand, "
                    + " and ".join(parts) + ".")
     return out
@@ -385,7 +388,7 @@ def fairness_ranking(comp: pd.DataFrame) -> pd.DataFrame:
     for v in dict.fromkeys(comp.variant):
         q = comp[comp.variant == v]
         row: dict[str, Any] = {"variant": v,
-                               "unit": "ante" if q.settlement.iloc[0] == "pot" else "point"}
+                               "unit": settlement_unit(q.settlement.iloc[0], singular=True)}
         for rel, name, short in ((RANK_BY, "spread from the first hand", "first-hand"),
                                  (SHOWN_BESIDE, "spread from the dealer", "dealer")):
             e = spread[(spread.variant == v) & (spread.relative_to == rel)]
