@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.review import Decision
+from kaptai.core.review import Decision, paired_answer
 from kaptai.errors import UsageError
 from kaptai.kts.play import claim_labels, decisions, read
 from kaptai.kts.tiles import format_tile
@@ -79,24 +79,9 @@ def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.n
 
 
 def answer(labels: list[str], v: np.ndarray) -> dict[str, Any]:
-    """The review's answer from rollout values ``v``, ``(options, layouts)``: labels best first
-    (the highest mean; the first of equal ones in option order), each option's mean value, its
-    paired difference to the best with a 95% interval, P(win) (the share of layouts with a
-    positive net), and the paired sums (``paired``) with each label's option in them (``index``).
-
-    >>> v = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 4.0, 8.0]])
-    >>> ev = answer(["p", "q", "r"], v)
-    >>> ev["labels"], ev["index"], [float(x) for x in ev["vs_best"]], [round(float(x), 3) for x in ev["p_win"]]
-    (['r', 'p', 'q'], [2, 0, 1], [0.0, -2.0, -4.0], [0.667, 1.0, 0.0])
-    """
-    from kaptai.core.advise import PairedResult
-
-    m, s = v.shape
-    res = PairedResult(s, v.sum(axis=1)[None, :], (v * v).sum(axis=1)[None, :], v @ v.T, "fixed", 1, 0.0, s, None)
-    order = [int(i) for i in np.argsort(-res.means(0), kind="stable")]
-    vs, lo, hi = (x[order] for x in res.vs_best())
-    return {"labels": [labels[i] for i in order], "value": res.means(0)[order], "vs_best": vs, "vs_low": lo,
-            "vs_high": hi, "p_win": (v > 0).mean(axis=1)[order], "samples": s, "paired": res, "index": order}
+    """The paired table of rollout values ``v``, ``(options, layouts)``
+    (:func:`kaptai.core.review.paired_answer`; P(win) is the share of layouts with a positive net)."""
+    return paired_answer(labels, v)
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from kaptai.core.review import paired_answer
 from kaptai.errors import UsageError
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.config import NET_SCALE
@@ -36,25 +37,9 @@ def discard_values(cfg: Any, state: Any, seat: int, layouts: int,
 
 
 def answer(labels: list[str], v: np.ndarray, win: np.ndarray) -> dict[str, Any]:
-    """The review's answer from values ``v`` and win shares ``win``, ``(options, layouts)``:
-    labels best first (the highest mean; the first of equal ones in option order), each option's
-    mean value, its paired difference to the best with a 95% interval, P(win) (the share of
-    layouts the seat wins), and the paired sums (``paired``) with each label's option in them
-    (``index``).
-
-    >>> v = np.array([[1.0, 3.0, 2.0], [0.0, 0.0, 0.0], [0.0, 4.0, 8.0]])
-    >>> ev = answer(["p", "q", "r"], v, (v > 0) * 1.0)
-    >>> ev["labels"], ev["index"], [float(x) for x in ev["vs_best"]], [round(float(x), 3) for x in ev["p_win"]]
-    (['r', 'p', 'q'], [2, 0, 1], [0.0, -2.0, -4.0], [0.667, 1.0, 0.0])
-    """
-    from kaptai.core.advise import PairedResult
-
-    m, s = v.shape
-    res = PairedResult(s, v.sum(axis=1)[None, :], (v * v).sum(axis=1)[None, :], v @ v.T, "fixed", 1, 0.0, s, None)
-    order = [int(i) for i in np.argsort(-res.means(0), kind="stable")]
-    vs, lo, hi = (x[order] for x in res.vs_best())
-    return {"labels": [labels[i] for i in order], "value": res.means(0)[order], "vs_best": vs, "vs_low": lo,
-            "vs_high": hi, "p_win": (win > 0).mean(axis=1)[order], "samples": s, "paired": res, "index": order}
+    """The paired table of values ``v`` and the seat's win shares ``win``, ``(options, layouts)``
+    (:func:`kaptai.core.review.paired_answer`; P(win) is the share of layouts the seat wins)."""
+    return paired_answer(labels, v, win)
 
 
 #: The answers to a discard that :func:`claim_values` prices (a claim prompt's words).
