@@ -41,6 +41,7 @@ __all__ = [
     "make_config",
     "new_outcomes",
     "seat_players",
+    "hand_seats",
     "SETTLEMENT_CODES",
     "DEFAULT_SAMPLES",
     "DEFAULT_CANDIDATES",
@@ -286,14 +287,32 @@ def seat_players(cfg: EngineConfig) -> np.ndarray:
     H = cfg.rules.rounds * P
     out = np.full((H, A + 1), -1, dtype=np.int64)
     for h in range(H):
-        d = h % P
-        if P == A:
-            out[h, :A] = [(d + s) % P for s in range(A)]
-            continue
-        if h == 0:
-            sitter = {"shangjia": (d - 1) % P, "opposite": (d + 2) % P, "xiajia": (d + 1) % P}[cfg.rules.first_sitter]
-        else:
-            sitter = (d - 1) % P
-        out[h, :A] = [(d + s) % P for s in range(P) if (d + s) % P != sitter]
-        out[h, A] = sitter
+        seats = hand_seats(cfg, h)
+        out[h, :A] = seats[:A]
+        if P > A:
+            out[h, A] = seats[A]
     return out
+
+
+def hand_seats(cfg: EngineConfig, h: int) -> tuple[int, ...]:
+    """The players (seats numbered as at the first hand: seat 0 deals hand 0) in engine seats
+    ``0..active-1`` of hand ``h`` of a session (seat 0 deals), then the sitter of a 4-player
+    table: the 下家 deals after every hand (seat ``h % players`` deals hand ``h``), with 4
+    players the outgoing dealer sits out (the sitter is the dealer's 上家), on hand 0 per
+    ``first_sitter``.  :func:`seat_players`' rows, hand after hand without end (a session of
+    ``kaptai play`` is no match).
+
+    >>> [hand_seats(make_config(4), h) for h in range(5)]
+    [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2), (0, 1, 2, 3)]
+    >>> hand_seats(make_config(4, first_sitter="opposite"), 0), hand_seats(make_config(3), 4)
+    ((0, 1, 3, 2), (1, 2, 0))
+    """
+    P, A = cfg.players, cfg.active
+    d = int(h) % P
+    if P == A:
+        return tuple((d + s) % P for s in range(P))
+    if h == 0:
+        sitter = {"shangjia": (d - 1) % P, "opposite": (d + 2) % P, "xiajia": (d + 1) % P}[cfg.rules.first_sitter]
+    else:
+        sitter = (d - 1) % P
+    return (*((d + s) % P for s in range(P) if (d + s) % P != sitter), sitter)

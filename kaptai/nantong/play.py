@@ -148,15 +148,22 @@ class HumanPolicy(Policy):
     """A seat played by a person at the terminal."""
 
     name = "human"
+    #: The table's seat of each of the hand's seats (the engine's, numbered from the dealer),
+    #: which the table shows: set before each hand of a rotating deal (None: the hand's own).
+    seats: Sequence[int] | None = None
 
     def __init__(self, console: Console, rules: Any, players: int, hint_samples: int = 64):
         self.console, self.rules, self.players, self.hint_samples = console, rules, players, hint_samples
 
+    def _seat(self, s: int) -> int:
+        """The table's seat of the hand's seat ``s``."""
+        return int(self.seats[s]) if self.seats is not None else int(s)
+
     def _table(self, view: PlayerView, what: str) -> None:
         con, a = self.console, self.console.ascii
-        melds = "; ".join(f"seat {s}: {_melds_text(m)}" for s, m in enumerate(view.melds) if m)
+        melds = "; ".join(f"seat {self._seat(s)}: {_melds_text(m)}" for s, m in enumerate(view.melds) if m)
         last = " ".join(show(k, a) for k in view.discards[-8:])
-        con.say("", f"-- Nantong, seat {view.seat} (you): {what}; stock {view.stock_left} --",
+        con.say("", f"-- Nantong, seat {self._seat(view.seat)} (you): {what}; stock {view.stock_left} --",
                 f"turned: {' '.join(show(k, a) for k in view.turned) or 'none'}; sets: {melds or 'none'}",
                 f"last discards: {last or 'none'}",
                 f"your hand: {' '.join(show(k, a) for k in _kinds(view.hand))}")
@@ -185,9 +192,9 @@ class HumanPolicy(Policy):
         if src is None:
             what = f"the discard is {card}"
         elif src[1] == "kong":
-            what = f"seat {src[0]} adds {card} to a pong (rob the kong?)"
+            what = f"seat {self._seat(src[0])} adds {card} to a pong (rob the kong?)"
         else:
-            what = f"seat {src[0]} discards {card}"
+            what = f"seat {self._seat(src[0])} discards {card}"
         self._table(view, what)
 
         def parse(t: str) -> str:
@@ -301,13 +308,42 @@ def hand_events(players: int, rules: Any, policies: Sequence[Any], *, hands: int
                          hand_class=_table_hand())
 
 
+#: Where the sitter of a 4-player table sits from the dealer (its seat minus the dealer's).
+_SITTER_PLACE = {1: "下家", 2: "對家", 3: "上家"}
+_SITTER_PLACE_ASCII = {1: "xiajia, the next player", 2: "duijia, opposite", 3: "shangjia, the previous player"}
+
+
+def rotating_hands(players: int, rules: Any, table: Sequence[Any], *, hands: int, seed: int | None,
+                   before: Any = None) -> Iterator[list[dict[str, Any]]]:
+    """The hands of a table whose deal rotates as the rules have it (不設連莊: the 下家 deals
+    after every hand; with 4 players the outgoing dealer sits out the next hand, the dealer's 上家;
+    :func:`kaptai.nantong.config.hand_seats`): ``table`` holds one policy per seat of the table
+    (seat 0 deals hand 0), hand ``i`` is played by the active ones in the engine's order (from
+    the dealer) on :func:`hand_events`' deal ``i``, and its ``deal`` event says the table's seat
+    of each of the hand's seats (``seats``), its ``settle``'s result is by the table's seat.
+    ``before(i, seats)`` is called as hand ``i`` starts."""
+    from kaptai.nantong import records as R
+    from kaptai.nantong.config import hand_seats, make_config
+
+    cfg = make_config(players, rules)
+    if len(table) != cfg.players:
+        raise UsageError(f"{len(table)} policies for a table of {cfg.players}")
+    for i in range(int(hands)):
+        seats = hand_seats(cfg, i)
+        if before is not None:
+            before(i, seats)
+        yield R.play_hand(cfg, [table[p] for p in seats[:cfg.active]], i, seed=seed, hand_class=_table_hand(),
+                          seats=seats)
+
+
 _HOW = {"self": "self-drawn (自摸)", "discard": "on a discard", "tiancheng": "complete at the deal (天成)"}
 
 
 def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = True) -> str:
     """Who won a hand and how, from its events: the completer and the win type (荒牌 when
     nobody completed), every active seat's 胡數 total and the hand winner(s) (此局勝利者: the
-    highest total, who may not have completed), ``seat`` marked as you.
+    highest total, who may not have completed), ``seat`` marked as you.  In the record of a
+    rotating deal (its ``deal`` event says ``seats``) the seats are the table's, ``seat`` too.
 
     >>> evs = [{"type": "discard", "seat": 0, "cards": "5w"}, {"type": "win", "seat": 1, "cards": "5w",
     ...        "win_type": "discard"}, {"type": "settle", "win_type": "discard", "totals": [40, 120, 30],
@@ -315,11 +351,16 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = Tru
     >>> print(describe_hand(evs, 0))
     seat 1 completed (hu) on your discard of 5w; hand winner: seat 1 with 120 hu; totals (hu): seat 0 (you) 40, seat 1 120, seat 2 30
     """
+    seats = events[0].get("seats") if events and events[0].get("type") == "deal" else None
+
+    def at(s: int) -> int:  # the table's seat of the hand's seat s (a rotating deal's record)
+        return int(seats[s]) if seats is not None else s
+
     def who(s: int) -> str:
-        return f"seat {s} (you)" if s == seat else f"seat {s}"
+        return f"seat {at(s)} (you)" if at(s) == seat else f"seat {at(s)}"
 
     def whose(s: int) -> str:
-        return "your" if s == seat else f"seat {s}'s"
+        return "your" if at(s) == seat else f"seat {at(s)}'s"
 
     def card(c: str) -> str:
         try:
@@ -359,7 +400,8 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = Tru
         else:
             parts.append(f"hand winners: {' and '.join(who(s) for s in winners)} with {top} {hu} each (a shared win)")
     if totals:
-        parts.append(f"totals ({hu}): " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(totals)))
+        parts.append(f"totals ({hu}): " + ", ".join(f"{who(s)} {totals[s]}"
+                                                    for s in sorted(range(len(totals)), key=at)))
     res = settle.get("result", [])
     if len(res) > len(totals) > 0:
         parts.append(", ".join(who(s) for s in range(len(totals), len(res))) + " sat out (夢家)")
@@ -406,13 +448,17 @@ class _StateWatch:
 
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
     """Every discard of the chosen hands of a record (the advisor values discards), with the
-    replay's position at each (``extra['state']``, for the ``search`` advisor)."""
+    replay's position at each (``extra['state']``, for the ``search`` advisor).  A decision's
+    ``seat`` is the table's seat where the deal says the table's seats (``seats``: a rotating
+    deal, ``kaptai play``), else the hand's; its view's ``seat`` is always the hand's (the
+    engine's, numbered from the dealer)."""
     from kaptai.core.records import HandCursor, record_setup
     from kaptai.nantong import records as R
 
     cfg = record_setup(record, R.FORMAT)
     for i in (range(len(record.hands)) if hands is None else hands):
         hand = record.hands[i]
+        seats = hand.deal.get("seats")
         sink: list = []
         states: dict[int, tuple] = {}
         with observe_script(R, "_Script", ("discard",), sink), _StateWatch(R, states):
@@ -423,7 +469,8 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
             kept = states.get(id(view))
             if n < 2 or kept is None or kept[0] is not view:  # not this replay's (another thread's)
                 continue
-            yield Decision(hand.index, view.seat, k, "discard", view, format_card(int(move)), n,
+            yield Decision(hand.index, int(seats[view.seat]) if seats else view.seat, k, "discard", view,
+                           format_card(int(move)), n,
                            " ".join(format_card(x) for x in _kinds(view.hand)),
                            f"sets {_melds_text(view.melds[view.seat]) or 'none'}; stock {view.stock_left}",
                            {"rules": cfg.rules, "players": cfg.players, "cfg": cfg, "state": kept[1]})
@@ -467,21 +514,36 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
 
     rules = game.resolve_rules(args.rules, **dict(args.option or []))
     cfg = make_config(args.players, rules)
-    N = cfg.active
-    if args.seat >= N:
-        raise UsageError(f"--seat {args.seat}: {N} seats play a hand (0 to {N - 1}, numbered from the dealer, "
-                         f"seat 0)" + (f"; with {cfg.players} players the sitter sits out, and kaptai play keeps "
-                                       "your seat's place from the dealer from hand to hand" if cfg.players > N
-                                       else ""))
+    P, N = cfg.players, cfg.active
+    if args.seat >= P:
+        raise UsageError(f"--seat {args.seat}: a table of {P} has seats 0 to {P - 1} (seat 0 deals the first hand)")
     con = console if console is not None else Console(ascii=True if args.ascii else None, hints=args.hints)
-    opp = parse_opponents(args.opponents, game.policies, N, args.seat)
-    pols = seat_policies(HumanPolicy(con, cfg.rules, cfg.players), opp, args.seat)
+    opp = parse_opponents(args.opponents, game.policies, P, args.seat)
+    human = HumanPolicy(con, cfg.rules, cfg.players)
+    table = seat_policies(human, opp, args.seat)
     unit = R.unit_of(cfg)
-    header = make_header(GAME, cfg.rules.to_dict(), cfg.players, [getattr(x, "name", str(x)) for x in pols], unit,
+    header = make_header(GAME, cfg.rules.to_dict(), P, [getattr(x, "name", str(x)) for x in table], unit,
                          seed=args.seed, hands=args.hands)
-    con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Type the card to discard (5w, qz); "
-            "answer a discard with win/kong/pong/pass; ? lists the legal moves, quit stops.")
-    events = hand_events(cfg.players, cfg.rules, pols, hands=args.hands, seed=args.seed)
+    con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Seat 0 deals the first hand, then "
+            "the deal passes to the next seat (下家) after every hand"
+            + ("; the outgoing dealer sits out the next hand (the new dealer's "
+               + ("previous player" if con.ascii else "上家") + ")" if P > N else "")
+            + ". Type the card to discard (5w, qz); answer a discard with win/kong/pong/pass; ? lists the legal "
+              "moves, quit stops.")
+
+    def before(i: int, seats: Sequence[int]) -> None:
+        human.seats = seats
+        lines = ["", f"== hand {i}: seat {seats[0]} deals"]
+        if P > N:
+            place = (seats[N] - seats[0]) % P
+            name = _SITTER_PLACE_ASCII[place] if con.ascii else _SITTER_PLACE[place]
+            if seats[N] == args.seat:
+                lines[-1] += f"; you sit out this hand (the dealer's {name})"
+            else:
+                lines[-1] += f"; seat {seats[N]} sits out (the dealer's {name})"
+        con.say(*lines)
+
+    events = rotating_hands(P, cfg.rules, table, hands=args.hands, seed=args.seed, before=before)
 
     def describe(evs: list[dict[str, Any]], seat: int) -> str:
         return describe_hand(evs, seat, ascii=con.ascii)

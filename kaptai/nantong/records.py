@@ -9,7 +9,9 @@ front), the events of the hand in order (``expose`` for a 起手 set, ``draw``, 
 ``dead`` when none is, and ``win``) and a ``settle`` event (each seat's result under the
 ruleset's ``settlement``, the sitter of a 4-player table last, as
 :func:`kaptai.nantong.atlas.hand_rows` settles a hand).  Cards are written as
-:func:`kaptai.nantong.cards.format_card` prints them.
+:func:`kaptai.nantong.cards.format_card` prints them.  The seats are the hand's, numbered from
+its dealer; where the deal rotates (``kaptai play``) the ``deal`` says the table's seat of each
+(``seats``, the dealer first, the sitter last) and the ``settle``'s result is by the table's seat.
 
 The engines keep no log of their own, so :func:`record_hands` plays the hands in the
 reference engine (:mod:`kaptai.nantong.engine_reference`, move for move the compiled one) and
@@ -48,7 +50,7 @@ from kaptai.nantong.config import DECK_CARDS, WIN_TYPES, EngineConfig, IllegalMo
 from kaptai.nantong.policies import Policy, check_policies
 from kaptai.nantong.rules import RuleSet
 
-__all__ = ["FORMAT", "GAME", "record_hands", "hand_events", "read", "replay"]
+__all__ = ["FORMAT", "GAME", "record_hands", "hand_events", "play_hand", "read", "replay"]
 
 GAME = "nantong"
 _UNITS = {"rank_only": "share of the hand win", "pairwise_difference": "points", "winner_collects": "points"}
@@ -65,6 +67,13 @@ def _ev(typ: str, what: str, **extra: Any) -> dict[str, Any]:
 _EVENTS: dict[str, dict[str, Any]] = {
     "deal": event_schema("deal", ["hand", "deck", "hands", "turned"], {
         "hand": {"type": "integer", "minimum": 0},
+        "seats": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 3}, "minItems": 3,
+                  "maxItems": 4,
+                  "description": "written by kaptai play (the deal rotates): the table's seat (numbered as at the "
+                                 "first hand, whose dealer is seat 0) of each of the hand's seats, the dealer first, "
+                                 "the sitter of a 4-player table last; the hand's events number the seats from its "
+                                 "dealer, the settle's result is by the table's seat. Absent: the table's seats are "
+                                 "the hand's"},
         "deck": cards_schema("the 120 cards in deal order, as kinds: seat 0 (the dealer) takes 23, each other active "
                              "seat 22 in turn, then the turned card(s); the rest is the stock"),
         "hands": {"type": "array", "items": cards_schema("a seat's dealt cards"), "minItems": 2},
@@ -90,15 +99,20 @@ def _kinds(ids: Sequence[int]) -> str:
     return " ".join(format_card(k) for k in ids)
 
 
-def _deal_event(cfg: EngineConfig, hand: int, deck: Sequence[int]) -> dict[str, Any]:
+def _deal_event(cfg: EngineConfig, hand: int, deck: Sequence[int],
+                seats: Sequence[int] | None = None) -> dict[str, Any]:
     hands, pos = [], 0
     for s in range(cfg.active):
         n = 23 if s == 0 else 22
         hands.append(_kinds(sorted(c // 4 for c in deck[pos:pos + n])))
         pos += n
     nt = 1 if cfg.single_turn else 2
-    return {"type": "deal", "hand": hand, "deck": _kinds([c // 4 for c in deck]), "hands": hands,
-            "turned": _kinds([c // 4 for c in deck[pos:pos + nt]])}
+    out: dict[str, Any] = {"type": "deal", "hand": hand}
+    if seats is not None:
+        out["seats"] = [int(p) for p in seats]
+    out.update({"deck": _kinds([c // 4 for c in deck]), "hands": hands,
+                "turned": _kinds([c // 4 for c in deck[pos:pos + nt]])})
+    return out
 
 
 def _rec_event(h: Any, typ: int, s: int, k: int, n: int) -> dict[str, Any]:
@@ -122,14 +136,22 @@ def _win_events(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             for s in result["completers"]]
 
 
-def _settle(cfg: EngineConfig, row: Mapping[str, Any]) -> dict[str, Any]:
+def _settle(cfg: EngineConfig, row: Mapping[str, Any], seats: Sequence[int] | None = None) -> dict[str, Any]:
+    """The ``settle`` event of a hand: ``totals`` and ``winners`` by the hand's seats, ``result``
+    by the hand's seats too (the sitter last), or with ``seats`` (a rotating deal) by the
+    table's seat (``result[seats[s]]`` is the hand's seat ``s``'s)."""
     from kaptai.nantong.atlas import hand_rows
 
     out = {"total": np.asarray([row["total"]]), "winner": np.asarray([row["winner"]]),
            "win_type": np.asarray([row["win_type"]]), "discards": np.asarray([row["discards"]])}
-    net = hand_rows(out, cfg)["net"][0]
+    net = [round(float(x), 10) for x in hand_rows(out, cfg)["net"][0]]
+    if seats is not None:
+        res = [0.0] * len(net)
+        for s, p in enumerate(seats):
+            res[int(p)] = net[s]
+        net = res
     return {"type": "settle", "win_type": WIN_TYPES[int(row["win_type"])], "totals": [int(x) for x in row["total"]],
-            "winners": [int(x) for x in row["winner"]], "result": [round(float(x), 10) for x in net]}
+            "winners": [int(x) for x in row["winner"]], "result": net}
 
 
 class _Logged(ref._Hand):
@@ -184,14 +206,24 @@ def hand_events(
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 0:
         raise KaptaiError(f"hands={quote_token(hands)}: expected a whole number >= 0")
     for i in range(int(hands)):
-        ss = np.random.SeedSequence(seed, spawn_key=(i,))
-        evs: list[dict[str, Any]] = []
-        h = (hand_class or _Logged)(cfg, pols, RandomStream(np.random.PCG64(ss)), i, evs)
-        with ref.compiled_rollouts():
-            row = h.play()
-        evs.insert(0, _deal_event(cfg, i, h.deck))
-        evs.append(_settle(cfg, row))
-        yield evs
+        yield play_hand(cfg, pols, i, seed=seed, hand_class=hand_class)
+
+
+def play_hand(cfg: EngineConfig, policies: Sequence[Any], index: int, *, seed: int | None,
+              hand_class: type | None = None, seats: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """Hand ``index`` of :func:`hand_events` (its deal from ``seed``; ``policies``: one per active
+    seat, numbered from the hand's dealer) and its events.  ``seats``: the table's seat of each
+    of the hand's seats (a rotating deal, ``kaptai play``), written in its ``deal`` event, the
+    ``settle``'s result by the table's seat."""
+    ss = np.random.SeedSequence(seed, spawn_key=(int(index),))
+    evs: list[dict[str, Any]] = []
+    h = (hand_class or _Logged)(cfg, check_policies(list(policies), cfg.active),
+                                RandomStream(np.random.PCG64(ss)), int(index), evs)
+    with ref.compiled_rollouts():
+        row = h.play()
+    evs.insert(0, _deal_event(cfg, int(index), h.deck, seats))
+    evs.append(_settle(cfg, row, seats))
+    return evs
 
 
 def record_hands(
@@ -326,7 +358,7 @@ class _Script(Policy):
         return e is not None and e["cards"] == format_card(meld[1])
 
 
-def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
+def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> tuple[int, ...]:
     hand = cur.hand
     text = str(hand.deal["deck"])
     seen = [0] * 30
@@ -342,7 +374,8 @@ def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
         seen[k] += 1
     if len(deck) != DECK_CARDS:
         raise cur.error("deck", f"{len(deck)} cards: a deal is the {DECK_CARDS} cards, each kind 4 times")
-    cur.expect(_deal_event(cfg, hand.index, deck))
+    seats = _check_seats(cfg, cur, carry)
+    cur.expect(_deal_event(cfg, hand.index, deck, seats))
 
     class _Replay(_Logged):
         def on_event(self, e: dict[str, Any]) -> None:
@@ -355,8 +388,38 @@ def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
     except IllegalMoveError as exc:
         e = cur.peek()
         raise cur.error("choice" if e["type"] == "claim" else "cards", str(exc)) from None
-    cur.expect(_settle(cfg, row))
-    return None
+    cur.expect(_settle(cfg, row, seats))
+    return () if seats is None else tuple(seats)
+
+
+def _check_seats(cfg: EngineConfig, cur: HandCursor, carry: Any) -> list[int] | None:
+    """The deal's ``seats`` (None without), checked: each of the table's seats once, the dealer
+    first, then its 下家 in turn order, the sitter of a 4-player table (3 active) last; after a
+    hand replayed before it (``carry``: that hand's seats, ``()`` for none), the deal passed to
+    the last dealer's 下家, the sitter the dealer's 上家, and every hand with ``seats`` or none."""
+    seats = cur.hand.deal.get("seats")
+    P, A = cfg.players, cfg.active
+    if carry is not None and (not carry) != (seats is None):
+        raise cur.error("seats", "a record says the table's seats in every hand's deal or in none"
+                        + (f" (hand {cur.hand.index - 1}'s deal says them)" if carry else ""))
+    if seats is None:
+        return None
+    if sorted(seats) != list(range(P)):
+        raise cur.error("seats", f"{seats}: each of the {P} seats once")
+    d = seats[0]
+    sitter = seats[A] if P > A else None
+    order = [(d + s) % P for s in range(P) if (d + s) % P != sitter]
+    if list(seats[:A]) != order:
+        raise cur.error("seats", f"{seats}: the hand's seats are the dealer then the seats after it in turn "
+                                 f"order ({order}), the sitter last")
+    if carry:
+        if d != (carry[0] + 1) % P:
+            raise cur.error("seats", f"{seats}: seat {d} deals, but the deal passes to the last dealer's 下家, "
+                                     f"seat {(carry[0] + 1) % P}")
+        if sitter is not None and sitter != (d - 1) % P:
+            raise cur.error("seats", f"{seats}: seat {sitter} sits out, but the sitter is the dealer's 上家, "
+                                     f"seat {(d - 1) % P}")
+    return [int(p) for p in seats]
 
 
 #: The game's record format (schema and replay).

@@ -58,7 +58,8 @@ def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.n
     x = d.extra
     if x.get("state") is None:
         raise UsageError(f"hand {d.hand}, seat {d.seat}: the replay kept no position for this decision")
-    return discard_values(x["cfg"], x["state"], int(d.seat), layouts, np.random.PCG64(int(seed)))
+    # the hand's seat (the engine's, from the dealer): a rotating deal's decision names the table's
+    return discard_values(x["cfg"], x["state"], int(d.view.seat), layouts, np.random.PCG64(int(seed)))
 
 
 def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
