@@ -27,8 +27,16 @@ their values are equal and they share a rank.
 four passes under ``passout='dealer_0C'``) fixes the contract and the declarer: :func:`advise` then
 answers the first play (the plays are asked of the seat on lead).  With a ``contract`` the auction,
 if typed, must be finished and end in that contract by that declarer.
-*Seats.*  Seats 0-3 are numbered in play order (clockwise by default); calls go in bidding order
-(counterclockwise by default) from the dealer.
+*Seats.*  Seats 0-3 are numbered clockwise: the seat after seat s in play is s + 1 (mod 4) by
+default, s - 1 under ``play_direction='counterclockwise'``; calls go in bidding order from the
+dealer (counterclockwise by default: s - 1).
+*Free follows.*  Under ``short_follow='free'`` a player short of the suit led plays any n cards but
+may not trump (rules §4.3): another seat's follow of 2-3 trumps and no card of the suit led is a
+trump if that seat is void, a discard (that cannot win) if not.  The advisor follows both readings
+and keeps those the later plays allow (the winner of each play is known from who leads next, and
+your turn ends the plays); a void is inferred only when every reading kept shows it.  When the two
+readings still differ on who is winning the play in progress, it asks: type the follow
+``"KH AH trump"`` or ``"KH AH discard"``.
 
 Examples
 --------
@@ -186,7 +194,7 @@ def advise_bid(hand: Any, *, seat: int = 0, dealer: int | None = None, auction: 
     hand : str or ids
         The seat's 13 dealt cards.
     seat : int
-        Your seat (0-3, play order).
+        Your seat (0-3, numbered clockwise; see *Seats* above).
     dealer : int, optional
         The dealer; default: the seat that makes you the next caller after ``auction``.
     auction : str, optional
@@ -255,8 +263,95 @@ def advise_bid(hand: Any, *, seat: int = 0, dealer: int | None = None, auction: 
     return df
 
 
+#: The words that say how a follow was meant, typed after its cards ("KH AH trump"): kinds 1 and 2.
+MARKS: dict[str, int] = {"trump": 1, "discard": 2}
+_KIND_TEXT = {0: "a combination of the suit led", 1: "a trump combination", 2: "a discard (a mixed set)"}
+#: Readings of one position kept apart at most (beyond, those alike but for voids are merged).
+_MAX_READINGS = 16
+
+
+class _Reading:
+    """The public state after the plays under one reading of them.
+
+    Under ``short_follow='free'`` a hidden seat that follows a lead of 2-3 cards with as many
+    trumps and no card of the suit led may be void in it (a trump combination, it competes) or
+    still hold 1 to n - 1 of it (a free discard: "such a player still may not trump", rules
+    §4.3; no void shown).  The card text does not tell: each reading is followed on its own,
+    ``choices`` maps such a play (its number) to (the kind read, its seat)."""
+
+    __slots__ = ("hands", "tricks", "gone", "voids", "leader", "t_pos", "t_lead", "t_n", "t_led", "t_best",
+                 "t_key", "t_trump", "choices")
+
+    def __init__(self) -> None:
+        self.hands = [0, 0, 0, 0]
+        self.tricks = [0, 0, 0, 0]
+        self.gone = [0, 0, 0, 0]
+        self.voids = [0, 0, 0, 0]
+        self.leader = self.t_pos = self.t_lead = self.t_n = self.t_led = self.t_best = 0
+        self.t_key = self.t_trump = 0
+        self.choices: dict[int, tuple[int, int]] = {}
+
+    def copy(self) -> "_Reading":
+        r = _Reading()
+        r.hands, r.tricks, r.gone, r.voids = list(self.hands), list(self.tricks), list(self.gone), list(self.voids)
+        r.leader, r.t_pos, r.t_lead, r.t_n, r.t_led = self.leader, self.t_pos, self.t_lead, self.t_n, self.t_led
+        r.t_best, r.t_key, r.t_trump, r.choices = self.t_best, self.t_key, self.t_trump, dict(self.choices)
+        return r
+
+    def key(self) -> tuple:
+        """Everything but the voids (and how it was read)."""
+        return (tuple(self.hands), tuple(self.tricks), tuple(self.gone), self.leader, self.t_pos, self.t_lead,
+                self.t_n, self.t_led, self.t_best, self.t_key, self.t_trump)
+
+
+def _prune(readings: list[_Reading]) -> list[_Reading]:
+    """Readings that differ only in their voids: those with fewer voids are kept (a reading that
+    shows more voids than another, alike otherwise, allows nothing the other does not); beyond
+    ``_MAX_READINGS`` such readings are merged into one with the voids common to them all."""
+    groups: dict[tuple, list[_Reading]] = {}
+    for r in readings:
+        groups.setdefault(r.key(), []).append(r)
+    out: list[_Reading] = []
+    for group in groups.values():
+        kept: list[_Reading] = []
+        for r in sorted(group, key=lambda x: sum(v.bit_count() for v in x.voids)):
+            if not any(all(k.voids[q] & ~r.voids[q] == 0 for q in range(4)) for k in kept):
+                kept.append(r)
+        if len(kept) > _MAX_READINGS:
+            for r in kept[1:]:
+                kept[0].voids = [a & b for a, b in zip(kept[0].voids, r.voids)]
+            kept = kept[:1]
+        out += kept
+    return out
+
+
+def _dead_end(errors: list[tuple[_Reading, KaptaiError]], texts: dict[int, str]) -> KaptaiError:
+    """The error of the first reading, with another reading's if it says something else."""
+    r0, e0 = errors[0]
+    other = next(((r, e) for r, e in errors[1:] if str(e) != str(e0)), None)
+    if other is None:
+        return e0
+
+    def how(r: _Reading) -> str:
+        return "; ".join(f'play {gi} ("{texts[gi]}") by seat {w} read as {"a trump" if k == 1 else "a free discard"}'
+                         for gi, (k, w) in sorted(r.choices.items())) or "no play read otherwise"
+
+    return type(e0)(f"{e0} ({how(r0)}); and {other[1]} ({how(other[0])})")
+
+
 def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, plays: Any, cfg) -> tuple[dict, int]:
-    """The public state after ``plays`` (validated), and whether the seat leads (1) or follows (0)."""
+    """The public state after ``plays`` (validated), and whether the seat leads (1) or follows (0).
+
+    Each play's seat follows from the rules (the lead, then play order, each play's winner leads
+    the next).  A hidden seat's follow under ``short_follow='free'`` of 2-3 trumps and no card of
+    the suit led, the seat not known to be void in it, is a trump (void) or a free discard (not
+    void, it cannot win): both readings are followed (see :class:`_Reading`) and those the later
+    plays contradict are dropped (a seat the reading makes void playing the suit later, the seat
+    it makes lead next playing your cards or being out of turn, your turn at the end).  Readings
+    alike but for their voids keep the voids common to them (no void is inferred that one of
+    them does not show).  Readings that still differ on the play in progress are refused,
+    naming the play: type ``"KH AH trump"`` or ``"KH AH discard"`` (words of :data:`MARKS`, after
+    the cards of a follow) to say which it was."""
     bid = parse_bid(contract)
     if bid is None:
         raise InvalidBidError("contract PASS: give the contract played, such as '3S'")
@@ -272,89 +367,173 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
     step = cfg.play_step
     key = cfg.key
     mine = _mask(ids)
-    hands = [0, 0, 0, 0]
-    hands[seat] = mine
-    tricks, gone, voids, played = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], 0
-    leader = declarer if cfg.first_leader == 0 else (declarer + step) % 4
-    t_pos, t_lead, t_n, t_led, t_best, t_key, t_trump = 0, 0, 0, 0, leader, 0, 0
+    played = 0
+    first = _Reading()
+    first.hands[seat] = mine
+    first.leader = first.t_best = declarer if cfg.first_leader == 0 else (declarer + step) % 4
+    readings = [first]
+    texts: dict[int, str] = {}
+    trump_mask = SUIT_BITS << (13 * trump) if trump < 4 else 0
+
+    def advance(r: _Reading, gi: int, text: str, cards: tuple[int, ...], m: int, mark: str | None) -> list[_Reading]:
+        who = r.leader if r.t_pos == 0 else (r.leader + r.t_pos * step) % 4
+        if who != seat and m & mine:
+            c = (m & mine & -(m & mine)).bit_length() - 1
+            raise InvalidHandError(f'play {gi} ("{text}") by seat {who}: card "{format_cards([c])}" is in your hand')
+        if r.gone[who].bit_count() + len(cards) > 13:
+            raise IllegalPlayError(f'play {gi} ("{text}") by seat {who}: more than 13 cards')
+        if who != seat:
+            for s in range(4):
+                if r.voids[who] >> s & 1 and (m >> (13 * s)) & SUIT_BITS:
+                    raise IllegalPlayError(f'play {gi} ("{text}") by seat {who}: it has shown a void in '
+                                           f'{"CDHS"[s]} before')
+        out: list[_Reading] = []
+        if r.t_pos == 0:
+            suits = {c // 13 for c in cards}
+            if len(suits) != 1 or not 1 <= len(cards) <= 3:
+                raise IllegalPlayError(f'lead {gi} ("{text}") by seat {who}: a lead is 1-3 cards of one suit')
+            if mark is not None:
+                raise IllegalPlayError(f'lead {gi} ("{text} {mark}") by seat {who}: "{mark}" says how a follow '
+                                       f'was meant, a lead is neither a trump nor a discard')
+            if who == seat and m not in lead_options(r.hands[seat]):
+                raise IllegalPlayError(f'illegal lead "{text}" by seat {who} (play {gi})')
+            r2 = r.copy()
+            r2.t_lead, r2.t_n, r2.t_led = m, len(cards), cards[0] // 13
+            r2.t_best, r2.t_key, r2.t_trump, r2.t_pos = who, int(key[(m >> (13 * r2.t_led)) & SUIT_BITS]), 0, 1
+            out.append(r2)
+        else:
+            if len(cards) != r.t_n:
+                raise IllegalPlayError(f'follow {gi} ("{text}") by seat {who}: {len(cards)} cards, the lead was '
+                                       f'{r.t_n}')
+            led_mask = SUIT_BITS << (13 * r.t_led)
+            led_played = (m & led_mask).bit_count()
+            if who == seat:
+                if m not in follow_options(r.hands[seat], r.t_led, r.t_n, trump, cfg):
+                    raise IllegalPlayError(f'illegal follow "{text}" by seat {who} (play {gi})')
+                kinds = [play_kind(m, r.hands[seat], r.t_led, trump)]
+            elif m & ~led_mask == 0:
+                kinds = [0]
+            elif led_played == 0 and trump_mask and trump != r.t_led and m & ~trump_mask == 0:
+                # all trumps, none of the suit led: a trump if void (always, but for a free discard
+                # of a seat still holding the suit: short_follow='free', a lead of 2-3 cards)
+                known = not cfg.short_free or r.t_n == 1 or r.voids[who] >> r.t_led & 1
+                kinds = [1] if known else [1, 2]
+            else:
+                kinds = [2]
+            if mark is not None:
+                want = MARKS[mark]
+                if want not in kinds:
+                    why = _KIND_TEXT[kinds[0]]
+                    if kinds == [1] and who != seat:
+                        why += f" (seat {who} is known to be void in {'CDHS'[r.t_led]})"
+                    raise IllegalPlayError(f'follow {gi} ("{text} {mark}") by seat {who}: it can only be {why}')
+                kinds = [want]
+            for kind in kinds:
+                r2 = r.copy()
+                if len(kinds) > 1:
+                    r2.choices[gi] = (kind, who)
+                if kind == 0 and not r2.t_trump:
+                    k = int(key[(m >> (13 * r2.t_led)) & SUIT_BITS])
+                    if k > r2.t_key:
+                        r2.t_best, r2.t_key = who, k
+                elif kind == 1:
+                    k = int(key[(m >> (13 * trump)) & SUIT_BITS])
+                    if not r2.t_trump or k > r2.t_key:
+                        r2.t_best, r2.t_key, r2.t_trump = who, k, 1
+                if cfg.short_free:
+                    if (r2.t_n == 1 and led_played == 0) or kind == 1:
+                        r2.voids[who] |= 1 << r2.t_led
+                elif led_played < r2.t_n:
+                    r2.voids[who] |= 1 << r2.t_led
+                r2.t_pos += 1
+                out.append(r2)
+        for r2 in out:
+            r2.hands[who] &= ~m
+            r2.gone[who] |= m
+            if r2.t_pos == 4:
+                r2.tricks[r2.t_best] += r2.t_n
+                r2.leader, r2.t_pos = r2.t_best, 0
+        return out
+
     for gi, g in enumerate(groups, 1):
+        words = g.split()
+        mark = words[-1].lower() if words and words[-1].lower() in MARKS else None
+        body = " ".join(words[:-1]) if mark is not None else g
         try:
-            cards = parse_cards(g)
+            cards = parse_cards(body)
         except KaptaiError as exc:
             raise type(exc)(f"play {gi} ({quote_token(g.strip())}): {exc}") from None
         m = _mask(cards)
         text = format_cards(sorted(cards))
         text = text if len(text) <= 40 else text[:38] + "…"
-        who = leader if t_pos == 0 else (leader + t_pos * step) % 4
+        texts[gi] = text
         if m & played:
             c = (m & played & -(m & played)).bit_length() - 1
             raise InvalidHandError(f'play {gi} ("{text}"): card "{format_cards([c])}" was already played')
-        if who != seat and m & mine:
-            c = (m & mine & -(m & mine)).bit_length() - 1
-            raise InvalidHandError(f'play {gi} ("{text}") by seat {who}: card "{format_cards([c])}" is in your hand')
-        if gone[who].bit_count() + len(cards) > 13:
-            raise IllegalPlayError(f'play {gi} ("{text}") by seat {who}: more than 13 cards')
-        if who != seat:
-            for s in range(4):
-                if voids[who] >> s & 1 and (m >> (13 * s)) & SUIT_BITS:
-                    raise IllegalPlayError(f'play {gi} ("{text}") by seat {who}: it has shown a void in '
-                                           f'{"CDHS"[s]} before')
-        if t_pos == 0:
-            suits = {c // 13 for c in cards}
-            if len(suits) != 1 or not 1 <= len(cards) <= 3:
-                raise IllegalPlayError(f'lead {gi} ("{text}") by seat {who}: a lead is 1-3 cards of one suit')
-            if who == seat and m not in lead_options(hands[seat]):
-                raise IllegalPlayError(f'illegal lead "{text}" by seat {who} (play {gi})')
-            t_lead, t_n, t_led = m, len(cards), cards[0] // 13
-            t_best, t_key, t_trump, t_pos = who, int(key[(m >> (13 * t_led)) & SUIT_BITS]), 0, 1
-        else:
-            if len(cards) != t_n:
-                raise IllegalPlayError(f'follow {gi} ("{text}") by seat {who}: {len(cards)} cards, the lead was {t_n}')
-            led_mask = SUIT_BITS << (13 * t_led)
-            if who == seat:
-                if m not in follow_options(hands[seat], t_led, t_n, trump, cfg):
-                    raise IllegalPlayError(f'illegal follow "{text}" by seat {who} (play {gi})')
-                kind = play_kind(m, hands[seat], t_led, trump)
-            else:
-                # public reading: no card of the led suit and all trumps = a trump combination (void)
-                kind = play_kind(m, 0 if m & led_mask == 0 else led_mask, t_led, trump)
-            if kind == 0 and not t_trump:
-                k = int(key[(m >> (13 * t_led)) & SUIT_BITS])
-                if k > t_key:
-                    t_best, t_key = who, k
-            elif kind == 1:
-                k = int(key[(m >> (13 * trump)) & SUIT_BITS])
-                if not t_trump or k > t_key:
-                    t_best, t_key, t_trump = who, k, 1
-            led_played = (m & led_mask).bit_count()
-            if cfg.short_free:
-                if (t_n == 1 and led_played == 0) or kind == 1:
-                    voids[who] |= 1 << t_led
-            elif led_played < t_n:
-                voids[who] |= 1 << t_led
-            t_pos += 1
-        hands[who] &= ~m
-        gone[who] |= m
+        nxt: list[_Reading] = []
+        errors: list[tuple[_Reading, KaptaiError]] = []
+        for r in readings:
+            try:
+                nxt += advance(r, gi, text, cards, m, mark)
+            except KaptaiError as exc:
+                errors.append((r, exc))
+        if not nxt:
+            raise _dead_end(errors, texts)
+        readings = _prune(nxt)
         played |= m
-        if t_pos == 4:
-            tricks[t_best] += t_n
-            leader, t_pos = t_best, 0
-    if hands[seat] == 0:
+    if readings[0].hands[seat] == 0:
         raise IllegalPlayError("the hand is over: every card has been played")
-    to_move = leader if t_pos == 0 else (leader + t_pos * step) % 4
-    if to_move != seat:
-        raise IllegalPlayError(f"after {len(groups)} plays it is seat {to_move}'s turn, not seat {seat}'s")
+    errors = []
+    ready = []
+    for r in readings:
+        to_move = r.leader if r.t_pos == 0 else (r.leader + r.t_pos * step) % 4
+        if to_move == seat:
+            ready.append(r)
+        else:
+            errors.append((r, IllegalPlayError(f"after {len(groups)} plays it is seat {to_move}'s turn, not "
+                                               f"seat {seat}'s")))
+    if not ready:
+        raise _dead_end(errors, texts)
+    if len({r.key() for r in ready}) > 1:
+        # readings alike up to the play in progress, which they read differently: who is winning it
+        seen: dict[int, set[int]] = {}
+        whose: dict[int, int] = {}
+        for x in ready:
+            for gi, (k, w) in x.choices.items():
+                seen.setdefault(gi, set()).add(k)
+                whose[gi] = w
+        gis = sorted(gi for gi, ks in seen.items() if len(ks) > 1) or sorted(seen)[-1:]
+        led = "CDHS"[ready[0].t_led]
+        why = (f"(short_follow=free: a player short of the suit led plays any cards but may not trump); the plays "
+               f"do not tell which")
+        if len(gis) == 1:
+            gi, who = gis[0], whose[gis[0]]
+            raise KaptaiError(
+                f'play {gi} ("{texts[gi]}") by seat {who} is a trump if seat {who} is void in {led}, a free discard '
+                f'if it still holds {led} {why}, and the two readings leave a different seat winning this play: '
+                f'type it "{texts[gi]} trump" or "{texts[gi]} discard"')
+        listing = " and ".join(f'play {gi} ("{texts[gi]}") by seat {whose[gi]}' for gi in gis)
+        raise KaptaiError(
+            f"{listing}: each is a trump if its seat is void in {led}, a free discard if that seat still holds "
+            f"{led} {why}, and the readings leave different seats winning this play: type each with \"trump\" "
+            f'or "discard" after its cards, e.g. "{texts[gis[0]]} trump"')
+    r = ready[0]
+    voids = list(r.voids)
+    for x in ready[1:]:
+        voids = [v & w for v, w in zip(voids, x.voids)]
+    hands = list(r.hands)
     # the other seats' hands: any unseen cards of the right number (used only if no layout can be drawn)
     unseen = [c for c in range(52) if not (played | mine) >> c & 1]
     for q in range(4):
         if q != seat:
-            size = 13 - gone[q].bit_count()
+            size = 13 - r.gone[q].bit_count()
             hands[q] = _mask(unseen[:size])
             unseen = unseen[size:]
-    state = {"hands": hands, "tricks": tricks, "gone": gone, "voids": voids, "played": played, "trump": trump,
-             "declarer": declarer, "level": level, "leader": leader, "t_lead": t_lead, "t_n": t_n, "t_led": t_led,
-             "t_pos": t_pos, "t_best": t_best, "t_key": t_key, "t_trump": t_trump}
-    return state, int(t_pos == 0)
+    state = {"hands": hands, "tricks": list(r.tricks), "gone": list(r.gone), "voids": voids, "played": played,
+             "trump": trump, "declarer": declarer, "level": level, "leader": r.leader, "t_lead": r.t_lead,
+             "t_n": r.t_n, "t_led": r.t_led, "t_pos": r.t_pos, "t_best": r.t_best, "t_key": r.t_key,
+             "t_trump": r.t_trump}
+    return state, int(r.t_pos == 0)
 
 
 def advise_play(hand: Any, *, contract: Any, declarer: int = 0, seat: int = 0, plays: Any = None, auction: Any = None,
@@ -369,11 +548,15 @@ def advise_play(hand: Any, *, contract: Any, declarer: int = 0, seat: int = 0, p
     contract : str
         The contract, e.g. ``'3S'``.
     declarer, seat : int
-        The declarer's seat and yours (0-3, play order; the declarer leads the first play).
+        The declarer's seat and yours (0-3, numbered clockwise: the seat after s in play is s + 1,
+        or s - 1 under ``play_direction='counterclockwise'``; the declarer leads the first play).
     plays : str, optional
         The plays so far in order, one seat's cards per item, comma-separated:
         ``"AC, 2C, 5C, 9C, KD QD, ..."`` (the seats follow from the rules: the lead, then play order,
-        each play's winner leads the next).
+        each play's winner leads the next).  Under ``short_follow='free'`` a follow of trumps and
+        no card of the suit led may end in ``trump`` or ``discard`` (``"KH AH discard"``): how it
+        was meant, needed only when the plays do not tell and it decides who is winning the play
+        in progress (see *Free follows* above).
     auction, dealer : optional
         The whole auction (``"1S PASS PASS PASS"``) and its dealer (default: the one that makes
         ``declarer`` the maker of the last bid): layouts then also agree with it.  It must be

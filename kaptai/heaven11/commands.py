@@ -255,7 +255,9 @@ def _commands() -> dict[str, Command]:
         "advise": Command(_M + "advise", (
             o.hand("your 13 dealt cards, e.g. 'AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C'",
                    "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C"),
-            Opt("--seat", "int", default=0, lo=0, hi=3, unit="seat", help="your seat, 0-3 in play order"),
+            Opt("--seat", "int", default=0, lo=0, hi=3, unit="seat",
+                help="your seat, 0-3, numbered clockwise: in play the seat after seat s is s+1 (mod 4), or "
+                     "s-1 under -o play_direction=counterclockwise (in the auction s-1 by default)"),
             Opt("--auction", "str", default=None, metavar="CALLS", sample="PASS 1S",
                 help="the calls so far, the dealer's first, e.g. 'PASS 1S PASS' (during play: optional, "
                      "the whole auction, so that the layouts agree with it)"),
@@ -267,7 +269,9 @@ def _commands() -> dict[str, Command]:
                 help="the declarer's seat (with --contract; default 0, or the finished auction's)"),
             Opt("--plays", "str", default=None, metavar="PLAYS", sample="AS, 2S, 3S, 4S",
                 help="the plays so far, one seat's cards per item, comma-separated, from the first lead "
-                     "(the seats follow from the rules), e.g. 'AS, 2S, 3S, 4S, KH AH'"),
+                     "(the seats follow from the rules), e.g. 'AS, 2S, 3S, 4S, KH AH'; under "
+                     "-o short_follow=free a follow of trumps and none of the suit led may be typed "
+                     "'KH AH trump' or 'KH AH discard' (asked for when the plays do not tell)"),
             *o.advice_budget("answer"),
             Opt("--seed", "int", default=0, lo=0, hi=o.MAX_SEED, help="seed of the layouts (same seed, same answer)"),
             *rules, *o.output(percent=False),
