@@ -35,7 +35,11 @@ the value (see *Returns*).
 other seats (their 胡數 as non-completers; the turned cards sampled when not given).
 
 *Exact columns.*  ``distance`` is the exact distance from ready of the 22 cards left, ``waits``
-the kinds that complete them when ready, ``live_outs`` the unseen copies of the waits.
+the kinds that complete them when ready, ``live_outs`` the unseen copies of the waits.  The first
+two count the copies the player can still hold: 4 of a kind less its own exposed sets' copies and
+the turned cards (a kind all of whose copies are in the hand, those sets or turned is no wait and
+no way to ready); the cards seen elsewhere (discards, the other seats' sets) count only in
+``live_outs`` (a wait whose last copies are there shows 0 live outs).
 
 Examples
 --------
@@ -360,16 +364,25 @@ def advise(hand: Any, seen: Any = "", rules: RuleSet | str | None = None, *, mel
         return v
 
     n_cand = int((h > 0).sum())
-    seen_before = np.minimum(used - h, 4)
+    # distance and waits count the copies the player can still hold: 4 less its own exposed sets'
+    # copies and the turned cards (a kind all of whose copies are there is no wait and no way to
+    # ready); the cards seen elsewhere (discards, the others' sets) only reduce the live outs
+    caps = np.full(30, 4, np.int64)
+    for _, k, n in ms:
+        caps[k] -= n
+    for k in jt:
+        caps[k] -= 1
+    seen_before = used - h - (4 - caps)  # seen + the other seats' sets
     exact: dict[int, tuple[int, str, int]] = {-1: (-1, "", 0)}  # per kind: distance, waits, live outs (before
-    for kind in np.flatnonzero(h):                                # the sampling: the budget covers them)
-        rest = h.copy()
-        rest[kind] -= 1
+    kinds = [int(x) for x in np.flatnonzero(h)]                   # the sampling: the budget covers them)
+    rests = np.repeat(h[None, :], len(kinds), axis=0)
+    rests[np.arange(len(kinds)), kinds] -= 1
+    dists = distance_many(rests, rules=r, caps=caps)
+    for i, kind in enumerate(kinds):
         seen = seen_before.copy()
-        seen[kind] = min(int(seen[kind]) + 1, 4)  # the card thrown is face up: not a live out
-        wk, outs = live_outs(rest.astype(np.uint8), seen=seen.astype(np.uint8), rules=r)
-        exact[int(kind)] = (int(distance_many(rest[None, :], rules=r)[0]),
-                         " ".join(format_card(x) for x in wk), int(outs))
+        seen[kind] += 1  # the card thrown is face up: not a live out
+        wk, outs = live_outs(rests[i].astype(np.uint8), seen=seen.astype(np.uint8), rules=r, caps=caps)
+        exact[kind] = (int(dists[i]), " ".join(format_card(x) for x in wk), int(outs))
     res = paired_budget(evaluate, n_cand + complete, seed=entropy, samples=samples, budget_ms=budget_ms,
                         batch=BATCH, min_samples=2 * BATCH, start=start)
     n = res.samples

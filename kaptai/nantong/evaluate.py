@@ -13,7 +13,8 @@ millisecond (see :func:`kaptai.nantong._eval.build_tables`).
   :func:`live_outs` — and how many copies of them are unseen;
 * :func:`distance` / :func:`distance_many` — exact distance from ready (shanten): the
   fewest cards to exchange to be ready (0 ready, -1 complete), with the deck's 4 copies of
-  each kind as the only cap;
+  each kind as the only cap, or with ``caps``: the copies of each kind the player can still
+  hold (4 less its own exposed sets' copies and the turned cards; the advisor passes them);
 * :func:`best_score` — the highest-scoring decomposition of a completer's record, compiled
   (the same number as :func:`kaptai.nantong.scoring.score`).
 
@@ -248,7 +249,7 @@ def waits(hand, rules: Any = None) -> tuple[int, ...]:
     return mask_kinds(int(waits_many(hand_counts(hand)[None, :], rules)[0]))
 
 
-def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | None = None) -> tuple[tuple[int, ...], int]:
+def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | np.ndarray | None = None) -> tuple[tuple[int, ...], int]:
     """Waits of a 3k+1-card hand and the live outs: unseen copies of the waits.
 
     Parameters
@@ -265,15 +266,7 @@ def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | None = N
     h = hand_counts(hand)[None, :]
     check_hand_sizes(h.sum(axis=1, dtype=np.int64), "rest", "waits are defined for")
     s = np.zeros((1, N_KINDS), np.uint8) if seen is None else hand_counts(seen)[None, :]
-    if caps is None:
-        cp = np.full(N_KINDS, 4, np.uint8)
-    else:
-        items = as_items(caps, "caps")
-        if not all(isinstance(c, Integral) and not isinstance(c, (bool, np.bool_)) and 0 <= int(c) <= 4 for c in items):
-            raise InvalidHandError(f"caps must be 30 counts from 0 to 4, got {quote_token(items)}")
-        cp = np.ascontiguousarray(items, dtype=np.uint8)
-    if cp.shape != (N_KINDS,):
-        raise InvalidHandError(f"caps must be 30 counts, got shape {cp.shape}")
+    cp = _caps(caps)
     over = np.nonzero(h[0].astype(int) + s[0] > cp)[0]
     if over.size:
         k = int(over[0])
@@ -286,27 +279,111 @@ def live_outs(hand, seen=None, rules: Any = None, caps: Sequence[int] | None = N
     return mask_kinds(int(w[0])), int(o[0])
 
 
-def distance_many(hands, rules: Any = None) -> np.ndarray:
+def _caps(caps: Sequence[int] | np.ndarray | None) -> np.ndarray:
+    """``caps`` (30 counts from 0 to 4, None: 4 each) as a uint8 array of 30."""
+    if caps is None:
+        return np.full(N_KINDS, 4, np.uint8)
+    items = as_items(caps, "caps")
+    if not all(isinstance(c, Integral) and not isinstance(c, (bool, np.bool_)) and 0 <= int(c) <= 4 for c in items):
+        raise InvalidHandError(f"caps must be 30 counts from 0 to 4, got {quote_token(items)}")
+    cp = np.ascontiguousarray(items, dtype=np.uint8)
+    if cp.shape != (N_KINDS,):
+        raise InvalidHandError(f"caps must be 30 counts, got shape {cp.shape}")
+    return cp
+
+
+_NO_TARGET = 1000  # a cost no target reaches: no complete hand fits the caps
+
+
+def _distance_capped(a: np.ndarray, hs: int, caps: np.ndarray) -> np.ndarray:
+    """Distances from ready of the hands (rows of ``a``) whose targets hold at most ``caps[k]``
+    copies of kind k: the dynamic programme of :func:`kaptai.nantong.reference.distance_dp`
+    (the target T built kind by kind: sequences starting here, a triplet, the pair; the cost
+    ``max(T[k] - H[k], 0)``), every hand of the batch at once (numpy, a few ms for 20 hands)."""
+    n = a.shape[0]
+    sizes = a.sum(axis=1, dtype=np.int64)
+    ks = np.where(sizes % 3 == 1, (sizes - 1) // 3, (sizes - 2) // 3)
+    kmax = int(ks.max()) if n else 0
+    h = a.astype(np.int32)
+    # state (sequences started one kind back, two kinds back) -> costs (hand, melds, pair)
+    start = np.full((n, kmax + 1, 2), _NO_TARGET, np.int32)
+    start[:, 0, 0] = 0
+    state: dict[tuple[int, int], np.ndarray] = {(0, 0): start}
+    for k in range(N_KINDS):
+        can_start = (k < 27 and k % 9 <= 6) or (bool(hs) and k == 27)
+        cap = int(caps[k])
+        cost = [np.maximum(t - h[:, k], 0)[:, None] for t in range(5)]
+        new: dict[tuple[int, int], np.ndarray] = {}
+        for (s1, s2), arr in state.items():
+            for s in range(5 if can_start else 1):
+                for t in (0, 1):
+                    dm = s + t
+                    if dm > kmax:
+                        break
+                    for q in (0, 1):
+                        tk = s + s1 + s2 + 3 * t + 2 * q
+                        if tk > cap:
+                            break
+                        key = (s, s1)
+                        cur = new.get(key)
+                        if cur is None:
+                            cur = new[key] = np.full((n, kmax + 1, 2), _NO_TARGET, np.int32)
+                        if q:
+                            np.minimum(cur[:, dm:, 1], arr[:, :kmax + 1 - dm, 0] + cost[tk], out=cur[:, dm:, 1])
+                        else:
+                            np.minimum(cur[:, dm:, :], arr[:, :kmax + 1 - dm, :] + cost[tk][:, :, None],
+                                       out=cur[:, dm:, :])
+        state = new
+    best = state[(0, 0)][np.arange(n), ks, 1] if (0, 0) in state else np.full(n, _NO_TARGET)
+    if (best >= _NO_TARGET).any():
+        i = int(np.flatnonzero(best >= _NO_TARGET)[0])
+        raise InvalidHandError(f"no complete hand of {int(sizes[i]) + (sizes[i] % 3 == 1)} cards fits the caps "
+                               f"{quote_token(caps.tolist())}")
+    return (best - 1).astype(np.int8)
+
+
+def distance_many(hands, rules: Any = None, caps: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
     """Distances from ready (int8 array) of 3k+1 / 3k+2-card hands (k <= 7).
+
+    ``caps`` (30 counts, optional): the copies of each kind the player can still hold, 4 less
+    those out of its reach for good (its own exposed sets, the turned cards); a target hand
+    holds at most ``caps[k]`` copies of kind k, so a kind with no copy left is no wait and no
+    way to ready.  Default: the deck's 4 of each (the compiled tables).  With a cap below 4 the
+    distance is computed by a dynamic programme over the kinds (numpy, every hand at once).
 
     >>> distance_many(["19w 5t qz", "11w 234w"]).tolist()
     [2, -1]
+    >>> caps = [4] * 30
+    >>> caps[0] = caps[3] = 0                            # 1w and 4w: every copy in exposed kongs
+    >>> distance_many(["23w 55t", "23w 5t 9t"]).tolist(), distance_many(["23w 55t", "23w 5t 9t"], caps=caps).tolist()
+    ([0, 1], [1, 2])
     """
     a = counts_array(hands)
     check_hand_sizes(a.sum(axis=1, dtype=np.int64), "any", "the distance is defined for")
+    if caps is not None:
+        cp = _caps(caps)
+        over = np.argwhere(a > cp[None, :])
+        if over.size:
+            i, k = (int(x) for x in over[0])
+            who = "the hand" if a.shape[0] == 1 else f"hand {i + 1}"
+            raise TooManyCopiesError(f"card {format_card(k)!r}: {who} holds {int(a[i, k])} copies; "
+                                     f"caps allow {int(cp[k])}")
+        if (cp < 4).any():
+            return _distance_capped(a, _hs(rules), cp)
     out = np.zeros(a.shape[0], dtype=np.int8)
     _eval.distance_batch(a, _hs(rules), out)
     return out
 
 
-def distance(hand, rules: Any = None) -> int:
+def distance(hand, rules: Any = None, caps: Sequence[int] | np.ndarray | None = None) -> int:
     """Exact distance from ready (shanten number) of one hand: the fewest cards to exchange
-    to be one card from 1 pair + k melds (0 = ready, -1 = complete).
+    to be one card from 1 pair + k melds (0 = ready, -1 = complete); ``caps`` as in
+    :func:`distance_many`.
 
     >>> distance("147w 258t 369b qz bh hh 5w")
     7
     """
-    return int(distance_many(hand_counts(hand)[None, :], rules)[0])
+    return int(distance_many(hand_counts(hand)[None, :], rules, caps)[0])
 
 
 def analyze_hand(hand, rules: Any = None):
