@@ -139,12 +139,16 @@ def bid_advice(view: PlayerView, rules: Any, *, samples: int, seed: int) -> Any:
     return df.sort_values(["value"], ascending=False, kind="stable").reset_index(drop=True)
 
 
-def play_inputs(view: PlayerView) -> dict[str, Any]:
+def play_inputs(view: PlayerView, rules: Any = None) -> dict[str, Any]:
     """The advisor's inputs at a play decision from the seat's view, as :func:`play_advice` takes
     them: the seat's dealt cards (those held and those it played), the plays so far in order
     (comma-separated, ``view.history``), the auction and the dealer.  The auction is the deal
     played's (a passed-out deal is redealt: its passes are no part of it); with no bid in it (a
-    forced 0C after four passes, or a contract fixed by the rules) it is None.
+    forced 0C after four passes, or a contract fixed by the rules) it is None.  Under
+    ``short_follow='free'`` (``rules``) another seat's follow of 2-3 trumps without the suit led in
+    the play in progress is typed with its kind, ``trump`` or ``discard``, as the engine made it
+    (the seat shown void in the suit led, ``view.voids``, or not): the plays alone cannot say,
+    and the advisor asks (:data:`kaptai.heaven11.advisor.MARKS`).
 
     >>> from kaptai.heaven11.policies import PlayerView
     >>> hand = tuple(parse_cards("2C 3C 4C"))
@@ -154,10 +158,18 @@ def play_inputs(view: PlayerView) -> dict[str, Any]:
     {'dealt': '2C 3C 4C', 'plays': 'KH AH', 'auction': '1H PASS PASS PASS', 'dealer': 1}
     """
     mine = [c for s, cards in view.history if s == view.seat for c in cards]
+    texts = [format_cards(sorted(cards)) for _s, cards in view.history]
+    if rules is not None and getattr(rules, "short_follow", None) == "free" and view.trick and 0 <= view.trump < 4:
+        led = card_suit(view.trick[0][1][0])
+        start = len(view.history) - len(view.trick)
+        for j, (s, cards) in enumerate(view.trick[1:], start + 1):
+            if (s != view.seat and len(cards) >= 2 and led != view.trump
+                    and all(card_suit(c) == view.trump for c in cards)):
+                texts[j] += " trump" if view.voids[s] >> led & 1 else " discard"
     calls = [c for _s, c in view.auction]
     auction = " ".join("PASS" if c is None else _bid_text(c) for c in calls) if any(c is not None for c in calls) else None
     return {"dealt": format_cards(sorted((*view.hand, *mine))),
-            "plays": ", ".join(format_cards(sorted(cards)) for _s, cards in view.history), "auction": auction,
+            "plays": ", ".join(texts), "auction": auction,
             "dealer": int(view.dealer)}
 
 
@@ -251,7 +263,7 @@ class HumanPolicy(Policy):
 
         if sorted(c for _s, cards in view.history for c in cards) != sorted(view.played):
             raise KaptaiError("the hand's plays in order are not known here (a view built without its history)")
-        x = play_inputs(view)
+        x = play_inputs(view, self.rules)
         df = play_advice(view, self.rules, **x, samples=self.hint_samples, seed=len(view.played))
         masks = {sum(1 << c for c in o): o for o in view.options}
         rows = [(sum(1 << c for c in parse_cards(lab)), float(v)) for lab, v in zip(df.option, df.value)]
@@ -325,7 +337,7 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
                                format_cards(sorted(view.hand)),
                                f"contract {_bid_text(5 * view.level + view.trump)} by seat {view.declarer}; this "
                                "play: " + (", ".join(f"{s}: {format_cards(sorted(c))}" for s, c in view.trick) or "lead"),
-                               {"rules": cfg.rules, **play_inputs(view)})
+                               {"rules": cfg.rules, **play_inputs(view, cfg.rules)})
             k += 1
 
 

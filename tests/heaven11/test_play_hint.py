@@ -256,3 +256,46 @@ def test_hint_after_passouts_and_a_forced_contract(monkeypatch):
         assert [(q, sorted(c)) for q, c in v.history] == plays[:len(v.history)]
         assert P.play_inputs(v)["auction"] is None
     assert len(seen) >= 5
+
+
+def test_hint_types_the_kind_of_a_free_follow_in_progress():
+    """Under short_follow='free' another seat's 2-3 trumps without the suit led, in the play in
+    progress, may be a trump or a free discard: the hint (play_inputs) types the kind the engine
+    made (the seat shown void, or not), so the advisor never refuses such a position."""
+    import numpy as np
+
+    from kaptai.heaven11.policies import Policy
+    from kaptai.heaven11.records import hand_events
+    from kaptai.heaven11.rules import resolve_rules
+
+    rules = resolve_rules(None, short_follow="free")
+
+    class Trumpy(Policy):
+        """Plays trumps when it can (70%), to meet the two-way follows often; keeps its views."""
+        name = "trumpy"
+
+        def __init__(self, rng, views):
+            self.rng, self.views = rng, views
+
+        def bid(self, view):
+            return "PASS"
+
+        def play(self, view):
+            if len(view.options) >= 2:
+                self.views.append(view)
+            trumps = [o for o in view.options if all(c // 13 == view.trump for c in o)]
+            pick = trumps if trumps and self.rng.random() < 0.7 else list(view.options)
+            return format_cards(list(pick[int(self.rng.integers(0, len(pick)))]))
+
+    rng = np.random.default_rng(7)
+    views: list = []
+    pols = [Trumpy(rng, views) for _ in range(4)]
+    for _ in hand_events(None, rules, policies=pols, hands=12, seed=11):  # every seat passes: 0C, clubs trumps
+        pass
+    typed = 0
+    for v in views:
+        x = P.play_inputs(v, rules)
+        typed += (" trump" in x["plays"]) or (" discard" in x["plays"])
+        df = P.play_advice(v, rules, **x, samples=2, seed=0)
+        assert sorted(df.option) == sorted(format_cards(list(o)) for o in v.options)
+    assert typed > 0
