@@ -42,6 +42,7 @@ __all__ = [
     "new_outcomes",
     "seat_players",
     "hand_seats",
+    "first_dealer",
     "SETTLEMENT_CODES",
     "DEFAULT_SAMPLES",
     "DEFAULT_CANDIDATES",
@@ -294,21 +295,23 @@ def seat_players(cfg: EngineConfig) -> np.ndarray:
     return out
 
 
-def hand_seats(cfg: EngineConfig, h: int) -> tuple[int, ...]:
-    """The players (seats numbered as at the first hand: seat 0 deals hand 0) in engine seats
-    ``0..active-1`` of hand ``h`` of a session (seat 0 deals), then the sitter of a 4-player
-    table: the 下家 deals after every hand (seat ``h % players`` deals hand ``h``), with 4
-    players the outgoing dealer sits out (the sitter is the dealer's 上家), on hand 0 per
-    ``first_sitter``.  :func:`seat_players`' rows, hand after hand without end (a session of
+def hand_seats(cfg: EngineConfig, h: int, first: int = 0) -> tuple[int, ...]:
+    """The players (the table's seats) in engine seats ``0..active-1`` of hand ``h`` of a session
+    whose first hand seat ``first`` deals, then the sitter of a 4-player table: the 下家 deals
+    after every hand (seat ``(first + h) % players`` deals hand ``h``), with 4 players the
+    outgoing dealer sits out (the sitter is the dealer's 上家), on hand 0 per ``first_sitter``.
+    With ``first=0``, :func:`seat_players`' rows, hand after hand without end (a session of
     ``kaptai play`` is no match).
 
     >>> [hand_seats(make_config(4), h) for h in range(5)]
     [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2), (0, 1, 2, 3)]
     >>> hand_seats(make_config(4, first_sitter="opposite"), 0), hand_seats(make_config(3), 4)
     ((0, 1, 3, 2), (1, 2, 0))
+    >>> hand_seats(make_config(4), 0, first=2), hand_seats(make_config(4), 1, first=2)
+    ((2, 3, 0, 1), (3, 0, 1, 2))
     """
     P, A = cfg.players, cfg.active
-    d = int(h) % P
+    d = (int(first) + int(h)) % P
     if P == A:
         return tuple((d + s) % P for s in range(P))
     if h == 0:
@@ -316,3 +319,19 @@ def hand_seats(cfg: EngineConfig, h: int) -> tuple[int, ...]:
     else:
         sitter = (d - 1) % P
     return (*((d + s) % P for s in range(P) if (d + s) % P != sitter), sitter)
+
+
+def first_dealer(players: int, seed: int | None) -> int:
+    """The table's seat that deals a session's first hand: uniformly random (the rules: there
+    is no seat-drawing ranking), drawn from ``seed``'s own stream (not a hand's: hand ``i`` is
+    dealt from ``SeedSequence(seed, spawn_key=(i,))``), fresh entropy without a seed.
+
+    >>> first_dealer(4, 1) == first_dealer(4, 1), sorted({first_dealer(3, s) for s in range(40)})
+    (True, [0, 1, 2])
+    """
+    ss = np.random.SeedSequence(seed, spawn_key=(FIRST_DEALER_KEY,))
+    return int(np.random.default_rng(ss).integers(int(players)))
+
+
+#: The spawn key of :func:`first_dealer`'s stream (no hand index reaches it).
+FIRST_DEALER_KEY = 2**32 - 1

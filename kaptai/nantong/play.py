@@ -314,11 +314,11 @@ _SITTER_PLACE_ASCII = {1: "xiajia, the next player", 2: "duijia, opposite", 3: "
 
 
 def rotating_hands(players: int, rules: Any, table: Sequence[Any], *, hands: int, seed: int | None,
-                   before: Any = None) -> Iterator[list[dict[str, Any]]]:
+                   before: Any = None, first: int = 0) -> Iterator[list[dict[str, Any]]]:
     """The hands of a table whose deal rotates as the rules have it (不設連莊: the 下家 deals
     after every hand; with 4 players the outgoing dealer sits out the next hand, the dealer's 上家;
     :func:`kaptai.nantong.config.hand_seats`): ``table`` holds one policy per seat of the table
-    (seat 0 deals hand 0), hand ``i`` is played by the active ones in the engine's order (from
+    (seat ``first`` deals hand 0), hand ``i`` is played by the active ones in the engine's order (from
     the dealer) on :func:`hand_events`' deal ``i``, and its ``deal`` event says the table's seat
     of each of the hand's seats (``seats``), its ``settle``'s result is by the table's seat.
     ``before(i, seats)`` is called as hand ``i`` starts."""
@@ -329,7 +329,7 @@ def rotating_hands(players: int, rules: Any, table: Sequence[Any], *, hands: int
     if len(table) != cfg.players:
         raise UsageError(f"{len(table)} policies for a table of {cfg.players}")
     for i in range(int(hands)):
-        seats = hand_seats(cfg, i)
+        seats = hand_seats(cfg, i, first)
         if before is not None:
             before(i, seats)
         yield R.play_hand(cfg, [table[p] for p in seats[:cfg.active]], i, seed=seed, hand_class=_table_hand(),
@@ -508,7 +508,7 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     from kaptai.core.play import parse_opponents, run_session, seat_policies
     from kaptai.core.records import make_header
     from kaptai.nantong import records as R
-    from kaptai.nantong.config import make_config
+    from kaptai.nantong.config import first_dealer, make_config
     from kaptai.nantong.engine_reference import compiled_rollouts
     from kaptai.spec import Output
 
@@ -516,7 +516,7 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     cfg = make_config(args.players, rules)
     P, N = cfg.players, cfg.active
     if args.seat >= P:
-        raise UsageError(f"--seat {args.seat}: a table of {P} has seats 0 to {P - 1} (seat 0 deals the first hand)")
+        raise UsageError(f"--seat {args.seat}: a table of {P} has seats 0 to {P - 1}")
     con = console if console is not None else Console(ascii=True if args.ascii else None, hints=args.hints)
     opp = parse_opponents(args.opponents, game.policies, P, args.seat)
     human = HumanPolicy(con, cfg.rules, cfg.players)
@@ -524,7 +524,9 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     unit = R.unit_of(cfg)
     header = make_header(GAME, cfg.rules.to_dict(), P, [getattr(x, "name", str(x)) for x in table], unit,
                          seed=args.seed, hands=args.hands)
-    con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Seat 0 deals the first hand, then "
+    first = first_dealer(P, args.seed)
+    con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Seat {first} deals the first hand "
+            "(drawn at random), then "
             "the deal passes to the next seat (下家) after every hand"
             + ("; the outgoing dealer sits out the next hand (the new dealer's "
                + ("previous player" if con.ascii else "上家") + ")" if P > N else "")
@@ -543,7 +545,7 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
                 lines[-1] += f"; seat {seats[N]} sits out (the dealer's {name})"
         con.say(*lines)
 
-    events = rotating_hands(P, cfg.rules, table, hands=args.hands, seed=args.seed, before=before)
+    events = rotating_hands(P, cfg.rules, table, hands=args.hands, seed=args.seed, before=before, first=first)
 
     def describe(evs: list[dict[str, Any]], seat: int) -> str:
         return describe_hand(evs, seat, ascii=con.ascii)

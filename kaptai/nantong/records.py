@@ -69,9 +69,8 @@ _EVENTS: dict[str, dict[str, Any]] = {
         "hand": {"type": "integer", "minimum": 0},
         "seats": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 3}, "minItems": 3,
                   "maxItems": 4,
-                  "description": "written by kaptai play (the deal rotates): the table's seat (numbered as at the "
-                                 "first hand, whose dealer is seat 0) of each of the hand's seats, the dealer first, "
-                                 "the sitter of a 4-player table last; the hand's events number the seats from its "
+                  "description": "written by kaptai play (the deal rotates; the first hand's dealer drawn at random): "
+                                 "the table's seat of each of the hand's seats, the dealer first, the sitter of a 4-player table last; the hand's events number the seats from its "
                                  "dealer, the settle's result is by the table's seat. Absent: the table's seats are "
                                  "the hand's"},
         "deck": cards_schema("the 120 cards in deal order, as kinds: seat 0 (the dealer) takes 23, each other active "

@@ -1,8 +1,8 @@
 """``kaptai play nantong`` rotates the deal as the rules have it (不設連莊).
 
 After every hand the 下家 deals; with 4 players the outgoing dealer sits out the next hand (the
-sitter is the dealer's 上家).  The person keeps a seat of the table (``--seat``, numbered as at the
-first hand: seat 0 deals hand 0).  Each hand's ``deal`` event says the table's seat of each of
+sitter is the dealer's 上家).  The person keeps a seat of the table (``--seat``); the first hand's dealer is
+drawn at random from the session's seed (``config.first_dealer``).  Each hand's ``deal`` event says the table's seat of each of
 the hand's seats (``seats``); the hand's events number the seats from its dealer, the settle's
 ``result`` is by the table's seat.  The record replays and reviews by the table's seat; a record
 without ``seats`` (every record before, and ``kaptai simulate``'s) reads, replays and reviews as
@@ -16,13 +16,14 @@ import io
 import json
 import re
 
+import numpy as np
 import pytest
 
 from kaptai.core.play import Console
 from kaptai.core.records import RecordError, write_record
 from kaptai.nantong import play as P
 from kaptai.nantong import review_search as RS
-from kaptai.nantong.config import hand_seats, make_config, seat_players
+from kaptai.nantong.config import first_dealer, hand_seats, make_config, seat_players
 
 
 def _auto(out):
@@ -51,7 +52,11 @@ def _hand_text(text, i):
     return text[start:text.index(f"== hand {i} over", start)]
 
 
-# the person's seat: with 4 players seat 1 sits out hand 2 (seat 2 deals, its 上家 is seat 1)
+def _sat_out(record, seat):
+    """The hands of a rotating record in which table seat ``seat`` sits out."""
+    return {i for i, h in enumerate(record.hands) if len(h.deal["seats"]) == 4 and h.deal["seats"][3] == seat}
+
+
 @pytest.mark.parametrize("players, seat", [(3, 2), (4, 1)])
 def test_the_deal_rotates_and_the_record_replays_and_reviews_by_the_table_seat(tmp_path, players, seat):
     from kaptai.records import read_record, replay
@@ -62,13 +67,15 @@ def test_the_deal_rotates_and_the_record_replays_and_reviews_by_the_table_seat(t
     assert len(record.hands) == hands
     assert record.header["policies"][seat] == "human" and len(record.header["policies"]) == players
     cfg = make_config(players)
+    first = first_dealer(players, 4)
+    assert f"Seat {first} deals the first hand (drawn at random)" in text
     for i, h in enumerate(record.hands):
         seats = h.deal["seats"]
-        assert seats[0] == i % players, seats  # the 下家 of the last dealer deals
-        assert seats == list(hand_seats(cfg, i))
-        assert f"== hand {i}: seat {i % players} deals" in text
+        assert seats[0] == (first + i) % players, seats  # the 下家 of the last dealer deals
+        assert seats == list(hand_seats(cfg, i, first))
+        assert f"== hand {i}: seat {(first + i) % players} deals" in text
         if players == 4:
-            assert seats[3] == (i - 1) % 4  # the sitter: the dealer's 上家 (the first hand too)
+            assert seats[3] == (first + i - 1) % 4  # the sitter: the dealer's 上家 (the first hand too)
             assert len(h.settle["totals"]) == 3 and len(h.settle["result"]) == 4
             assert h.settle["result"][seats[3]] == 0.0  # the sitter scores 0 (dreamer_shares='none')
             assert not any(e.get("seat") == 3 for e in h.events[1:-1])  # the sitter plays no card
@@ -90,7 +97,8 @@ def test_the_deal_rotates_and_the_record_replays_and_reviews_by_the_table_seat(t
         assert [df[f"seat_{s}"][i] for s in range(players)] == h.settle["result"]
         assert f"== hand {i} over: you {h.settle['result'][seat]:+g} " in text
         assert P.describe_hand(h.events, seat) in text
-    assert players < 4 or "you sit out this hand" in _hand_text(text, 2)
+    assert players < 4 or _sat_out(record, seat) and all("you sit out this hand" in _hand_text(text, i)
+                                                         for i in _sat_out(record, seat))
     # the table shown at every decision names the person's seat of the table
     assert set(re.findall(r"-- Nantong, seat (\d) \(you\)", text)) == {str(seat)}
     assert f"review it: kaptai review nantong {rec} --seat {seat}" in text
@@ -103,7 +111,7 @@ def test_the_deal_rotates_and_the_record_replays_and_reviews_by_the_table_seat(t
     ds = list(RS.decisions(rs))
     assert all(d.seat == rs.hands[d.hand].deal["seats"][d.view.seat] for d in ds)
     mine = [d for d in ds if d.seat == seat]
-    assert players < 4 or not [d for d in mine if d.hand == 2]  # sat out
+    assert not [d for d in mine if d.hand in _sat_out(record, seat)]  # sat out
     for i, h in enumerate(record.hands):
         me = h.deal["seats"].index(seat)
         made = [d.made for d in mine if d.hand == i]
@@ -117,9 +125,12 @@ def test_review_command_by_the_table_seat(tmp_path, capsys):
     from kaptai.cli import main
     from kaptai.core.review import review
 
-    _, rec, _ = _play(tmp_path, players=4, seat=1, hands=3)
+    from kaptai.records import read_record
+
+    _, rec, _ = _play(tmp_path, players=4, seat=1, hands=4)
     df = review(RS, rec, "nantong", seats=[1], samples=2, cross_fit=False)
-    assert len(df) and set(df.seat) == {1} and 2 not in set(df.hand)  # seat 1 sat out hand 2
+    out = _sat_out(read_record(rec), 1)
+    assert out and len(df) and set(df.seat) == {1} and not out & set(df.hand)  # not the hands seat 1 sat out
     want = [(d.hand, d.made) for d in RS.decisions(RS.read(rec)) if d.seat == 1]
     assert list(zip(df.hand, df.made)) == want
     main(["review", "nantong", rec, "--seat", "1", "--samples", "2", "--no-cross-fit", "--summary"])
@@ -190,8 +201,11 @@ def test_seats_that_break_the_rotation_are_refused(tmp_path):
     _, rec, _ = _play(tmp_path, players=4, seat=0, hands=2)
     deals = lambda lines: [x for x in lines if x["type"] == "deal"]  # noqa: E731
 
+    d0 = first_dealer(4, 4)
+
     def wrong_dealer(lines):
-        deals(lines)[1]["seats"] = [2, 3, 0, 1]
+        d = (d0 + 2) % 4  # not the first dealer's 下家
+        deals(lines)[1]["seats"] = [(d + k) % 4 for k in range(4)]
 
     def one_missing(lines):
         del deals(lines)[1]["seats"]
@@ -202,7 +216,7 @@ def test_seats_that_break_the_rotation_are_refused(tmp_path):
     def wrong_order(lines):
         deals(lines)[0]["seats"] = [0, 2, 1, 3]
 
-    for change, why in [(wrong_dealer, "the deal passes to the last dealer's 下家, seat 1"),
+    for change, why in [(wrong_dealer, f"the deal passes to the last dealer's 下家, seat {(d0 + 1) % 4}"),
                         (one_missing, "in every hand's deal or in none"),
                         (not_a_table, "each of the 4 seats once"),
                         (wrong_order, "the dealer then the seats after it in turn order")]:
@@ -241,3 +255,16 @@ def test_hand_seats_are_the_match_schedule():
             s = hand_seats(cfg, h)
             assert list(rows[h, :cfg.active]) == list(s[:cfg.active])
             assert rows[h, cfg.active] == (s[cfg.active] if cfg.players > cfg.active else -1)
+
+
+def test_the_first_dealer_is_drawn_from_the_seed(tmp_path):
+    """The rules: the first dealer is uniformly random (no seat-drawing ranking); a session's is
+    drawn from its seed (the same seed, the same seat), and every seat of the table is drawn."""
+    assert {first_dealer(4, s) for s in range(60)} == {0, 1, 2, 3}
+    counts = np.bincount([first_dealer(3, s) for s in range(3000)], minlength=3)
+    assert counts.min() > 900  # about 1,000 each
+    for seed in (1, 2):
+        from kaptai.records import read_record
+
+        _, rec, _ = _play(tmp_path, players=3, seat=0, hands=1, seed=seed, name=f"f{seed}.jsonl")
+        assert read_record(rec).hands[0].deal["seats"][0] == first_dealer(3, seed)
