@@ -245,3 +245,18 @@ def test_win_share_of_the_field_is_within_its_range():
     share = value(df, "greedy", "win_share")
     assert share.value < 1.0 and share.ci_low < share.value
     assert share.ci_high <= 1.0 + 1e-12
+
+
+def test_vs_best_other_of_a_capped_table_compares_on_the_same_deals(capsys):
+    """With the search capped (--strong-hands), the best other of each policy is the best on the
+    deals that policy played: a policy clearly below another is not shown ahead of "the best
+    other" (it once was: the best was picked on means over different deals)."""
+    df = league(capsys, "nine-ten", "--hands", "200", "--strong-hands", "40", "--seed", "5")
+    ev = df[df.metric == "ev_per_hand"].set_index("policy").value
+    vbo = df[df.metric == "vs_best_other"].set_index("policy").value
+    assert ev["live_first"] < ev["colour_cut"] and ev["random"] < ev["colour_cut"]
+    assert vbo["live_first"] < 0 and vbo["random"] < 0
+    # uncapped policies: the best other is the best on every deal, and the difference is that pair's
+    d = league(capsys, "nine-ten", "--hands", "200", "--strong-hands", "40", "--seed", "5", "--diff")
+    row = d[(d.policy == "live_first") & (d.other == "colour_cut")]
+    assert float(row.value.iloc[0]) == pytest.approx(vbo["live_first"])

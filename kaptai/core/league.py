@@ -55,7 +55,9 @@ Metrics (:data:`LEAGUE_METRICS`; per hand, one seat's view, in the game's unit)
 --------------------------------------------------------------------------------
 ``ev_per_hand``, ``win``, ``win_share`` (``players x win``; 1 is the fair share where a hand
 has one winner), ``value_of_play`` (minus ``random``, paired), ``vs_best_other`` (minus the
-other policy with the highest EV, paired).  The pairwise table (:func:`league_differences`)
+other policy with the highest EV on the deals it played, among those that played them all --
+a policy capped to the first deals is no comparison for one that played every deal --
+paired).  The pairwise table (:func:`league_differences`)
 has every pair with ``variance_ratio``: the variance of the difference were every table
 dealt its own deals (the old design: each policy and seat its own deals), over its variance
 under duplicate deals -- how many times fewer hands duplicate deals need for the same
@@ -111,7 +113,8 @@ LEAGUE_METRICS: dict[str, str] = {
     "win_share": "players x win: 1 is the fair share 1/players where a hand has one winner",
     "ev_per_hand": "expected net result per hand in the game's unit, averaged over the seats",
     "value_of_play": "ev_per_hand(policy) - ev_per_hand('random') on the same deals, paired interval",
-    "vs_best_other": "ev_per_hand(policy) - the highest ev_per_hand of the other policies, same deals, paired",
+    "vs_best_other": "ev_per_hand(policy) - the highest ev_per_hand of the other policies that played every deal "
+                     "the policy played (any other, if none did), on those deals, paired",
 }
 #: Columns of :func:`league_differences` (every pair of policies, paired over the deals).
 DIFF_COLUMNS: list[str] = ["game", "rules", "players", "policy", "other", "value", "ci_low", "ci_high", "hands",
@@ -310,6 +313,12 @@ def _paired(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
     return _mean_var(x[both] - y[both])
 
 
+def _mean_on(y: np.ndarray, x: np.ndarray) -> float:
+    """The mean of ``y`` over the deals both ``x`` and ``y`` played (-inf if none)."""
+    both = np.isfinite(x) & np.isfinite(y)
+    return float(y[both].mean()) if both.any() else -math.inf
+
+
 @dataclass
 class _Series:
     """One policy's per-deal values at one table (its seats' columns too, for the independent variance)."""
@@ -505,7 +514,6 @@ def policy_league(
             n = int(np.isfinite(ser[name].ev).sum())
             runs.append({"players": P, "policy": name, "deals": n, "hands": n * P,
                          "arrangements": 1 if name == base else P})
-        means = {name: _mean_var(ser[name].ev)[0] for name in played}
         for name in pols:
             e = ser[name]
             ev, var, n = _mean_var(e.ev)
@@ -526,7 +534,12 @@ def policy_league(
                             "hands": dn * P})
             others = [o for o in pols if o != name]
             if others:
-                best = max(others, key=lambda o: (means[o], -pols.index(o)))
+                # the best other on the deals this policy played, among the others that played
+                # every one of them (a capped policy, on the first deals only, is no comparison
+                # for a policy that played them all: its few deals would decide the difference)
+                mine = np.isfinite(e.ev)
+                full = [o for o in others if np.isfinite(ser[o].ev)[mine].all()] or others
+                best = max(full, key=lambda o: (_mean_on(ser[o].ev, e.ev), -pols.index(o)))
                 d, dv, dn = _paired(e.ev, ser[best].ev)
                 lo_, hi_ = _interval(d, dv, z)
                 out.append({**money, "metric": "vs_best_other", "value": d, "ci_low": lo_, "ci_high": hi_,
