@@ -182,7 +182,7 @@ def test_nantong_messages_name_the_value(tmp_path):
 def test_league_header_names_every_ruleset(capsys):
     rc, out, _ = _run(["league", "kap-tai-shap", "--players", "4", "--rules-list", "traditional,advanced",
                        "--policies", "random,greedy", "--hands", "60", "--seed", "1", "--no-progress"], capsys)
-    head = out.splitlines()[0]
+    head = " ".join(line.lstrip("# ") for line in out.splitlines() if line.startswith("#"))  # wrapped at 100
     assert rc == 0 and "rules traditional" in head and "rules advanced" in head
 
 
@@ -208,7 +208,9 @@ def test_a_league_over_two_scorings_names_each_rulesets_unit_and_both_rulesets(e
     argv = ["league", "kap-tai-shap", "--rules-list", "traditional,advanced", "--hands", "40", "--players", "4",
             "--seed", "1", "--policies", "greedy,random", *extra]
     assert main(argv) == 0
-    assert "rules traditional; rules advanced" in capsys.readouterr().out.splitlines()[0]
+    lines = capsys.readouterr().out.splitlines()
+    head = " ".join(line.lstrip("# ") for line in lines if line.startswith("#"))  # the header is wrapped at 100
+    assert "rules traditional; rules advanced" in head
     assert main([*argv, "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     units = {(r["rules"], r["unit"]) for r in rows if "unit" in r and r["unit"] not in ("probability", "share")}

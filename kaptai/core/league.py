@@ -97,7 +97,7 @@ from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count, check_seed
 from kaptai.core.runner import Job, LazyTasks, plan_chunks, run_jobs
 from kaptai.core.stats import z_value
-from kaptai.errors import RulesError, UsageError, first_repeat
+from kaptai.errors import RulesError, UsageError, first_repeat, quote_token
 
 __all__ = ["CONFIDENCE", "CROSS_COLUMNS", "DIFF_COLUMNS", "LEAGUE_COLUMNS", "LEAGUE_METRICS", "LeagueGame",
            "cross_play", "league_command", "league_differences", "plot_cross", "policies_option", "policy_league"]
@@ -754,7 +754,10 @@ def cross_play(
 def plot_cross(df: pd.DataFrame, path: Any = None, *, value: str = "auto"):
     """Heat map of who beats whom: a cross-play table (:func:`cross_play`; ``diff_vs_field``) or
     a league's pairwise differences (:func:`league_differences`; ``value``), one panel per
-    player count and seat count, each cell annotated with its value and 95% interval.
+    ruleset, player count and seat count (a row of panels per ruleset, each ruleset with its own
+    colour scale and unit), each cell annotated with its value and, under it, its 95% interval.
+    Only the policies with cells are drawn (``challengers``: their rows alone); the figure's
+    title names the game and what is shown, each panel's title the rules, table and unit.
 
     Returns the matplotlib Figure (saved to ``path`` when given).
 
@@ -767,45 +770,168 @@ def plot_cross(df: pd.DataFrame, path: Any = None, *, value: str = "auto"):
     >>> len(plot_cross(t).axes)
     2
     """
+    from kaptai.core.plotting import cjk_font_context, save_figure
+
+    with cjk_font_context():  # the text is measured with the font it is drawn in
+        fig = _cross_figure(df)
+    return save_figure(fig, path, close=path is not None)
+
+
+def _wrap_to(text: Any, width: float, renderer: Any) -> None:
+    """Re-wrap the words of a matplotlib Text (its own line breaks kept) until it is at most
+    ``width`` pixels wide (or its words are each on a line)."""
+    import textwrap
+
+    paragraphs = str(getattr(text, "_kaptai_text", None) or text.get_text()).split("\n")
+    text._kaptai_text = "\n".join(paragraphs)
+    text.set_text("\n".join(paragraphs))
+    chars = max(len(p) for p in paragraphs)
+    while text.get_window_extent(renderer).width > width and chars > 8:
+        chars = int(chars * 0.9)
+        text.set_text("\n".join(textwrap.fill(p, chars, break_on_hyphens=False) or p for p in paragraphs))
+
+
+def _cross_figure(df: pd.DataFrame):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from kaptai.core.plotting import save_figure
+    from kaptai.core.lookup import find_game
 
-    if "field" in df.columns:
+    cross = "field" in df.columns
+    if cross:
         t = df.rename(columns={"diff_vs_field": "v", "diff_ci_low": "lo", "diff_ci_high": "hi", "field": "col"})
-        what = "policy's result minus a field seat's, per hand"
+        what = "cross-play: the row policy's result minus a field seat's in the same games, per hand"
+        short = "policy minus a field seat"
     else:
         t = df.rename(columns={"value": "v", "ci_low": "lo", "ci_high": "hi", "other": "col"})
         t = t.assign(seats=1)
-        what = "row policy minus column policy, per hand"
+        what = "every pair of policies on the same deals: row policy minus column policy, per hand"
+        short = "row policy minus column policy"
     if t.empty:
         raise RulesError("the table has no rows to plot")
-    panels = list(dict.fromkeys(zip(t.players, t.seats)))
-    fig = Figure(figsize=(4.6 * len(panels) + 1.2, 4.2), layout="constrained")
-    axes = fig.subplots(1, len(panels), squeeze=False)[0]
-    lim = float(np.nanmax(np.abs(t.v.to_numpy(dtype=float)))) or 1.0
-    im = None
-    for ax, (P, k) in zip(axes, panels):
-        part = t[(t.players == P) & (t.seats == k)]
-        names = list(dict.fromkeys(list(part.policy) + list(part.col)))
-        M = np.full((len(names), len(names)), np.nan)
-        for row in part.itertuples():
-            i, j = names.index(row.policy), names.index(row.col)
-            M[i, j] = row.v
-            sure = row.lo > 0 or row.hi < 0
-            ax.text(j, i, f"{row.v:+.2f}\n[{row.lo:+.2f}, {row.hi:+.2f}]", ha="center", va="center",
-                    fontsize=7, fontweight="bold" if sure else "normal",
-                    color="white" if abs(row.v) > 0.6 * lim else "black")
-        im = ax.imshow(M, cmap="RdBu", vmin=-lim, vmax=lim)
-        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
-        ax.set_yticks(range(len(names)), names)
-        ax.set_xlabel("field" if "field" in df.columns else "other policy")
-        ax.set_ylabel("policy")
-        ax.set_title(f"{P} players" + (f", the policy at {k} seat{'s' if k > 1 else ''}" if "field" in df.columns
-                                        else ""))
-    assert im is not None
-    fig.colorbar(im, ax=list(axes), label=what + " (bold: 95% interval clear of 0)")
-    return save_figure(fig, path, close=path is not None)
+    if "rules" not in t.columns:
+        t = t.assign(rules=None)
+    t = t.assign(rules=t.rules.astype(object).where(t.rules.notna(), None))
+    rulesets = list(dict.fromkeys(t.rules))
+    keys = list(dict.fromkeys(zip(t.players, t.seats)))
+    order = list(dict.fromkeys(list(t.policy) + list(t.col)))
+
+    def axis_names(part: pd.DataFrame) -> tuple[list[str], list[str]]:
+        rows, cols = set(part.policy), set(part.col)
+        return [n for n in order if n in rows], [n for n in order if n in cols]
+
+    panels: dict[tuple[int, int], tuple[pd.DataFrame, list[str], list[str]]] = {}
+    for i, r in enumerate(rulesets):
+        for j, (P, k) in enumerate(keys):
+            part = t[(t.rules.map(lambda x, r=r: x == r)) & (t.players == P) & (t.seats == k)]
+            if not part.empty:
+                panels[i, j] = (part, *axis_names(part))
+    ncols = [max((len(panels[i, j][2]) for i in range(len(rulesets)) if (i, j) in panels), default=1)
+             for j in range(len(keys))]
+    nrows = [max((len(panels[i, j][1]) for j in range(len(keys)) if (i, j) in panels), default=1)
+             for i in range(len(rulesets))]
+
+    games = list(dict.fromkeys(str(g) for g in t.game)) if "game" in t.columns else (
+        [str(df.attrs["game"])] if df.attrs.get("game") else [])
+    titles = [getattr(find_game(g), "title", None) or g for g in games]
+    head = (", ".join(titles) + " — " if titles else "") + what
+    head += "\nbold: 95% interval clear of 0; grey: no cell (a policy against itself, or not played)"
+
+    def unit_of(part: pd.DataFrame) -> str | None:
+        if "unit" in part.columns:
+            units = [str(u) for u in dict.fromkeys(part.unit.dropna())]
+            if units:
+                return " / ".join(units)
+        return str(df.attrs["unit"]) if df.attrs.get("unit") else None
+
+    fig = Figure(layout="constrained")
+    canvas = FigureCanvasAgg(fig)
+    axes = fig.subplots(len(rulesets), len(keys), squeeze=False,
+                        gridspec_kw={"width_ratios": ncols, "height_ratios": nrows})
+    fs = 8
+    cell_texts: list[Any] = []
+    wrapped: list[tuple[Any, Any]] = []  # a text and the axes it may be as wide as (None: the figure)
+    bars = []
+    for i, r in enumerate(rulesets):
+        rows_of = t[t.rules.map(lambda x, r=r: x == r)]
+        bound = np.abs(rows_of[["v", "lo", "hi"]].to_numpy(dtype=float))
+        lim = float(np.nanmax(np.abs(rows_of.v.to_numpy(dtype=float)))) if rows_of.v.notna().any() else 0.0
+        lim = lim if math.isfinite(lim) and lim > 0 else 1.0
+        top = float(np.nanmax(bound)) if np.isfinite(bound).any() else 0.0
+        dec = 2 if top < 10 else 1 if top < 100 else 0
+        unit = unit_of(rows_of)
+        per = f"{unit} per hand" if unit else "per hand"
+        im = None
+        shown = []
+        for j, (P, k) in enumerate(keys):
+            ax = axes[i, j]
+            if (i, j) not in panels:
+                ax.set_visible(False)
+                continue
+            part, rows, cols = panels[i, j]
+            M = np.full((len(rows), len(cols)), np.nan)
+            for row in part.itertuples():
+                a, b = rows.index(row.policy), cols.index(row.col)
+                v, lo, hi = float(row.v), float(row.lo), float(row.hi)
+                M[a, b] = v
+                if not math.isfinite(v):
+                    label = "n/a"
+                elif math.isfinite(lo) and math.isfinite(hi):
+                    label = f"{v:+.{dec}f}\n[{lo:+.{dec}f}, {hi:+.{dec}f}]"
+                else:
+                    label = f"{v:+.{dec}f}"
+                sure = lo > 0 or hi < 0
+                cell_texts.append(ax.text(b, a, label, ha="center", va="center", fontsize=fs, linespacing=1.3,
+                                          fontweight="bold" if sure else "normal",
+                                          color="white" if abs(v) > 0.6 * lim else "black"))
+            im = ax.imshow(M, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+            ax.set_facecolor("0.9")
+            ax.set_xticks(range(len(cols)), cols)
+            ax.set_yticks(range(len(rows)), rows)
+            ax.set_xlabel("field" if cross else "other policy")
+            ax.set_ylabel("policy")
+            where = f", the policy at {k} seat{'s' if k > 1 else ''}" if cross else ""
+            name = f"{r} rules, " if r is not None else ""
+            ax.set_title(f"{name}{P} players{where}\n{per}", fontsize=10)
+            wrapped.append((ax.title, [ax]))
+            shown.append(ax)
+        assert im is not None
+        bar = fig.colorbar(im, ax=shown, location="bottom", shrink=0.9, aspect=40)
+        bar.set_label(f"{short} ({per})" + (f", {r} rules" if r is not None and len(rulesets) > 1 else ""))
+        wrapped.append((bar.ax.xaxis.label, shown))
+        bars.append(bar)
+    sup = fig.suptitle(head, fontsize=10)
+    wrapped.append((sup, None))
+
+    # Size the cells to their labels and the column names (never rotated): lay out, wrap the
+    # titles to their panels, measure, grow, again.
+    dpi = fig.dpi
+    W = sum(ncols) * 1.0 + 1.4 * len(keys) + 0.4
+    H = sum(nrows) * 0.45 + 1.6 * len(rulesets) + 0.8
+    for _ in range(8):
+        fig.set_size_inches(W, H)
+        fig.draw_without_rendering()
+        renderer = canvas.get_renderer()
+        for tx, over in wrapped:
+            span = [a.get_window_extent(renderer) for a in over or ()]
+            _wrap_to(tx, max(b.x1 for b in span) - min(b.x0 for b in span) if span else fig.bbox.width - 10,
+                     renderer)
+        fig.draw_without_rendering()
+        ext = [tx.get_window_extent(renderer) for tx in cell_texts]
+        need_w = max((e.width for e in ext), default=0.0)
+        need_h = max((e.height for e in ext), default=0.0) + 0.10 * dpi
+        grow_w = grow_h = 0.0
+        for (i, j), (_, rows, cols) in panels.items():
+            ax = axes[i, j]
+            names = max(lab.get_window_extent(renderer).width for lab in ax.get_xticklabels())
+            box = ax.get_window_extent(renderer)
+            grow_w = max(grow_w, max(need_w, names) + 0.12 * dpi - box.width / len(cols))
+            grow_h = max(grow_h, need_h - box.height / len(rows))
+        if grow_w <= 0.5 and grow_h <= 0.5:
+            break
+        W += max(grow_w, 0.0) * max(sum(ncols), 1) / dpi * 1.05
+        H += max(grow_h, 0.0) * max(sum(nrows), 1) / dpi * 1.05
+    return fig
 
 
 # --------------------------------------------------------------------------------------
@@ -822,20 +948,154 @@ def policies_option(names: Sequence[str], default: Sequence[str] | None = None):
 
 def scope_args(args: Any, cross: bool) -> tuple[str, ...] | None:
     """``--challenger`` of ``kaptai league`` as a tuple of names (None: every policy's row),
-    refused without ``--cross``."""
+    refused without ``--cross``, naming a policy not played (``--policies``), or, with
+    ``--challenger-seats 2``, at a table that is not four-seat (two against two is played only
+    there)."""
     for flag in ("challenger_seats", "challenger"):
         if getattr(args, flag, None) is not None and not cross:
             raise UsageError(f"--{flag.replace('_', '-')} chooses the rows of a cross-play: give it with --cross")
+    see = f" (see kaptai {getattr(args, 'command', None) or 'league'} {getattr(args, 'game', None) or ''}".rstrip() \
+        + " --help)"
+    held = getattr(args, "challenger_seats", None)
+    players = getattr(args, "players", None)
+    counts = [int(p) for p in (players if isinstance(players, (list, tuple)) else [players]) if p is not None]
+    other = sorted({p for p in counts if p != 4})
+    if held is not None and "2" in str(held).split(",") and other:
+        raise UsageError(f"argument --challenger-seats: 2 (two against two) is played only at four-seat tables, "
+                         f"and --players gives {', '.join(map(str, other))}: give --challenger-seats 1 or "
+                         f"--players 4" + see)
     text = getattr(args, "challenger", None)
     if text is None:
         return None
-    return tuple(t.strip() for t in str(text).split(",") if t.strip())
+    names = tuple(t.strip() for t in str(text).split(",") if t.strip())
+    played = [t.strip() for t in str(getattr(args, "policies", "") or "").split(",") if t.strip()]
+    if (getattr(args, "advisor_hands", 0) or 0) > 0:
+        played.append("advisor")
+    for c in names:
+        if played and c not in played:
+            raise UsageError(f"argument --challenger: {quote_token(c)} is not one of the policies played "
+                             f"(--policies): {', '.join(map(quote_token, played))}" + see)
+    if not names:
+        raise UsageError("argument --challenger: empty: give at least one of the policies played" + see)
+    return names
 
 
-def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = None):
+#: Width the league's text output is laid out for (its header and legend wrapped, its tables narrow).
+TEXT_WIDTH = 100
+
+
+def text_width() -> int:
+    """The width of the league's text: the terminal's (``COLUMNS``), at most :data:`TEXT_WIDTH`."""
+    import shutil
+
+    return max(60, min(TEXT_WIDTH, shutil.get_terminal_size((TEXT_WIDTH, 24)).columns))
+
+
+def wrap_legend(lines: Sequence[str], width: int | None = None) -> str:
+    """Legend lines wrapped to the text width (the command line prefixes each with ``# ``)."""
+    from kaptai.core.output import wrap_comment
+
+    out = wrap_comment("\n".join(lines), width or text_width())
+    return "\n".join(line[2:] for line in out.splitlines())
+
+
+_MONEY_UNITS_SKIP = ("probability", "share")
+
+
+def units_text(df: pd.DataFrame) -> str:
+    """The unit of a league table's money values, as a title says it: the one unit, or each
+    ruleset's (``ante under traditional, point under advanced``)."""
+    rows = df[~df["unit"].astype(str).isin(_MONEY_UNITS_SKIP)] if "unit" in df.columns else df.iloc[:0]
+    units = list(dict.fromkeys(str(u) for u in rows["unit"])) if len(rows) else []
+    if not units:
+        return str(df.attrs.get("unit") or "the game's unit")
+    if len(units) == 1 or "rules" not in rows.columns:
+        return " / ".join(units)
+    by_rules = {str(r): " / ".join(dict.fromkeys(str(u) for u in part["unit"]))
+                for r, part in rows.groupby("rules", sort=False)}
+    return ", ".join(f"{u} under {r}" for r, u in by_rules.items())
+
+
+#: The cross-play's text columns and what they are (the legend of ``--cross`` in text).
+CROSS_TEXT_LEGEND = (
+    "EV: the policy's net per hand; vs field: it minus a field seat's in the same games; vs replaced: it minus "
+    "the field policy's own at the same seats of the same deals when the field plays alone (the policy in its "
+    "place, everything else the same); both paired",
+)
+#: What every text table's ``±`` is.
+INTERVAL_LEGEND = "±: half the width of the 95% interval ([low, high] where the interval is not symmetric)"
+
+
+def text_view(df: pd.DataFrame, kind: str) -> tuple[pd.DataFrame, list[str]]:
+    """The league table ``df`` as a person reads it at :data:`TEXT_WIDTH` columns (``--format
+    table`` only; the JSON, CSV and parquet keep every column): each estimate and its interval in
+    one cell (:func:`kaptai.core.output.interval_cell`), short column names, ``rules`` and
+    ``players`` only where they vary, ``unit`` where the money units do.  ``kind``: ``'league'``,
+    ``'diff'`` or ``'cross'``.  Returns the view (its header wrapped too) and its columns."""
+    from kaptai.core.output import HANDS_TEXT_ATTR, TEXT_WIDTH_ATTR, _league_hands_text, interval_cell, sig3
+
+    def cells(v: str, lo: str, hi: str) -> list[str]:
+        return [interval_cell(a, b, c) for a, b, c in zip(df[v], df[lo], df[hi])]
+
+    out: dict[str, Any] = {}
+    for c in ("rules", "players"):
+        if c in df.columns and df[c].nunique() > 1:
+            out[c] = df[c].tolist()
+    if kind == "cross":
+        out.update(policy=df.policy.tolist(), field=df.field.tolist(), seats=df.seats.tolist(),
+                   EV=cells("ev_per_hand", "ev_ci_low", "ev_ci_high"),
+                   **{"vs field": cells("diff_vs_field", "diff_ci_low", "diff_ci_high"),
+                      "vs replaced": cells("vs_replaced", "replaced_ci_low", "replaced_ci_high")})
+    elif kind == "diff":
+        out.update(policy=df.policy.tolist(), other=df.other.tolist(),
+                   difference=cells("value", "ci_low", "ci_high"),
+                   variance_ratio=["" if not math.isfinite(float(x)) else sig3(float(x)) for x in df.variance_ratio])
+    else:
+        out.update(policy=df.policy.tolist(), metric=df.metric.tolist(), value=cells("value", "ci_low", "ci_high"))
+    out["hands"] = df.hands.tolist()
+    if "unit" in df.columns:
+        money = ~df["unit"].astype(str).isin(_MONEY_UNITS_SKIP)
+        if df["unit"][money].nunique() > 1:
+            out["unit"] = [str(u) if m else "" for u, m in zip(df["unit"], money)]
+    view = pd.DataFrame(out)
+    view.attrs = {**df.attrs, TEXT_WIDTH_ATTR: text_width()}
+    hands_text = _league_hands_text(df)
+    if hands_text:
+        view.attrs[HANDS_TEXT_ATTR] = hands_text
+    if "game" in df.columns and "game" not in view.attrs and df["game"].nunique() == 1:
+        view.attrs["game"] = df["game"].iloc[0]
+    return view, list(view.columns)
+
+
+def for_text(args: Any) -> bool:
+    """Whether the command prints (or writes) its table as text (``--format table``)."""
+    from kaptai.core.output import table_format
+
+    return table_format(getattr(args, "format", None), getattr(args, "out", None)) == "table"
+
+
+def _name_unit(df: pd.DataFrame, generic: str, unit: str) -> pd.DataFrame:
+    """``df`` with the feed's unit ``generic`` replaced by the one in force, in its rows and attrs."""
+    if unit == generic:
+        return df
+    if "unit" in df.columns:
+        df["unit"] = df["unit"].where(df["unit"] != generic, unit)
+    for k, v in list(df.attrs.items()):
+        if v == generic:
+            df.attrs[k] = unit
+        elif isinstance(v, list) and v and all(isinstance(d, dict) for d in v):
+            df.attrs[k] = [{**d, "unit": unit} if d.get("unit") == generic else d for d in v]
+    return df
+
+
+def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = None,
+                   unit: Callable[[Any], str] | None = None):
     """``kaptai league <game>``: :func:`policy_league` (or :func:`cross_play` with ``--cross``,
     the pairwise differences with ``--diff``) from the parsed options, as an
-    :class:`~kaptai.spec.Output` (every game's ``league`` entry calls this with its spec)."""
+    :class:`~kaptai.spec.Output` (every game's ``league`` entry calls this with its spec).
+    ``unit(rules)``: the unit of the money rows under the rules in force, where the feed's
+    :attr:`~kaptai.core.atlas.AtlasFeed.unit` names several (Nantong's).  In text the tables are
+    :func:`text_view` tables, laid out for :data:`TEXT_WIDTH` columns."""
     from kaptai.spec import Output
 
     g = _game_of(game)
@@ -855,36 +1115,48 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
     kw = dict(players=tuple(players) if isinstance(players, (list, tuple)) else players, rules=rules,
               hands=args.hands, seed=args.seed, policies=tuple(args.policies.split(",")), workers=args.workers,
               progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint, caps=caps)
-    unit = g.feed.unit
+    in_force = g.feed.unit if unit is None else unit(rules)
+    text = for_text(args)
     if cross:
-        df = cross_play(g, **kw, challengers=challengers,
-                        seats=None if held is None else tuple(int(t) for t in held.split(",")))
+        df = _name_unit(cross_play(g, **kw, challengers=challengers,
+                                   seats=None if held is None else tuple(int(t) for t in held.split(","))),
+                        g.feed.unit, in_force)
         if plot:
             plot_cross(df, plot)
         who = "each policy" if challengers is None else ", ".join(df.attrs["settings"]["challengers"])
-        return Output(df, f"cross-play, duplicate deals, seats rotated: {who} against a field of each other "
-                          f"policy, EV per hand ({unit}) and its difference from a field seat, 95% intervals",
-                      ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
-                       "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low",
-                       "replaced_ci_high", "hands"],
-                      legend=CROSS_LEGEND)
-    df = policy_league(g, **kw)
+        title = (f"cross-play, duplicate deals, seats rotated: {who} against a field of each other policy, EV per "
+                 f"hand ({units_text(df)}) and its difference from a field seat, 95% intervals")
+        if text:
+            view, cols = text_view(df, "cross")
+            return Output(view, title, cols, legend=wrap_legend([*CROSS_TEXT_LEGEND, INTERVAL_LEGEND]))
+        return Output(df, title, ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
+                                  "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low",
+                                  "replaced_ci_high", "hands"], legend=CROSS_LEGEND)
+    df = _name_unit(policy_league(g, **kw), g.feed.unit, in_force)
     if diff or plot:
         d = league_differences(df)
         if plot:
             plot_cross(d, plot)
         if diff:
-            return Output(d, f"every pair of policies on the same deals: difference in EV per hand ({unit}), paired "
-                             "95% intervals", ["players", "policy", "other", "value", "ci_low", "ci_high", "hands",
-                                               "variance_ratio"],
-                          legend="variance_ratio: the variance of the difference under independent deals over "
-                                 "that under duplicate deals (how many times fewer hands duplicate deals need)")
+            title = (f"every pair of policies on the same deals: difference in EV per hand ({units_text(d)}), "
+                     "paired 95% intervals")
+            legend = ["variance_ratio: the variance of the difference under independent deals over that under "
+                      "duplicate deals (how many times fewer hands duplicate deals need)"]
+            if text:
+                view, cols = text_view(d, "diff")
+                return Output(view, title, cols, legend=wrap_legend([*legend, INTERVAL_LEGEND]))
+            return Output(d, title, ["players", "policy", "other", "value", "ci_low", "ci_high", "hands",
+                                     "variance_ratio"], legend=legend[0])
     title = (f"duplicate policy league against a field of {df.attrs['settings']['baseline']}, seats rotated: win "
-             f"rate, EV per hand ({unit}), value of play and the difference from the best other policy, 95% "
-             "intervals")
+             f"rate, EV per hand ({units_text(df)}), value of play and the difference from the best other policy, "
+             "95% intervals")
+    legend = ([f"{k}: {v}" for k, v in LEAGUE_METRICS.items()]
+              + [f"a win in {g.name}: {df.attrs.get('win_definition')}"])
+    if text:
+        view, cols = text_view(df, "league")
+        return Output(view, title, cols, legend=wrap_legend([*legend, INTERVAL_LEGEND]))
     return Output(df, title, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"],
-                  legend="\n".join([f"{k}: {v}" for k, v in LEAGUE_METRICS.items()]
-                                   + [f"a win in {g.name}: {df.attrs.get('win_definition')}"]))
+                  legend="\n".join(legend))
 
 
 # --------------------------------------------------------------------------------------

@@ -67,6 +67,9 @@ __all__ = [
     "interval_decimals",
     "format_estimate",
     "wrap_label",
+    "wrap_comment",
+    "interval_cell",
+    "sig3",
 ]
 
 #: Magnitudes below this print as 0 in a Monte Carlo table (float cancellation, not data).
@@ -183,7 +186,8 @@ def provenance(df: pd.DataFrame) -> str:
         if settings.get("policies") and not a.get("policies"):
             parts.append("policies " + ", ".join(str(p) for p in settings["policies"]))
         if isinstance(settings.get("hands"), int) and a.get("samples") is None:
-            parts.append(f"{settings['hands']} hands per policy and configuration")
+            parts.append(a.get(HANDS_TEXT_ATTR) or _league_hands_text(df)
+                         or f"{settings['hands']} hands per policy and configuration")
     variants = a.get("variants")
     if isinstance(variants, Mapping) and variants:
         texts = []
@@ -203,6 +207,78 @@ def provenance(df: pd.DataFrame) -> str:
         parts.append(f"seed {a['seed_entropy']} (rerun with --seed {a['seed_entropy']})")
     parts.append(f"kaptai {a.get('version')}")
     return ", ".join(parts)
+
+
+def _league_hands_text(df: pd.DataFrame) -> str | None:
+    """What a league table played, from its ``players``, ``policy`` and ``hands`` columns: the
+    hands a policy (``P x deals``) at each player count, and the policies capped to fewer deals
+    (None for a table without those columns).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"players": [3, 3, 3], "policy": ["a", "b", "search"], "hands": [201, 201, 42]})
+    >>> _league_hands_text(df)
+    '201 hands a policy (67 deals x 3 seats); search capped at 42 (14 deals)'
+    """
+    if not {"players", "policy", "hands"} <= set(df.columns) or not len(df):
+        return None
+    try:
+        t = df[["players", "policy", "hands"]].dropna().astype({"players": int, "hands": int})
+    except (TypeError, ValueError):
+        return None
+    if not len(t):
+        return None
+    full, capped = [], []
+    for P, part in t.groupby("players", sort=True):
+        P, most = int(P), int(part.hands.max())
+        full.append(f"{most:,} hands a policy ({most // P:,} deals x {P} seats)"
+                    + (f" at {P} players" if t.players.nunique() > 1 else ""))
+        for pol, rows in part.groupby("policy", sort=False):
+            n = int(rows.hands.max())
+            if n < most:
+                capped.append(f"{pol} capped at {n:,} ({n // P:,} deals)"
+                              + (f" at {P} players" if t.players.nunique() > 1 else ""))
+    return "; ".join(full + capped)
+
+
+def wrap_comment(text: str, width: int = 100, indent: str = "  ") -> str:
+    """``text`` as ``# `` comment lines of at most ``width`` characters: each line of ``text``
+    wrapped at spaces, its continuation lines indented by ``indent``.
+
+    >>> print(wrap_comment("a metric: " + "word " * 12, width=30))
+    # a metric: word word word
+    #   word word word word word
+    #   word word word word
+    """
+    import textwrap
+
+    out: list[str] = []
+    for line in str(text).splitlines() or [""]:
+        out.extend(textwrap.wrap(line, width=width, initial_indent="# ", subsequent_indent="# " + indent,
+                                 break_long_words=False, break_on_hyphens=False) or ["#"])
+    return "\n".join(out)
+
+
+def interval_cell(value: float, ci_low: float, ci_high: float) -> str:
+    """An estimate and its interval in one narrow cell: ``value ±half`` when the interval is
+    symmetric, else ``value [low, high]``, with the decimals the interval supports
+    (:func:`interval_decimals`; 3 significant digits when it has no width).
+
+    >>> interval_cell(0.8, 0.75, 0.85), interval_cell(0.25, 0.2, 0.31), interval_cell(-1.5, -1.5, -1.5)
+    ('0.800 ±0.050', '0.250 [0.200, 0.310]', '-1.50')
+    >>> interval_cell(2.8e-17, -1.35e-16, 1.9e-16)    # rounding noise of a zero-sum table
+    '0'
+    """
+    v, lo, hi = (0.0 if abs(float(x)) < NOISE else float(x) for x in (value, ci_low, ci_high))  # rounding noise
+    if not math.isfinite(v):
+        return ""
+    d = interval_decimals(lo, hi)
+    if d is None:
+        return sig3(v)
+    half = (hi - lo) / 2
+    text = "0" if round(v, d) == 0 else f"{v:.{d}f}"
+    if math.isclose(v - lo, hi - v, rel_tol=1e-6, abs_tol=1e-12):
+        return f"{text} ±{half:.{d}f}"
+    return f"{text} [{lo:.{d}f}, {hi:.{d}f}]"
 
 
 def provenance_line(df: pd.DataFrame) -> str:
@@ -259,6 +335,14 @@ def _probability_mask(df: pd.DataFrame, metrics: Mapping[str, str] | None) -> np
 #: A float column prints in fixed point when every non-zero magnitude it shows lies in
 #: ``[FIXED_RANGE[0], FIXED_RANGE[1])``; otherwise the whole column is in scientific notation.
 FIXED_RANGE: tuple[float, float] = (1e-30, 1e15)
+
+
+#: ``df.attrs`` key of a text view (a table made for ``--format table`` alone): the width its
+#: header line is wrapped at (:func:`format_table`).
+TEXT_WIDTH_ATTR = "text_width"
+#: ``df.attrs`` key of a text view: what its league played, as the header says it (the view may
+#: have dropped the columns :func:`provenance` reads it from).
+HANDS_TEXT_ATTR = "hands_text"
 
 
 def _fixed(x: float, digits: int, strip: bool = True) -> str:
@@ -388,7 +472,9 @@ def format_table(
     lines = []
     if header:
         prov = provenance(df)
-        lines.append(f"# {title} — {prov}" if title else f"# {prov}")
+        head = f"{title} — {prov}" if title else prov
+        width = df.attrs.get(TEXT_WIDTH_ATTR)  # a table shaped for a person's terminal: its header wrapped too
+        lines.append(wrap_comment(head, int(width)) if isinstance(width, int) else f"# {head}")
     lines.append(body)
     return "\n".join(lines)
 

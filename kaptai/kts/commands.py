@@ -111,8 +111,9 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
     if args.plot:
         plot_league(df, path=args.plot)
     record()
-    return Output(df, "policy league: win rate, EV per hand and value of play, 95% intervals",
-                  ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"])
+    from kaptai.kts.league import league_output
+
+    return league_output(args, df)
 
 
 def evaluate(args: argparse.Namespace, game: GameSpec) -> Output:

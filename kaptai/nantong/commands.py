@@ -17,8 +17,12 @@ Examples
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from kaptai.spec import Command, GameSpec, Opt, Output
+
+if TYPE_CHECKING:
+    from kaptai.nantong.rules import RuleSet
 
 __all__ = ["SPEC", "odds", "simulate", "fairness", "score", "waits", "evaluate", "league", "advise"]
 
@@ -170,10 +174,25 @@ def league(args: argparse.Namespace, game: GameSpec) -> Output:
     from kaptai.core.league import league_command
     from kaptai.core.records import league_record
 
-    out = league_command(args, game)
+    out = league_command(args, game, unit=league_unit)
     rules = game.resolve_rules(args.rules, **dict(args.option or []))
     league_record(args, game, rules, players=args.players[0], active=rules.active_players(args.players[0]))
     return out
+
+
+def league_unit(rules: RuleSet) -> str:
+    """The unit of a league's money rows under ``rules``: :func:`kaptai.nantong.records.unit_of`
+    (a share of the hand win under ``rank_only``, points under a money settlement), where the
+    feed's unit names both.
+
+    >>> from kaptai.nantong.rules import resolve_rules
+    >>> league_unit(resolve_rules("nantong")), league_unit(resolve_rules("nantong", settlement="winner_collects"))
+    ('share of the hand win', 'points')
+    """
+    from kaptai.nantong.config import make_config
+    from kaptai.nantong.records import unit_of
+
+    return unit_of(make_config(3, rules))  # unit_of reads the settlement of the config's rules
 
 
 _M = "kaptai.nantong.commands:"
