@@ -100,7 +100,8 @@ from kaptai.core.stats import z_value
 from kaptai.errors import RulesError, UsageError, first_repeat, quote_token
 
 __all__ = ["CONFIDENCE", "CROSS_COLUMNS", "DIFF_COLUMNS", "LEAGUE_COLUMNS", "LEAGUE_METRICS", "LeagueGame",
-           "cross_play", "league_command", "league_differences", "plot_cross", "policies_option", "policy_league"]
+           "cross_play", "league_command", "league_differences", "name_unit", "plot_cross", "policies_option",
+           "policy_league"]
 
 #: Columns of :func:`policy_league`: the game, the table, the metric, its value and interval, the unit.
 LEAGUE_COLUMNS: list[str] = [
@@ -1074,8 +1075,9 @@ def for_text(args: Any) -> bool:
     return table_format(getattr(args, "format", None), getattr(args, "out", None)) == "table"
 
 
-def _name_unit(df: pd.DataFrame, generic: str, unit: str) -> pd.DataFrame:
-    """``df`` with the feed's unit ``generic`` replaced by the one in force, in its rows and attrs."""
+def name_unit(df: pd.DataFrame, generic: str, unit: str) -> pd.DataFrame:
+    """``df`` with the feed's unit ``generic`` (a game's unit of several settlements) replaced by
+    the one in force, in its rows and in its ``attrs`` (the differences' rows too)."""
     if unit == generic:
         return df
     if "unit" in df.columns:
@@ -1118,7 +1120,7 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
     in_force = g.feed.unit if unit is None else unit(rules)
     text = for_text(args)
     if cross:
-        df = _name_unit(cross_play(g, **kw, challengers=challengers,
+        df = name_unit(cross_play(g, **kw, challengers=challengers,
                                    seats=None if held is None else tuple(int(t) for t in held.split(","))),
                         g.feed.unit, in_force)
         if plot:
@@ -1132,7 +1134,7 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
         return Output(df, title, ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
                                   "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low",
                                   "replaced_ci_high", "hands"], legend=CROSS_LEGEND)
-    df = _name_unit(policy_league(g, **kw), g.feed.unit, in_force)
+    df = name_unit(policy_league(g, **kw), g.feed.unit, in_force)
     if diff or plot:
         d = league_differences(df)
         if plot:

@@ -443,7 +443,7 @@ def _each_ruleset(fn: Any, players: Any, rules: Any, hands: int, seed: Any, pols
         part = fn(g, tuple(counts), r, hands, seed, tuple(names), checkpoint=sub,
                   caps=caps or None,
                   chunk_hands={_ADVISOR: 8}, **kw)
-        out.append(_name_the_unit(part, g.feed.unit, settlement_unit(r.settlement, singular=True)))
+        out.append(_core.name_unit(part, g.feed.unit, settlement_unit(r.settlement, singular=True)))
     return out
 
 
@@ -454,19 +454,6 @@ def _every_ruleset_in_attrs(df: pd.DataFrame, parts: list[pd.DataFrame]) -> None
     if len(parts) > 1:
         df.attrs["settings"] = {**parts[0].attrs.get("settings", {}), "rules": [p.attrs["rules"] for p in parts]}
         df.attrs["unit"] = " / ".join(dict.fromkeys(str(p.attrs.get("unit")) for p in parts))
-
-
-def _name_the_unit(df: pd.DataFrame, generic: str, unit: str) -> pd.DataFrame:
-    """``df`` (one ruleset's table) with the feed's two-scoring unit replaced by this ruleset's
-    own, in its rows and in the rows of its ``attrs`` (the differences)."""
-    if "unit" in df.columns:
-        df["unit"] = df["unit"].where(df["unit"] != generic, unit)
-    for k, v in list(df.attrs.items()):
-        if v == generic:
-            df.attrs[k] = unit
-        elif isinstance(v, list) and v and all(isinstance(d, dict) for d in v):
-            df.attrs[k] = [{**d, "unit": unit} if d.get("unit") == generic else d for d in v]
-    return df
 
 
 def policy_league(
