@@ -19,6 +19,16 @@ from matplotlib.text import Text  # noqa: E402
 from kaptai.cli import main  # noqa: E402  (registers the games: the titles name them)
 from kaptai.core.league import plot_cross  # noqa: E402
 
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each test's figures closed after it (pyplot keeps them: other tests of the worker would
+    meet matplotlib's too-many-figures warning)."""
+    import matplotlib.pyplot as plt
+
+    yield
+    plt.close("all")
+
 POLICIES = ["greedy", "random", "score", "lookahead", "lookahead_score", "search"]
 UNITS = {"traditional": "ante", "advanced": "point"}
 

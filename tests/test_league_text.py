@@ -43,7 +43,8 @@ def test_kap_tai_shap_text_names_each_rulesets_unit_within_100_columns(extra, ca
 
 
 @pytest.mark.parametrize("game,extra", [
-    ("nine-ten", ("--cross",)), ("nine-ten", ()), ("nantong", ("--cross",)), ("big-two", ("--diff",)),
+    ("nine-ten", ("--cross",)), ("nine-ten", ()), ("big-two", ("--diff",)),
+    ("nantong", ("--cross", "--policies", "max_melds,chase_qing,chase_hun,random")),  # the search: 40 s more
 ])
 def test_league_text_reads_at_100_columns(game, extra, capsys, monkeypatch):
     out = _text(capsys, monkeypatch, "league", game, "--hands", "40", "--strong-hands", "8", "--seed", "1",
@@ -73,10 +74,10 @@ def test_nantong_unit_is_the_one_in_force(options, unit, capsys, monkeypatch):
 
 
 def test_header_says_the_hands_played_and_the_cap(capsys, monkeypatch):
-    out = _text(capsys, monkeypatch, "league", "nantong", "--hands", "200", "--strong-hands", "40", "--seed", "1",
+    out = _text(capsys, monkeypatch, "league", "nantong", "--hands", "100", "--strong-hands", "10", "--seed", "1",
                 "--policies", "max_melds,search", "--no-progress", "--workers", "1")
     head = _header(out)
-    assert "201 hands a policy (67 deals x 3 seats); search capped at 42 (14 deals)" in head
+    assert "102 hands a policy (34 deals x 3 seats); search capped at 12 (4 deals)" in head
     assert "200 hands per policy" not in head
 
 
