@@ -1075,6 +1075,41 @@ def for_text(args: Any) -> bool:
     return table_format(getattr(args, "format", None), getattr(args, "out", None)) == "table"
 
 
+#: The ``--diff`` table's legend line.
+DIFF_LEGEND = ("variance_ratio: the variance of the difference under independent deals over that under duplicate "
+               "deals (how many times fewer hands duplicate deals need)")
+
+
+def league_output(df: pd.DataFrame, kind: str, cols: Sequence[str], *, text: bool, who: str = "each policy",
+                  game_name: str = ""):
+    """A league table (``kind``: ``'league'``, ``'diff'`` or ``'cross'``) as the command's
+    :class:`~kaptai.spec.Output`: its title naming the unit(s) in force (:func:`units_text`), its
+    legend, and in text (``text``) the :func:`text_view` laid out for :data:`TEXT_WIDTH` columns;
+    otherwise the table's columns ``cols``.  ``who``: the cross-play's rows; ``game_name``: the
+    game a league's win definition is of."""
+    from kaptai.spec import Output
+
+    units = units_text(df)
+    if kind == "cross":
+        title = (f"cross-play, duplicate deals, seats rotated: {who} against a field of each other policy, EV per "
+                 f"hand ({units}) and its difference from a field seat, 95% intervals")
+        legend, plain = list(CROSS_TEXT_LEGEND), CROSS_LEGEND
+    elif kind == "diff":
+        title = f"every pair of policies on the same deals: difference in EV per hand ({units}), paired 95% intervals"
+        legend, plain = [DIFF_LEGEND], DIFF_LEGEND
+    else:
+        title = (f"duplicate policy league against a field of {df.attrs['settings']['baseline']}, seats rotated: win "
+                 f"rate, EV per hand ({units}), value of play and the difference from the best other policy, 95% "
+                 "intervals")
+        legend = ([f"{k}: {v}" for k, v in LEAGUE_METRICS.items()]
+                  + [f"a win in {game_name}: {df.attrs.get('win_definition')}"])
+        plain = "\n".join(legend)
+    if text:
+        view, shown = text_view(df, kind)
+        return Output(view, title, shown, legend=wrap_legend([*legend, INTERVAL_LEGEND]))
+    return Output(df, title, list(cols), legend=plain)
+
+
 def name_unit(df: pd.DataFrame, generic: str, unit: str) -> pd.DataFrame:
     """``df`` with the feed's unit ``generic`` (a game's unit of several settlements) replaced by
     the one in force, in its rows and in its ``attrs`` (the differences' rows too)."""
@@ -1126,39 +1161,19 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
         if plot:
             plot_cross(df, plot)
         who = "each policy" if challengers is None else ", ".join(df.attrs["settings"]["challengers"])
-        title = (f"cross-play, duplicate deals, seats rotated: {who} against a field of each other policy, EV per "
-                 f"hand ({units_text(df)}) and its difference from a field seat, 95% intervals")
-        if text:
-            view, cols = text_view(df, "cross")
-            return Output(view, title, cols, legend=wrap_legend([*CROSS_TEXT_LEGEND, INTERVAL_LEGEND]))
-        return Output(df, title, ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low", "ev_ci_high",
-                                  "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low",
-                                  "replaced_ci_high", "hands"], legend=CROSS_LEGEND)
+        return league_output(df, "cross", ["players", "policy", "field", "seats", "ev_per_hand", "ev_ci_low",
+                                           "ev_ci_high", "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced",
+                                           "replaced_ci_low", "replaced_ci_high", "hands"], text=text, who=who)
     df = name_unit(policy_league(g, **kw), g.feed.unit, in_force)
     if diff or plot:
         d = league_differences(df)
         if plot:
             plot_cross(d, plot)
         if diff:
-            title = (f"every pair of policies on the same deals: difference in EV per hand ({units_text(d)}), "
-                     "paired 95% intervals")
-            legend = ["variance_ratio: the variance of the difference under independent deals over that under "
-                      "duplicate deals (how many times fewer hands duplicate deals need)"]
-            if text:
-                view, cols = text_view(d, "diff")
-                return Output(view, title, cols, legend=wrap_legend([*legend, INTERVAL_LEGEND]))
-            return Output(d, title, ["players", "policy", "other", "value", "ci_low", "ci_high", "hands",
-                                     "variance_ratio"], legend=legend[0])
-    title = (f"duplicate policy league against a field of {df.attrs['settings']['baseline']}, seats rotated: win "
-             f"rate, EV per hand ({units_text(df)}), value of play and the difference from the best other policy, "
-             "95% intervals")
-    legend = ([f"{k}: {v}" for k, v in LEAGUE_METRICS.items()]
-              + [f"a win in {g.name}: {df.attrs.get('win_definition')}"])
-    if text:
-        view, cols = text_view(df, "league")
-        return Output(view, title, cols, legend=wrap_legend([*legend, INTERVAL_LEGEND]))
-    return Output(df, title, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"],
-                  legend="\n".join(legend))
+            return league_output(d, "diff", ["players", "policy", "other", "value", "ci_low", "ci_high", "hands",
+                                              "variance_ratio"], text=text)
+    return league_output(df, "league", ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"],
+                         text=text, game_name=g.name)
 
 
 # --------------------------------------------------------------------------------------

@@ -580,8 +580,6 @@ def _name_the_game(df: pd.DataFrame) -> None:
 def league_tables_command(args: Any, game: Any):
     """``kaptai league kap-tai-shap --cross`` / ``--diff``: the cross-play table or the pairwise
     differences of every ruleset of ``--rules-list`` and player count (``--plot``: the heat map)."""
-    from kaptai.spec import Output
-
     if args.cross and args.diff:
         raise RulesError("--cross and --diff are two different tables: give one of them")
     pols = [_policy_name(p, "policy") for p in args.policies.split(",")]
@@ -601,9 +599,6 @@ def league_tables_command(args: Any, game: Any):
                 "diff_vs_field", "diff_ci_low", "diff_ci_high", "vs_replaced", "replaced_ci_low", "replaced_ci_high",
                 "hands"]
         who = "each policy" if challengers is None else ", ".join(df.attrs["settings"]["challengers"])
-        title = (f"cross-play, duplicate deals, seats rotated: {who} against a field of each other policy, EV per "
-                 f"hand ({_core.units_text(df)}) and its difference from a field seat, 95% intervals")
-        legend = list(_core.CROSS_TEXT_LEGEND)
     else:
         parts = _each_ruleset(_core.policy_league, tuple(args.players), tuple(args.rules_list.split(",")),
                               args.hands, args.seed, pols, adv, max(args.advisor_hands, 1), args.checkpoint, **kw)
@@ -611,35 +606,20 @@ def league_tables_command(args: Any, game: Any):
         _every_ruleset_in_attrs(df, parts)
         df.attrs.pop("differences", None)
         cols = ["rules", "players", "policy", "other", "value", "ci_low", "ci_high", "hands", "variance_ratio"]
-        title = (f"every pair of policies on the same deals: difference in EV per hand ({_core.units_text(df)}), "
-                 "paired 95% intervals")
-        legend = ["variance_ratio: the variance of the difference under independent deals over that under "
-                  "duplicate deals (how many times fewer hands duplicate deals need)"]
+        who = "each policy"  # (a cross-play's rows: not in a --diff title)
     _name_the_game(df)
     if args.plot:
         _core.plot_cross(df, args.plot)
-    if _core.for_text(args):
-        view, shown = _core.text_view(df, "cross" if args.cross else "diff")
-        return Output(view, title, shown, legend=_core.wrap_legend([*legend, _core.INTERVAL_LEGEND]))
-    return Output(df, title, cols, legend=_core.CROSS_LEGEND if args.cross else legend[0])
+    return _core.league_output(df, "cross" if args.cross else "diff", cols, text=_core.for_text(args), who=who)
 
 
 def league_output(args: Any, df: pd.DataFrame):
-    """``kaptai league kap-tai-shap``'s :func:`policy_league` table as an :class:`~kaptai.spec.Output`:
-    the title naming each ruleset's unit (antes or points), the metrics' legend, and in text the
-    table laid out for 100 columns (:func:`kaptai.core.league.text_view`)."""
-    from kaptai.spec import Output
-
-    title = (f"duplicate policy league against a field of {df.attrs['settings']['baseline']}, seats rotated: win "
-             f"rate, EV per hand ({_core.units_text(df)}), value of play and the difference from the best other "
-             "policy, 95% intervals")
-    legend = ([f"{k}: {v}" for k, v in _core.LEAGUE_METRICS.items()]
-              + [f"a win in Kap Tai Shap (Kap Shap at 2 players): {df.attrs.get('win_definition')}"])
-    if _core.for_text(args):
-        view, shown = _core.text_view(df, "league")
-        return Output(view, title, shown, legend=_core.wrap_legend([*legend, _core.INTERVAL_LEGEND]))
-    return Output(df, title, ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high", "hands"],
-                  legend="\n".join(legend))
+    """``kaptai league kap-tai-shap``'s :func:`policy_league` table as an :class:`~kaptai.spec.Output`
+    (:func:`kaptai.core.league.league_output`: the title naming each ruleset's unit, antes or
+    points, the metrics' legend, and in text the table laid out for 100 columns)."""
+    return _core.league_output(df, "league", ["rules", "players", "policy", "metric", "value", "ci_low", "ci_high",
+                                              "hands"], text=_core.for_text(args),
+                               game_name="Kap Tai Shap (Kap Shap at 2 players)")
 
 
 # --------------------------------------------------------------------------------------
