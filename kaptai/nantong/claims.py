@@ -132,33 +132,25 @@ def claim_values(cfg: Any, state: Any, seat: int, cur: int, card: int, options: 
         after = int(parse_card(answer(labels, v, w)["labels"][0]))
     stream = RandomStream(np.random.PCG64(int(seed)))
     h = ref._from_state(dataclasses.replace(cfg, samples=layouts), state, stream)
-    parts, pools, wt, total, _ess = h._particles(seat, stream)
-    sel = ref._resample(stream, wt, total, layouts)
     replay = _replay_hand()
     nets = np.zeros((len(opts), layouts))
     wins = np.zeros((len(opts), layouts))
-    for t, c in enumerate(sel):
-        smp = h._layout(parts[c], pools[c], stream, "claim_values")
-        smp.c[cur][card] += 1  # back to before the discard; it is replayed with the seat's answer forced
-        smp.pub[card] -= 1
-        smp.discards -= 1
-        smp.discard_log.pop()
-        for i, a in enumerate(opts):
-            r: Any = smp._clone()
+
+    def answered(a: str) -> Any:
+        def play(r: Any, res: dict) -> None:
             r.__class__ = replay
             r.force, r.stop = (seat, a), (seat if a == "pong" else -1)
-            res: dict = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
             try:
-                try:
-                    r._loop(res, cur, "discard", None, card)
-                except _Ponged:  # the pong made: the seat discards the review's best card
-                    r._loop(res, seat, "discard", None, -1 if after is None else after)
-            except ref._Huang:
-                res = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
-            row = r._finish(res)
-            nets[i, t] = h._net12(row, seat)
-            nw = sum(row["winner"])
-            wins[i, t] = NET_SCALE // nw if (nw and row["winner"][seat]) else 0
+                r._loop(res, cur, "discard", None, card)
+            except _Ponged:  # the pong made: the seat discards the review's best card
+                r._loop(res, seat, "discard", None, -1 if after is None else after)
+
+        return play
+
+    for t, smp in enumerate(ref.search_layouts(h, seat, layouts, stream, "claim_values")):
+        ref.undo_discard(smp, cur, card)  # the discard is replayed with the seat's answer forced
+        for i, a in enumerate(opts):
+            nets[i, t], wins[i, t] = ref.played_out(h, smp._clone(), seat, answered(a))
     return opts, nets / NET_SCALE, wins / NET_SCALE, after
 
 

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any, Sequence
 
 import numpy as np
@@ -789,11 +790,7 @@ class _Hand:
         layout = self._layouts(j)
 
         def make():
-            smp = layout()
-            smp.c[cur][d] += 1  # back to before the discard; it is replayed with j's answer forced
-            smp.pub[d] -= 1
-            smp.discards -= 1
-            smp.discard_log.pop()
+            smp = undo_discard(layout(), cur, d)  # the discard is replayed with j's answer forced
             return smp, lambda h, a: self._rollout(h, j, cur, d, j, a)
 
         sums, sq = self._values(make, cand, j)
@@ -970,21 +967,45 @@ def search_values(cfg: EngineConfig, state: Any, seat: int, options: Sequence[in
     for k in options:
         if not 0 <= int(k) < 30 or h.c[seat][int(k)] < 1:
             raise ValueError(f"option {k}: seat {seat} does not hold that kind")
-    parts, pools, w, total, _ess = h._particles(seat, stream)
-    sel = _resample(stream, w, total, int(layouts))
     nets = [[0] * layouts for _ in options]
     wins = [[0] * layouts for _ in options]
-    for t, c in enumerate(sel):
-        smp = h._layout(parts[c], pools[c], stream, "search_values")
+    def discarding(k: int) -> Callable[[Any, dict], None]:
+        return lambda r, res: r._loop(res, seat, "discard", None, k)
+
+    for t, smp in enumerate(search_layouts(h, seat, layouts, stream, "search_values")):
         for i, k in enumerate(options):
-            r = smp._clone()
-            res: dict = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
-            try:
-                r._loop(res, seat, "discard", None, int(k))
-            except _Huang:
-                res = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
-            row = r._finish(res)
-            nets[i][t] = h._net12(row, seat)
-            nw = sum(row["winner"])
-            wins[i][t] = NET_SCALE // nw if (nw and row["winner"][seat]) else 0
+            nets[i][t], wins[i][t] = played_out(h, smp._clone(), seat, discarding(int(k)))
     return nets, wins
+
+
+def search_layouts(h: Any, seat: int, layouts: int, stream: RandomStream, tag: str) -> Iterator[Any]:
+    """The ``layouts`` layouts the search plays out at seat ``seat``'s decision of hand ``h``
+    (its particles weighed by the opponent model, resampled), each drawn from ``stream`` as it
+    is asked for: a layout's play-outs draw from the stream before the next layout is drawn."""
+    parts, pools, w, total, _ess = h._particles(seat, stream)
+    for c in _resample(stream, w, total, int(layouts)):
+        yield h._layout(parts[c], pools[c], stream, tag)
+
+
+def played_out(h: Any, r: Any, seat: int, play: Callable[[Any, dict], None]) -> tuple[int, int]:
+    """Seat ``seat``'s 12 x net and 12 x share of the hand win when ``play(r, result)`` plays the
+    rest of the layout ``r`` (a copy of one of :func:`search_layouts`; a 荒牌 scores as none
+    completed), under ``h``'s settlement."""
+    res: dict = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
+    try:
+        play(r, res)
+    except _Huang:
+        res = {"win_type": 0, "completers": [], "win_card": None, "discarder": -1}
+    row = r._finish(res)
+    nw = sum(row["winner"])
+    return h._net12(row, seat), (NET_SCALE // nw if (nw and row["winner"][seat]) else 0)
+
+
+def undo_discard(smp: Any, cur: int, d: int) -> Any:
+    """Layout ``smp`` back to before seat ``cur``'s discard of ``d`` (the discard to be replayed
+    with another seat's answer forced)."""
+    smp.c[cur][d] += 1
+    smp.pub[d] -= 1
+    smp.discards -= 1
+    smp.discard_log.pop()
+    return smp
