@@ -1033,7 +1033,7 @@ def text_view(df: pd.DataFrame, kind: str) -> tuple[pd.DataFrame, list[str]]:
     one cell (:func:`kaptai.core.output.interval_cell`), short column names, ``rules`` and
     ``players`` only where they vary, ``unit`` where the money units do.  ``kind``: ``'league'``,
     ``'diff'`` or ``'cross'``.  Returns the view (its header wrapped too) and its columns."""
-    from kaptai.core.output import HANDS_TEXT_ATTR, TEXT_WIDTH_ATTR, _league_hands_text, interval_cell, sig3
+    from kaptai.core.output import HANDS_TEXT_ATTR, TEXT_WIDTH_ATTR, interval_cell, league_hands_text, sig3
 
     def cells(v: str, lo: str, hi: str) -> list[str]:
         return [interval_cell(a, b, c) for a, b, c in zip(df[v], df[lo], df[hi])]
@@ -1060,7 +1060,7 @@ def text_view(df: pd.DataFrame, kind: str) -> tuple[pd.DataFrame, list[str]]:
             out["unit"] = [str(u) if m else "" for u, m in zip(df["unit"], money)]
     view = pd.DataFrame(out)
     view.attrs = {**df.attrs, TEXT_WIDTH_ATTR: text_width()}
-    hands_text = _league_hands_text(df)
+    hands_text = league_hands_text(df)
     if hands_text:
         view.attrs[HANDS_TEXT_ATTR] = hands_text
     if "game" in df.columns and "game" not in view.attrs and df["game"].nunique() == 1:

@@ -68,6 +68,7 @@ __all__ = [
     "format_estimate",
     "wrap_label",
     "wrap_comment",
+    "league_hands_text",
     "interval_cell",
     "sig3",
 ]
@@ -186,7 +187,7 @@ def provenance(df: pd.DataFrame) -> str:
         if settings.get("policies") and not a.get("policies"):
             parts.append("policies " + ", ".join(str(p) for p in settings["policies"]))
         if isinstance(settings.get("hands"), int) and a.get("samples") is None:
-            parts.append(a.get(HANDS_TEXT_ATTR) or _league_hands_text(df)
+            parts.append(a.get(HANDS_TEXT_ATTR) or league_hands_text(df)
                          or f"{settings['hands']} hands per policy and configuration")
     variants = a.get("variants")
     if isinstance(variants, Mapping) and variants:
@@ -209,14 +210,14 @@ def provenance(df: pd.DataFrame) -> str:
     return ", ".join(parts)
 
 
-def _league_hands_text(df: pd.DataFrame) -> str | None:
+def league_hands_text(df: pd.DataFrame) -> str | None:
     """What a league table played, from its ``players``, ``policy`` and ``hands`` columns: the
     hands a policy (``P x deals``) at each player count, and the policies capped to fewer deals
     (None for a table without those columns).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"players": [3, 3, 3], "policy": ["a", "b", "search"], "hands": [201, 201, 42]})
-    >>> _league_hands_text(df)
+    >>> league_hands_text(df)
     '201 hands a policy (67 deals x 3 seats); search capped at 42 (14 deals)'
     """
     if not {"players", "policy", "hands"} <= set(df.columns) or not len(df):
