@@ -926,9 +926,15 @@ class _Executors:
                 except ValueError as exc:
                     raise SchedulerError(f"the Dask scheduler address {quote_token(address)} is not host:port "
                                          f"({str(exc).split(' in address')[0]})") from None
+        # made, then started: a Client whose start is cut short (Ctrl-C, no answer) is ours to
+        # close, never left to the garbage collector (see _keep_until_closed)
+        client = distributed.Client.__new__(distributed.Client)
         try:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ... : all mean "unreachable"
+            client.__init__(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except BaseException as exc:
+            _close_in_background(client)
+            if not isinstance(exc, Exception):  # Ctrl-C: the caller closes the rest
+                raise
             self.close()
             raise SchedulerError(
                 f"cannot reach the Dask scheduler at {quote_token(address)} within {CONNECT_TIMEOUT:g} s "
@@ -1034,10 +1040,12 @@ class _Executors:
                     pass
             for closing in (client, cluster):
                 if closing is not None:
+                    _keep_until_closed(closing)
                     try:
                         closing.close(timeout=_CLOSE_TIMEOUT)
                     except Exception:  # noqa: BLE001
                         pass
+                    _keep_until_closed(closing, done=True)
 
         if not cancel:
             dask_cleanup()
@@ -1051,6 +1059,42 @@ class _Executors:
 
 #: Seconds to wait for a Dask client or LocalCluster to close.
 _CLOSE_TIMEOUT = 10
+
+#: Dask clients and clusters this module opened whose close has not finished.  A
+#: ``distributed.Client`` left to the garbage collector closes itself in ``__del__``, which takes
+#: ``LoopRunner``'s class-wide lock; when the collection runs in a thread that holds that lock
+#: (another client starting or stopping), the thread waits on itself forever: a run interrupted
+#: while its client connected or closed could hang the next run in the same process.  Kept
+#: here, such an object is never collected unclosed.
+_UNCLOSED: list = []
+_UNCLOSED_LOCK = threading.Lock()
+
+
+def _keep_until_closed(obj: Any, done: bool = False) -> None:
+    """Hold ``obj`` (a Dask client or cluster) until its close finished; ``done``: let go of
+    it if it did (a closed client's ``__del__`` does nothing), else keep it for good."""
+    with _UNCLOSED_LOCK:
+        if not done:
+            if not any(o is obj for o in _UNCLOSED):
+                _UNCLOSED.append(obj)
+        elif str(getattr(obj, "status", "closed")).rsplit(".", 1)[-1] == "closed":
+            _UNCLOSED[:] = [o for o in _UNCLOSED if o is not obj]
+
+
+def _close_in_background(client: Any) -> None:
+    """Close a client whose start was cut short, beside this thread (a Dask call can block
+    until the event loop answers, which Ctrl-C cannot cut short)."""
+    _keep_until_closed(client)
+
+    def close() -> None:
+        try:
+            if getattr(client, "_loop_runner", None) is not None:
+                client.close(timeout=_CLOSE_TIMEOUT)
+        except Exception:  # noqa: BLE001 - it never connected: nothing to close
+            pass
+        _keep_until_closed(client, done=True)
+
+    threading.Thread(target=close, name="kaptai-dask-cleanup", daemon=True).start()
 _CANNOT_LOAD = "kaptai: the worker cannot load the chunk"
 
 # Runs on a Dask worker and needs nothing but ``distributed`` there: it is made from source in

@@ -768,6 +768,21 @@ def test_ctrl_c_while_the_dask_client_connects_stops_the_run(monkeypatch, tmp_pa
             c.close()
     assert state["sent"] is not None and stopped - state["sent"] < runner.CANCEL_TIMEOUT + 2
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not unclosed_clients_left_to_the_collector()
+
+
+def unclosed_clients_left_to_the_collector() -> list:
+    """Dask clients alive or awaiting collection, not closed, and not held by the runner until
+    closed: the garbage collector would close them in ``Client.__del__``, which takes a
+    class-wide lock of ``distributed`` and hangs the thread it runs in if that thread holds the
+    lock (seen: a later run in this process hung in its client's start for 300 s)."""
+    import gc
+
+    import distributed
+
+    return [o for o in gc.get_objects()
+            if isinstance(o, distributed.Client) and getattr(o, "status", "closed") not in ("closed", "newly-created")
+            and not any(o is kept for kept in runner._UNCLOSED)]
 
 
 @pytest.mark.timeout(300)
@@ -808,6 +823,7 @@ def test_ctrl_c_while_a_local_cluster_starts_stops_the_run(monkeypatch, tmp_path
     while set(multiprocessing.active_children()) - before and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not set(multiprocessing.active_children()) - before
+    assert not unclosed_clients_left_to_the_collector()
 
 
 def slow_chunk(chunk):
