@@ -254,3 +254,30 @@ def test_quit_keeps_the_finished_hands(game, tmp_path):
         full, _ = _first_legal_then_quit(game, tmp_path, 10_000)
         a, b = (open(p, encoding="utf-8").read().splitlines() for p in (rec, full))
         assert len(b) > len(a) and b[1:len(a)] == a[1:]
+
+
+def test_the_session_tells_running_totals_and_the_final_ones():
+    """Each hand's result, then (from the second hand on) the totals so far; at the end of the
+    session the totals again."""
+    from kaptai.core.play import run_session
+
+    class Said:
+        def __init__(self):
+            self.lines: list[str] = []
+
+        def say(self, *lines):
+            self.lines.extend(lines)
+
+    third = 1 / 3
+    results = [[2, -1, -1], [third, third, -2 * third], [-3, 1.5, 1.5]]
+    hands = iter([[{"type": "deal"}, {"type": "settle", "result": r}] for r in results])
+    con = Said()
+    df = run_session(con, {"game": "nantong", "players": 3, "unit": "points"}, hands, seat=1)
+    shown = [ln.strip() for ln in con.lines if "totals" in ln]
+    assert shown == [
+        "totals after 2 hand(s): you -0.666667 points; every seat: 0: +2.33333, 1: -0.666667, 2: -1.66667",
+        "totals after 3 hand(s): you +0.833333 points; every seat: 0: -0.666667, 1: +0.833333, 2: -0.166667",
+        "totals after 3 hand(s): you +0.833333 points; every seat: 0: -0.666667, 1: +0.833333, 2: -0.166667",
+    ]
+    assert con.lines.index("== hand 0 over: you -1 points; every seat: 0: +2, 1: -1, 2: -1") >= 0
+    assert df.you.tolist() == [-1, third, 1.5]

@@ -533,3 +533,21 @@ def _kts_decisions(path: Path):
     from kaptai.kts import play
 
     return play.decisions(play.read(path))
+
+
+def test_replay_totals_read_as_the_sum_of_the_written_results(tmp_path):
+    """Results are written to 10 decimals (a share of a three-way tie as 0.3333333333): the
+    totals are their sum to 10 decimals (2.3333333333, not the float 2.3333333332999997);
+    Nantong, 4 players, seed 1: the 10th hand makes seat 1's plain float sum show the noise."""
+    import json
+
+    from kaptai.records import replay
+
+    path = tmp_path / "n.jsonl"
+    assert main(["simulate", "nantong", "--players", "4", "--hands", "10", "--seed", "1", "--record", str(path),
+                 "--record-hands", "10", "--no-progress"]) == 0
+    results = [json.loads(ln)["result"] for ln in path.read_text().splitlines() if '"settle"' in ln]
+    assert len(results) == 10 and any(0.3333333333 in r for r in results)
+    totals = replay(str(path)).totals
+    assert totals == [round(sum(float(r[s]) for r in results), 10) for s in range(4)]
+    assert all(len(repr(t).split(".")[-1]) <= 10 for t in totals), totals

@@ -336,18 +336,26 @@ def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[d
     from kaptai.core.records import write_record
 
     unit = header.get("unit", "")
-    shown: set[int] = set()
+    shown: dict[int, list[float]] = {}  # each announced hand's results
+
+    def totals() -> str:
+        tot = [math.fsum(col) for col in zip(*shown.values())] if shown else []
+        mine = tot[seat] if seat < len(tot) else math.nan
+        return (f"totals after {len(shown)} hand(s): you {mine:+g} {unit}; every seat: "
+                + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(tot)))
 
     def announce(index: int, evs: list[dict[str, Any]]) -> None:
         if index in shown:
             return
-        shown.add(index)
         res = evs[-1].get("result", [])
+        shown[index] = [float(v) for v in res]
         mine = res[seat] if seat < len(res) else math.nan
         lines = ["", f"== hand {index} over: you {mine:+g} {unit}; every seat: "
                  + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(res))]
         if describe is not None:
             lines.append("   " + describe(evs, seat))
+        if len(shown) > 1:
+            lines.append("   " + totals())
         console.say(*lines)
 
     if finished is not None:
@@ -373,6 +381,8 @@ def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[d
     finally:
         if finished is not None:
             finished.on_finish = None
+    if shown:
+        console.say("", totals())
     rows = []
     for i, evs in enumerate(done):
         res = evs[-1].get("result", [])

@@ -825,6 +825,9 @@ def replay_record(record: Record, fmt: RecordFormat) -> ReplaySummary:
         if isinstance(res, list):
             for s, v in enumerate(res[: len(totals)]):
                 totals[s] += float(v)
+    # results are written to 10 decimals (a third as 0.3333333333): so is their sum, so that it
+    # reads as the total it is (2.3333333333, not 2.3333333332999997)
+    totals = [round(t, 10) for t in totals]
     return ReplaySummary(record.path, fmt.game, len(record.hands), record.events, totals, record_unit(record, fmt, ctx))
 
 
