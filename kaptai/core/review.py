@@ -114,10 +114,13 @@ def carry_before(record: Any, i: int, kind: str) -> Any:
     """What the replay of hand ``i`` carries from the hand before it, read from the record.
 
     ``kind``: ``'winner'`` (the previous hand's winner, -1 before the first), ``'dealer_winner'``
-    (its dealer and winner), ``'dealer'`` (this hand's own dealer), ``'none'``.
+    (its dealer and winner), ``'dealer'`` (this hand's own dealer), ``'seats'`` (the table's
+    seats its deal names, ``()`` if it names none), ``'none'``.
     """
     if kind == "none":
         return None
+    if kind == "seats":
+        return tuple(int(x) for x in record.hands[i - 1].deal.get("seats") or ()) if i > 0 else None
     if kind == "dealer":
         return int(record.hands[i].deal["dealer"]) if i > 0 else None
     if i == 0:

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kaptai.core.play import Console, hint_rows, one_card, without_asides
-from kaptai.core.review import Decision, observe_script
+from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import KaptaiError, UsageError
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.policies import PlayerView, Policy
@@ -462,7 +462,7 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
         sink: list = []
         states: dict[int, tuple] = {}
         with observe_script(R, "_Script", ("discard",), sink), _StateWatch(R, states):
-            R.FORMAT.replay_hand(cfg, HandCursor(hand, record.path), None)  # type: ignore[misc]
+            R.FORMAT.replay_hand(cfg, HandCursor(hand, record.path), carry_before(record, i, "seats"))  # type: ignore[misc]
         k = 0
         for _m, view, _args, move, _pos in sink:
             n = sum(1 for x in view.hand if x)

@@ -224,6 +224,12 @@ def test_seats_that_break_the_rotation_are_refused(tmp_path):
         with pytest.raises(RecordError, match=re.escape(why)) as info:
             replay(bad)
         assert info.value.field == "seats"
+        # the review replays as kaptai replay does: the same refusal, also when it reviews only
+        # the hand whose deal breaks the rotation
+        for hands in ((None, [1]) if change in (wrong_dealer, one_missing) else (None,)):
+            with pytest.raises(RecordError, match=re.escape(why)) as info:
+                list(P.decisions(P.read(bad), hands))
+            assert info.value.field == "seats"
 
 
 def test_seat_is_a_seat_of_the_table():
