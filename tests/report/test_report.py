@@ -82,7 +82,7 @@ BIG_TWO_SECTIONS = ["Rules modelled", "Exact deal odds", "Who wins", "Scoring: ç
 
 def test_big_two_report_sections_and_numbers(tmp_path):
     out = tmp_path / "b2.html"
-    text, results = build_report("big-two", players=(3, 4), hands=1500, seed=2, out=out, progress=False)
+    text, results = build_report("big-two", players=(3, 4), hands=800, seed=2, out=out, progress=False)
     for title in BIG_TWO_SECTIONS:
         assert f"<h2>{title}</h2>" in text
     assert text.count("<img ") >= 2 and "https://" not in text
