@@ -255,11 +255,13 @@ def parse_player_range(text: object, what: str = "--players") -> list[int]:
     return out
 
 
-def parse_seat_policies(text: object, players: int, default: str = "greedy", what: str = "--policy") -> str | list[str]:
+def parse_seat_policies(text: object, players: int, default: str = "greedy", what: str = "--policy",
+                        seats_text: str | None = None) -> str | list[str]:
     """``'greedy'`` (every seat) or ``'SEAT=POLICY,...'`` (other seats ``default``).
 
     Returns the name itself for one policy, else one name per seat.  A seat that does not
-    exist, is not a number, or is given twice is an error (the second would silently win).
+    exist, is not a number, or is given twice is an error (the second would silently win);
+    ``seats_text`` says which seats exist in that error (default: "with N players (seats 0-N-1)").
 
     Examples
     --------
@@ -287,7 +289,8 @@ def parse_seat_policies(text: object, players: int, default: str = "greedy", wha
         if not eq or not name:
             raise RulesError(f"{what}: {quote_token(item)} names no policy (expected SEAT=POLICY)")
         if not 0 <= index < players:
-            raise RulesError(f"{what}: seat {quote_token(index)} does not exist with {players} players (seats 0-{players - 1})")
+            raise RulesError(f"{what}: seat {quote_token(index)} does not exist "
+                             + (seats_text or f"with {players} players (seats 0-{players - 1})"))
         if index in given:
             raise RulesError(f"{what}: seat {index} is given twice ({quote_token(given[index])} and {quote_token(name)})")
         given[index] = name

@@ -43,10 +43,13 @@ def _players(args: argparse.Namespace, game: GameSpec) -> int:
     return validate_players(args.players)
 
 
-def _policy(args: argparse.Namespace, game: GameSpec, active: int):
+def _policy(args: argparse.Namespace, game: GameSpec, active: int, players: int):
     from kaptai.core.options import parse_seat_policies
 
-    return parse_seat_policies(args.policy, active, default=game.policies[0])
+    where = None if players == active else (
+        f"with {players} players: {active} play each hand, as seats 0-{active - 1} (seat 0 deals, then the seats "
+        f"after it in turn order); the {players}th sits out")
+    return parse_seat_policies(args.policy, active, default=game.policies[0], seats_text=where)
 
 
 def odds(args: argparse.Namespace, game: GameSpec) -> Output:
@@ -65,11 +68,11 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
     rules = _rules(args, game)
     players = _players(args, game)
     active = rules.active_players(players)
-    df = run(players, rules, hands=args.hands, seed=args.seed, policies=_policy(args, game, active),
+    df = run(players, rules, hands=args.hands, seed=args.seed, policies=_policy(args, game, active, players),
              workers=args.workers, progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
     from kaptai.core.records import record_option
 
-    record_option(args, game, players=players, rules=rules, policies=_policy(args, game, active))
+    record_option(args, game, players=players, rules=rules, policies=_policy(args, game, active, players))
     header = (f"# nantong: {players} players, rules {rules.name}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
@@ -81,7 +84,7 @@ def fairness(args: argparse.Namespace, game: GameSpec) -> Output:
 
     players = _players(args, game)
     rules = game.resolve_rules()
-    pol = _policy(args, game, rules.active_players(players))
+    pol = _policy(args, game, rules.active_players(players), players)
     runner = dict(progress=args.progress, workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint)
     matches = _matches(args, rules.rounds * players)
     if args.variants == "nantong":

@@ -70,3 +70,15 @@ def test_fairness_plot(cli, tmp_path, capsys):
     assert cli(["fairness", "nantong", "--matches", "10", "--variants", "tie", "--no-progress", "--plot", str(png),
                 "--format", "csv"]) == 0
     assert png.stat().st_size > 0
+
+
+@pytest.mark.parametrize("command", ["simulate", "fairness"])
+def test_policy_seat_of_a_four_player_table_says_who_plays_a_hand(cli, capsys, command):
+    """With 4 players 3 play each hand; --policy's seats are the hand's (0 deals): seat 3 is
+    refused saying so, not as if the table had 3 players."""
+    assert cli([command, "nantong", "--players", "4", "--policy", "3=random", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert ("--policy: seat 3 does not exist with 4 players: 3 play each hand, as seats 0-2 (seat 0 deals, then "
+            "the seats after it in turn order); the 4th sits out") in err
+    assert cli([command, "nantong", "--players", "3", "--policy", "3=random", "--no-progress"]) == 2
+    assert "seat 3 does not exist with 3 players (seats 0-2)" in capsys.readouterr().err
