@@ -227,6 +227,9 @@ def test_review_command_and_bad_seat(b2, capsys):
 
     with pytest.raises(UsageError, match="--seat 7"):
         review(P, b2["search"], "big-two", seats=[7])
+    have = sum(1 for ln in open(b2["search"], encoding="utf-8") if '"type": "settle"' in ln)
+    with pytest.raises(UsageError, match=rf"--hands {have + 1}: the record has {have} hand\(s\)"):
+        review(P, b2["search"], "big-two", seats=[0], hands=have + 1)
     main(["review", "big-two", str(b2["search"]), "--seat", "0", "--hands", "1", "--samples", "4", "--summary"])
     out = capsys.readouterr().out
     assert "matched the advisor's best" in out and "record" in out and "cross-fitted" in out

@@ -374,7 +374,9 @@ def review(adapter: Any, path: str | os.PathLike, game: str, *, seats: Sequence[
     from kaptai.core.runner import run_chunks
 
     record = adapter.read(path, game)
-    n = len(record.hands) if hands is None else min(int(hands), len(record.hands))
+    n = len(record.hands) if hands is None else int(hands)
+    if n > len(record.hands):
+        raise UsageError(f"--hands {n}: the record has {len(record.hands)} hand(s)")
     players = int(record.header["players"])
     if seats is not None:
         for s in seats:
@@ -561,7 +563,7 @@ def review_options(default_samples: int = 32) -> tuple:
             applies=_sampling_advisor("--cross-fit")),
         o.seed(),
         Opt("--hands", "int", default=None, lo=1, hi=o.MAX_HANDS, unit="hands",
-            help="review only the first N hands of the record (default all)"),
+            help="review only the first N hands of the record (default all; at most the hands it holds)"),
         Opt("--summary", "flag", help="print the summary per hand and per record instead of every decision"),
         Opt("--html", "str", default=None, metavar="FILE", check=_file_check("--html", ("html",)),
             sample="review.html", help="also write an HTML report: the summary and the hand at each flagged "
