@@ -72,6 +72,7 @@ from kaptai.heaven11.cards import (
     parse_cards,
     parse_hand,
 )
+from kaptai.heaven11.cards import STRAINS
 from kaptai.heaven11.config import FIRST_LEADERS, IllegalPlayError, make_config
 from kaptai.heaven11.engine_reference import follow_options, lead_options, play_kind
 from kaptai.heaven11.rules import resolve_rules
@@ -93,6 +94,27 @@ def _mask(ids) -> int:
     for c in ids:
         m |= 1 << c
     return m
+
+
+def _cards_of(m: int) -> list[int]:
+    return [c for c in range(52) if m >> c & 1]
+
+
+def _why_not_yours(m: int, hand: int, kind: str, cards_led: int = 0, trump: int = 4, cfg: Any = None) -> str:
+    """Why the seat's own lead or follow ``m`` is illegal: a card it does not hold, else the
+    follow rule it breaks (:func:`kaptai.heaven11.evaluate.check_follow`'s reason)."""
+    miss = m & ~hand
+    if miss:
+        return f"your hand does not hold {format_cards(_cards_of(miss))}"
+    if kind == "follow" and cfg is not None:
+        from kaptai.heaven11.evaluate import IllegalFollowError, check_follow
+
+        try:
+            check_follow(format_cards(_cards_of(m)), format_cards(_cards_of(hand)), format_cards(_cards_of(cards_led)),
+                         STRAINS[trump], cfg.rules)
+        except IllegalFollowError as exc:
+            return str(exc).split(": ", 1)[-1].replace("the hand ", "your hand ")
+    return f"not one of your legal {kind}s"
 
 
 def _seat(name: str, value: Any) -> int:
@@ -358,7 +380,11 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
     level, trump = bid
     if isinstance(plays, str):
         groups = [g for g in plays.replace(";", ",").replace("|", ",").split(",")]
-        groups = [g for g in groups if g.strip()] if plays.strip() else []
+        while groups and not groups[-1].strip():  # a separator at the end
+            groups.pop()
+        for gi, g in enumerate(groups, 1):
+            if not g.strip():
+                raise IllegalPlayError(f"plays={quote_token(plays)}: play {gi} is empty (two separators in a row)")
     else:
         groups = list(plays or [])
         for g in groups:
@@ -396,7 +422,8 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
                 raise IllegalPlayError(f'lead {gi} ("{text} {mark}") by seat {who}: "{mark}" says how a follow '
                                        f'was meant, a lead is neither a trump nor a discard')
             if who == seat and m not in lead_options(r.hands[seat]):
-                raise IllegalPlayError(f'illegal lead "{text}" by seat {who} (play {gi})')
+                raise IllegalPlayError(f'illegal lead "{text}" by seat {who} (play {gi}): '
+                                       + _why_not_yours(m, r.hands[seat], "lead"))
             r2 = r.copy()
             r2.t_lead, r2.t_n, r2.t_led = m, len(cards), cards[0] // 13
             r2.t_best, r2.t_key, r2.t_trump, r2.t_pos = who, int(key[(m >> (13 * r2.t_led)) & SUIT_BITS]), 0, 1
@@ -409,7 +436,8 @@ def _position(ids: tuple[int, ...], contract: Any, declarer: int, seat: int, pla
             led_played = (m & led_mask).bit_count()
             if who == seat:
                 if m not in follow_options(r.hands[seat], r.t_led, r.t_n, trump, cfg):
-                    raise IllegalPlayError(f'illegal follow "{text}" by seat {who} (play {gi})')
+                    raise IllegalPlayError(f'illegal follow "{text}" by seat {who} (play {gi}): '
+                                           + _why_not_yours(m, r.hands[seat], "follow", r.t_lead, trump, cfg))
                 kinds = [play_kind(m, r.hands[seat], r.t_led, trump)]
             elif m & ~led_mask == 0:
                 kinds = [0]

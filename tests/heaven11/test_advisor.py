@@ -3,6 +3,8 @@
 import json
 
 import numpy as np
+import re
+
 import pytest
 
 from kaptai.cli import main
@@ -84,8 +86,10 @@ def test_play_advice_validation():
         advise_play(HAND, contract="4S", plays="AS, 2S 3S", samples=4)
     with pytest.raises(KaptaiError, match='card "AS" was already played'):
         advise_play(HAND, contract="4S", plays="AS, 2S, 3S, 4S, AS", samples=4)
-    with pytest.raises(KaptaiError, match="illegal lead"):
+    with pytest.raises(KaptaiError, match=r'illegal lead "AD" by seat 0 \(play 1\): your hand does not hold AD'):
         advise_play(HAND, contract="4S", plays="AD", samples=4)
+    with pytest.raises(KaptaiError, match=r"play 2 is empty \(two separators in a row\)"):
+        advise_play(HAND, contract="4S", plays="AS,, 2S", samples=4)
     with pytest.raises(KaptaiError, match="a lead is 1-3 cards of one suit"):
         advise_play(WEAK, contract="4S", seat=1, plays="AC AD", samples=4)
     with pytest.raises(KaptaiError, match="shown a void in S"):
@@ -106,3 +110,20 @@ def test_cli_json_every_option(capsys):
     assert all({"value", "ci_low", "ci_high"} <= set(r) for r in rows)
     assert main(["advise", "heaven-eleven", WEAK, "--plays", "AC"]) == 2
     assert "--plays needs --contract" in capsys.readouterr().err
+
+
+def test_an_illegal_follow_of_your_own_says_which_rule_it_breaks():
+    """Your own follow refused with the reason (a card not held, the suit led to follow, all of
+    it under short_follow='all_led'), not only 'illegal'."""
+    h = "AS KS QS JS TS 9S AH KH 2D 3D 4C 5C 6C"
+    first = "7C 8C, 9C TC, JC QC"  # declarer 1 leads; seat 0 follows fourth
+    for plays, why, rules in [
+        (f"{first}, 2D 3D", "your hand holds 3 cards of the led suit and must play 2 of them", None),
+        (f"{first}, 2C 3C", "your hand does not hold 2C 3C", None),
+        ("7H 8H, 9H TH, JH QH, AH 4C", "your hand holds 2 cards of the led suit and must play 2 of them", None),
+        ("7D 8D 9D, TD JD QD, 4D 5D 6D, 2D 4C 5C",
+         "your hand holds 2 cards of the led suit and must play them all (short_follow='all_led')",
+         {"short_follow": "all_led"}),
+    ]:
+        with pytest.raises(KaptaiError, match=re.escape(f"by seat 0 (play 4): {why}")):
+            advise_play(h, contract="3S", declarer=1, seat=0, plays=plays, samples=4, rules=rules)
