@@ -117,8 +117,9 @@ def test_every_game_declares_what_its_commands_read():
         for name in ("odds", "score", "evaluate", "waits"):
             if name in g.commands and g.commands[name].option("option") is not None:
                 assert g.commands[name].rule_fields is not None, (g.name, name)
+    # a person's commands (play) read the terminal: not run here; their refusals are (below)
     assert all(key in TINY for key in [(g, n) for g, n, _ in DECLARED if g != "kap-shap" and
-                                       (g, n) != ("nantong", "odds")])
+                                       (g, n) != ("nantong", "odds") and n != "play"])
 
 
 @pytest.mark.parametrize("game,name", [(g, n) for g, n, _ in DECLARED], ids=[f"{n}-{g}" for g, n, _ in DECLARED])

@@ -244,7 +244,8 @@ def _commands() -> dict[str, Command]:
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.heaven11.play:play_command",
                         play_options(None, _PRESETS, _POLICIES, "search", 4),
-                        example=f"kaptai play {name} --opponents search --record my-game.jsonl"),
+                        example=f"kaptai play {name} --opponents search --record my-game.jsonl",
+                        rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "review": Command("kaptai.heaven11.play:review_command", review_options(),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "league": Command(_M + "league", (

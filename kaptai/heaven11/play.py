@@ -29,12 +29,13 @@ from typing import Any
 
 from kaptai.core.play import Console, hint_rows, settled_description
 from kaptai.core.review import Decision, carry_before, observe_script
-from kaptai.errors import KaptaiError, UsageError
+from kaptai.errors import KaptaiError, UsageError, quote_token
 from kaptai.heaven11.cards import MAX_LEVEL, NT, bid_code, card_suit, format_bid, format_cards, parse_bid, parse_cards
 from kaptai.heaven11.policies import PlayerView, Policy
 
 __all__ = ["GAME", "HumanPolicy", "parse_bid_text", "legal_calls", "why_illegal", "describe_hand", "decisions",
-           "evaluate", "read", "play_command", "review_command", "play_inputs", "play_advice"]
+           "evaluate", "read", "play_command", "review_command", "play_inputs", "play_advice", "play_line",
+           "ambiguous_follow", "trick_kinds", "recorded_plays", "tricks_text"]
 
 GAME = "heaven-eleven"
 
@@ -159,13 +160,11 @@ def play_inputs(view: PlayerView, rules: Any = None) -> dict[str, Any]:
     """
     mine = [c for s, cards in view.history if s == view.seat for c in cards]
     texts = [format_cards(sorted(cards)) for _s, cards in view.history]
-    if rules is not None and getattr(rules, "short_follow", None) == "free" and view.trick and 0 <= view.trump < 4:
-        led = card_suit(view.trick[0][1][0])
+    if view.trick:
         start = len(view.history) - len(view.trick)
-        for j, (s, cards) in enumerate(view.trick[1:], start + 1):
-            if (s != view.seat and len(cards) >= 2 and led != view.trump
-                    and all(card_suit(c) == view.trump for c in cards)):
-                texts[j] += " trump" if view.voids[s] >> led & 1 else " discard"
+        for j, kind in enumerate(trick_kinds(view, rules)[1:], start + 1):
+            if kind is not None and view.history[j][0] != view.seat:
+                texts[j] += " " + kind
     calls = [c for _s, c in view.auction]
     auction = " ".join("PASS" if c is None else _bid_text(c) for c in calls) if any(c is not None for c in calls) else None
     return {"dealt": format_cards(sorted((*view.hand, *mine))),
@@ -209,6 +208,131 @@ def _wrap(text: str, width: int = 100) -> str:
     return "\n".join((head if i == 0 else " " * len(head)) + x for i, x in enumerate(lines))
 
 
+def ambiguous_follow(cards: Sequence[int], led: int, trump: int, rules: Any) -> bool:
+    """Whether a follow of ``cards`` to a lead of the suit ``led`` can be either a trump or a
+    discard, its cards alone not telling: under ``short_follow='free'`` (``rules``) a follow of
+    2-3 trumps and no card of the suit led is a trump if the seat was void in that suit and a
+    discard (it cannot win) if it was not.  Under ``all_led`` a seat that holds some of the suit
+    led must play them all, so trumps alone are always a trump; a single card must follow suit
+    when it can.  In kaptai's engine the kind is public (the seat is shown void or not).
+
+    >>> from kaptai.heaven11.rules import resolve_rules
+    >>> free = resolve_rules(None, short_follow="free")
+    >>> ambiguous_follow(parse_cards("JD KD"), 3, 1, free), ambiguous_follow(parse_cards("JD KD"), 3, 1, None)
+    (True, False)
+    >>> ambiguous_follow(parse_cards("JD"), 3, 1, free), ambiguous_follow(parse_cards("JD 2S"), 3, 1, free)
+    (False, False)
+    """
+    return (getattr(rules, "short_follow", None) == "free" and len(cards) >= 2 and 0 <= trump < NT
+            and led != trump and all(card_suit(c) == trump for c in cards))
+
+
+def trick_kinds(view: PlayerView, rules: Any) -> list[str | None]:
+    """The kind of each play of the play in progress (``view.trick``, the lead first) whose cards
+    do not tell it (:func:`ambiguous_follow`): ``'trump'`` when the engine has shown that seat
+    void in the suit led (``view.voids``), else ``'discard'``; None for the others.
+
+    >>> from kaptai.heaven11.rules import resolve_rules
+    >>> free = resolve_rules(None, short_follow="free")
+    >>> trick = ((1, parse_cards("5S 8S")), (2, parse_cards("JD KD")), (3, parse_cards("2D 3D")))
+    >>> v = PlayerView(0, "play", (), 2, (), 11, 2, 2, 1, trick, (), (0,) * 4, (), (0, 0, 0, 1 << 3), None)
+    >>> trick_kinds(v, free)
+    [None, 'discard', 'trump']
+    """
+    if not view.trick:
+        return []
+    led = card_suit(view.trick[0][1][0])
+    return [None] + [("trump" if view.voids[s] >> led & 1 else "discard")
+                     if ambiguous_follow(cards, led, view.trump, rules) else None for s, cards in view.trick[1:]]
+
+
+def _kind_text(kind: str | None) -> str:
+    return f" ({kind})" if kind else ""
+
+
+def play_line(number: int, play: Sequence[tuple[int, Sequence[int]]], winner: int, me: int, ascii: bool = True,
+              kinds: Sequence[str | None] | None = None) -> str:
+    """A finished play as the person at seat ``me`` is told it: its number in the hand (from 1),
+    each seat's cards in the order played (the lead first; ``kinds[j]``, ``'trump'`` or
+    ``'discard'``, after a follow whose cards do not tell it, :func:`ambiguous_follow`), and who
+    won it and how many tricks (as many as the cards of the lead, the rules page §4).
+
+    >>> play_line(3, [(1, parse_cards("7C 8C")), (2, parse_cards("9C TC")), (3, parse_cards("QC KC")),
+    ...               (0, parse_cards("2H 3H"))], 0, 0, kinds=[None, None, None, "trump"])
+    'play 3: seat 1 leads 7C 8C; seat 2 9C TC; seat 3 QC KC; you 2H 3H (trump) -> you win it (2 tricks)'
+    >>> play_line(1, [(0, parse_cards("AS")), (1, parse_cards("2S")), (2, parse_cards("3S")), (3, parse_cards("4S"))], 0, 2)
+    'play 1: seat 0 leads AS; seat 1 2S; you 3S; seat 3 4S -> seat 0 wins it (1 trick)'
+    """
+    kinds = list(kinds or [None] * len(play))
+    who = lambda s: "you" if s == me else f"seat {s}"  # noqa: E731
+    lead = lambda s: " lead" if s == me else " leads"  # noqa: E731
+    parts = [f"{who(s)}{lead(s) if j == 0 else ''} {_show(cards, ascii)}{_kind_text(kinds[j])}"
+             for j, (s, cards) in enumerate(play)]
+    n = len(play[0][1])
+    wins = "you win" if winner == me else f"seat {winner} wins"
+    return f"play {number}: " + "; ".join(parts) + f" -> {wins} it ({n} trick{'s' * (n != 1)})"
+
+
+def tricks_text(tricks: Sequence[int], me: int) -> str:
+    """The tricks won so far, by seat (the person's is "you").
+
+    >>> tricks_text((0, 0, 1, 6), 0)
+    'tricks won: you 0, seat 1 0, seat 2 1, seat 3 6'
+    """
+    return "tricks won: " + ", ".join(f"{'you' if s == me else f'seat {s}'} {int(t)}" for s, t in enumerate(tricks))
+
+
+def recorded_plays(events: Sequence[dict[str, Any]], rules: Any = None
+                   ) -> list[tuple[list[tuple[int, tuple[int, ...]]], int, list[str | None]]]:
+    """The plays of a hand from its record events (``deal`` ... ``settle``; the last deal's):
+    each as its (seat, cards) in order, the lead first, its winner (the ``trick`` event) and the
+    kind of each follow whose cards do not tell it (:func:`ambiguous_follow` under ``rules``),
+    ``'trump'`` or ``'discard'`` as the engine made it (the seat void in the suit led or not: from
+    the cards it was dealt and has played), else None.
+
+    >>> from kaptai.heaven11.rules import resolve_rules
+    >>> evs = [{"type": "deal", "hands": ["2C 3C 4D", "AC KC 5D", "QC JC 6D", "2H 3H 7D"]},
+    ...        {"type": "play", "seat": 0, "cards": "2C 3C", "lead": True},
+    ...        {"type": "play", "seat": 1, "cards": "KC AC", "lead": False},
+    ...        {"type": "play", "seat": 2, "cards": "JC QC", "lead": False},
+    ...        {"type": "play", "seat": 3, "cards": "2H 3H", "lead": False},
+    ...        {"type": "trick", "seat": 3, "count": 2},
+    ...        {"type": "settle", "contract": "1H", "declarer": 0, "tricks": [0, 0, 0, 2], "result": [0] * 4}]
+    >>> [play_line(i + 1, p, w, 0, kinds=k) for i, (p, w, k) in
+    ...  enumerate(recorded_plays(evs, resolve_rules(None, short_follow="free")))]
+    ['play 1: you lead 2C 3C; seat 1 KC AC; seat 2 JC QC; seat 3 2H 3H (trump) -> seat 3 wins it (2 tricks)']
+    """
+    from kaptai.heaven11.engine_reference import play_kind
+
+    start = max((i for i, e in enumerate(events) if e.get("type") == "deal"), default=-1)
+    evs = events[start:]
+    held = [set(parse_cards(h)) for h in evs[0]["hands"]] if evs and evs[0].get("type") == "deal" else None
+    st = next((e for e in evs if e.get("type") == "settle"), None)
+    b = parse_bid(str(st["contract"])) if st is not None else None
+    trump = b[1] if b is not None else NT
+    out: list[tuple[list[tuple[int, tuple[int, ...]]], int, list[str | None]]] = []
+    play: list[tuple[int, tuple[int, ...]]] = []
+    kinds: list[str | None] = []
+    for e in evs:
+        if e.get("type") == "play":
+            s, cards = int(e["seat"]), tuple(sorted(parse_cards(e["cards"])))
+            kind = None
+            if play and ambiguous_follow(cards, card_suit(play[0][1][0]), trump, rules):
+                if held is None:
+                    raise KaptaiError("a hand's events without its deal: the kind of a follow is not known")
+                led = card_suit(play[0][1][0])
+                mask = sum(1 << c for c in cards)
+                kind = "trump" if play_kind(mask, sum(1 << c for c in held[s]), led, trump) == 1 else "discard"
+            if held is not None:
+                held[s] -= set(cards)
+            play.append((s, cards))
+            kinds.append(kind)
+        elif e.get("type") == "trick":
+            out.append((play, int(e["seat"]), kinds))
+            play, kinds = [], []
+    return out
+
+
 class HumanPolicy(Policy):
     """A seat played by a person at the terminal."""
 
@@ -216,9 +340,55 @@ class HumanPolicy(Policy):
 
     def __init__(self, console: Console, rules: Any, hint_samples: int = 32):
         self.console, self.rules, self.hint_samples = console, rules, hint_samples
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        #: the finished plays of the hand told so far, and the kinds ('trump' / 'discard') of the
+        #: follows whose cards do not tell it, by their place in the hand's plays (``view.history``)
+        self._told = 0
+        self._kinds: dict[int, str] = {}
+
+    def _finished_plays(self, view: PlayerView) -> list[str]:
+        """The lines telling the plays finished since the person's last decision, each once:
+        every seat's cards in order and the winner (who leads the next play, or the person now
+        leading).  An ambiguous follow's kind is read off the voids the engine has shown at the
+        person's first decision after it: a seat plays at most once more in between (in the next
+        play, before the person), and a seat shown void in the suit led then was void at that
+        follow too (it played none of that suit in it), so the kind is the engine's."""
+        hist = view.history
+        if sorted(c for _s, cs in hist for c in cs) != sorted(view.played) or len(hist) % 4 != len(view.trick):
+            return []  # a view built without the hand's plays: nothing to tell
+        if len(hist) < 4 * self._told:  # a new hand (the end of the last one was not told)
+            self._new_hand()
+        for j, (s, cards) in enumerate(hist):
+            if j % 4 and j not in self._kinds:
+                led = card_suit(hist[j - j % 4][1][0])
+                if ambiguous_follow(cards, led, view.trump, self.rules):
+                    self._kinds[j] = "trump" if view.voids[s] >> led & 1 else "discard"
+        done = len(hist) // 4
+        lines = []
+        for i in range(self._told, done):
+            winner = hist[4 * i + 4][0] if 4 * i + 4 < len(hist) else view.seat
+            lines.append(play_line(i + 1, hist[4 * i:4 * i + 4], winner, view.seat, self.console.ascii,
+                                   [self._kinds.get(4 * i + k) for k in range(4)]))
+        self._told = done
+        return lines
+
+    def end_hand(self, events: Sequence[dict[str, Any]], seat: int) -> None:
+        """At the end of a hand (its record events, ``deal`` ... ``settle``; the person at
+        ``seat``): tell the plays finished after the person's last decision (the last play, the
+        person's own cards in it), from the record, each with its winner; then start afresh for
+        the next hand."""
+        plays = recorded_plays(events, self.rules)
+        lines = [play_line(i + 1, p, w, seat, self.console.ascii, k)
+                 for i, (p, w, k) in enumerate(plays) if i >= self._told]
+        if lines:
+            self.console.say(*lines)
+        self._new_hand()
 
     def bid(self, view: PlayerView) -> Any:
         con = self.console
+        self._new_hand()
         con.say("", f"-- Heaven Eleven, seat {view.seat}, the auction (dealer: seat {view.dealer}) --",
                 "calls so far: " + (", ".join(f"seat {s} {_bid_text(c)}" for s, c in view.auction) or "none"),
                 f"your hand: {_show(view.hand, con.ascii)}")
@@ -237,10 +407,13 @@ class HumanPolicy(Policy):
     def play(self, view: PlayerView) -> Any:
         con = self.console
         masks = {sum(1 << c for c in o): o for o in view.options}
-        trick = ", ".join(f"seat {s} {_show(c, con.ascii)}" for s, c in view.trick) or "you lead"
+        told = self._finished_plays(view)
+        kinds = trick_kinds(view, self.rules)
+        trick = ", ".join(f"seat {s} {_show(c, con.ascii)}{_kind_text(k)}"
+                          for (s, c), k in zip(view.trick, kinds)) or "you lead"
         con.say("", f"-- Heaven Eleven, seat {view.seat}: contract {_bid_text(5 * view.level + view.trump)} by seat "
-                    f"{view.declarer}; tricks {list(view.tricks)} --",
-                f"this play: {trick}")
+                    f"{view.declarer}; {tricks_text(view.tricks, view.seat)} --",
+                *told, f"this play: {trick}")
         now = {c for _s, cs in view.trick for c in cs}
         earlier = [c for c in view.played if c not in now]
         if earlier:
@@ -249,6 +422,14 @@ class HumanPolicy(Policy):
         legal = [format_cards(o) for o in view.options]
 
         def parse(t: str) -> tuple:
+            words = t.split()
+            if [w.lower() for w in words] == ["pass"]:
+                raise UsageError(f"there is no passing in the play: every seat plays at every play; type the cards "
+                                 f"you {'lead' if not view.trick else 'play'}, e.g. {legal[0]}")
+            if words and words[-1].lower() in ("trump", "discard"):
+                raise UsageError(f"{quote_token(words[-1])} is typed only in kaptai advise --plays (another seat's "
+                                 "follow of trumps under short_follow=free); here the engine knows whether a follow "
+                                 f"trumps: type the cards alone, e.g. {' '.join(words[:-1]) or legal[0]}")
             ids = parse_cards(t)
             m = sum(1 << c for c in ids)
             if m not in masks:
@@ -393,8 +574,13 @@ def play_command(args: Any, game: Any) -> Any:
     # the session is one engine run: it hands each hand over to ``kept`` as soon as it is over,
     # so at quit the finished hands are kept
     kept = FinishedHands()
+
+    def hand_over(index: int, evs: list[dict[str, Any]]) -> None:
+        human.end_hand(evs, args.seat)  # the plays after the person's last decision, then the hand's result
+        kept(index, evs)
+
     events = hand_events(None, cfg.rules, policies=pols, bidding=bids, hands=args.hands, seed=args.seed,
-                         on_hand=kept)
+                         on_hand=hand_over)
     df = run_session(con, header, events, seat=args.seat, record=args.record, finished=kept,
                      describe=describe_hand)
     return Output(df, f"your results at seat {args.seat} ({UNIT})", list(df.columns))
