@@ -32,7 +32,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TextIO, TypeVar
 
 from kaptai.errors import KaptaiError, UsageError, quote_token
@@ -267,6 +267,29 @@ def settled_description(fn: Callable[[dict[str, Any], Sequence[dict[str, Any]], 
         return fn(st, events, functools.partial(seat_word, me=seat))
 
     return describe
+
+
+class NarratedSeat:
+    """Part of a person's seat whose hand is told as it happens: :meth:`tell` prints the lines
+    of ``_story`` (a narration: called with each event it returns the lines to print now, and
+    its ``flush()`` what it still holds); :meth:`flush` prints what it holds."""
+
+    console: Console
+    _story: Any = None
+
+    def tell(self, ev: Mapping[str, Any]) -> None:
+        """Print what the narration makes of one event (nothing without a narration)."""
+        if self._story is not None:
+            self._say(self._story(ev))
+
+    def flush(self) -> None:
+        """Tell what the narration still holds (the hand's play is over)."""
+        if self._story is not None:
+            self._say(self._story.flush())
+
+    def _say(self, lines: Sequence[str]) -> None:
+        if lines:
+            self.console.say(*lines)
 
 
 class FinishedHands:

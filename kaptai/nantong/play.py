@@ -3,8 +3,11 @@
 A person types the card to discard (``5w``, ``qz``), answers a discard (``win``, ``kong``,
 ``pong``, ``pass``: the prompt lists those open, and the header names the seat whose discard it
 is), declares a kong by ``kong`` (when one is open), its card (``4w``) or ``ckong:4w`` (or says
-``no``), and says yes or no to a self-drawn win and a 起手 set.  Each hand ends with who won it
-and how (:func:`describe_hand`); hints give the advisor's value in its unit (:func:`hint_unit`): at a
+``no``), and says yes or no to a self-drawn win and a 起手 set.  Every seat's moves are told as
+they happen, from the events the record is made of (:class:`Narration`: each discard with what
+became of it, kongs, 起手 sets, wins; the person's own draws named).  Each hand ends with who won
+it and how (:func:`describe_hand`) and how the winner scored, item by item
+(:func:`describe_scores`, from :func:`hand_scores`); hints give the advisor's value in its unit (:func:`hint_unit`): at a
 discard the advisor's (:func:`advice`), at a claim every answer the prompt takes as the review
 prices it (:func:`claim_hint`).
 :func:`decisions` replays a record in the reference engine (:mod:`kaptai.nantong.records`) and
@@ -21,16 +24,17 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from kaptai.core.play import Console, hint_rows, one_card, without_asides
+from kaptai.core.play import Console, NarratedSeat, hint_rows, one_card, without_asides
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import KaptaiError, UsageError
 from kaptai.nantong.cards import format_card, parse_card
 from kaptai.nantong.policies import PlayerView, Policy
 
-__all__ = ["GAME", "HumanPolicy", "show", "advice", "hint_unit", "claim_hint", "describe_hand", "hand_events",
+__all__ = ["GAME", "HumanPolicy", "Narration", "show", "advice", "hint_unit", "claim_hint", "describe_hand",
+           "hand_scores", "describe_scores", "hand_events",
            "decisions", "evaluate", "read", "play_command", "review_command"]
 
 GAME = "nantong"
@@ -144,7 +148,175 @@ def _yes(t: str) -> bool:
     raise UsageError("answer yes or no")
 
 
-class HumanPolicy(Policy):
+class Narration:
+    """The lines that tell the person at the hand's seat ``me`` the hand's events as they happen:
+    called with each event as the record writes it (:mod:`kaptai.nantong.records`: ``expose``,
+    ``draw``, ``discard``, ``kong``, ``claim``, ``meld``, ``dead``, ``win``), it returns the lines
+    to print now; :meth:`flush` returns what is still held.  ``seats``: the table's seat of each of
+    the hand's seats (a rotating deal; None: the hand's own, or a ``deal`` event's ``seats``),
+    which the lines name.
+
+    A discard (or a kong added to a pong, which may be robbed) is told in one line with what
+    became of the card (taken for a pong or a kong, and by whom, won on, or left face up), so it
+    is held until that is known; another seat's draws are counted, not named, and told with its
+    next move; the person's own draws are named.  The seats' answers to a discard are not told
+    (a pass is silent at the table): only the claim taken.  :attr:`face_up` keeps each seat's
+    discards that nobody took (by the hand's seat).
+
+    Examples
+    --------
+    >>> n = Narration(1, seats=[2, 0, 1])
+    >>> n({"type": "discard", "seat": 0, "cards": "6t", "after_draw": False})
+    []
+    >>> n({"type": "claim", "seat": 1, "cards": "6t", "choice": "pass"})
+    []
+    >>> n({"type": "dead", "seat": 0, "cards": "6t"})
+    ['seat 2 discards 6t: nobody takes it']
+    >>> n({"type": "draw", "seat": 1, "cards": "4w"})
+    ['you draw 4w']
+    >>> n({"type": "discard", "seat": 1, "cards": "qz", "after_draw": True})
+    []
+    >>> n({"type": "meld", "seat": 2, "cards": "qz", "meld": "pong"})
+    ['you discard qz: seat 1 pongs it (pong:qz)']
+    >>> n({"type": "draw", "seat": 0, "cards": "bh"}), n({"type": "kong", "seat": 0, "cards": "bh", "kong": "ckong"})
+    ([], ['seat 2 draws and declares a concealed kong of bh, shown in its sets (ckong:bh)'])
+    >>> n({"type": "draw", "seat": 0, "cards": "1w"}), n({"type": "discard", "seat": 0, "cards": "5b"})
+    ([], [])
+    >>> n({"type": "win", "seat": 1, "cards": "5b", "win_type": "discard"})
+    ['seat 2 draws and discards 5b: you win on it']
+    >>> n.face_up
+    {0: [14]}
+    """
+
+    def __init__(self, me: int, seats: Sequence[int] | None = None, ascii: bool = True):
+        self.me, self.ascii = int(me), bool(ascii)
+        self.seats = None if seats is None else [int(p) for p in seats]
+        #: each hand seat's discards that nobody took, in order (kinds)
+        self.face_up: dict[int, list[int]] = {}
+        self.drawn: tuple[int, int] = (-1, 0)  # another seat's draws not yet told: (seat, count)
+        self.offer: tuple[str, int, int, str] | None = None  # ('discard' or 'kong', seat, kind, its line)
+
+    def at(self, s: int) -> int:
+        """The table's seat of the hand's seat ``s``."""
+        return self.seats[s] if self.seats is not None else int(s)
+
+    def _who(self, s: int) -> str:
+        return "you" if s == self.me else f"seat {self.at(s)}"
+
+    def _does(self, s: int, verb: str, third: str | None = None) -> str:
+        """``'you draw'``, ``'seat 2 draws'``."""
+        return f"you {verb}" if s == self.me else f"seat {self.at(s)} {third or verb + 's'}"
+
+    def _its(self, s: int) -> str:
+        return "your" if s == self.me else "its"
+
+    def _card(self, ev: Mapping[str, Any]) -> tuple[int, str]:
+        k = int(parse_card(str(ev["cards"])))
+        return k, show(k, self.ascii)
+
+    def _text(self, line: str) -> str:
+        return without_asides(line) if self.ascii else line
+
+    def _acts(self, s: int, verb: str, third: str | None = None) -> str:
+        """The start of a line on seat ``s``'s move, with its draws not yet told (``'seat 2
+        draws and discards'``)."""
+        if s != self.me and self.drawn[0] == s and self.drawn[1]:
+            n = self.drawn[1]
+            self.drawn = (-1, 0)
+            return f"seat {self.at(s)} draws{'' if n == 1 else f' {n} cards'} and {third or verb + 's'}"
+        return self._does(s, verb, third)
+
+    def _told_draws(self, but: int = -2) -> list[str]:
+        """The line of another seat's draws not yet told (none when they are seat ``but``'s)."""
+        s, n = self.drawn
+        if n == 0 or s == but:
+            return []
+        self.drawn = (-1, 0)
+        return [f"seat {self.at(s)} draws" + ("" if n == 1 else f" {n} cards")]
+
+    def _told_offer(self) -> list[str]:
+        off, self.offer = self.offer, None
+        return [] if off is None else [self._text(off[3])]
+
+    def _offered(self, k: int) -> str:
+        """The held line of the card on offer (kind ``k``), to be told with what became of it."""
+        off, self.offer = self.offer, None
+        return off[3] if off is not None and off[2] == k else show(k, self.ascii)
+
+    def __call__(self, ev: Mapping[str, Any]) -> list[str]:
+        t = ev.get("type")
+        if t == "claim":  # an answer: the claim taken is told with the discard
+            return []
+        if t == "deal":
+            if self.seats is None and ev.get("seats"):
+                self.seats = [int(p) for p in ev["seats"]]
+            return []
+        if t == "settle":
+            return self.flush()
+        s = int(ev.get("seat", -1))
+        out: list[str] = []
+        if self.offer is not None and t not in ("meld", "dead", "win"):
+            out += self._told_offer()  # a kong added to a pong, not robbed
+        out += self._told_draws(but=s)
+        if t == "expose":
+            k, card = self._card(ev)
+            n = int(ev.get("count", 0))
+            what = (("a hezi" if n == 2 else "a qishou set") if self.ascii else
+                    ("a 和子 (hezi)" if n == 2 else "a 起手 set (qishou)"))
+            out.append(self._text(f"{self._acts(s, 'lay', 'lays')} out {n} {card}, {what}"))
+        elif t == "draw":
+            if s == self.me:
+                out.append(f"you draw {self._card(ev)[1]}")
+            else:
+                self.drawn = (s, self.drawn[1] + 1)
+        elif t == "discard":
+            k, card = self._card(ev)
+            self.offer = ("discard", s, k, f"{self._acts(s, 'discard')} {card}")
+        elif t == "kong":
+            k, card = self._card(ev)
+            code = format_card(k)
+            if ev.get("kong") == "ckong":
+                out.append(self._text(f"{self._acts(s, 'declare')} a concealed kong (暗槓) of {card}, shown in "
+                                      f"{self._its(s)} sets (ckong:{code})"))
+            else:  # held: it may be robbed
+                self.offer = ("kong", s, k, f"{self._acts(s, 'add')} {card} to {self._its(s)} pong: an open kong "
+                                            f"(明槓) (mkong:{code})")
+        elif t == "meld":
+            k, _card = self._card(ev)
+            code = format_card(k)
+            what = (f"{self._does(s, 'pong')} it (pong:{code})" if ev.get("meld") == "pong" else
+                    f"{self._does(s, 'take')} it for an open kong (明槓) (mkong:{code})")
+            out.append(self._text(f"{self._offered(k)}: {what}"))
+        elif t == "dead":
+            k, _card = self._card(ev)
+            out.append(self._text(f"{self._offered(k)}: nobody takes it"))
+            self.face_up.setdefault(s, []).append(k)
+        elif t == "win":
+            wt = ev.get("win_type")
+            if wt == "tiancheng":
+                out.append(self._text(f"{self._who(s)} (the dealer) complete{'' if s == self.me else 's'} at the "
+                                      "deal (天成)"))
+            elif wt == "self":
+                card = self._card(ev)[1]
+                out.append(self._text(f"{self._acts(s, 'complete')} the hand (胡), self-drawn (自摸) with {card}"))
+            else:  # on a discard, or robbing a kong
+                k, card = self._card(ev)
+                wins = "win" if s == self.me else "wins"
+                if self.offer is not None and self.offer[2] == k:
+                    off, self.offer = self.offer, None
+                    how = (f"rob{'' if s == self.me else 's'} the kong and {wins}" if off[0] == "kong"
+                           else f"{wins} on it")
+                    out.append(self._text(f"{off[3]}: {self._who(s)} {how} (胡)"))
+                else:  # a second completer on the same discard
+                    out.append(self._text(f"{self._who(s)} also {wins} on {card} (胡)"))
+        return out
+
+    def flush(self) -> list[str]:
+        """What is still held: a discard or kong not yet told, another seat's draws."""
+        return self._told_offer() + self._told_draws()
+
+
+class HumanPolicy(NarratedSeat, Policy):
     """A seat played by a person at the terminal."""
 
     name = "human"
@@ -154,22 +326,52 @@ class HumanPolicy(Policy):
 
     def __init__(self, console: Console, rules: Any, players: int, hint_samples: int = 64):
         self.console, self.rules, self.players, self.hint_samples = console, rules, players, hint_samples
+        self._story: Narration | None = None
+        self._drew: int | None = None  # the card the person drew last, while it is their turn
 
     def _seat(self, s: int) -> int:
         """The table's seat of the hand's seat ``s``."""
         return int(self.seats[s]) if self.seats is not None else int(s)
 
+    def start_hand(self, me: int) -> None:
+        """A hand starts with this policy at the hand's seat ``me``: its narration starts
+        (:class:`Narration`, the table's seats :attr:`seats`)."""
+        self._story = Narration(me, self.seats, self.console.ascii)
+        self._drew = None
+
+    def notice(self, ev: Mapping[str, Any]) -> None:
+        """One event of the hand being played, as its record writes it: the console prints what
+        :class:`Narration` makes of it (:func:`_table_hand` calls it as the event happens)."""
+        if self._story is None:
+            return
+        me = self._story.me
+        if ev.get("seat") == me and ev.get("type") in ("draw", "discard", "kong", "meld", "expose"):
+            self._drew = int(parse_card(str(ev["cards"]))) if ev["type"] == "draw" else None
+        self.tell(ev)
+
+    def _drawn(self, what: str) -> str:
+        """``what``, with the card the person has just drawn (told by the narration)."""
+        return what if self._drew is None else f"{what} (you drew {show(self._drew, self.console.ascii)})"
+
     def _table(self, view: PlayerView, what: str) -> None:
         con, a = self.console, self.console.ascii
-        melds = "; ".join(f"seat {self._seat(s)}: {_melds_text(m)}" for s, m in enumerate(view.melds) if m)
-        last = " ".join(show(k, a) for k in view.discards[-8:])
+        melds = "; ".join(f"seat {p}{' (you)' if s == view.seat else ''}: {_melds_text(m)}"
+                          for p, s, m in sorted((self._seat(s), s, m) for s, m in enumerate(view.melds) if m))
+        story = self._story
+        if story is not None:  # every discard nobody took, by the seat that threw it
+            piles = sorted((story.at(s), s, ks) for s, ks in story.face_up.items() if ks)
+            text = "; ".join(f"seat {p}{' (you)' if s == view.seat else ''}: {' '.join(show(k, a) for k in ks)}"
+                             for p, s, ks in piles)
+            discards = f"discards nobody took: {text or 'none'}"
+        else:
+            discards = f"last discards: {' '.join(show(k, a) for k in view.discards[-8:]) or 'none'}"
         con.say("", f"-- Nantong, seat {self._seat(view.seat)} (you): {what}; stock {view.stock_left} --",
                 f"turned: {' '.join(show(k, a) for k in view.turned) or 'none'}; sets: {melds or 'none'}",
-                f"last discards: {last or 'none'}",
+                discards,
                 f"your hand: {' '.join(show(k, a) for k in _kinds(view.hand))}")
 
     def discard(self, view: PlayerView) -> int:
-        self._table(view, "your discard")
+        self._table(view, self._drawn("your discard"))
         held = [k for k in range(len(view.hand)) if view.hand[k]]
 
         def parse(t: str) -> int:
@@ -210,11 +412,11 @@ class HumanPolicy(Policy):
         return self.console.ask(f"answer ({'/'.join(options)})", parse, list(options), hint)
 
     def self_win(self, view: PlayerView) -> bool:
-        self._table(view, "your hand is complete")
+        self._table(view, self._drawn("your hand is complete"))
         return self.console.ask("declare the win? (yes/no)", _yes, ["yes", "no"])
 
     def self_kong(self, view: PlayerView, options: tuple[tuple[str, int], ...]) -> Any:
-        self._table(view, "a kong is open to you")
+        self._table(view, self._drawn("a kong is open to you"))
         labels = [f"{t}:{format_card(k)}" for t, k in options]
         cards = [format_card(k) for _, k in options]
 
@@ -283,6 +485,26 @@ def _table_hand() -> type:
                 return str(super()._claim(j, kind, opts, cur))
             finally:
                 self.claim_of = None
+
+        def _people(self) -> list[tuple[int, HumanPolicy]]:
+            return [(s, p) for s, p in enumerate(self.pols) if isinstance(p, HumanPolicy)]
+
+        def play(self) -> dict:
+            for s, p in self._people():
+                p.start_hand(s)
+            return super().play()
+
+        def on_event(self, e: dict[str, Any]) -> None:
+            super().on_event(e)
+            for _s, p in self._people():  # told as it happens, as the record has it
+                p.notice(e)
+
+        def _finish(self, result: dict) -> dict:
+            out = super()._finish(result)
+            if not self.rollout:
+                for _s, p in self._people():
+                    p.flush()
+            return out
 
         def view(self, s: int, last: int | None = None) -> PlayerView:
             from kaptai.nantong.engine_reference import hand_state
@@ -407,6 +629,143 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = Tru
         parts.append(", ".join(who(s) for s in range(len(totals), len(res))) + " sat out (夢家)")
     text = "; ".join(parts)
     return without_asides(text) if ascii else text
+
+
+def hand_scores(events: Sequence[dict[str, Any]], rules: Any) -> list[Any]:
+    """Each active seat's :class:`kaptai.nantong.scoring.Score` at the end of a hand (the hand's
+    seats), from its events (``deal`` ... ``settle``): the position the record leads to (the dealt
+    cards, 起手 sets, draws, discards, kongs, claims and the winning card), scored by
+    :func:`kaptai.nantong.scoring.score` as the engine scores it; None for a seat whose score is
+    not the settle's total (a hand cut short by 荒牌 during 起手, when a seat may hold a card more).
+
+    >>> from kaptai.nantong.records import hand_events
+    >>> from kaptai.nantong.rules import resolve_rules
+    >>> evs = next(hand_events(3, hands=1, seed=3, policies="random"))
+    >>> [s.total for s in hand_scores(evs, resolve_rules(None))] == evs[-1]["totals"]
+    True
+    """
+    from kaptai.nantong.cards import Meld, ScoreRecord
+    from kaptai.nantong.policies import table_distance, table_waits
+    from kaptai.nantong.rules import resolve_rules
+    from kaptai.nantong.scoring import score
+
+    rules = rules if hasattr(rules, "yazhuang_double") else resolve_rules(rules)
+    deal = events[0]
+    c = [[0] * 30 for _ in deal["hands"]]
+    for s, text in enumerate(deal["hands"]):
+        for tok in str(text).split():
+            c[s][int(parse_card(tok))] += 1
+    turned = tuple(int(parse_card(t)) for t in str(deal["turned"]).split())
+    melds: list[list[tuple[str, int]]] = [[] for _ in c]
+    yazhuang = [False] * len(c)
+    wins: dict[int, tuple[str, int | None]] = {}
+    dealt = True  # still in the deal's 起手 phase
+    last: tuple[int, str, int] = (-1, "", -1)  # the last discard or added kong: seat, type, kind
+    for e in events[1:]:
+        t = e.get("type")
+        if dealt and t not in ("expose", "draw"):
+            dealt = False
+            if rules.yazhuang_double:  # 壓莊, as the engine sets it before the first discard
+                hs = int(rules.honour_sequence)
+                yazhuang = [table_distance(c[0], hs) == 0] + [table_waits(c[s], hs) != 0 for s in range(1, len(c))]
+        if t in ("deal", "claim", "dead", "settle"):
+            continue
+        s = int(e["seat"])
+        k = int(parse_card(str(e["cards"]))) if e.get("cards") else -1
+        if t == "expose":
+            n = int(e["count"])
+            c[s][k] -= n
+            melds[s].append(("hezi" if n == 2 else "qishou", k))
+        elif t == "draw":
+            c[s][k] += 1
+        elif t == "discard":
+            c[s][k] -= 1
+            last = (s, "discard", k)
+        elif t == "kong":
+            if e["kong"] == "ckong":
+                c[s][k] -= 4
+                melds[s].append(("ckong", k))
+            else:
+                c[s][k] -= 1
+                melds[s][melds[s].index(("pong", k))] = ("mkong", k)
+                last = (s, "kong", k)
+        elif t == "meld":
+            c[s][k] -= 2 if e["meld"] == "pong" else 3
+            melds[s].append(("pong" if e["meld"] == "pong" else "mkong", k))
+        elif t == "win":
+            wt = str(e["win_type"])
+            if wt == "discard":
+                c[s][k] += 1
+                if last[1] == "kong" and last[2] == k:  # robbed: the card leaves the kong
+                    i = melds[last[0]].index(("mkong", k))
+                    melds[last[0]][i] = ("pong", k)
+            wins[s] = (wt, None if wt == "tiancheng" else k)
+    totals = events[-1].get("totals", [])
+    out: list[Any] = []
+    for s in range(len(c)):
+        win, card = wins.get(s, ("none", None))
+        rec = ScoreRecord(jiang=turned, win=win, win_card=card, hand=tuple(k for k in range(30) for _ in range(c[s][k])),
+                          melds=tuple(Meld(t, k) for t, k in melds[s]), yazhuang=bool(yazhuang[s]))
+        try:
+            sc = score(rec, rules)
+        except KaptaiError:
+            sc = None
+        out.append(sc if sc is not None and (s >= len(totals) or sc.total == int(totals[s])) else None)
+    return out
+
+
+#: The scoring items' words in ASCII (:func:`describe_scores`).
+_ITEM_WORDS = {"塌和": "tahe (mixed)", "葷和": "hunhe (all sequences)", "清和": "qinghe (all triplets)",
+               "成胡": "for completing", "明刻": "exposed triplet", "暗刻": "concealed triplet",
+               "明槓": "open kong", "暗槓": "concealed kong", "起手": "qishou set", "和子": "hezi",
+               "文錢": "wenqian (1-2-3b)"}
+
+
+def describe_scores(events: Sequence[dict[str, Any]], seat: int, rules: Any, ascii: bool = True) -> list[str]:
+    """How the hand winner(s) and the completer(s) of a hand scored, one line each, in the rules
+    page's terms: the win type and its 成胡, each set's 底胡 (明刻, 暗刻, 明槓, 暗槓, 起手, 和子),
+    the winning-card bonus and 文錢, the 葷和 doubling and 破頭 (rounding up to tens), from
+    :func:`hand_scores` (the settle's totals); ``seat`` is you (the table's seat where the deal
+    says ``seats``).
+
+    >>> from kaptai.nantong.records import hand_events
+    >>> from kaptai.nantong.rules import resolve_rules
+    >>> evs = next(hand_events(3, hands=1, seed=3, policies="random"))
+    >>> lines = describe_scores(evs, 0, resolve_rules(None))
+    >>> all(line.startswith("how ") for line in lines) and len(lines) >= 1
+    True
+    """
+    seats = events[0].get("seats") if events and events[0].get("type") == "deal" else None
+    settle = events[-1]
+    scores = hand_scores(events, rules)
+    winners = [s for s, w in enumerate(settle.get("winners", [])) if w]
+    completers = [int(e["seat"]) for e in events if e.get("type") == "win"]
+    hu = "hu" if ascii else "胡"
+    out = []
+    for s in dict.fromkeys(completers + winners):
+        sc = scores[s] if s < len(scores) else None
+        p = int(seats[s]) if seats is not None else s
+        who = "you" if p == seat else f"seat {p}"
+        if sc is None:
+            continue
+        items = []
+        for label, v in sc.items:
+            text = str(label)
+            if ascii:
+                for zh, en in _ITEM_WORDS.items():
+                    text = text.replace(zh, en)
+            items.append(f"{text} {v}")
+        base = sc.chenghu + sc.dihu + sc.other
+        line = f"how {who} scored ({sc.total} {hu}): " + (" + ".join(items) + f" = {base}" if items else "nothing, 0")
+        value = base
+        if sc.multiplier > 1:
+            value = base * sc.multiplier
+            line += f", x{sc.multiplier}" + ("" if sc.win_type != "hunhe" else " for hunhe" if ascii
+                                               else " (葷和)") + f" = {value}"
+        if sc.total != value:
+            line += f", rounded up to tens (破頭): {sc.total}"
+        out.append(without_asides(line) if ascii else line)
+    return out
 
 
 class _StateWatch:
@@ -548,7 +907,8 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     events = rotating_hands(P, cfg.rules, table, hands=args.hands, seed=args.seed, before=before, first=first)
 
     def describe(evs: list[dict[str, Any]], seat: int) -> str:
-        return describe_hand(evs, seat, ascii=con.ascii)
+        return "\n   ".join([describe_hand(evs, seat, ascii=con.ascii),
+                              *describe_scores(evs, seat, cfg.rules, ascii=con.ascii)])
 
     # a person's seat makes this the reference engine: its search seats decide in the compiled
     # twin (the same decisions from the same streams, seconds faster each)

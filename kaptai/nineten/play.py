@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from kaptai.core.play import Console, hint_rows, one_card, settled_description
+from kaptai.core.play import Console, NarratedSeat, hint_rows, one_card, settled_description
 from kaptai.core.review import Decision, carry_before, observe_script
 from kaptai.errors import UsageError
 from kaptai.nineten.cards import N_KINDS, format_card, format_hand, parse_card
@@ -229,7 +229,7 @@ class Narration:
         return out
 
 
-class HumanPolicy(Policy):
+class HumanPolicy(NarratedSeat, Policy):
     """A seat played by a person at the terminal (discards only: the rest is mandatory).
 
     Under :func:`narrate` (``kaptai play`` turns it on) the engine also tells it every event of
@@ -248,16 +248,7 @@ class HumanPolicy(Policy):
         policy's.  A ``deal`` starts a hand's narration."""
         if ev.get("type") == "deal" or self._story is None:
             self._story = Narration(me, self.console.ascii, self._told)
-        lines = self._story(ev)
-        if lines:
-            self.console.say(*lines)
-
-    def flush(self) -> None:
-        """Tell what the narration still holds (the hand's play is over)."""
-        if self._story is not None:
-            lines = self._story.flush()
-            if lines:
-                self.console.say(*lines)
+        self.tell(ev)
 
     def discard(self, view: PlayerView) -> int:
         self.flush()

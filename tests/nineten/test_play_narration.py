@@ -73,7 +73,7 @@ R_BONUS = re.compile(rf"^bonus flip for {SEAT}: ((?:{CARD} ?){{5}}), \+(\d+) tou
 R_NATURAL = re.compile(rf"^{SEAT} (?:were|\(the dealer\) was) dealt five pairs: a natural, {SEAT} wins?$")
 #: lines that are not narration: the opening, the prompt's position, the answer, each hand's end
 OTHER = ("nine-ten, ", "-- nine-ten, seat ", "face up: ", "out of play: ", "your hand: ", "discard> ",
-         "== hand ", "   ", "record of ")
+         "== hand ", "   ", "record of ", "totals after ")
 
 
 def _seat(word, me):
