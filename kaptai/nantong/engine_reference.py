@@ -381,6 +381,7 @@ class _Hand:
                     self.claimed += 1
                     self._rec(CLAIM, j, d, 2)
                     cur = j
+                    last = None  # the seat that pongs drew nothing: the card drawn last was another seat's
                     phase = "discard"
                 else:
                     self._rec(DEAD, cur, d)

@@ -131,3 +131,32 @@ def test_engine_deals_agree_with_exact_odds():
     # the stock: 120 - 67 - 2 = 51 at the start, never negative
     assert out["stock_left"].min() >= 0 and out["stock_left"].max() <= 51
     assert (out["stock_left"][out["win_type"] == 0] == 0).all()
+
+
+def test_a_seat_that_pongs_is_shown_no_drawn_card():
+    """A view's ``last_drawn`` is the card the seat itself drew: at the discard after a pong it
+    drew nothing, and it was shown the card the previous seat had drawn (another seat's hidden
+    card, to any user policy)."""
+    seen: list[tuple[str, object]] = []
+
+    class Watcher(Policy):
+        name = "watcher"
+        ponged = False
+
+        def claim(self, view, kind, options):
+            answer = super().claim(view, kind, options)
+            self.ponged = answer == "pong"
+            return answer
+
+        def discard(self, view):
+            seen.append(("after pong" if self.ponged else "after draw", view.last_drawn))
+            self.ponged = False
+            return super().discard(view)
+
+    cfg = make_config(3)
+    stream = RandomStream(np.random.PCG64(4))
+    for _ in range(12):
+        ER._Hand(cfg, [Watcher(), Watcher(), Watcher()], stream).play()
+    after_pong = [last for why, last in seen if why == "after pong"]
+    assert len(after_pong) >= 5 and all(last is None for last in after_pong)
+    assert sum(last is not None for why, last in seen if why == "after draw") >= 20
