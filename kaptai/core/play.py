@@ -482,9 +482,10 @@ def _file_check(what: str, kinds: tuple[str, ...]) -> Callable[[str], str]:
 
 
 def play_options(players: Any, presets: Sequence[str], policies: Sequence[str], default_opponents: str,
-                 max_players: int) -> tuple:
+                 max_players: int, seat_help: str | None = None) -> tuple:
     """The declared options of ``kaptai play <game>`` (``players``: the game's ``--players``
-    option, or None where the table size is fixed)."""
+    option, or None where the table size is fixed; ``seat_help``: what ``--seat`` numbers, where
+    the game says more than the default)."""
     from kaptai.core import cli_options as o
     from kaptai.spec import Opt
 
@@ -493,7 +494,8 @@ def play_options(players: Any, presets: Sequence[str], policies: Sequence[str], 
         out.append(players)
     out += [
         Opt("--seat", "int", default=0, lo=0, hi=max_players - 1, unit="seat",
-            help="the seat you play (0 = the first seat; the others are the built-in players)"),
+            help=seat_help or "your seat at the table, the seats numbered from 0 in turn order (the others are the "
+                              "built-in players)"),
         Opt("--opponents", "str", default=default_opponents, metavar="POLICIES", sample=policies[0],
             help="the built-in players at the other seats: one policy for all, or one per other seat in seat "
                  f"order, comma separated ({', '.join(policies)}; default {default_opponents})"),

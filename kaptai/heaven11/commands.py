@@ -243,7 +243,9 @@ def _commands() -> dict[str, Command]:
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.heaven11.play:play_command",
-                        play_options(None, _PRESETS, _POLICIES, "search", 4),
+                        play_options(None, _PRESETS, _POLICIES, "search", 4,
+                                     "your seat at the table, the seats numbered clockwise from 0 (the auction and the "
+                                     "play go in the rules' directions; the others are the built-in players)"),
                         example=f"kaptai play {name} --opponents search --record my-game.jsonl",
                         rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "review": Command("kaptai.heaven11.play:review_command", review_options(),

@@ -295,7 +295,10 @@ def _commands() -> dict[str, Command]:
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.nantong.play:play_command",
-                        play_options(players, _PRESETS, _POLICIES, "max_melds", 4),
+                        play_options(players, _PRESETS, _POLICIES, "max_melds", 4,
+                                     "your seat at the table for the whole session, the seats numbered from 0 in turn "
+                                     "order (the deal rotates, the first dealer drawn from --seed; with 4 players you sit "
+                                     "out the hands where you are the dealer's 上家)"),
                         example=f"kaptai play {name} --opponents max_melds --hints --record my-game.jsonl"),
         "review": Command("kaptai.nantong.review_search:review_command", (*review_options(512), Opt(
             "--advisor", "choice", default="search", choices=("search", "advise"),
