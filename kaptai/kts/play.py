@@ -475,9 +475,12 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     unit = R.unit_of(cfg.rules)
     header = make_header(game.name, cfg.rules.to_dict(), N, [getattr(x, "name", str(x)) for x in pols], unit,
                          seed=args.seed, hands=args.hands)
-    con.say(f"{game.title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type a tile "
+    title = "Kap Shap (夾十)" if N == 2 else game.title  # two players play Kap Shap (the rules, §7)
+    con.say(f"{title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type a tile "
             "(6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal moves, hint asks "
-            "the advisor for its best moves, quit stops.")
+            "the advisor for its best moves, quit stops."
+            + (" Every hand is dealt afresh with seat 0 dealing: the deal does not pass, and no dealer streak "
+               "(連莊) or carried pot applies." if args.hands > 1 else ""))
     events = R.hand_events(N, cfg.rules, policies=pols, hands=args.hands, seed=args.seed)
     # a person's seat makes this the reference engine: its search seats roll out in the compiled
     # twin (the same moves from the same stream, seconds faster a decision); narrated, the
