@@ -149,14 +149,17 @@ class HumanPolicy(Policy):
                 f"on the table: {' '.join(show(t, a) for t in _tiles(view.table)) or 'nothing'}",
                 f"your hand: {' '.join(show(t, a) for t in _tiles(view.hand))}", what)
 
-    def _p_win_note(self, df: Any) -> str:
+    def _p_win_note(self, df: Any, rules: Any = None) -> str:
         if self._explained:
             return ""
         self._explained = True
         looks = df.attrs.get("looks", 3)
         return (f"\n(P(win): the advisor's chance that you win within its horizon, your next {looks} draws "
                 "with the best play after each, the other seats' draws unseen; not the chance of winning "
-                "the hand)")
+                "the hand"
+                + ("; it ranks by that chance alone, not by the score a win would make: kaptai review's default "
+                   "advisor (the search) weighs the points, so it can grade a move differently"
+                   if getattr(rules, "settlement", None) == "advanced" else "") + ")")
 
     def claim(self, view: PlayerView, candidates: tuple[int, ...]) -> int | None:
         a, P = self.console.ascii, view.players
@@ -212,7 +215,7 @@ class HumanPolicy(Policy):
                     lab = f"claim {fc}, then discard {r.discard}"
                 labels.append(lab)
                 values.append(float(r.p_win_within))
-            return hint_rows(labels, values, "P(win)", unit="probability") + self._p_win_note(df)
+            return hint_rows(labels, values, "P(win)", unit="probability") + self._p_win_note(df, view.rules)
 
         return self.console.ask(prompt, parse, legal, hint if len(candidates) == 1 else None)
 
@@ -247,7 +250,7 @@ class HumanPolicy(Policy):
             df = advice(view)
             df = df[df.discard.isin([format_tile(t) for t in legal])]
             return (hint_rows([f"discard {d}" for d in df.discard], list(df.p_win_within), "P(win)",
-                              unit="probability") + self._p_win_note(df))
+                              unit="probability") + self._p_win_note(df, view.rules))
 
         return self.console.ask("discard", parse, [format_tile(t) for t in legal], hint)
 

@@ -165,3 +165,12 @@ def test_every_hinted_label_is_typed_whole():
     assert "refused" not in text, text
     text, _ = _play(["claim 2-5", "no", "quit"], seed=5)
     assert "refused 'no': a discard is due here" in text, text
+
+
+def test_the_hint_says_under_advanced_scoring_that_it_ranks_by_p_win_alone():
+    """Under advanced scoring the exact advisor's P(win) ignores the score a win makes, which the
+    review's default advisor weighs: the hint's note says so there, and only there."""
+    note = "it ranks by that chance alone, not by the score a win would make"
+    adv, _ = _play(["hint", "quit"], seed=5, rules="advanced")
+    pot, _ = _play(["hint", "quit"], seed=5)
+    assert adv.count(note) == 1 and note not in pot, adv
