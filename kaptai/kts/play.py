@@ -94,7 +94,7 @@ def _typed(s: str, verbs: tuple[str, ...]) -> str:
 
 
 #: "claim 2-5, then discard 4-4", as the hint names a claim and its exchange discard.
-_CLAIM_THEN = re.compile(r"^\s*(?:claim|take)\s+(.+?)\s*,\s*then\s+discard\s+(.+?)\s*$", re.I)
+_CLAIM_THEN = re.compile(r"^\s*(?:claim|take)\s+(.+?)\s*(?:,\s*|\s+)then\s+discard\s+(.+?)\s*$", re.I)
 
 
 class HumanPolicy(Policy):

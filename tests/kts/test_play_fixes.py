@@ -157,9 +157,10 @@ def test_every_hinted_label_is_typed_whole():
     """The hint's labels typed exactly as shown: 'claim 2-5, then discard 4-4' claims and makes
     that exchange discard without asking again; 'no (let it go)' declines; 'no' at a discard is
     refused with the reason."""
-    text, _ = _play(["claim 2-5, then discard 4-4", "quit"], seed=5)
-    assert "refused" not in text, text
-    assert "you discard 4-4, as you said with the claim" in text, text
+    for typed in ("claim 2-5, then discard 4-4", "claim 2-5 then discard 4-4", "take 25 then discard 44"):
+        text, _ = _play([typed, "quit"], seed=5)  # the comma is optional
+        assert "refused" not in text, (typed, text)
+        assert "you discard 4-4, as you said with the claim" in text, text
     assert "discard> " not in text.split("as you said with the claim")[0].split("claim 2-5 or no>")[-1]
     text, _ = _play(["no (let it go)", "quit"], seed=5)
     assert "refused" not in text, text
