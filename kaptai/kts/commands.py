@@ -236,7 +236,8 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         "review": Command("kaptai.kts.review_search:review_command", (*review_options(256), Opt(
             "--advisor", "choice", default="search", choices=("search", "exact"),
             help="what grades a decision: search (default) values every option by the search policy's rollouts "
-                 "on --samples layouts (greedy rollouts under pot, score under advanced; the loss in antes, "
+                 "on --samples layouts (greedy rollouts under pot, score under advanced; the loss in the record's "
+                 "unit, antes under pot and points under advanced, "
                  "cross-fitted as --cross-fit says), exact by the exact look-ahead's P(win within the next looks) "
                  "(no sampling)")),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
