@@ -59,18 +59,26 @@ def _text(counts: Sequence[int]) -> str:
     return " ".join(format_tile(t) for t in _tiles(counts))
 
 
-def advice(view: PlayerView, *, offered: int | None = None, table: Sequence[int] | None = None) -> Any:
+def advice(view: PlayerView, *, offered: int | None = None, table: Sequence[int] | None = None,
+           known: Sequence[Sequence[int]] | None = None) -> Any:
     """The exact advisor on ``view`` (a discard, or a claim of ``offered``), best first.
 
-    ``seen`` is every tile face up on the table (the offered tile taken out).
+    ``seen`` is every tile face up on the table (the offered tile taken out) and, with ``known``
+    (each seat's copies it is known to hold because it claimed them, the engine's ``known``), the
+    other seats' known copies: none of them can be drawn.
     """
     from kaptai.kts.advisor import advise
 
     tab = list(view.table if table is None else table)
     if offered is not None and tab[offered] > 0:
         tab[offered] -= 1
+    for x, row in enumerate(known or ()):
+        if x != view.seat:
+            for t, n in enumerate(row):
+                tab[t] += int(n)
     return advise(_text(view.hand), view.rules, seen=_text(tab), players=view.players,
                   offered=None if offered is None else format_tile(offered))
+
 
 
 def _name(view: PlayerView) -> str:
@@ -116,6 +124,9 @@ class HumanPolicy(Policy):
         self._drew = -1  # the other seat that has just drawn (its discard says so)
         self._explained = False  # the hint's P(win) is explained once, with the first hint
         self._then: int | None = None  # the exchange discard typed with a claim ("claim X, then discard Y")
+        #: set by :func:`narrate` at each decision: each seat's copies it is known to hold because it
+        #: claimed them (the engine's ``known``, what the search and the review count); None when not known
+        self._known: list[list[int]] | None = None
 
     # ------------------------------------------------------------------ what the others do
     def notice(self, me: int, seat: int, action: str, tile: int, value: int, hand: int = -1) -> None:
@@ -200,7 +211,7 @@ class HumanPolicy(Policy):
         def hint() -> str:
             c = candidates[0]
             fc = format_tile(c)
-            df = advice(view, offered=c)
+            df = advice(view, offered=c, known=self._known)
             labels, values = [], []
             for r in df.itertuples():
                 if r.action == "claim_win":
@@ -247,7 +258,7 @@ class HumanPolicy(Policy):
             raise UsageError(f"{ft} cannot be discarded here")
 
         def hint() -> str:
-            df = advice(view)
+            df = advice(view, known=self._known)
             df = df[df.discard.isin([format_tile(t) for t in legal])]
             return (hint_rows([f"discard {d}" for d in df.discard], list(df.p_win_within), "P(win)",
                               unit="probability") + self._p_win_note(df, view.rules))
@@ -259,7 +270,8 @@ def narrate() -> Any:
     """While active, the reference engine's hands (:class:`kaptai.kts.engine_reference._Hand`)
     tell every :class:`HumanPolicy` seat each event of the hand as it happens
     (:meth:`HumanPolicy.notice`) and, at its claims, whether it is the early window
-    (:attr:`HumanPolicy.early_of`).  Swapped in as :func:`_watch_states` is (the same moves: it
+    (:attr:`HumanPolicy.early_of`); at its decisions, the copies each seat is known to hold
+    because it claimed them (the engine's ``known``, which the hint counts as the review does).  Swapped in as :func:`_watch_states` is (the same moves: it
     only tells); only hands played in this thread and not the search's rollouts (no log) tell."""
     from kaptai.core.review import swapped_class
     from kaptai.kts import engine_reference as ref
@@ -281,11 +293,22 @@ def narrate() -> Any:
                 pol = self.policies[seat]
                 if not isinstance(pol, HumanPolicy) or self.log is None:
                     return super().decide_claim(seat, cands, early_of)
-                pol.early_of = early_of
+                pol.early_of, pol._known = early_of, [list(x) for x in self.known]
                 try:
                     return super().decide_claim(seat, cands, early_of)
                 finally:
-                    pol.early_of = None
+                    pol.early_of, pol._known = None, None
+
+            def decide_discard(self, seat: int, legal: tuple[int, ...], drawn: Any = None,
+                               claimed: Any = None) -> int:
+                pol = self.policies[seat]
+                if not isinstance(pol, HumanPolicy) or self.log is None:
+                    return super().decide_discard(seat, legal, drawn, claimed)
+                pol._known = [list(x) for x in self.known]
+                try:
+                    return super().decide_discard(seat, legal, drawn, claimed)
+                finally:
+                    pol._known = None
 
         return Narrated
 
@@ -439,8 +462,9 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
     sampling, so ``samples`` and ``seed`` do not enter); a claim's options are
     :func:`claim_labels` (the claim valued at its best exchange discard, or its win)."""
     v = d.view
+    known = d.extra["state"]["known"]  # the engine's: what the hint at the table counts too
     if d.kind == "claim":
-        df = advice(v, offered=d.extra["offered"])
+        df = advice(v, offered=d.extra["offered"], known=known)
         take = df[df.action.isin(["claim", "claim_win"])].p_win_within
         stay = df[df.action == "no_claim"].p_win_within
         claim, no_claim = claim_labels(d.extra["offered"])
@@ -448,7 +472,7 @@ def evaluate(d: Decision, *, samples: int, seed: int) -> dict[str, Any]:
         labels = sorted(vals, key=lambda x: -vals[x])
         value = np.asarray([vals[x] for x in labels])
     else:
-        df = advice(v)
+        df = advice(v, known=known)
         df = df[df.discard.isin(d.extra["legal"])].sort_values("p_win_within", ascending=False, kind="stable")
         labels = list(df.discard)
         value = df.p_win_within.to_numpy(dtype=np.float64)

@@ -175,3 +175,37 @@ def test_the_hint_says_under_advanced_scoring_that_it_ranks_by_p_win_alone():
     adv, _ = _play(["hint", "quit"], seed=5, rules="advanced")
     pot, _ = _play(["hint", "quit"], seed=5)
     assert adv.count(note) == 1 and note not in pot, adv
+
+
+def test_the_hint_is_the_exact_review_of_the_same_decision_counting_the_claimed_tiles(tmp_path):
+    """--seed 1: seat 3 claims 4-5 before the person's first decision, and others claim later.
+    The hint at every decision and ``kaptai review --advisor exact`` of the record agree (the same
+    best move and P(win)), both counting the copies other seats are known to hold because they
+    claimed them as unseen-no-more (as the search does); the hint counted them as drawable."""
+    import json
+
+    from kaptai.cli import main
+
+    rec = tmp_path / "g.jsonl"
+    con = Console(ascii=True, lines=[x for m in SEED1 for x in ("hint", m)], out=io.StringIO())
+    args = types.SimpleNamespace(rules=None, option=None, players=4, seat=0, ascii=True, hints=False,
+                                 opponents="lookahead", hands=1, seed=1, record=str(rec))
+    P.play_command(args, lookup("kap-tai-shap"), console=con)
+    text = con.out.getvalue()
+    hints = re.findall(r"hint \(advisor\): 1\. (.*?)  P\(win\) ([\d.]+)", text)
+    assert "seat 3 claims seat 2's 4-5" in text.split("hint (advisor)")[0]
+    out = tmp_path / "r.json"
+    assert main(["review", "kap-tai-shap", str(rec), "--advisor", "exact", "--seat", "0", "--format", "json",
+                 "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert len(hints) == len(rows) == len(SEED1)
+    for (label, p), r in zip(hints, rows):
+        assert f"{r['p_win_before']:.2f}" == p, (label, p, r)
+        best = r["best"] if r["kind"] == "discard" else r["best"].replace("claim ", "")
+        assert best in label, (label, r)
+    # seat 3's claimed 4-5 counted as seen changes the first decision's values (the 4-5 drawable
+    # gave another P(win))
+    d = next(x for x in P.decisions(P.read(str(rec))) if x.seat == 0)
+    assert sum(d.extra["state"]["known"][3]) == 1
+    blind = P.advice(d.view, offered=d.extra["offered"]).p_win_within.max()
+    assert f"{blind:.2f}" != hints[0][1] and abs(blind - rows[0]["p_win_before"]) > 1e-6
