@@ -551,3 +551,22 @@ def test_replay_totals_read_as_the_sum_of_the_written_results(tmp_path):
     totals = replay(str(path)).totals
     assert totals == [round(sum(float(r[s]) for r in results), 10) for s in range(4)]
     assert all(len(repr(t).split(".")[-1]) <= 10 for t in totals), totals
+
+
+@pytest.mark.parametrize("players", [6])
+def test_big_two_records_at_large_tables_draw_more_spare_decks(tmp_path, players):
+    """At 6+ players redeals are frequent: a batch that runs out of spare decks draws more (the
+    compiled engine says so as a ValueError, which the record writer did not retry: a traceback)."""
+    from kaptai.records import replay
+
+    path = tmp_path / "b.jsonl"
+    assert main(["simulate", "big-two", "--players", str(players), "--hands", "100", "--record", str(path),
+                 "--record-hands", "100", "--no-progress"]) == 0
+    assert replay(str(path)).hands == 100
+
+
+def test_big_two_play_refuses_the_session_bankroll(capsys):
+    """bankroll caps losses over a session; play settles every game alone: refused by name (it was
+    accepted and did nothing)."""
+    assert main(["play", "big-two", "-o", "bankroll=capped"]) == 2
+    assert "does not use the rule option 'bankroll'" in capsys.readouterr().err

@@ -180,7 +180,8 @@ def _commands() -> dict[str, Command]:
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.bigtwo.play:play_command",
                         play_options(players, _PRESETS, _POLICIES, "search", span[1]),
-                        example=f"kaptai play {name} --opponents search --hints --record my-game.jsonl"),
+                        example=f"kaptai play {name} --opponents search --hints --record my-game.jsonl",
+                        rule_ignores=_SESSION_RULES, rule_note=_SESSION_NOTE),
         "review": Command("kaptai.bigtwo.play:review_command", review_options(),
                           example=f"kaptai review {name} games.jsonl --seat 0 --html review.html"),
         "report": Command("kaptai.report:report_command", (

@@ -211,8 +211,9 @@ def hand_events(
 
     for b in range(-(-int(hands) // batch) if hands else 0):
         n = min(batch, int(hands) - done)
+        # the compiled engine says it ran out of spare decks as a ValueError: more are drawn
         yield from spare_deck_hands(seed, b, n, N_CARDS, n // 8 + 8, run, events, None if on_hand is None else over,
-                                    errors=(KaptaiError,))
+                                    errors=(KaptaiError, ValueError))
         done += n
 
 
