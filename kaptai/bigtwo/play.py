@@ -207,12 +207,14 @@ class HumanPolicy(Policy):
         self.hint_samples = hint_samples
         self.shown = 0
         self._before_swap: tuple[int, ...] | None = None  # the hand when the person swapped (Malaysian)
+        self._swap_told = False  # the hand's Malaysian swap (or none) told
 
     def _news(self, view: PlayerView) -> list[str]:
         a = self.console.ascii
         lines = []
         if view.turn == 0 or len(view.history) < self.shown:
             self.shown = 0
+            self._swap_told = False
         for seat, trick, _must, _played, choice in view.history[self.shown:]:
             who = "you" if seat == view.seat else f"seat {seat}"
             lines.append(f"  {who}: " + ("pass" if not choice else show_cards(_mask_ids(choice), a, view.rules)))
@@ -229,8 +231,15 @@ class HumanPolicy(Policy):
             took = sorted(set(view.hand) - set(self._before_swap))
             self._before_swap = None
             if gave and took:
+                self._swap_told = True
                 con.say(f"the swap: you gave {show_cards(gave, a, view.rules)} (now out of play) and took "
                         f"{show_cards(took, a, view.rules)}, the face-down card")
+        if getattr(view.rules, "malaysian_3p", False) and not self._swap_told:
+            self._swap_told = True  # another seat's swap, or none, told at the person's first turn
+            dead = _mask_ids(view.dead or 0)
+            con.say(f"the swap: the holder of the lowest card swapped it for the face-down card: "
+                    f"{show_cards(dead, a, view.rules)} is out of play, face up" if dead else
+                    "no swap this hand: the face-down card stays out of play, unseen")
         if news:
             con.say("since your last turn:", *news[-3 * view.players:])
         con.say(f"cards left: {left}")

@@ -191,3 +191,20 @@ def test_a_later_hands_opening_under_previous_winner_is_free():
     df = P.advice(v, samples=4)
     assert sorted(df.play) == sorted(str(p) for p in v.options)
     assert any("3D" not in p.split() for p in df.play)
+
+
+def test_the_malaysian_swap_of_another_seat_or_none_is_told_once_a_hand():
+    """Under malaysian_3p the person's first turn of a hand says whether the lowest card's holder
+    swapped (the card out of play named) or not; the person's own swap is told as before."""
+    rules = {"malaysian_3p": True, "players": 3}
+    for dead, said in (("3D", "swapped it for the face-down card: 3D is out of play, face up"),
+                       ((), "no swap this hand: the face-down card stays out of play, unseen")):
+        con = _console(["pass", "pass"])
+        pol = P.HumanPolicy(con)
+        for turn in (2, 5):  # two turns of the same hand: told once
+            pol.choose(make_view("4D 5C 9S 2H", rules, trick="8D", cards_left=(4, 16, 17), dead=dead, turn=turn))
+        assert con.out.getvalue().count(said) == 1, con.out.getvalue()
+    v = make_view("4D 5C 9S 2H", trick="8D", cards_left=(4, 5, 7))
+    con = _console(["pass"])
+    P.HumanPolicy(con).choose(v)
+    assert "the swap" not in con.out.getvalue()
