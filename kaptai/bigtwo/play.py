@@ -35,8 +35,6 @@ __all__ = ["GAME", "HumanPolicy", "advice", "parse_move", "why_illegal", "move_l
            "hand_events", "show_cards", "describe_hand"]
 
 GAME = "big-two"
-#: How many options the list after a refusal shows at most.
-SHOWN = 30
 
 
 def show_cards(ids: Sequence[int], ascii: bool, rules: Any = None) -> str:
@@ -250,7 +248,6 @@ class HumanPolicy(Policy):
             con.say(f"to beat: {show_cards(_mask_ids(view.trick_mask or 0), a, view.rules)} by seat {view.trick_seat}")
         con.say(f"your hand: {show_cards(view.hand, a, view.rules)}")
         labels = legal_labels(view)
-        shown = labels if len(labels) <= SHOWN else [*labels[:SHOWN], f"... {len(labels) - SHOWN} more"]
 
         def hint() -> str:
             from kaptai.bigtwo.records import UNIT
@@ -258,7 +255,7 @@ class HumanPolicy(Policy):
             df = advice(view, samples=self.hint_samples, seed=view.turn)
             return hint_rows(list(df.play), list(df.ev), "ev", p_win=list(df.p_win), unit=UNIT)
 
-        label = con.ask("play (cards or pass)", lambda t: parse_move(view, t), shown, hint)
+        label = con.ask("play (cards or pass)", lambda t: parse_move(view, t), labels, hint)
         if label == "PASS":
             return None
         mask = sum(1 << c for c in parse_cards(label))

@@ -46,6 +46,19 @@ T = TypeVar("T")
 QUIT_WORDS: tuple[str, ...] = ("quit", "q", "exit")
 #: Words that list the legal choices again.
 HELP_WORDS: tuple[str, ...] = ("?", "help", "h")
+#: Legal moves listed at ``?`` or after a refusal; ``??`` lists every one.
+LISTED = 30
+
+
+def _listing(legal: Sequence[str], every: bool = False) -> str:
+    """The legal moves as listed: all of them, or the first :data:`LISTED` and how many more.
+
+    >>> _listing([str(i) for i in range(33)]).split(", ")[-3:]
+    ['28', '29', '... 3 more (?? lists them all)']
+    """
+    if every or len(legal) <= LISTED:
+        return ", ".join(legal)
+    return ", ".join(legal[:LISTED]) + f", ... {len(legal) - LISTED} more (?? lists them all)"
 #: Words that ask the advisor for a hint at this decision.
 HINT_WORDS: tuple[str, ...] = ("hint",)
 
@@ -140,7 +153,8 @@ class Console:
             ``parse(line) -> choice``; raises ``KaptaiError`` or ``ValueError`` for a line that
             is not a legal choice (its message is shown).
         legal : sequence of str
-            The legal choices as the person may type them, listed after a refusal and on ``?``.
+            The legal choices as the person may type them, listed after a refusal and on ``?``
+            (the first :data:`LISTED` of a longer list, and ``??`` lists them all).
         hint : callable, optional
             The advisor's hint (``hint`` at the prompt; before the prompt with ``hints``).
         """
@@ -152,8 +166,9 @@ class Console:
             word = line.lower()
             if word in QUIT_WORDS:
                 raise QuitGame("quit at the prompt")
-            if word in HELP_WORDS or not line:
-                self.say("legal: " + ", ".join(legal), "(type one of them; 'hint' for advice, 'quit' to stop)")
+            if word in HELP_WORDS or word == "??" or not line:
+                self.say("legal: " + _listing(legal, word == "??"),
+                         "(type one of them; 'hint' for advice, 'quit' to stop)")
                 continue
             if word in HINT_WORDS:
                 if hint is None:
@@ -164,7 +179,7 @@ class Console:
             try:
                 return parse(line)
             except (KaptaiError, ValueError) as exc:
-                self.say(f"refused {quote_token(line)}: {exc}", "legal: " + ", ".join(legal))
+                self.say(f"refused {quote_token(line)}: {exc}", "legal: " + _listing(legal))
 
     def _hint(self, hint: Callable[[], str]) -> None:
         try:

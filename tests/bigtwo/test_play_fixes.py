@@ -208,3 +208,15 @@ def test_the_malaysian_swap_of_another_seat_or_none_is_told_once_a_hand():
     con = _console(["pass"])
     P.HumanPolicy(con).choose(v)
     assert "the swap" not in con.out.getvalue()
+
+
+def test_question_mark_lists_thirty_plays_and_two_list_them_all():
+    """A free lead of 17 cards (73 plays): '?' lists 30 and says how many more, '??' lists them
+    all (the rest could not be seen)."""
+    v = make_view("3D 3C 3H 4D 4C 5S 5H 6D 7C 8S 9H TD JC QS KH AD 2S", {"players": 3}, cards_left=(17, 17, 17))
+    con = _console(["?", "??", "3D"])
+    P.HumanPolicy(con).choose(v)
+    lines = [x for x in con.out.getvalue().splitlines() if x.startswith("legal: ")]
+    n = len(v.options)
+    assert n > 30 and lines[0].endswith(f"... {n - 30} more (?? lists them all)")
+    assert len(lines[1].split(", ")) == n and "more" not in lines[1]
