@@ -46,6 +46,8 @@ T = TypeVar("T")
 QUIT_WORDS: tuple[str, ...] = ("quit", "q", "exit")
 #: Words that list the legal choices again.
 HELP_WORDS: tuple[str, ...] = ("?", "help", "h")
+#: Words that ask the advisor for a hint at this decision.
+HINT_WORDS: tuple[str, ...] = ("hint",)
 #: Legal moves listed at ``?`` or after a refusal; ``??`` lists every one.
 LISTED = 30
 
@@ -59,8 +61,7 @@ def _listing(legal: Sequence[str], every: bool = False) -> str:
     if every or len(legal) <= LISTED:
         return ", ".join(legal)
     return ", ".join(legal[:LISTED]) + f", ... {len(legal) - LISTED} more (?? lists them all)"
-#: Words that ask the advisor for a hint at this decision.
-HINT_WORDS: tuple[str, ...] = ("hint",)
+
 
 #: A sample of the non-ASCII text the games print (Chinese names, suit symbols).
 _SAMPLE = "天地人和鋤大D紅帥五萬♠♥♦♣"
@@ -376,20 +377,20 @@ def run_session(console: Console, header: dict[str, Any], hands: Iterator[list[d
     unit = header.get("unit", "")
     shown: dict[int, list[float]] = {}  # each announced hand's results
 
+    def results(values: Sequence[float]) -> str:
+        mine = values[seat] if seat < len(values) else math.nan
+        return f"you {mine:+g} {unit}; every seat: " + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(values))
+
     def totals() -> str:
         tot = [math.fsum(col) for col in zip(*shown.values())] if shown else []
-        mine = tot[seat] if seat < len(tot) else math.nan
-        return (f"totals after {len(shown)} hand(s): you {mine:+g} {unit}; every seat: "
-                + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(tot)))
+        return f"totals after {len(shown)} hand(s): {results(tot)}"
 
     def announce(index: int, evs: list[dict[str, Any]]) -> None:
         if index in shown:
             return
         res = evs[-1].get("result", [])
         shown[index] = [float(v) for v in res]
-        mine = res[seat] if seat < len(res) else math.nan
-        lines = ["", f"== hand {index} over: you {mine:+g} {unit}; every seat: "
-                 + ", ".join(f"{s}: {v:+g}" for s, v in enumerate(res))]
+        lines = ["", f"== hand {index} over: {results(res)}"]
         if describe is not None:
             lines.append("   " + describe(evs, seat))
         if len(shown) > 1:

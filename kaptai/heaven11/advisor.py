@@ -64,6 +64,7 @@ from kaptai.core.options import check_seed
 from kaptai.errors import InvalidHandError, KaptaiError, RulesError, quote_token
 from kaptai.heaven11 import _engine
 from kaptai.heaven11.cards import (
+    STRAINS,
     InvalidBidError,
     bid_code,
     format_bid,
@@ -72,7 +73,6 @@ from kaptai.heaven11.cards import (
     parse_cards,
     parse_hand,
 )
-from kaptai.heaven11.cards import STRAINS
 from kaptai.heaven11.config import FIRST_LEADERS, IllegalPlayError, make_config
 from kaptai.heaven11.engine_reference import follow_options, lead_options, play_kind
 from kaptai.heaven11.rules import resolve_rules
@@ -639,7 +639,7 @@ def advise_play(hand: Any, *, contract: Any, declarer: int = 0, seat: int = 0, p
         return _engine.option_values(cfg, state, seat, opts, n, bg, calls)[None]
 
     res = _run(evaluate, len(opts), seed, samples, budget_ms, start)
-    labels = [format_cards([c for c in range(52) if m >> c & 1]) for m in opts]
+    labels = [format_cards(_cards_of(m)) for m in opts]
     sc = "symmetric" if cfg.rules.short_penalty == "symmetric" else "as_written"
     df = _frame(res, labels, sc, "lead" if leading else "follow")
     df.attrs.update(seat=seat, declarer=declarer, contract=format_bid(bid), seed=seed, unit=UNIT,

@@ -160,7 +160,7 @@ class HumanPolicy(Policy):
                 f"on the table: {' '.join(show(t, a) for t in _tiles(view.table)) or 'nothing'}",
                 f"your hand: {' '.join(show(t, a) for t in _tiles(view.hand))}", what)
 
-    def _p_win_note(self, df: Any, rules: Any = None) -> str:
+    def _p_win_note(self, df: Any, rules: Any) -> str:
         if self._explained:
             return ""
         self._explained = True
@@ -502,7 +502,9 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     unit = R.unit_of(cfg.rules)
     header = make_header(game.name, cfg.rules.to_dict(), N, [getattr(x, "name", str(x)) for x in pols], unit,
                          seed=args.seed, hands=args.hands)
-    title = "Kap Shap (夾十)" if N == 2 else game.title  # two players play Kap Shap (the rules, §7)
+    from kaptai.kts.commands import KAP_SHAP
+
+    title = KAP_SHAP.title if N == 2 else game.title  # two players play Kap Shap (the rules, §7)
     con.say(f"{title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type a tile "
             "(6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal moves, hint asks "
             "the advisor for its best moves, quit stops."
