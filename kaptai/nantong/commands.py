@@ -67,12 +67,12 @@ def simulate(args: argparse.Namespace, game: GameSpec) -> Output:
 
     rules = _rules(args, game)
     players = _players(args, game)
-    active = rules.active_players(players)
-    df = run(players, rules, hands=args.hands, seed=args.seed, policies=_policy(args, game, active, players),
+    pols = _policy(args, game, rules.active_players(players), players)
+    df = run(players, rules, hands=args.hands, seed=args.seed, policies=pols,
              workers=args.workers, progress=args.progress, scheduler=args.scheduler, checkpoint=args.checkpoint)
     from kaptai.core.records import record_option
 
-    record_option(args, game, players=players, rules=rules, policies=_policy(args, game, active, players))
+    record_option(args, game, players=players, rules=rules, policies=pols)
     header = (f"# nantong: {players} players, rules {rules.name}, {args.hands} hands, seed {df.attrs['seed_entropy']}"
               f" — Monte Carlo, 95% intervals")
     return Output(df, header, ["metric", "seat", "relative_to", "level", "value", "ci_low", "ci_high"])
