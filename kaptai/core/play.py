@@ -206,12 +206,18 @@ def without_asides(text: str) -> str:
 
 
 def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: int = 3,
-              p_win: Sequence[float] | None = None, unit: str = "") -> str:
+              p_win: Sequence[float] | None = None, unit: str = "",
+              vs_best: Sequence[tuple[float, float]] | None = None) -> str:
     """The advisor's best options as one short text block (``unit``: the unit of ``values``,
-    printed after each; a probability has none and no sign).
+    printed after each; a probability has none and no sign).  ``vs_best``: each option's 95%
+    interval of its difference to the first (paired, on the same sampled layouts), printed after
+    every option but the first, so a person sees which gaps the sampling can tell apart.
 
     >>> print(hint_rows(["9S", "PASS"], [1.5, -0.25], "ev", unit="points"))
     hint (advisor): 1. 9S  ev +1.50 points   2. PASS  ev -0.25 points
+    >>> print(hint_rows(["9S", "PASS"], [1.5, -0.25], "ev", unit="points",
+    ...                 vs_best=[(0.0, 0.0), (-2.5, -1.0)]))
+    hint (advisor): 1. 9S  ev +1.50 points   2. PASS  ev -0.25 points (vs 1.: -2.50 to -1.00)
     >>> print(hint_rows(["claim 2-5", "no_claim"], [0.31, 0.2], "P(win)", unit="probability"))
     hint (advisor): 1. claim 2-5  P(win) 0.31   2. no_claim  P(win) 0.20
     """
@@ -223,6 +229,9 @@ def hint_rows(labels: Sequence[str], values: Sequence[float], what: str, top: in
             s = f"{i + 1}. {lab}  {what} {v:+.2f}" + (f" {unit}" if unit else "")
         if p_win is not None:
             s += f" P(win) {p_win[i]:.0%}"
+        if vs_best is not None and i > 0:
+            lo, hi = vs_best[i]
+            s += f" (vs 1.: {lo:+.2f} to {hi:+.2f})"
         parts.append(s)
     return "hint (advisor): " + "   ".join(parts)
 

@@ -397,7 +397,8 @@ class HumanPolicy(Policy):
             df = bid_advice(view, self.rules, samples=self.hint_samples, seed=len(view.auction))
             from kaptai.heaven11.records import UNIT
 
-            return hint_rows(list(df.option), list(df.value), "score", unit=UNIT)
+            return hint_rows(list(df.option), list(df.value), "score", unit=UNIT,
+                             vs_best=list(zip(df.vs_best_low, df.vs_best_high)))
 
         legal = ["pass", f"a bid above {_bid_text(view.current_bid)} (level 0-9 and C D H S NT, e.g. "
                          f"{_bid_text(max(view.current_bid + 1, 5))})"]
@@ -451,7 +452,7 @@ class HumanPolicy(Policy):
         if sorted(m for m, _ in rows) != sorted(masks):  # never offer a play the prompt would refuse
             raise KaptaiError(f"the advisor priced {len(rows)} plays, not the {len(masks)} legal plays here")
         return _wrap(hint_rows([format_cards(masks[m]) for m, _ in rows], [v for _, v in rows], "score",
-                               top=len(rows), unit=UNIT))
+                               top=len(rows), unit=UNIT, vs_best=list(zip(df.vs_best_low, df.vs_best_high))))
 
 
 @settled_description

@@ -271,7 +271,8 @@ class HumanPolicy(NarratedSeat, Policy):
             from kaptai.nineten.records import UNIT
 
             df = advice(view, self.rules, self.players, samples=self.hint_samples, seed=view.stock_left)
-            return (hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win), unit=UNIT)
+            return (hint_rows([str(x) for x in df.discard], list(df.ev), "ev", p_win=list(df.p_win), unit=UNIT,
+                              vs_best=list(zip(df.vs_best_low, df.vs_best_high)))
                     + f"   search's pick: {df.attrs['pick']}")
 
         return con.ask("discard", parse, legal, hint)
