@@ -216,6 +216,8 @@ def _four_active_applies(args: argparse.Namespace, key: str) -> str | None:
 #: full matches per variant of ``kaptai fairness nantong`` without --matches or --hands
 _MATCHES = 4_000
 _HAND = "147w 258w 369w 147t 258t 369b 147b 5b 5b"
+#: a ready hand (one card from complete: waits on 9w), the example of ``waits``
+_READY = "123b 234w 678t 333w qzx3 789t 9w bhx3"
 
 
 def _commands() -> dict[str, Command]:
@@ -226,7 +228,8 @@ def _commands() -> dict[str, Command]:
     span, name = (3, 4), "nantong"
     players = o.players(span, 3)
     rules = o.rules(_PRESETS)
-    hand = o.hand("a hand of cards, e.g. \"147w 258w 369w 147t 258t 369b 147b 5b\"", _HAND.rsplit(" ", 1)[0])
+    hand = o.hand(f"your concealed cards, a ready hand e.g. \"{_READY}\" (exposed sets and the turned cards "
+                  f"go in --seen: their copies are out of reach)", _READY)
     return {
         "odds": Command(_M + "odds", (players, *rules, *o.output()), example=f"kaptai odds {name} --players 4",
                         rule_fields=("deck", "wilds", "four_active", "qishou", "single_turn", "honour_sequence",
@@ -262,7 +265,7 @@ def _commands() -> dict[str, Command]:
             rule_note="score scores one player's hand: the deal, the play, the settlement between players and the "
                       "match do not change it"),
         "waits": Command(_M + "waits", (hand, o.seen(), *rules, *o.output(percent=False)),
-                         example=f'kaptai waits {name} "{_HAND.rsplit(" ", 1)[0]}"', rule_fields=_SHAPE_RULES,
+                         example=f'kaptai waits {name} "{_READY}" --seen "9w 9w"', rule_fields=_SHAPE_RULES,
                          rule_note=_SHAPE_NOTE),
         "evaluate": Command(_M + "evaluate", (
             Opt("hand", "str", metavar="HAND", sample=_HAND, help="a hand of cards"), *rules,
