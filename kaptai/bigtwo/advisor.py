@@ -35,15 +35,28 @@ What is derived from the rules
   automatic passes are not typed), so the seats, the cards played, the play to beat, its maker
   and every seat's count (the deal's size less what the seat played; the leftover cards go to the
   holder of the lowest card) follow from it.  Each play is checked: a combination, cards neither
-  played before nor in the hand, beating the play on the table, the opening play holding the
-  lowest card.  Under ``first_lead='previous_winner'`` the history cannot say whether the hand is
-  a match's first (whose opening must hold the lowest card): its opening is taken as free.
+  played before nor in the hand, beating the play on the table, no seat playing more cards than it
+  was dealt, the opening play holding the lowest card (which no later play holds, also under
+  ``malaysian_3p``); under ``first_lead='lowest_card'`` the first leader is the lowest card's
+  holder (the player if the hand holds it, whoever played it); given ``cards_left`` must be each
+  seat's deal less what it played; a pass by a seat that held (played later, or the player's hand)
+  a play beating the table is refused under ``pass_only_if_unable``, and under
+  ``top_rule='mandatory'`` a single lead below, a pass or a single below a card so held while the
+  next seat held one card.  Under ``first_lead='previous_winner'`` the history cannot say whether
+  the hand is a match's first (whose opening must hold the lowest card): its opening is taken as free.
 * Seats are numbered from the player (0) in the direction of play: 1 is the next player
   (下家), ``players - 1`` the previous one (上家).  ``by`` defaults to the previous player.
 * The seats between ``by`` and the player have passed since that play (it is the player's
   turn and the play still stands); under ``pass_locks_out`` they are locked out of the trick.
 * Without ``to_beat`` the player leads; the opening lead (nothing played yet, the hand holds
   the lowest card, ``opening_must_include_lowest``) must contain the lowest card.
+* Under ``first_lead='lowest_card'`` and ``opening_must_include_lowest`` the lowest card (♦3) is in
+  the opening play: a hand holding it after any play, a play to beat holding it after other plays,
+  and (without ``malaysian_3p``, whose ♦3 may be face down or swapped out) cards played without it
+  are refused.  When the play to beat is the only play, it is the opening: its maker ``by`` holds
+  the deal's leftover cards and nobody else has played, so the counts follow (default) or are
+  checked (given), and the hand is the player's whole deal.  Positions of the engine's views
+  (``kaptai review``, ``kaptai play``'s hints) are not checked for these: the engine enforced them.
 * ``cards_left`` (the other seats' counts, seats 1, 2, ...) defaults to the unseen cards
   shared out as evenly as possible, the extra cards to the seats nearest after the player
   (13 each at the start of a four-player hand).  A position whose counts cannot occur is refused:
@@ -312,6 +325,7 @@ def _history_position(cfg: Any, h: tuple[int, ...], items: list[tuple[int, ...] 
     for lead in leaders:
         try:
             st = _replay(cfg, info, hm, items, lead, opening)
+            _check_leader(r, info, hm, lead, st["rows"])
         except KaptaiError as exc:
             errors.append(exc)
             continue
@@ -329,6 +343,7 @@ def _history_position(cfg: Any, h: tuple[int, ...], items: list[tuple[int, ...] 
                          "(played=, to_beat=, by=, cards_left=)")
     lead, st = fits[0]
     by_seat = st["played_by"]
+    given = cards_left is not None
     if cards_left is None:
         dealt = [cfg.hand_size] * N
         if cfg.leftover:
@@ -344,6 +359,9 @@ def _history_position(cfg: Any, h: tuple[int, ...], items: list[tuple[int, ...] 
     tb = tuple(c for c in range(N_CARDS) if tm >> c & 1)
     pl = tuple(c for c in range(N_CARDS) if st["played"] >> c & 1 and not tm >> c & 1)
     pos = _position(cfg, h, pl, tb, st["trick_seat"] if tm else None, cards_left, bool(tm))
+    if given:
+        _check_counts(cfg, h, lead, by_seat, pos.left)
+    _check_choices(cfg, info, hm, pos.left, by_seat, tuple(st["rows"]))
     return replace(pos, locked=tuple(st["locked"]), history=tuple(st["rows"]))
 
 
@@ -354,7 +372,9 @@ def _replay(cfg: Any, info: Any, hm: int, items: list[tuple[int, ...] | None], l
     automatically, a trick over after ``players - 1`` passes in a row, its winner leading."""
     r = cfg.rules
     N = cfg.players
-    maxh = cfg.hand_size + cfg.leftover
+    dealt = _dealt_max(cfg, lead)
+    low = info.lowest
+    low_first = r.first_lead == "lowest_card" and r.opening_must_include_lowest
     p, trick, trick_seat, passes = lead, 0, -1, 0
     tkey: tuple[int, int] = (0, 0)   # (trick class, key) of the play on the table, when there is one
     played = 0
@@ -402,12 +422,15 @@ def _replay(cfg: Any, info: Any, hm: int, items: list[tuple[int, ...] | None], l
                                  f'"{format_cards([info.lowest])}" (opening_must_include_lowest)')
         if trick and not (ent[0] == tkey[0] and ent[1] > tkey[1]):
             raise InvalidHandError(f'history item {i}: "{text}" does not beat "{info.text(trick)}" on the table')
+        if low_first and rows and m >> low & 1:
+            raise RulesError(f'history item {i} ("{text}"): "{format_cards([low])}" can only be in the opening play '
+                             "(history item 1) of the hand (first_lead=lowest_card, opening_must_include_lowest)")
         rows.append((p, trick, must if not trick else 0, played, m))
         played |= m
         played_by[p] += len(act)
-        if played_by[p] >= maxh:
+        if played_by[p] >= dealt[p]:
             raise RulesError(f'history item {i} ("{text}"): seat {p} (counted from you) has played {played_by[p]} '
-                             "cards: it has gone out and the hand is over")
+                             f"cards, all {dealt[p]} it can have been dealt: it has gone out and the hand is over")
         trick, tkey, trick_seat, passes = m, (ent[0], ent[1]), p, 0
         p = advance(p)
     while trick and locked[p] and p != 0:
@@ -418,6 +441,118 @@ def _replay(cfg: Any, info: Any, hm: int, items: list[tuple[int, ...] | None], l
                          "an automatic pass, there is nothing to advise")
     return {"next": p, "trick": trick, "trick_seat": trick_seat, "played": played, "played_by": played_by,
             "locked": locked, "rows": rows}
+
+
+def _dealt_max(cfg: Any, lead: int) -> list[int]:
+    """The most cards each seat (counted from the player) can have been dealt when seat ``lead``
+    made the first play: ``hand_size``, plus the deal's leftover cards for their holder (the lowest
+    card's, the first leader under ``first_lead='lowest_card'``; unknown under ``previous_winner``,
+    so any seat; nobody's under ``malaysian_3p``, whose leftover card is face down or swapped for ♦3)."""
+    r, N, hs, lo = cfg.rules, cfg.players, cfg.hand_size, cfg.leftover
+    if not lo or r.malaysian_3p:
+        return [hs] * N
+    if r.first_lead == "lowest_card":
+        return [hs + (lo if s == lead else 0) for s in range(N)]
+    return [hs + lo] * N
+
+
+def _check_leader(r: RuleSet, info: Any, hm: int, lead: int, rows: list[tuple[int, int, int, int, int]]) -> None:
+    """Refuse a first leader the lowest card's holder cannot be under ``first_lead='lowest_card'``
+    (seats counted from the player; ``rows``: the replayed plays and passes)."""
+    if r.first_lead != "lowest_card":
+        return
+    low = info.lowest
+    lt = format_cards([low])
+    if hm >> low & 1:
+        if lead != 0:
+            raise RulesError(f'you hold "{lt}", so the first play of the hand was yours (first_lead=lowest_card), but '
+                             f"the history's {len(rows)} actions make seat {lead} (counted from you) the first to play")
+        return
+    if r.malaysian_3p:
+        return  # the lowest card may be face down or swapped out: the holder of another card may lead
+    by = next((row[0] for row in rows if row[4] >> low & 1), None)
+    if by is None and lead == 0:
+        raise RulesError(f"the history's {len(rows)} actions make you the first to play, so you held \"{lt}\" "
+                         "(first_lead=lowest_card), but it is neither in your hand nor in your plays")
+    if by is not None and by != lead:
+        raise RulesError(f'"{lt}" was played by seat {by} (counted from you), but the history\'s {len(rows)} actions '
+                         f'make seat {lead} the first to play, and the holder of "{lt}" plays first '
+                         "(first_lead=lowest_card)")
+
+
+def _check_counts(cfg: Any, h: tuple[int, ...], lead: int, by_seat: list[int], left: tuple[int, ...]) -> None:
+    """Refuse given ``cards_left`` that the history contradicts: each seat holds what it was dealt
+    less what it played (seats counted from the player; ``left[0]``: the hand)."""
+    r, hs, lo = cfg.rules, cfg.hand_size, cfg.leftover
+    top = _dealt_max(cfg, lead)
+    for s, n in enumerate(left):
+        d = n + by_seat[s]
+        ok = {top[s]} if (not lo or r.malaysian_3p or r.first_lead == "lowest_card") else {hs, hs + lo}
+        if d not in ok:
+            who = "you hold" if s == 0 else f"cards_left of seat {s} is"
+            raise RulesError(f"{who} {n} and {'you' if s == 0 else 'it'} played {by_seat[s]} in the history: {d} "
+                             f"cards, but {'you' if s == 0 else 'it'} can only have been dealt "
+                             f"{' or '.join(map(str, sorted(ok)))} ({cfg.players} players)")
+
+
+def _check_choices(cfg: Any, info: Any, hm: int, left: tuple[int, ...], by_seat: list[int],
+                   rows: tuple[tuple[int, int, int, int, int], ...]) -> None:
+    """Refuse typed choices the rules forbid given what the seat held then, as far as it is known:
+    the cards it plays later in the history (and for the player the hand too) were in its hand.
+
+    * ``pass_only_if_unable``: a pass facing a play that those cards beat.
+    * ``top_rule='mandatory'`` (頂大) with the next seat holding one card: leading a single below one
+      of those cards; facing a single one of them beats, a pass or a single below one of them."""
+    from kaptai.bigtwo._moves import legal_entries
+
+    r, N = cfg.rules, cfg.players
+    if not (r.pass_only_if_unable or r.top_rule == "mandatory"):
+        return
+    held = [left[s] + by_seat[s] for s in range(N)]  # what each seat was dealt
+    later = [0] * N
+    later[0] = hm
+    known: list[int] = [0] * len(rows)
+    for k in range(len(rows) - 1, -1, -1):  # the cards each seat still held at each of its turns
+        p, _t, _m, _pl, c = rows[k]
+        later[p] |= c
+        known[k] = later[p]
+    st = info.strength
+    for k, (p, t, _m, _pl, c) in enumerate(rows):
+        i = k + 1  # one row per typed action
+        text = "pass" if not c else info.text(c)
+        nxt = (p + 1) % N
+        if r.pass_only_if_unable and t and not c:
+            te = info.entry(t)
+            assert te is not None  # a replayed play
+            beat = next((e for e in legal_entries(known[k], info) if e[0] == te[0] and e[1] > te[1]), None)
+            if beat is not None:
+                raise RulesError(
+                    f'history item {i} (pass): {"you" if p == 0 else f"seat {p} (counted from you)"} held '
+                    f'"{info.text(beat[2])}", which beats "{info.text(t)}", and passing while able to play is not '
+                    "allowed (pass_only_if_unable)")
+        if r.top_rule == "mandatory":
+            n_next = held[nxt] - sum(rows[j][4].bit_count() for j in range(k) if rows[j][0] == nxt)
+            if n_next != 1:
+                continue
+            hi = max(_bits(known[k]), key=st.__getitem__, default=None)
+            if hi is None:
+                continue
+            who = "you" if p == 0 else f"seat {p} (counted from you)"
+            rule = "頂大, top_rule=mandatory: the next seat holds 1 card"
+            if not t and c.bit_count() == 1 and st[hi] > st[_low_bit(c)]:
+                raise RulesError(f'history item {i} ("{text}"): {who} led a single below "{format_cards([hi])}", '
+                                 f"which {'you' if p == 0 else 'it'} held ({rule})")
+            if t and t.bit_count() == 1 and st[hi] > st[_low_bit(t)] and (not c or st[hi] > st[_low_bit(c)]):
+                raise RulesError(f'history item {i} ("{text}"): {who} held "{format_cards([hi])}", which beats '
+                                 f'"{info.text(t)}", and had to play it ({rule})')
+
+
+def _bits(m: int) -> list[int]:
+    return [c for c in range(N_CARDS) if m >> c & 1]
+
+
+def _low_bit(m: int) -> int:
+    return (m & -m).bit_length() - 1
 
 
 def _config(rules: Any, players: int | None) -> tuple[RuleSet, Any]:
@@ -462,9 +597,11 @@ class _Position:
 
 
 def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, ...], by: Any,
-              cards_left: Any, to_beat_given: bool) -> _Position:
+              cards_left: Any, to_beat_given: bool, typed: bool = True) -> _Position:
     """Check a position (card ids of the hand, the cards played and the play to beat) against the
-    rules and derive what the search needs; the refusals of :func:`advise`."""
+    rules and derive what the search needs; the refusals of :func:`advise`.  ``typed`` False: a
+    view of the engine's (:func:`_view_position`), whose opening the engine has enforced, so the
+    checks of who opened and with what (:func:`_check_lowest`, :func:`_opening_counts`) are skipped."""
     r = cfg.rules
     N = cfg.players
     info = rules_info(r)
@@ -483,6 +620,7 @@ def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, 
         raise InvalidHandError("to-beat is empty: give the play on the table, or leave it out to lead")
     if tb and info.entry(tm) is None:
         raise InvalidHandError(f'"{format_cards(tb)}" is not a legal combination')
+    before = pm & ~tm  # the cards played before the play to beat
     pm |= tm
     if by is not None and not tb:
         raise RulesError("by is given without a play to beat (to_beat): when you lead, leave both out")
@@ -528,6 +666,8 @@ def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, 
                 f"cards_left {'+'.join(map(str, counts))} = {total}, but {unseen} cards are unseen "
                 f"(52 - {len(h)} in the hand - {pm.bit_count()} played)"
             )
+    if typed:
+        _check_lowest(r, info, hm, before, tm)
     # the player was dealt at least hand_size cards (and at least what it holds): the others were
     # dealt the rest, and hold no more than that
     others_max = N_CARDS - max(len(h), cfg.hand_size)
@@ -543,6 +683,8 @@ def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, 
             f"the holder of {low} (first_lead=lowest_card"
             + (f", and it must contain {low})" if r.opening_must_include_lowest else ")")
             + "; give the play to beat (to_beat=, --to-beat) and the cards played")
+    if typed and tm and not before and r.first_lead == "lowest_card" and not r.malaysian_3p:
+        counts = _opening_counts(cfg, h, tb, b, counts, cards_left is None)
     if min(counts) < 1:
         raise RulesError(f"{unseen} unseen cards cannot give each of {N - 1} other seats a card: the hand is over")
     left = (len(h), *counts)
@@ -556,6 +698,70 @@ def _position(cfg: Any, h: tuple[int, ...], pl: tuple[int, ...], tb: tuple[int, 
         must = 1 << info.lowest
     return _Position(r, cfg, info, tuple(h), tuple(pl), tuple(tb), hm, pm, tm, b, left, passes, tuple(locked), must,
                      hidden_dead)
+
+
+def _check_lowest(r: RuleSet, info: Any, hm: int, before: int, tm: int) -> None:
+    """Refuse a position that contradicts who makes the opening play under ``first_lead='lowest_card'``
+    (the holder of the lowest card, ♦3 by default) and ``opening_must_include_lowest`` (that play holds
+    it; under ``malaysian_3p`` its holder may swap it out of play instead, never play it later).
+    ``hm``: the hand, ``before``: the cards played before the play to beat ``tm`` (masks)."""
+    if r.first_lead != "lowest_card":
+        return  # a later hand of a match is opened by the previous winner, with anything
+    low = info.lowest
+    lt = format_cards([low])
+    out = before | tm
+    seen = (f'the cards played ("{info.text(before)}")' if before else "") + (" and " if before and tm else "") + (
+        f'the play to beat ("{info.text(tm)}")' if tm else "")
+    strict = r.opening_must_include_lowest
+    rule = "first_lead=lowest_card" + (", opening_must_include_lowest" if strict else "")
+    if hm >> low & 1 and out and (strict or not before):
+        why = (f'the opening play of the hand is made by the holder of "{lt}" and holds "{lt}" ({rule})'
+               + (", unless its holder swaps it out of play (malaysian_3p)" if r.malaysian_3p else "")
+               if strict else
+               f'the opening play of the hand is made by the holder of "{lt}" ({rule}), so it is yours, '
+               "not the play to beat")
+        raise RulesError(f'this position cannot occur: you hold "{lt}", but {seen} came first: {why}')
+    if not strict:
+        return
+    if tm >> low & 1 and before:
+        raise RulesError(
+            f'this position cannot occur: the play to beat "{info.text(tm)}" holds "{lt}", but "{info.text(before)}" '
+            f'was played before it: "{lt}" can only be in the opening play of the hand ({rule}), before which '
+            "nothing is played")
+    if out and not out >> low & 1 and not r.malaysian_3p:
+        if not before:
+            raise RulesError(
+                f'this position cannot occur: the play to beat "{info.text(tm)}" is the only play of the hand, so it '
+                f'is the opening play, which must hold "{lt}" ({rule}); give every card played so far '
+                "(played=, --played)")
+        raise RulesError(
+            f'this position cannot occur: "{lt}" is neither in your hand nor among {seen}, but the opening play of '
+            f'the hand holds it ({rule}); give every card played so far (played=, --played)')
+
+
+def _opening_counts(cfg: Any, h: tuple[int, ...], tb: tuple[int, ...], b: int, counts: tuple[int, ...],
+                    derive: bool) -> tuple[int, ...]:
+    """The other seats' counts when the play to beat is the only play of the hand under
+    ``first_lead='lowest_card'``: seat ``b`` led it, holding the deal's leftover cards (its
+    holder, the lowest card's, leads), and nobody else has played.  ``derive``: the counts were
+    not given (``counts`` is the even default), else they are checked."""
+    N, hs = cfg.players, cfg.hand_size
+    if len(h) != hs:
+        raise RulesError(
+            f'this position cannot occur: only the play to beat ("{format_cards(tb)}") has been played, so you '
+            f"hold the {hs} cards you were dealt ({N} players), not {len(h)}; give every card played so far "
+            "(played=, --played)")
+    want = tuple(hs + (cfg.leftover - len(tb) if j == b else 0) for j in range(1, N))
+    if derive:
+        return want
+    for j, (n, w) in enumerate(zip(counts, want), 1):
+        if n != w:
+            raise RulesError(
+                f"cards_left of seat {j} is {n}, but only the play to beat (\"{format_cards(tb)}\", seat {b}) has "
+                f"been played: seat {j} holds {w} ({hs} dealt"
+                + (f" + {cfg.leftover} left over" if j == b and cfg.leftover else "")
+                + (f" - {len(tb)} played" if j == b else "") + ")")
+    return counts
 
 
 def _sample(pos: _Position, *, seed: int, samples: int | None, budget_ms: float,
@@ -714,7 +920,7 @@ def _view_position(view: Any, samples: int | None, seed: int) -> tuple[_Position
     pl = tuple(c for c in range(N_CARDS) if played >> c & 1)
     by = (view.trick_seat - s) % N if tbm else None
     left = [view.cards_left[(s + j) % N] for j in range(1, N)]
-    pos = _position(cfg, h, pl, tb, by, left, bool(tb))
+    pos = _position(cfg, h, pl, tb, by, left, bool(tb), typed=False)
     if view.leading:  # the card the lead must hold is the engine's (view.opening_card), not derived again
         pos = replace(pos, must=0 if view.opening_card is None else 1 << view.opening_card)
     return pos, seed, samples
