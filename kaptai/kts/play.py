@@ -3,7 +3,10 @@
 A person types the tile to discard or to claim (``6-6``, ``66``, or its Chinese name; ``claim 2-5``
 and ``discard 4-4`` as the hint names them), or ``no`` to decline a claim; the other seats'
 discards and claims are told as they happen (:func:`narrate`), and each hand's end by
-:func:`hand_result`.  :func:`decisions` replays a record in the reference engine
+:func:`hand_result`, with what its result is made of (:func:`hand_settlement`: the winning hand's
+groups, the score item by item as the scoring code settled it (:func:`score_items`), and who paid
+the winner what: the score from each other seat under advanced scoring, the pot and the house's
+cut under the pot game).  :func:`decisions` replays a record in the reference engine
 (:mod:`kaptai.kts.records`), keeping the engine's state at each decision.  ``kaptai review``
 grades them by the ``search`` policy's own evaluation by default (:mod:`kaptai.kts.review_search`:
 rollouts on sampled layouts, the loss in antes); with ``--advisor exact``, :func:`evaluate`
@@ -27,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kaptai.core.play import Console, hint_rows
+from kaptai.core.play import Console, hint_rows, without_asides
 from kaptai.core.review import Decision, observe_script
 from kaptai.errors import UsageError
 from kaptai.kts.policies import PlayerView, Policy
@@ -36,8 +39,8 @@ from kaptai.kts.tiles import format_tile, parse_tile
 #: What a loss counts in here (the exact advisor's value).
 LOSS_UNIT = "P(win within the look-ahead)"
 
-__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "narrate", "hand_result", "claim_labels", "decisions",
-           "evaluate", "read", "play_command"]
+__all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "narrate", "hand_result", "score_items", "hand_settlement",
+           "claim_labels", "decisions", "evaluate", "read", "play_command"]
 
 
 def show(t: int, ascii: bool) -> str:
@@ -367,6 +370,183 @@ def hand_result(evs: Sequence[dict[str, Any]], seat: int, unit: str = "", ascii:
     return f"{who} {how}, score {score}, with {tiles}{cut}"
 
 
+#: The score items' names (the rules page, §4), the Chinese in brackets (dropped in ASCII).
+_ITEM_WORDS = {"basic": "basic win", "general_eyes": "general-eyes win", "run4": "run of four (四相連)",
+               "run6": "run of six (六相連)", "run8": "run of eight (八相連)", "all_even": "all even (偶合)",
+               "all_odd": "all odd (奇合)", "all_pairs": "all pairs (全對子)"}
+_GROUP_WORDS = {"eye": "eye (眼)", "general_eye": "general eye (將眼)", "ten_pair": "ten pair (湊十)",
+                "run": "run (相連)"}
+
+
+def _win(evs: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    return next((e for e in evs if e.get("type") in ("natural", "claim_win", "self_drawn_win")), None)
+
+
+def score_items(evs: Sequence[dict[str, Any]], rules: Any) -> dict[str, Any] | None:
+    """The winner's score of a finished hand, item by item, from the scoring code that settled it;
+    None when no one won.
+
+    The engine (:class:`kaptai.kts.engine_reference._Hand`) scores a win with
+    :func:`kaptai.kts.reference.score`, the score of :func:`kaptai.kts.reference.best`'s
+    decomposition, plus 1 for a self-drawn win or a natural (play deals every hand afresh: no
+    dealer streak).  That decomposition of the winner's tiles gives the items: its form's base
+    (``reference.FORM_POINTS``) and its patterns' (``reference.PATTERN_POINTS``), of which the
+    scoring code counts the highest (``base_combination='max'``) or all (``'sum'``), and 1 per
+    general eye; the self-draw point is what the settled score (the ``settle`` event's) holds
+    above the decomposition's.  The items are read off the decomposition and checked against its
+    score and the settled one, never recomputed: what would not add up is one ``not itemised``
+    item.
+
+    Returns a dict: ``seat`` (the winner), ``score`` (the settled score), ``items``
+    (``(key, words, points)``, adding up to it), ``not_added`` (the base items a ``max``
+    combination leaves out) and ``groups`` (the decomposition's groups, eyes, run, ten pairs).
+
+    >>> from kaptai.kts.rules import resolve_rules
+    >>> evs = [{"type": "deal", "hands": ["2-2 2-2 1-1 4-4 1-3 3-3 5-5 4-6 6-6", "1-2"]},
+    ...        {"type": "draw", "seat": 0, "cards": "2-6"},
+    ...        {"type": "self_drawn_win", "seat": 0, "cards": "2-6", "score": 5},
+    ...        {"type": "settle", "winner": 0, "score": 5, "house": 0.0, "result": [5.0, -5.0]}]
+    >>> info = score_items(evs, resolve_rules("advanced"))
+    >>> [(k, p) for k, _w, p in info["items"]], [(k, p) for k, _w, p in info["not_added"]]
+    ([('all_even', 4), ('self_drawn', 1)], [('basic', 2)])
+    """
+    from kaptai.kts import reference as ref
+
+    win = _win(evs)
+    if win is None:
+        return None
+    w = int(win["seat"])
+    settled = int(evs[-1].get("score", win.get("score", 0)))
+    counts = [0] * ref.N_TILES
+    for t in _hand_of(evs, w):
+        counts[t] += 1
+    try:
+        d = ref.best(counts, rules)
+    except ValueError:  # not a complete hand (a record cut short)
+        d = None
+    items: list[tuple[str, str, int]] = []
+    not_added: list[tuple[str, str, int]] = []
+    rest = settled
+    if d is not None:
+        eyes = [ids[0] for kind, ids in d.groups if kind == "general_eye"]
+        base = [(d.form, _ITEM_WORDS[d.form], ref.FORM_POINTS[d.form])]
+        base += [(p, _ITEM_WORDS[p], ref.PATTERN_POINTS[p]) for p in ref.PATTERNS if p in d.patterns]
+        base_points = d.score - len(eyes)  # the scoring code's base: its score less the eyes' points
+        counted: list[tuple[str, str, int]] = []
+        if sum(b[2] for b in base) == base_points:  # every base item counts (one alone, or 'sum')
+            counted = base
+        else:  # 'max': the highest counts, the others do not
+            top = next((b for b in sorted(base, key=lambda b: -b[2]) if b[2] == base_points), None)
+            if top is not None:
+                counted, not_added = [top], [b for b in base if b is not top]
+        if counted:
+            items += counted
+            if eyes:
+                what = ", ".join(format_tile(t) for t in eyes)
+                items.append(("general_eyes", f"general eye{'s' if len(eyes) > 1 else ''} ({what})", len(eyes)))
+            rest -= d.score
+    if rest == 1 and win["type"] in ("natural", "self_drawn_win"):
+        items.append(("self_drawn", "natural, counted as self-drawn (自摸)" if win["type"] == "natural"
+                      else "self-drawn (自摸)", 1))
+        rest = 0
+    if rest:
+        items.append(("other", "not itemised", rest))
+    return {"seat": w, "score": settled, "items": items, "not_added": not_added,
+            "groups": () if d is None else d.groups}
+
+
+def _names(seats: Sequence[int], me: int) -> str:
+    """``'you, seat 2 and seat 3'``."""
+    words = [_seat(s, me) for s in seats]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _num(x: float) -> str:
+    return f"{round(float(x), 10):g}"
+
+
+def _group(kind: str, ids: Sequence[int], rules: Any, ascii: bool) -> str:
+    if kind == "run":  # in run-value order
+        rv = rules.run_values()
+        ids = sorted(ids, key=lambda t: int(rv[t]))
+    sep = "+" if kind == "ten_pair" else " "
+    return f"{_GROUP_WORDS[kind]} {sep.join(show(t, ascii) for t in ids)}"
+
+
+def hand_settlement(evs: Sequence[dict[str, Any]], seat: int, rules: Any, unit: str = "",
+                    ascii: bool = True) -> list[str]:
+    """The lines under :func:`hand_result` that say what the hand's result is made of, for the
+    person at ``seat``: the winning hand's groups, the score item by item (:func:`score_items`)
+    and, under advanced scoring, who paid the winner what; under the pot game, the pot, the
+    house's cut and who paid it; a drawn hand's refund.  Every number is a settled one (the
+    ``settle`` event's score, house and results, as :func:`kaptai.core.settlement.settle_outcomes`
+    settled them) or a sum of them.
+
+    >>> from kaptai.kts.rules import resolve_rules
+    >>> evs = [{"type": "deal", "hands": ["2-2 2-2 1-1 4-4 1-3 3-3 5-5 4-6 6-6", "1-2", "1-2"]},
+    ...        {"type": "draw", "seat": 0, "cards": "2-6"},
+    ...        {"type": "self_drawn_win", "seat": 0, "cards": "2-6", "score": 5},
+    ...        {"type": "settle", "winner": 0, "score": 5, "house": 0.0, "result": [10.0, -5.0, -5.0]}]
+    >>> print("\\n".join(hand_settlement(evs, 1, resolve_rules("advanced"), "points")))
+    the winning hand: eye 2-2 2-2 | ten pair 6-6+4-4 | ten pair 1-1+2-6 | ten pair 1-3+3-3 | ten pair 5-5+4-6
+    score 5 = all even 4 + self-drawn 1 (the base is the highest item; not added: basic win 2)
+    you and seat 2 pay seat 0 the score, 5 points each: seat 0 takes 10 points
+    """
+    settle = evs[-1]
+    res = [float(x) for x in settle.get("result", [])]
+    pot = getattr(rules, "settlement", "pot") == "pot"
+    info = score_items(evs, rules)
+    lines: list[str] = []
+    if info is None:
+        if res and not any(res):
+            lines.append("every seat's ante goes back to it and the house takes nothing" if pot else "nobody pays")
+        return [without_asides(x) if ascii else x for x in lines]
+    w = info["seat"]
+    if info["groups"]:
+        lines.append("the winning hand: " + (" | " if ascii else " · ").join(_group(k, ids, rules, ascii)
+                                                                      for k, ids in info["groups"]))
+    score = f"score {info['score']}"
+    if info["items"]:
+        score += " = " + " + ".join(f"{words} {pts}" for _k, words, pts in info["items"])
+    if info["not_added"]:
+        score += (" (the base is the highest item; not added: "
+                  + ", ".join(f"{words} {pts}" for _k, words, pts in info["not_added"]) + ")")
+    losers = [s for s in range(len(res)) if s != w]
+    paid = [-res[s] for s in losers]
+    house = float(settle.get("house", 0) or 0)
+    cut = f"the house's cut ({_num(float(getattr(rules, 'house_cut', 0.0)) * 100)}%) takes {_num(house)}"
+    who, takes = _seat(w, seat), "take" if w == seat else "takes"
+    even = bool(paid) and all(abs(p - paid[0]) < 1e-9 for p in paid)
+    if pot:
+        lines.append(score + " (advanced scoring's points: the pot game does not pay them)")
+        ante = paid[0] if even else 0.0
+        gross = len(res) * ante
+        if even and abs(gross - house - ante - res[w]) < 1e-9:  # the pot game: every seat anted `ante`
+            lines.append(f"the pot: {_num(gross)} {unit}, {_num(ante)} from each seat; "
+                         + (f"{cut}; " if house else "")
+                         + f"{who} {takes} {'the other ' if house else ''}{_num(gross - house)}, a net {res[w]:+g} "
+                         f"after {'your' if w == seat else 'its'} own ante; {_names(losers, seat)} "
+                         + (f"each lose the {_num(ante)} they anted" if len(losers) > 1 else
+                            f"lose the {_num(ante)} you anted" if losers[0] == seat else
+                            f"loses the {_num(ante)} it anted"))
+        else:  # not the pot game's shape: the settled results as they are
+            lines.append("settled: " + ", ".join(f"{_seat(s, seat)} {res[s]:+g}" for s in range(len(res)))
+                         + (f"; the house takes {_num(house)}" if house else ""))
+    else:
+        lines.append(score)
+        if even:
+            pay = "pays" if len(losers) == 1 and losers[0] != seat else "pay"
+            text = (f"{_names(losers, seat)} {pay} {who} the score, {_num(paid[0])} {unit}"
+                    f"{' each' if len(losers) > 1 else ''}: {who} {takes} {_num(sum(paid))} {unit}")
+        else:
+            text = "; ".join(f"{_seat(s, seat)} {'pay' if s == seat else 'pays'} {_num(p)}"
+                             for s, p in zip(losers, paid)) + f": {who} {takes} {_num(sum(paid))} {unit}"
+        if house:
+            text += f"; {cut}: {who} net{'' if w == seat else 's'} {_num(res[w])}"
+        lines.append(text)
+    return [without_asides(x) if ascii else x for x in lines]
+
+
 def read(path: Any, game: str = "kap-tai-shap") -> Any:
     """A parsed record of this game (or of Kap Shap)."""
     from kaptai.records import read_record
@@ -516,5 +696,7 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     # person hears the other seats' discards and claims as they happen
     with compiled_rollouts(), narrate():
         df = run_session(con, header, events, seat=args.seat, record=args.record,
-                         describe=lambda evs, seat: hand_result(evs, seat, unit, con.ascii))
+                         describe=lambda evs, seat: "\n   ".join(
+                             [hand_result(evs, seat, unit, con.ascii),
+                              *hand_settlement(evs, seat, cfg.rules, unit, con.ascii)]))
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))

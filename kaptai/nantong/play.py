@@ -384,7 +384,7 @@ class HumanPolicy(NarratedSeat, Policy):
         def hint() -> str:
             df = advice(view, self.rules, self.players, samples=self.hint_samples, seed=view.stock_left)
             return hint_rows([str(x) for x in df.discard], list(df.value), "value", p_win=list(df.p_win),
-                             unit=hint_unit(self.rules))
+                             unit=hint_unit(self.rules), vs_best=list(zip(df.vs_best_low, df.vs_best_high)))
 
         return self.console.ask("discard", parse, [format_card(k) for k in held], hint)
 
@@ -561,10 +561,12 @@ def rotating_hands(players: int, rules: Any, table: Sequence[Any], *, hands: int
 _HOW = {"self": "self-drawn (自摸)", "discard": "on a discard", "tiancheng": "complete at the deal (天成)"}
 
 
-def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = True) -> str:
+def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = True, rules: Any = None) -> str:
     """Who won a hand and how, from its events: the completer and the win type (荒牌 when
     nobody completed), every active seat's 胡數 total and the hand winner(s) (此局勝利者: the
-    highest total, who may not have completed), ``seat`` marked as you.  In the record of a
+    highest total, who may not have completed), ``seat`` marked as you, and who sat out (夢家);
+    under ``rules`` with ``dreamer_shares='with_dealer'`` the sitter's share of the dealer's
+    result (the settle's).  In the record of a
     rotating deal (its ``deal`` event says ``seats``) the seats are the table's, ``seat`` too.
 
     >>> evs = [{"type": "discard", "seat": 0, "cards": "5w"}, {"type": "win", "seat": 1, "cards": "5w",
@@ -626,7 +628,12 @@ def describe_hand(events: Sequence[dict[str, Any]], seat: int, ascii: bool = Tru
                                                     for s in sorted(range(len(totals)), key=at)))
     res = settle.get("result", [])
     if len(res) > len(totals) > 0:
-        parts.append(", ".join(who(s) for s in range(len(totals), len(res))) + " sat out (夢家)")
+        sat = ", ".join(who(s) for s in range(len(totals), len(res))) + " sat out (夢家)"
+        if getattr(rules, "dreamer_shares", "none") == "with_dealer":  # the settle's result, by the table's seat
+            dealer = "your" if at(0) == seat else f"seat {at(0)}'s"
+            sat += (f", sharing the dealer's ({dealer}) result: "
+                    + ", ".join(f"{float(res[at(s)]):+g}" for s in range(len(totals), len(res))))
+        parts.append(sat)
     text = "; ".join(parts)
     return without_asides(text) if ascii else text
 
@@ -884,11 +891,13 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     header = make_header(GAME, cfg.rules.to_dict(), P, [getattr(x, "name", str(x)) for x in table], unit,
                          seed=args.seed, hands=args.hands)
     first = first_dealer(P, args.seed)
+    shares = P > N and cfg.rules.dreamer_shares == "with_dealer"  # the sitter (夢家) shares the dealer's result
     con.say(f"Nantong, you are seat {args.seat}; the others: {', '.join(opp)}. Seat {first} deals the first hand "
             "(drawn at random), then "
             "the deal passes to the next seat (下家) after every hand"
             + ("; the outgoing dealer sits out the next hand (the new dealer's "
-               + ("previous player" if con.ascii else "上家") + ")" if P > N else "")
+               + ("previous player" if con.ascii else "上家") + ")"
+               + (" and shares that dealer's result" if shares else "") if P > N else "")
             + ". Type the card to discard (5w, qz); answer a discard with win/kong/pong/pass; ? lists the legal "
               "moves, quit stops.")
 
@@ -902,12 +911,16 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
                 lines[-1] += f"; you sit out this hand (the dealer's {name})"
             else:
                 lines[-1] += f"; seat {seats[N]} sits out (the dealer's {name})"
+            if shares:
+                lines[-1] += (", sharing the dealer's result (dreamer_shares=with_dealer)"
+                              if seats[N] != args.seat else
+                              f", and share seat {seats[0]}'s result (dreamer_shares=with_dealer)")
         con.say(*lines)
 
     events = rotating_hands(P, cfg.rules, table, hands=args.hands, seed=args.seed, before=before, first=first)
 
     def describe(evs: list[dict[str, Any]], seat: int) -> str:
-        return "\n   ".join([describe_hand(evs, seat, ascii=con.ascii),
+        return "\n   ".join([describe_hand(evs, seat, ascii=con.ascii, rules=cfg.rules),
                               *describe_scores(evs, seat, cfg.rules, ascii=con.ascii)])
 
     # a person's seat makes this the reference engine: its search seats decide in the compiled
