@@ -228,11 +228,11 @@ def _commands(name: str, span: tuple[int, int], default_players: int, report: bo
         "replay": Command("kaptai.core.records:replay_command", (o.record_file(), *o.output(percent=False)),
                           example=f"kaptai replay {name} games.jsonl"),
         "play": Command("kaptai.kts.play:play_command",
-                        play_options(players, _PRESETS, _POLICIES, "lookahead", span[1]),
-                        example=f"kaptai play {name} --opponents lookahead --hints --record my-game.jsonl",
-                        rule_ignores=("dealer_keeps_on_win", "drawn_hand"),
-                        rule_note="dealer_keeps_on_win and drawn_hand carry the deal and the pot from one hand to the "
-                                  "next (a session); play deals every hand afresh with seat 0 dealing"),
+                        play_options(players, _PRESETS, _POLICIES, "lookahead", span[1],
+                                     "your seat at the table for the whole session, the seats numbered from 0 in "
+                                     "turn order (seat 0 deals the first hand; the deal passes to the next seat "
+                                     "after every hand, or stays with a winning dealer under dealer_keeps_on_win)"),
+                        example=f"kaptai play {name} --opponents lookahead --hints --record my-game.jsonl"),
         "review": Command("kaptai.kts.review_search:review_command", (*review_options(256), Opt(
             "--advisor", "choice", default="search", choices=("search", "exact"),
             help="what grades a decision: search (default) values every option by the search policy's rollouts "

@@ -40,7 +40,7 @@ from kaptai.kts.tiles import format_tile, parse_tile
 LOSS_UNIT = "P(win within the look-ahead)"
 
 __all__ = ["LOSS_UNIT", "HumanPolicy", "show", "advice", "narrate", "hand_result", "score_items", "hand_settlement",
-           "claim_labels", "decisions", "evaluate", "read", "play_command"]
+           "table_events", "claim_labels", "decisions", "evaluate", "read", "play_command"]
 
 
 def show(t: int, ascii: bool) -> str:
@@ -130,6 +130,18 @@ class HumanPolicy(Policy):
         #: set by :func:`narrate` at each decision: each seat's copies it is known to hold because it
         #: claimed them (the engine's ``known``, what the search and the review count); None when not known
         self._known: list[list[int]] | None = None
+        #: the table's seat of each of the hand's seats (the engine's, 0 deals), set as each hand of
+        #: a session whose deal passes starts (``kaptai play``); None: the table's seats are the hand's
+        self.table: list[int] | None = None
+        #: who deals the hand (and its streak, a carried pot), told with its dice ("seat 1 deals; ")
+        self.deal_note = ""
+
+    def _t(self, seat: int) -> int:
+        """The table's seat of the hand's seat ``seat`` (what the person is told)."""
+        return seat if self.table is None else self.table[seat]
+
+    def _who(self, seat: int, me: int) -> str:
+        return "you" if seat == me else f"seat {self._t(seat)}"
 
     # ------------------------------------------------------------------ what the others do
     def notice(self, me: int, seat: int, action: str, tile: int, value: int, hand: int = -1) -> None:
@@ -139,26 +151,27 @@ class HumanPolicy(Policy):
         if action == "dice":
             self._last, self._drew = None, -1
             head = f"hand {hand}: " if hand >= 0 else ""
-            self.console.say("", f"{head}dice {value}, {_seat(seat, me)} {'are' if seat == me else 'is'} the "
+            head += self.deal_note
+            self.console.say("", f"{head}dice {value}, {self._who(seat, me)} {'are' if seat == me else 'is'} the "
                                  "first hand")
         elif action == "draw":
             self._drew = seat if seat != me else -1
         elif action == "discard":
             if seat != me:
                 drew = "draws, " if self._drew == seat else ""
-                self.console.say(f"seat {seat} {drew}discards {show(tile, a)}")
+                self.console.say(f"seat {self._t(seat)} {drew}discards {show(tile, a)}")
             self._last, self._drew = (seat, tile), -1
         elif action == "claim" and seat != me:
             if self._last is not None and self._last[1] == tile:
-                whose = "your" if self._last[0] == me else f"seat {self._last[0]}'s"
-                self.console.say(f"seat {seat} claims {whose} {show(tile, a)}")
+                whose = "your" if self._last[0] == me else f"seat {self._t(self._last[0])}'s"
+                self.console.say(f"seat {self._t(seat)} claims {whose} {show(tile, a)}")
             else:
-                self.console.say(f"seat {seat} claims {show(tile, a)} from the table")
+                self.console.say(f"seat {self._t(seat)} claims {show(tile, a)} from the table")
 
     # ------------------------------------------------------------------ decisions
     def _table(self, view: PlayerView, turn: str, what: str) -> None:
         con, a = self.console, self.console.ascii
-        con.say("", f"-- {_name(view)}, you are seat {view.seat}, turn {view.turn}{turn}; "
+        con.say("", f"-- {_name(view)}, you are seat {self._t(view.seat)}, turn {view.turn}{turn}; "
                     f"wall {view.wall_remaining} --",
                 f"on the table: {' '.join(show(t, a) for t in _tiles(view.table)) or 'nothing'}",
                 f"your hand: {' '.join(show(t, a) for t in _tiles(view.hand))}", what)
@@ -184,8 +197,8 @@ class HumanPolicy(Policy):
             c = candidates[0]
             in_window = early is not None and early >= 0  # the early window: seat `thrower`'s turn
             when = " (its first discard of the turn, after its claim; it draws next)" if in_window else ""
-            turn = f" (seat {thrower}'s)" if in_window else ""
-            what = f"seat {thrower} discarded {show(c, a)}{when}: claim it ({format_tile(c)}) or no?"
+            turn = f" (seat {self._t(thrower)}'s)" if in_window else ""
+            what = f"seat {self._t(thrower)} discarded {show(c, a)}{when}: claim it ({format_tile(c)}) or no?"
             prompt = f"claim {format_tile(c)} or no"
         else:
             turn = ""
@@ -207,7 +220,7 @@ class HumanPolicy(Policy):
                 return t
             ft = format_tile(t)
             if one:
-                raise UsageError(f"{ft} is not on offer: only seat {thrower}'s {format_tile(candidates[0])} can "
+                raise UsageError(f"{ft} is not on offer: only seat {self._t(thrower)}'s {format_tile(candidates[0])} can "
                                  "be claimed now (or no)")
             raise UsageError(f"{ft} is not face up on the table")
 
@@ -332,6 +345,36 @@ def _hand_of(evs: Sequence[dict[str, Any]], seat: int) -> list[int]:
     return sorted(hand)
 
 
+def table_events(evs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A hand's events with the seats the table's: a record whose deal passes numbers a hand's
+    seats from its dealer and says the table's seat of each in its ``deal`` (``seats``); its
+    ``settle``'s result is by the table's seat already.  Without ``seats``, the events as they are.
+
+    >>> evs = [{"type": "deal", "first": 1, "hands": ["1-1", "2-2", "3-3"], "seats": [2, 0, 1]},
+    ...        {"type": "discard", "seat": 1, "cards": "2-2"}, {"type": "settle", "winner": 0, "result": [1, 2, 3]}]
+    >>> [(e.get("seat"), e.get("first"), e.get("winner"), e.get("hands")) for e in table_events(evs)]
+    [(None, 0, None, ['2-2', '3-3', '1-1']), (0, None, None, None), (None, None, 2, None)]
+    """
+    seats = evs[0].get("seats") if evs else None
+    if not seats:
+        return list(evs)
+    out = []
+    for e in evs:
+        e = dict(e)
+        if e.get("type") == "deal":
+            hands = list(e["hands"])
+            for h, t in enumerate(seats):
+                hands[t] = e["hands"][h]
+            e["hands"], e["first"] = hands, seats[int(e["first"])]
+        elif e.get("type") == "settle":
+            if int(e["winner"]) >= 0:
+                e["winner"] = seats[int(e["winner"])]
+        elif "seat" in e:
+            e["seat"] = seats[int(e["seat"])]
+        out.append(e)
+    return out
+
+
 def hand_result(evs: Sequence[dict[str, Any]], seat: int, unit: str = "", ascii: bool = True) -> str:
     """How a hand ended, for the person at ``seat``: who won and how (a claim, self-drawn, a
     natural), the tile, the score and the winning hand, and the house's take; or why no one won.
@@ -388,8 +431,8 @@ def score_items(evs: Sequence[dict[str, Any]], rules: Any) -> dict[str, Any] | N
 
     The engine (:class:`kaptai.kts.engine_reference._Hand`) scores a win with
     :func:`kaptai.kts.reference.score`, the score of :func:`kaptai.kts.reference.best`'s
-    decomposition, plus 1 for a self-drawn win or a natural (play deals every hand afresh: no
-    dealer streak).  That decomposition of the winner's tiles gives the items: its form's base
+    decomposition, plus 1 for a self-drawn win or a natural; a session whose deal passes adds the
+    dealer streak's points (連莊, the ``settle``'s ``bonus``).  That decomposition of the winner's tiles gives the items: its form's base
     (``reference.FORM_POINTS``) and its patterns' (``reference.PATTERN_POINTS``), of which the
     scoring code counts the highest (``base_combination='max'``) or all (``'sum'``), and 1 per
     general eye; the self-draw point is what the settled score (the ``settle`` event's) holds
@@ -445,6 +488,11 @@ def score_items(evs: Sequence[dict[str, Any]], rules: Any) -> dict[str, Any] | N
                 what = ", ".join(format_tile(t) for t in eyes)
                 items.append(("general_eyes", f"general eye{'s' if len(eyes) > 1 else ''} ({what})", len(eyes)))
             rest -= d.score
+    bonus = int(evs[-1].get("bonus", 0) or 0)
+    if bonus and rest >= bonus:
+        k = bonus // 2
+        items.append(("streak", f"dealer streak (連莊) of {k} win{'s' if k > 1 else ''} keeping the deal", bonus))
+        rest -= bonus
     if rest == 1 and win["type"] in ("natural", "self_drawn_win"):
         items.append(("self_drawn", "natural, counted as self-drawn (自摸)" if win["type"] == "natural"
                       else "self-drawn (自摸)", 1))
@@ -497,9 +545,13 @@ def hand_settlement(evs: Sequence[dict[str, Any]], seat: int, rules: Any, unit: 
     pot = getattr(rules, "settlement", "pot") == "pot"
     info = score_items(evs, rules)
     lines: list[str] = []
+    pot_in = float(evs[0].get("pot", 0) or 0)  # antes carried from drawn hands (drawn_hand='carry')
     if info is None:
         if res and not any(res):
             lines.append("every seat's ante goes back to it and the house takes nothing" if pot else "nobody pays")
+        elif pot and "pot" in settle:
+            lines.append(f"every seat's ante stays in the pot: {_num(float(settle['pot']))} {unit} carried to the "
+                         "next hand (drawn_hand='carry')")
         return [without_asides(x) if ascii else x for x in lines]
     w = info["seat"]
     if info["groups"]:
@@ -520,9 +572,10 @@ def hand_settlement(evs: Sequence[dict[str, Any]], seat: int, rules: Any, unit: 
     if pot:
         lines.append(score + " (advanced scoring's points: the pot game does not pay them)")
         ante = paid[0] if even else 0.0
-        gross = len(res) * ante
+        gross = len(res) * ante + pot_in
         if even and abs(gross - house - ante - res[w]) < 1e-9:  # the pot game: every seat anted `ante`
-            lines.append(f"the pot: {_num(gross)} {unit}, {_num(ante)} from each seat; "
+            carried = f" and {_num(pot_in)} carried from drawn hands" if pot_in else ""
+            lines.append(f"the pot: {_num(gross)} {unit}, {_num(ante)} from each seat{carried}; "
                          + (f"{cut}; " if house else "")
                          + f"{who} {takes} {'the other ' if house else ''}{_num(gross - house)}, a net {res[w]:+g} "
                          f"after {'your' if w == seat else 'its'} own ante; {_names(losers, seat)} "
@@ -568,7 +621,9 @@ def claim_labels(offered: int) -> tuple[str, str]:
 
 def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decision]:
     """Every claim and every discard with two or more options of the chosen hands of a record;
-    a claim's move made is one of :func:`claim_labels`, a discard's the tile."""
+    a claim's move made is one of :func:`claim_labels`, a discard's the tile.  A decision's
+    ``seat`` is the table's (a record whose deal passes names them, ``seats``); its view's is the
+    hand's (0 deals), as the engine and the advisors count."""
     from kaptai.core.records import HandCursor, record_setup
     from kaptai.kts import records as R
 
@@ -583,6 +638,7 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
         if len(states) != len(sink):  # every decision of the replay asks the script once
             raise RuntimeError(f"hand {hand.index + 1}: {len(states)} engine decisions for {len(sink)} recorded ones")
         k = 0
+        table = hand.deal.get("seats")  # the table's seat of each of the hand's seats (a passing deal)
         for (method, view, args, move, _pos), (kind, early_of, state) in zip(sink, states):
             (opts,) = args
             if method == "claim":
@@ -597,7 +653,8 @@ def decisions(record: Any, hands: Sequence[int] | None = None) -> Iterator[Decis
                     continue
                 made, extra, n = format_tile(int(move)), {"legal": [format_tile(t) for t in opts]}, len(opts)
             extra.update(ids=[int(t) for t in opts], ctx=kind, early_of=early_of, state=state, cfg=cfg)
-            yield Decision(hand.index, view.seat, k, method, view, made, n, _text(view.hand),
+            yield Decision(hand.index, int(table[view.seat]) if table else view.seat, k, method, view, made, n,
+                           _text(view.hand),
                            f"table {_text(view.table) or '-'}; wall {view.wall_remaining}", extra)
             k += 1
 
@@ -685,18 +742,30 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     from kaptai.kts.commands import KAP_SHAP
 
     title = KAP_SHAP.title if N == 2 else game.title  # two players play Kap Shap (the rules, §7)
-    con.say(f"{title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Type a tile "
-            "(6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal moves, hint asks "
-            "the advisor for its best moves, quit stops."
-            + (" Every hand is dealt afresh with seat 0 dealing: the deal does not pass, and no dealer streak "
-               "(連莊) or carried pot applies." if args.hands > 1 else ""))
-    events = R.hand_events(N, cfg.rules, policies=pols, hands=args.hands, seed=args.seed)
+    r = cfg.rules
+    say = (lambda text: con.say(without_asides(text))) if con.ascii else con.say
+    say(f"{title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Seat 0 deals the first "
+            "hand; the deal passes to the next seat after every hand"
+            + (" unless the dealer wins and keeps it (連莊); a dealer's win after a streak of k such wins "
+               "scores +2k" if r.dealer_keeps_on_win else "")
+            + ("; a drawn hand's pot is carried into the next hand" if r.drawn_hand == "carry" else "")
+            + ". Type a tile (6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal "
+              "moves, hint asks the advisor for its best moves, quit stops.")
+    human = pols[args.seat]
+
+    def before(_i: int, state: Any) -> None:  # as each hand starts: who deals, the streak, the pot
+        human.table = state.seats(N)
+        human.deal_note = ("you deal" if state.dealer == args.seat else f"seat {state.dealer} deals") + (
+            f" (streak {state.streak}: a win scores +{2 * state.streak})" if state.streak else "") + (
+            f", {_num(state.pot)} {unit} carried in the pot" if state.pot else "") + "; "
+
+    events = R.hand_events(N, r, policies=pols, hands=args.hands, seed=args.seed, passing=True, before=before)
     # a person's seat makes this the reference engine: its search seats roll out in the compiled
     # twin (the same moves from the same stream, seconds faster a decision); narrated, the
     # person hears the other seats' discards and claims as they happen
     with compiled_rollouts(), narrate():
         df = run_session(con, header, events, seat=args.seat, record=args.record,
                          describe=lambda evs, seat: "\n   ".join(
-                             [hand_result(evs, seat, unit, con.ascii),
-                              *hand_settlement(evs, seat, cfg.rules, unit, con.ascii)]))
+                             [hand_result(table_events(evs), seat, unit, con.ascii),
+                              *hand_settlement(table_events(evs), seat, cfg.rules, unit, con.ascii)]))
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))

@@ -7,7 +7,10 @@ hand (``discard``, ``claim``, ``decline``, ``draw`` and the ends: ``natural``, `
 ``self_drawn_win``, ``drawn_hand``, ``turn_limit``) and a ``settle`` event (each seat's net in
 antes under the ruleset's ``settlement`` and ``house_cut``, every hand settled on its own, a
 drawn hand refunded, as :mod:`kaptai.kts.atlas` settles a hand).  Tiles are written in pips
-(``6-6``), as :func:`kaptai.kts.tiles.format_tile` prints them; seat 0 is the dealer.
+(``6-6``), as :func:`kaptai.kts.tiles.format_tile` prints them; seat 0 is the dealer.  A record
+of ``kaptai play`` is one session whose deal passes (:class:`Passing`): each ``deal`` says the
+table's ``seats`` (and the dealer's ``streak``, the ``pot`` carried in), the events keep the
+hand's seats, the ``settle`` adds the streak's points and is by the table's seat.
 
 A replay takes each recorded claim, decline and discard as the seat's choice in the reference
 engine (:mod:`kaptai.kts.engine_reference`), from the recorded wall.
@@ -25,7 +28,8 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +66,18 @@ def unit_of(rules: RuleSet) -> str:
 _WINS = {NATURAL: "natural", CLAIM_WIN: "claim_win", SELF_DRAWN_WIN: "self_drawn_win"}
 
 _SEAT = seat_schema()
+
+
+def _settle_schema() -> dict[str, Any]:
+    """The ``settle`` event: ``winner``, ``score``, ``house``, ``result``; a passing deal's session
+    adds ``bonus`` (the dealer streak's points in ``score``) and ``pot`` (the antes carried on)."""
+    sch = settle_schema({"winner": seat_schema(none=True), "score": {"type": "integer", "minimum": 0},
+                         "house": {"type": "number"}}, UNIT)
+    sch["properties"]["bonus"] = {"type": "integer", "minimum": 0,
+                                  "description": "the dealer streak's points (連莊, +2 x streak) in score"}
+    sch["properties"]["pot"] = {"type": "number", "minimum": 0,
+                                "description": "under drawn_hand='carry': the antes the pot carries to the next hand"}
+    return sch
 _TILE = cards_schema("one tile in pips (6-6), as kaptai.kts.tiles.format_tile prints it")
 
 
@@ -86,6 +102,16 @@ _EVENTS: dict[str, dict[str, Any]] = {
         "wall": cards_schema("every tile in wall order: the first hand takes the first tiles, then each seat "
                              "after it; the rest is drawn from the front"),
         "hands": {"type": "array", "items": cards_schema("a seat's dealt tiles"), "minItems": 2},
+        "seats": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2,
+                  "description": "a session whose deal passes (kaptai play): the table's seat of each of the hand's "
+                                 "seats, the dealer first; the hand's events number the seats from its dealer, the "
+                                 "settle's result is by the table's seat. Absent: every hand is dealt afresh by "
+                                 "seat 0 and settled on its own"},
+        "streak": {"type": "integer", "minimum": 0,
+                   "description": "with seats, under dealer_keeps_on_win: the hands the dealer has won in a row "
+                                  "keeping the deal (連莊); a win now scores +2 x streak"},
+        "pot": {"type": "number", "minimum": 0,
+                "description": "with seats, under drawn_hand='carry': the antes carried into this hand's pot"},
     }, "the dice and the deal (seat 0 is the dealer; first = dice total mod players)"),
     "natural": _ev("natural", "the first hand was dealt a winning hand", tile=False, score=True),
     "discard": _ev("discard", "a discard"),
@@ -96,12 +122,12 @@ _EVENTS: dict[str, dict[str, Any]] = {
     "self_drawn_win": _ev("self_drawn_win", "the drawn tile wins", score=True),
     "drawn_hand": _ev("drawn_hand", "the wall is empty: a drawn hand", tile=False),
     "turn_limit": _ev("turn_limit", "the hand stalls at the turn limit", tile=False),
-    "settle": settle_schema({"winner": seat_schema(none=True), "score": {"type": "integer", "minimum": 0},
-                             "house": {"type": "number"}}, UNIT),
+    "settle": _settle_schema(),
 }
 
 
-def _deal_event(cfg: EngineConfig, hand: int, dice: int, first: int, wall: Sequence[int]) -> dict[str, Any]:
+def _deal_event(cfg: EngineConfig, hand: int, dice: int, first: int, wall: Sequence[int],
+                passing: Passing | None = None) -> dict[str, Any]:
     P = cfg.players
     hands: list[list[int]] = [[] for _ in range(P)]
     pos = 0
@@ -110,8 +136,51 @@ def _deal_event(cfg: EngineConfig, hand: int, dice: int, first: int, wall: Seque
         n = cfg.n_first if i == 0 else cfg.n_other
         hands[seat] = sorted(wall[pos:pos + n])
         pos += n
-    return {"type": "deal", "hand": hand, "dice": dice, "first": first, "wall": _tiles(wall),
-            "hands": [_tiles(h) for h in hands]}
+    out: dict[str, Any] = {"type": "deal", "hand": hand, "dice": dice, "first": first, "wall": _tiles(wall),
+                           "hands": [_tiles(h) for h in hands]}
+    if passing is not None:
+        out["seats"] = passing.seats(P)
+        if cfg.rules.dealer_keeps_on_win:
+            out["streak"] = passing.streak
+        if cfg.rules.drawn_hand == "carry":
+            out["pot"] = round(float(passing.pot), 10)
+    return out
+
+
+@dataclass(frozen=True)
+class Passing:
+    """Where a session whose deal passes (``kaptai play``) stands before a hand: the table's seat
+    that deals, the dealer's streak (連莊: the hands it has won in a row keeping the deal) and the
+    antes carried into the pot (``drawn_hand='carry'``).  The rules (§5): the deal passes to the
+    dealer's next seat after every hand, unless the dealer wins and ``dealer_keeps_on_win``; a
+    dealer winning with streak ``k >= 1`` scores ``+2k``; a drawn hand's pot rolls on under
+    ``drawn_hand='carry'``.
+
+    >>> from kaptai.kts.config import make_config
+    >>> cfg = make_config(4, "advanced")
+    >>> p = Passing(2, 0, 0.0)
+    >>> p.seats(4), p.after(cfg, 0, 0.0), p.after(cfg, 1, 0.0), p.after(cfg, -1, 0.0)
+    ([2, 3, 0, 1], Passing(dealer=2, streak=1, pot=0.0), Passing(dealer=3, streak=0, pot=0.0), Passing(dealer=3, streak=0, pot=0.0))
+    """
+
+    dealer: int = 0
+    streak: int = 0
+    pot: float = 0.0
+
+    def seats(self, players: int) -> list[int]:
+        """The table's seat of each of the hand's seats (the engine's: 0 deals), the dealer first."""
+        return [(self.dealer + e) % players for e in range(players)]
+
+    def bonus(self, cfg: EngineConfig, winner: int) -> int:
+        """The streak's points in the score of a win by the hand's seat ``winner`` (0: the dealer)."""
+        return 2 * self.streak if winner == 0 and cfg.rules.dealer_keeps_on_win else 0
+
+    def after(self, cfg: EngineConfig, winner: int, pot: float) -> Passing:
+        """Where the session stands after a hand won by the hand's seat ``winner`` (-1: drawn) that
+        left ``pot`` antes in the pot."""
+        if winner == 0 and cfg.rules.dealer_keeps_on_win:
+            return Passing(self.dealer, self.streak + 1, float(pot))
+        return Passing((self.dealer + 1) % cfg.players, 0, float(pot))
 
 
 def _row_event(seat: int, action: int, tile: int, value: int) -> dict[str, Any] | None:
@@ -127,13 +196,31 @@ def _row_event(seat: int, action: int, tile: int, value: int) -> dict[str, Any] 
     return e
 
 
-def _settle(cfg: EngineConfig, winner: int, score: int) -> dict[str, Any]:
-    from kaptai.core.settlement import settle_outcomes
+def _settle(cfg: EngineConfig, winner: int, score: int, passing: Passing | None = None) -> dict[str, Any]:
+    """The ``settle`` event of a hand won by the hand's seat ``winner`` (-1: none) with ``score``:
+    settled on its own (a drawn hand refunded), or in a passing deal's session (``passing``: the
+    streak's bonus added to a dealer's win, the carried pot in, ``result`` by the table's seat)."""
+    from kaptai.core.settlement import settle_outcomes, settle_rounds
 
     r = cfg.rules
-    nets, house, _ = settle_outcomes(r.settlement, cfg.players, [winner], [max(score, 0)], cut=r.house_cut)
-    return {"type": "settle", "winner": winner, "score": max(score, 0), "house": round(float(house[0]), 10),
-            "result": [round(float(x), 10) for x in nets[0]]}
+    if passing is None:
+        nets, house, _ = settle_outcomes(r.settlement, cfg.players, [winner], [max(score, 0)], cut=r.house_cut)
+        return {"type": "settle", "winner": winner, "score": max(score, 0), "house": round(float(house[0]), 10),
+                "result": [round(float(x), 10) for x in nets[0]]}
+    bonus = passing.bonus(cfg, winner)
+    sc = max(score, 0) + bonus
+    nets, take, pot = settle_rounds(r.settlement, cfg.players, [winner], [sc], cut=r.house_cut,
+                                    pot_in=[passing.pot], drawn_hand=r.drawn_hand)
+    result = [0.0] * cfg.players
+    for e, t in enumerate(passing.seats(cfg.players)):
+        result[t] = round(float(nets[0][e]), 10)
+    out: dict[str, Any] = {"type": "settle", "winner": winner, "score": sc, "house": round(float(take[0]), 10),
+                           "result": result}
+    if bonus:
+        out["bonus"] = bonus
+    if r.drawn_hand == "carry":
+        out["pot"] = round(float(pot[0]), 10)
+    return out
 
 
 def _wall_and_dice(cfg: EngineConfig, ss: Any) -> tuple[list[int], int]:
@@ -161,6 +248,8 @@ def hand_events(
     hands: int = 1,
     seed: int | None = 0,
     search_samples: int | None = None,
+    passing: bool = False,
+    before: Callable[[int, Passing], None] | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Play ``hands`` hands and yield each hand's events (``deal`` ... ``settle``).
 
@@ -169,17 +258,32 @@ def hand_events(
     the whole wall in its true order (read back from the same stream and checked against the
     engine's log).
 
+    By default every hand is dealt by seat 0 and settled on its own (``kaptai simulate``).  With
+    ``passing`` (``kaptai play``) the hands are one session at one table: ``policies`` are by
+    the table's seat, seat 0 deals the first hand and the deal passes as the rules have it
+    (:class:`Passing`: to the next seat, or kept by a winning dealer under
+    ``dealer_keeps_on_win``, its streak scoring; a drawn hand's pot carried under
+    ``drawn_hand='carry'``); each ``deal`` says the table's ``seats`` (and ``streak``, ``pot``),
+    each ``settle``'s result is by the table's seat.  ``before(i, passing)`` is called as hand
+    ``i`` starts.
+
     >>> evs = next(hand_events(4, hands=1, seed=3))
     >>> evs[0]["type"], evs[0]["first"] == evs[0]["dice"] % 4, evs[-1]["type"]
     ('deal', True, 'settle')
+    >>> [evs[0]["seats"] for evs in hand_events(4, "advanced", hands=3, seed=3, passing=True)]
+    [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1]]
     """
     from kaptai.kts.engine import run_hands
 
-    cfg, pols = _table(players, rules, policies, search_samples)
+    cfg, table = _table(players, rules, policies, search_samples)
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 0:
         raise KaptaiError(f"hands={quote_token(hands)}: expected a whole number >= 0")
+    state = Passing() if passing else None
     for i in range(int(hands)):
         ss = np.random.SeedSequence(seed, spawn_key=(i,))
+        pols = table if state is None else tuple(table[t] for t in state.seats(cfg.players))
+        if state is not None and before is not None:
+            before(i, state)
         _, log = run_hands(cfg, pols, np.random.PCG64(ss), 1, hand_offset=i, record=1)
         wall, dice = _wall_and_dice(cfg, ss)
         first = dice % cfg.players
@@ -189,7 +293,7 @@ def hand_events(
         dealt = [int(r[5]) for r in rows if r[4] == DEAL]
         if dealt != wall[:len(dealt)]:
             raise KaptaiError(f"hand {i}: the engine's deal is not the stream's wall")
-        evs: list[dict[str, Any]] = [_deal_event(cfg, i, dice, first, wall)]
+        evs: list[dict[str, Any]] = [_deal_event(cfg, i, dice, first, wall, state)]
         winner, score = -1, 0
         for r in rows:
             seat, action, tile, value = int(r[3]), int(r[4]), int(r[5]), int(r[6])
@@ -198,7 +302,9 @@ def hand_events(
             e = _row_event(seat, action, tile, value)
             if e is not None:
                 evs.append(e)
-        evs.append(_settle(cfg, winner, score))
+        evs.append(_settle(cfg, winner, score, state))
+        if state is not None:
+            state = state.after(cfg, winner, float(evs[-1].get("pot", 0.0)))
         yield evs
 
 
@@ -320,7 +426,7 @@ class _Script:
         return t
 
 
-def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
+def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> Any:
     from kaptai.kts import engine_reference as ref
 
     hand = cur.hand
@@ -342,20 +448,69 @@ def _replay_hand(cfg: EngineConfig, cur: HandCursor, carry: Any) -> None:
     first = dice % cfg.players
     if d["first"] != first:
         raise cur.error("first", f"{d['first']}: dice {dice} name seat {first} first hand", line=line)
+    state = _check_passing(cfg, cur, carry)
 
     class _Replay(ref._Hand):
         def event(self, seat: int, action: int, tile: int = -1, value: int = -1) -> None:
             super().event(seat, action, tile, value)
             if action == DICE:
-                cur.expect(_deal_event(cfg, hand.index, dice, first, wall))
+                cur.expect(_deal_event(cfg, hand.index, dice, first, wall, state))
             e = _row_event(seat, action, tile, value)
             if e is not None:
                 cur.expect(e)
 
     script = _Script(cur)
     out = _Replay(cfg, [script] * cfg.players, None, wall, first, dice, hand.index, None, None).play()
-    cur.expect(_settle(cfg, out.winner, out.score))
-    return None
+    settle = _settle(cfg, out.winner, out.score, state)
+    cur.expect(settle)
+    return () if state is None else state.after(cfg, out.winner, float(settle.get("pot", 0.0)))
+
+
+def _check_passing(cfg: EngineConfig, cur: HandCursor, carry: Any) -> Passing | None:
+    """Where the session stands as the hand starts, from its ``deal`` (None: a hand dealt by seat 0
+    and settled on its own), checked: ``seats`` names each of the table's seats once, the dealer
+    first and then the seats after it in turn order; ``streak`` is there under
+    ``dealer_keeps_on_win`` and ``pot`` under ``drawn_hand='carry'`` (only then); every hand of a
+    record names its seats or none; the first hand is dealt by seat 0, streak 0, pot 0; after a
+    hand replayed before it (``carry``: :meth:`Passing.after` of it, ``()`` for a record without
+    seats) the deal, the streak and the pot are where that hand left them (:class:`Passing`)."""
+    d = cur.hand.deal
+    seats = d.get("seats")
+    if carry is not None and (isinstance(carry, tuple) and carry == ()) != (seats is None):
+        raise cur.error("seats", "a record says the table's seats in every hand's deal or in none"
+                        + (f" (hand {cur.hand.index - 1}'s deal says them)" if carry != () else ""))
+    if seats is None:
+        for key in ("streak", "pot"):
+            if key in d:
+                raise cur.error(key, f"{key} belongs to a session whose deal passes, and this deal names no seats")
+        return None
+    P, r = cfg.players, cfg.rules
+    if len(seats) != P or sorted(seats) != list(range(P)):
+        raise cur.error("seats", f"{seats}: each of the {P} seats once")
+    dealer = int(seats[0])
+    order = [(dealer + e) % P for e in range(P)]
+    if list(seats) != order:
+        raise cur.error("seats", f"{seats}: the hand's seats are the dealer then the seats after it in turn order "
+                                 f"({order})")
+    for key, on, why in (("streak", r.dealer_keeps_on_win, "dealer_keeps_on_win=True"),
+                         ("pot", r.drawn_hand == "carry", "drawn_hand='carry'")):
+        if (key in d) != bool(on):
+            raise cur.error(key, f"a deal says its {key} exactly when the rules have {why}"
+                                 + (f" (they do not)" if not on else " (they do, and it says none)"))
+    got = Passing(dealer, int(d.get("streak", 0)), float(d.get("pot", 0.0)))
+    want = carry if isinstance(carry, Passing) else (Passing() if cur.hand.index == 0 else None)
+    if want is not None:
+        how = ("the session's first hand" if cur.hand.index == 0 else
+               f"after hand {cur.hand.index - 1}")
+        if got.dealer != want.dealer:
+            raise cur.error("seats", f"{seats}: seat {got.dealer} deals, but {how} seat {want.dealer} deals (the deal "
+                                     "passes to the next seat unless the dealer wins and keeps it: "
+                                     f"dealer_keeps_on_win={r.dealer_keeps_on_win})")
+        if got.streak != want.streak:
+            raise cur.error("streak", f"{got.streak}, but {how} the dealer's streak (連莊) is {want.streak}")
+        if abs(got.pot - want.pot) > 1e-9:
+            raise cur.error("pot", f"{got.pot:g}, but {how} the pot carries {want.pot:g} antes (drawn_hand='carry')")
+    return got
 
 
 def _format(game: str) -> RecordFormat:

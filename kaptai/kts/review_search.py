@@ -73,7 +73,7 @@ def option_values(d: Decision, layouts: int, seed: int) -> tuple[list[str], np.n
     else:
         opts = [int(t) for t in x["ids"]]
         labels = [format_tile(t) for t in opts]
-    vals = search_values(x["cfg"], x["state"], int(d.seat), int(x["ctx"]), opts, np.random.PCG64(int(seed)),
+    vals = search_values(x["cfg"], x["state"], int(d.view.seat), int(x["ctx"]), opts, np.random.PCG64(int(seed)),
                          int(layouts), int(x["early_of"]))
     return labels, np.asarray(vals, dtype=np.float64)
 

@@ -72,7 +72,7 @@ def test_claim_prompt_names_the_tile_and_the_seat_and_the_others_moves_are_told(
     assert "claim a discard?" not in text
     assert "seat 1 claims your 1-1" in text and "seat 1 claims your 1-3" in text
     assert "seat 3 discarded 4-5" in text and "seat 3 draws, discards" in text
-    assert "hand 0: dice 10, seat 2 is the first hand" in text
+    assert "hand 0: you deal; dice 10, seat 2 is the first hand" in text
 
 
 def test_claim_prompt_names_the_seat_without_narration():

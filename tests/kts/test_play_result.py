@@ -73,7 +73,7 @@ def check_lines(lines: list[str], evs: list[dict], seat: int, rules) -> dict:
     ev = evaluate(" ".join(format_tile(t) for t in P._hand_of(evs, w)), rules, players=len(res))
     win = P._win(evs)
     self_drawn = win["type"] in ("natural", "self_drawn_win")
-    assert ev.score + int(self_drawn) == score
+    assert ev.score + int(self_drawn) + int(settle.get("bonus", 0)) == score  # + the dealer streak's points
     assert (("self-drawn" in items[-1][0]) and items[-1][1] == 1) == self_drawn, score_line
     if m.group(3):  # max: the items left out are no higher than the base counted
         assert rules.base_combination == "max"
@@ -180,7 +180,7 @@ def test_the_screen_shows_the_breakdown_under_each_hand(preset, tmp_path):
     wins = 0
     for i, hand in enumerate(record.hands):
         end = text.split(f"== hand {i} over")[1].split("\n\n")[0].splitlines()[1:]
-        evs = hand.events
+        evs = P.table_events(hand.events)  # the deal passes: the record numbers a hand's seats from its dealer
         assert end[0] == "   " + P.hand_result(evs, 0, unit_of(rules)), end
         lines = [x[3:] for x in end[1:] if not x.startswith("   totals after")]
         check_lines(lines, evs, 0, rules)
