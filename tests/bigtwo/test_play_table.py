@@ -19,6 +19,7 @@ from kaptai.bigtwo.engine_reference import make_view
 from kaptai.bigtwo.records import hand_events as record_events
 from kaptai.core.play import Console, FinishedHands, run_session, seat_policies
 from kaptai.games import game as lookup
+from tests.bigtwo.test_play_fixes import _malaysian
 
 
 def _console(lines, ascii=True):
@@ -260,15 +261,6 @@ def test_the_leftover_cards_are_told_with_the_leader():
     assert ("the deal: 17 cards each, and the 1 card left over went to "
             f"{who}, the holder of the lowest card (18 cards)\nleader: {who}, the holder of 3D") in text
     assert "3D" in deal["hands"][taker].split()
-
-
-def _malaysian(seed, lines, seat=0):
-    rules = lookup("big-two").resolve_rules(None, players=3, malaysian_3p=True)
-    con = _console(lines)
-    pols = seat_policies(P.HumanPolicy(con, hint_samples=8), ["greedy"] * 2, seat)
-    cfg, header = P.table_header(3, rules, pols, seed, 1)
-    run_session(con, header, P.hand_events(cfg, pols, seed, 1), seat=seat)
-    return con.out.getvalue()
 
 
 def test_the_leader_after_a_malaysian_swap_and_with_the_lowest_card_face_down():

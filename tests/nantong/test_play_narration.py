@@ -34,14 +34,14 @@ def _auto(out, order=("win", "yes", "kong", "pong")):
         yield next((w for w in order if w in legal), legal[0])
 
 
-def _play(tmp_path, *, players, seat, seed, hands, ascii=True):
+def _play(tmp_path, *, players, seat, seed, hands, ascii=True, option=None, lines=_auto):
     from kaptai.games import game as lookup
     from kaptai.records import read_record
 
     out = io.StringIO()
-    con = Console(ascii=ascii, lines=_auto(out), out=out)
+    con = Console(ascii=ascii, lines=lines(out), out=out)
     rec = str(tmp_path / "g.jsonl")
-    args = argparse.Namespace(rules=None, option=None, players=players, seat=seat, ascii=ascii, hints=False,
+    args = argparse.Namespace(rules=None, option=option, players=players, seat=seat, ascii=ascii, hints=False,
                               opponents="max_melds", hands=hands, seed=seed, record=rec)
     P.play_command(args, lookup("nantong"), console=con)
     return out.getvalue(), read_record(rec)

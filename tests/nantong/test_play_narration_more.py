@@ -22,32 +22,12 @@ import pytest
 
 from kaptai.core.play import Console
 from kaptai.nantong import play as P
-
-
-def _auto(out, order=("win", "yes", "kong", "pong")):
-    while True:
-        yield "?"
-        listed = [x for x in out.getvalue().splitlines() if x.startswith("legal: ")][-1]
-        legal = listed[len("legal: "):].split(", ")
-        yield next((w for w in order if w in legal), legal[0])
+from tests.nantong.test_play_narration import _auto, _play
 
 
 def _pass_all(out):
     """Pass on every discard (and say no to every offer), discard the first card listed."""
     return _auto(out, order=("pass", "no"))
-
-
-def _play(tmp_path, *, players, seat, seed, hands, option=None, lines=_auto):
-    from kaptai.games import game as lookup
-    from kaptai.records import read_record
-
-    out = io.StringIO()
-    con = Console(ascii=True, lines=lines(out), out=out)
-    rec = str(tmp_path / "g.jsonl")
-    args = argparse.Namespace(rules=None, option=option, players=players, seat=seat, ascii=True, hints=False,
-                              opponents="max_melds", hands=hands, seed=seed, record=rec)
-    P.play_command(args, lookup("nantong"), console=con)
-    return out.getvalue(), read_record(rec)
 
 
 def _hand(text, i):
