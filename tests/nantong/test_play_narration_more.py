@@ -14,14 +14,10 @@ with regular expressions written from the wording, against the record the sessio
 
 from __future__ import annotations
 
-import argparse
-import io
 import re
 
 import pytest
 
-from kaptai.core.play import Console
-from kaptai.nantong import play as P
 from tests.nantong.test_play_narration import _auto, _play
 
 
