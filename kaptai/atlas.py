@@ -70,7 +70,7 @@ from kaptai.errors import RulesError, quote_token
 from kaptai.games import GAMES, game as game_spec, load_entry
 
 __all__ = ["ATLAS_COLUMNS", "MEASURES", "RANKED", "RANKING_COLUMNS", "PAIRWISE_COLUMNS", "atlas", "atlas_games",
-           "feed_of", "plan", "strong_of", "ranking", "verdict", "pairwise", "label_of", "deal_groups", "PairwiseRecords",
+           "feed_of", "atlas_refusal", "plan", "mark_infinite", "INFINITE_COLUMN", "strong_of", "ranking", "verdict", "pairwise", "label_of", "deal_groups", "PairwiseRecords",
            "plot_measure", "plot_map", "atlas_figures"]
 
 #: Columns of :func:`atlas`.
@@ -130,7 +130,7 @@ RANKED: dict[str, bool] = {
 }
 #: Columns of :func:`ranking`.
 RANKING_COLUMNS: list[str] = ["game", "variant", "measure", "level", "value", "ci_low", "ci_high", "better",
-                              "rank", "tied_with", "label", "unit", "basis", "variance_share", "note"]
+                              "rank", "tied_with", "label", "unit", "basis", "variance_share", "note", "infinite"]
 #: Columns of :func:`pairwise`.
 PAIRWISE_COLUMNS: list[str] = ["game", "variant_a", "variant_b", "measure", "level", "relative_to", "bidders", "label",
                                "unit", "diff", "ci_low", "ci_high", "hands", "shared_deals", "method", "note"]
@@ -147,11 +147,44 @@ def atlas_games() -> tuple[str, ...]:
     return tuple(name for name, g in GAMES.items() if g.atlas)
 
 
+def atlas_refusal(name: str) -> str | None:
+    """Why ``name`` is not a game of the atlas (naming only the games it accepts), or None if it is one.
+
+    >>> atlas_refusal("big-two") is None
+    True
+    >>> print(atlas_refusal("kap-shap"))
+    kap-shap has no atlas feed: the atlas covers kap-tai-shap, big-two, nine-ten, nantong, heaven-eleven (kap-shap is in it as kap-tai-shap's variant kap_shap)
+    """
+    covered = ", ".join(atlas_games())
+    try:
+        spec = game_spec(name)
+    except RulesError:
+        return f"unknown game {quote_token(name)}: expected some of {covered}"
+    if spec.atlas:
+        return None
+    inside = ""
+    key = spec.name.replace("-", "_")
+    for g in atlas_games():
+        try:
+            feed = feed_of(g)
+        except Exception:  # pragma: no cover - a registry mistake
+            continue
+        hit = next((v.name for v in feed.variants if v.name == key), None)
+        if hit is not None:
+            inside = f" ({spec.name} is in it as {g}'s variant {hit})"
+            break
+    return f"{spec.name} has no atlas feed: the atlas covers {covered}{inside}"
+
+
 def feed_of(name: str) -> AtlasFeed:
-    """The :class:`~kaptai.core.atlas.AtlasFeed` of a game id or alias."""
-    spec = game_spec(name)
+    """The :class:`~kaptai.core.atlas.AtlasFeed` of a game id or alias (a RulesError naming the games
+    the atlas covers for any other name)."""
+    try:
+        spec = game_spec(name)
+    except RulesError:
+        raise RulesError(f"unknown game {quote_token(name)}: expected some of {', '.join(atlas_games())}") from None
     if not spec.atlas:
-        raise RulesError(f"{spec.name} has no atlas feed: the atlas covers {', '.join(atlas_games())}")
+        raise RulesError(atlas_refusal(name) or f"{spec.name} has no atlas feed")
     feed = load_entry(spec.atlas)
     if not isinstance(feed, AtlasFeed):  # pragma: no cover - a registry mistake
         raise TypeError(f"{spec.atlas} is not an AtlasFeed")
@@ -639,7 +672,8 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         fixed = "expected" if feed.adaptive_bidding else None        # the feed's own (fixed) bidders
         mom, n = default_of[(name, vname)]
         sitting = tuple(feed.sitting_out(v)) if feed.sitting_out is not None else ()
-        base_rows = table_measures(mom, confidence, sitting_out=sitting, roles=feed.roles)
+        cut = feed.pot_cut(v) if feed.pot_cut is not None else None
+        base_rows = table_measures(mom, confidence, sitting_out=sitting, roles=feed.roles, pot_cut=cut)
         for r in base_rows:
             add(r["measure"], r["value"], r["ci_low"], r["ci_high"], n, seat=r["seat"],
                 method=r.get("method", "monte_carlo"), bidders=fixed)
@@ -649,7 +683,7 @@ def _table(jobs: list[_Job], feeds: Mapping[str, AtlasFeed], counts: Mapping[str
         scale = {r["measure"]: (r["value"], r["ci_low"], r["ci_high"]) for r in base_rows if r["seat"] is None}
         if (name, vname) in seat_of:
             smom, sn, bid = seat_of[(name, vname)]
-            for r in table_measures(smom, confidence, sitting_out=sitting, roles=feed.roles):
+            for r in table_measures(smom, confidence, sitting_out=sitting, roles=feed.roles, pot_cut=cut):
                 if r["measure"] in _SEAT_LUCK:
                     add(r["measure"], r["value"], r["ci_low"], r["ci_high"], sn, seat=r["seat"], level=ADAPTIVE_LEVEL,
                         method=r.get("method", "monte_carlo"), bidders=bid)
@@ -742,7 +776,8 @@ def _pairwise_records(df: pd.DataFrame, feeds: Mapping[str, AtlasFeed], joints: 
             shared = g["n"] > 0
         sitting = [tuple(feed.sitting_out(v)) if feed.sitting_out is not None else () for v in grp]
         level = ADAPTIVE_LEVEL if g["role"] == "seat" else None
-        for r in paired_differences(g["joint"], g["sizes"], feed.roles, sitting, confidence):
+        cuts = [feed.pot_cut(v) if feed.pot_cut is not None else None for v in grp]
+        for r in paired_differences(g["joint"], g["sizes"], feed.roles, sitting, confidence, cuts):
             if g["role"] == "seat" and r["measure"] not in _SEAT_LUCK:
                 continue
             rel = r["relative_to"] or feed.reference_seat
@@ -755,6 +790,14 @@ def _pairwise_records(df: pd.DataFrame, feeds: Mapping[str, AtlasFeed], joints: 
                         "adaptive bidders passed out under one scoring and not the other, and the redeal differs")
             else:
                 note = ""
+            if r["method"] == "independent":
+                # the house's take per stake of a pot game: its interval is not the delta method's, so the
+                # difference is taken from the two intervals (kaptai.core.atlas.paired_differences)
+                paired[key] = {**r, "shared": False, "n": g["n"],
+                               "note": "played on the same deals, but the house's take per stake of a pot game has "
+                                       "a Clopper–Pearson interval, not a delta one: the interval of the difference "
+                                       "is taken from the two intervals"}
+                continue
             paired[key] = {**r, "shared": shared, "n": g["n"], "note": note}
     # value_of_skill of two variants of a deal group: the pair tables of one arrangement have one seed
     for (game, va), pa in pairs_of.items():
@@ -816,6 +859,11 @@ def _pairwise_records(df: pd.DataFrame, feeds: Mapping[str, AtlasFeed], joints: 
                             note = "skill pairs: only the value of skill is paired by deal; this measure is not"
                         else:
                             note = "separate runs"
+                        if not all(np.isfinite(x) for x in (ra.value, ra.ci_low, ra.ci_high, rb.value, rb.ci_low,
+                                                            rb.ci_high)):
+                            extra = ("an infinite estimate or interval end: the interval is that of the two "
+                                     "intervals, [low A − high B, high A − low B], apart only where they do not overlap")
+                            note = f"{note}; {extra}" if note else extra
                     out.append({"game": game, "variant_a": va, "variant_b": vb, "measure": ra.measure,
                                 "level": ra.level, "relative_to": ra.relative_to, "bidders": ra.bidders,
                                 "label": ra.label, "unit": ra.unit if ra.unit == rb.unit else f"{ra.unit} / {rb.unit}",
@@ -834,6 +882,31 @@ def _deal_reason(feed: AtlasFeed, va: str, vb: str) -> str:
     if feed.deal_key is None:
         return "the feed declares no shared deal"
     return f"deal {feed.deal_key(a)!r} against {feed.deal_key(b)!r}"
+
+
+#: The column :func:`mark_infinite` adds: JSON has no infinity (``kaptai atlas --format json`` writes
+#: ∞ as null, like a missing value), so this text column names every infinite figure of the row.
+INFINITE_COLUMN = "infinite"
+
+
+def mark_infinite(df: pd.DataFrame, columns: Sequence[str] = ("value", "ci_low", "ci_high")) -> pd.DataFrame:
+    """``df`` with a text column :data:`INFINITE_COLUMN` naming each of ``columns`` that is infinite,
+    with its sign (``'value=+inf, ci_high=+inf'``; ``''`` where none is): skill that never shows is
+    ∞, not missing, in every output format (JSON writes ∞ as null).
+
+    >>> import pandas as pd
+    >>> d = mark_infinite(pd.DataFrame({"value": [float("inf"), 2.0], "ci_low": [165.0, 1.0],
+    ...                                 "ci_high": [float("inf"), float("nan")]}))
+    >>> d.infinite.tolist()
+    ['value=+inf, ci_high=+inf', '']
+    """
+    cols = [c for c in columns if c in df.columns]
+    marks = []
+    for vals in zip(*(df[c].to_numpy(dtype=float) for c in cols)) if cols else [() for _ in range(len(df))]:
+        marks.append(", ".join(f"{c}={'+' if v > 0 else '-'}inf" for c, v in zip(cols, vals) if math.isinf(v)))
+    out = df.assign(**{INFINITE_COLUMN: marks})
+    out.attrs = dict(df.attrs)
+    return out
 
 
 def pairwise(df: pd.DataFrame) -> pd.DataFrame:
@@ -974,7 +1047,9 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
         ``unit`` (from the table); ``basis`` how the item was compared with the other variants
         of its game (``'paired differences'``, ``'independent differences'`` or ``'mixed'``);
         ``variance_share`` (the seat-luck share squared: the share of a hand's variance);
-        ``note``.  Sorted by measure, level and rank; ``attrs`` those of ``df``.
+        ``note``; ``infinite`` (:func:`mark_infinite`: which of value, ci_low, ci_high is
+        infinite, as JSON writes ∞ as null).  Sorted by measure, level and rank; ``attrs`` those
+        of ``df``.
 
     Examples
     --------
@@ -1077,7 +1152,8 @@ def ranking(df: pd.DataFrame) -> pd.DataFrame:
                             "tied_with": ", ".join(labels[j] for j in range(k) if tied[i, j]),
                             "label": getattr(r, "label", None), "unit": r.unit, "basis": basis,
                             "variance_share": vshare, "note": note})
-    res = pd.DataFrame(out, columns=RANKING_COLUMNS)
+    res = pd.DataFrame(out, columns=[c for c in RANKING_COLUMNS if c != INFINITE_COLUMN])
+    res = mark_infinite(res)[RANKING_COLUMNS]
     if len(res):
         order = {m: i for i, m in enumerate(RANKED)}
         key = res.value.where(res.better == "lower", -res.value)

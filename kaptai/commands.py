@@ -29,8 +29,13 @@ def games_command(args: argparse.Namespace, game: object = None) -> Output:
 
 def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
     """``kaptai atlas``: every game on one scale (``--ranking``: the ranking with ties and the verdict)."""
-    from kaptai.atlas import RANKING_COLUMNS, atlas, atlas_figures, ranking, verdict
+    from kaptai.atlas import (INFINITE_COLUMN, RANKING_COLUMNS, atlas, atlas_figures, mark_infinite,
+                              pairwise, ranking, verdict)
 
+    if args.ranking and args.differences:
+        from kaptai.errors import RulesError
+
+        raise RulesError("--ranking and --differences: give one (each prints its own table)")
     df = atlas(games=args.games, hands=args.hands, seed=args.seed, workers=args.workers, skill=not args.no_skill,
                variants=args.variants, progress=args.progress, scheduler=args.scheduler,
                checkpoint=args.checkpoint, strong_hands=args.strong_hands, shared=not args.no_shared_deals,
@@ -52,12 +57,24 @@ def atlas_command(args: argparse.Namespace, game: object = None) -> Output:
     if args.ranking:
         import textwrap
 
-        return Output(ranking(df), "fairness atlas ranking: every game and variant by each unit-free measure, "
-                                   "95% intervals, equal ranks where the intervals overlap", RANKING_COLUMNS,
+        return Output(ranking(df), "fairness atlas ranking: every game and variant by each unit-free "
+                      "measure, 95% intervals, rank 1 + the items clearly better (the interval of the difference "
+                      "excludes 0)", RANKING_COLUMNS,
                       legend=textwrap.fill(verdict(df), 100, break_on_hyphens=False))
-    return Output(df, "fairness atlas: every game on one scale, 95% intervals",
+    if args.differences:
+        return Output(mark_infinite(pairwise(df), ("diff", "ci_low", "ci_high")),
+                      "fairness atlas differences: value(variant_a) − value(variant_b) of each pair of variants of a "
+                      "game, 95% intervals (shared_deals: paired on the same deals)",
+                      ["game", "variant_a", "variant_b", "measure", "level", "relative_to", "diff", "ci_low", "ci_high",
+                       "unit", "shared_deals", "method", INFINITE_COLUMN],
+                      legend=("shared_deals True: the interval is paired (the same deals under both variants); False: "
+                              "the difference of two independent runs (note says why). An infinite figure (skill that "
+                              f"never shows) is named in '{INFINITE_COLUMN}' (JSON writes ∞ as null); a difference "
+                              "involving one has the interval of the two intervals, excluding 0 only where they do "
+                              "not overlap."))
+    return Output(mark_infinite(df), "fairness atlas: every game on one scale, 95% intervals",
                   ["game", "variant", "players", "measure", "seat", "relative_to", "level", "value", "ci_low",
-                   "ci_high", "unit", "method"])
+                   "ci_high", "unit", "method", INFINITE_COLUMN])
 
 
 def atlas_report_command(args: argparse.Namespace, game: object = None) -> Output:
@@ -108,32 +125,27 @@ def design_command(args: argparse.Namespace, game: object = None) -> Output:
 
 
 def _design_game(text: str) -> str:
-    from kaptai.errors import quote_token
-    from kaptai.games import GAMES, game
+    from kaptai.atlas import atlas_refusal
+    from kaptai.games import game
 
-    try:
-        spec = game(text)
-    except Exception:
-        raise ValueError(f"unknown game {quote_token(text)}: expected one of {', '.join(GAMES)}") from None
-    if not spec.atlas:
-        raise ValueError(f"{spec.name} has no atlas feed, so no design search")
-    return spec.name
+    why = atlas_refusal(text)           # names only the games with an atlas feed
+    if why is not None:
+        raise ValueError(why if why.startswith("unknown") else why + ", so no design search")
+    return game(text).name
 
 
 def _games_list(text: str) -> str:
     from kaptai.errors import quote_token
-    from kaptai.games import GAMES, game
+    from kaptai.atlas import atlas_refusal
+    from kaptai.games import game
 
     names = [t.strip() for t in text.split(",")]
     seen: dict[str, str] = {}
     for n in names:
-        try:
-            spec = game(n)
-        except Exception:
-            raise ValueError(f"unknown game {quote_token(n)}: expected some of {', '.join(GAMES)} "
-                             "(comma-separated)") from None
-        if not spec.atlas:
-            raise ValueError(f"{spec.name} has no atlas feed")
+        why = atlas_refusal(n)          # names only the games the atlas accepts
+        if why is not None:
+            raise ValueError(why + (" (comma-separated)" if why.startswith("unknown") else ""))
+        spec = game(n)
         if spec.name in seen:  # by its id: an alias is the same game
             raise ValueError(f"{spec.name} is given twice in {quote_token(text)}"
                              + (f" ({quote_token(seen[spec.name])} and {quote_token(n)})" if seen[spec.name] != n else ""))
@@ -166,8 +178,12 @@ def _tools() -> dict[str, Command]:
             Opt("--plot-dir", "str", default=None, metavar="DIR", check=o._path("--plot-dir"),
                 help="save every atlas figure to DIR (created)"),
             Opt("--ranking", "flag",
-                help="print the ranking of every game and variant by each unit-free measure (ties where the "
-                     "intervals overlap) and the verdict, instead of the full table"),
+                help="print the ranking of every game and variant by each unit-free measure (rank 1 + the "
+                     "items clearly better: the interval of the difference excludes 0) and the verdict, instead of "
+                     "the full table"),
+            Opt("--differences", "flag",
+                help="print the difference of every measure between each two variants of a game, with its 95% "
+                     "interval (paired where they were played on the same deals), instead of the full table"),
             *o.runner(), *o.output(),
         ), help="the fairness atlas: every game on one scale (house edge, seats, skill, swing)",
             example="kaptai atlas --hands 100000 --plot-dir figures", monte_carlo=True),

@@ -421,13 +421,21 @@ def _clip(e: Estimate, lo: float | None = None, hi: float | None = None) -> Esti
 
 
 def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
-                   sitting_out: Sequence[int] = (), roles: Sequence[AtlasRole] = ()) -> list[dict[str, Any]]:
+                   sitting_out: Sequence[int] = (), roles: Sequence[AtlasRole] = (),
+                   pot_cut: float | None = None) -> list[dict[str, Any]]:
     """Every measure of one all-default table (rows ``measure, seat, value, ci_low, ci_high``).
 
     Seats in ``sitting_out`` (a seat that sits the hand out, e.g. Nantong's fourth player)
     get no rows and count in no seat measure nor in the swing.  With ``roles`` (the game's,
     the reference role first) the rows of :func:`role_measures` follow, each with its
     ``relative_to``.
+
+    ``pot_cut`` (:attr:`AtlasFeed.pot_cut`): the house's cut of the stakes of a decided hand in a
+    pot game whose drawn hands are refunded, so ``house_edge_staked`` = the cut x the share of the
+    stakes in decided hands: a sampled figure (``method='monte_carlo'``, never ``'exact'``, even
+    when no drawn hand was sampled), its interval within ``[0, pot_cut]``: where every hand stakes
+    the same, ``pot_cut x (1 - P(drawn))`` with the Clopper--Pearson interval of the drawn rate;
+    else the delta interval, clipped to ``[0, pot_cut]``.
 
     Examples
     --------
@@ -463,7 +471,10 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
     add("exchanged", exchanged)
     add_ratio("house_edge", m.ratio("house", "exchanged", confidence))
     add_ratio("house_edge_common", m.ratio("rake5", "exchanged", confidence))
-    add_ratio("house_edge_staked", m.ratio("house", "staked", confidence))
+    if pot_cut is not None and pot_cut > 0:
+        add("house_edge_staked", _pot_edge(m, float(pot_cut), confidence))
+    else:
+        add_ratio("house_edge_staked", m.ratio("house", "staked", confidence))
     spread: Estimate | None = None
     active = [s for s in range(P) if s not in set(sitting_out)]
     A = len(active)
@@ -501,6 +512,35 @@ def table_measures(moments: Mapping[str, np.ndarray], confidence: float = 0.95,
         rows += role_measures(moments, roles, swing=_clip(sd, lo=0.0), confidence=confidence,
                               sitting_out=sitting_out)
     return rows
+
+
+def _pot_edge(m: Moments, cut: float, confidence: float) -> Estimate:
+    """``house_edge_staked`` of a pot game with a cut ``cut`` of a decided hand's stakes (drawn hands
+    refunded): E[house] / E[staked], a sampled figure whose interval stays within ``[0, cut]``
+    (see :func:`table_measures`)."""
+    est = m.ratio("house", "staked", confidence)
+    v = est[0]
+    if m.n < 1 or not math.isfinite(v):
+        return est
+    if cut < v <= cut * (1.0 + 1e-9):            # the cut itself, up to rounding
+        v = cut
+    i = m.index("staked")
+    k = m.mean("drawn") * m.n
+    same_stake = m.n > 1 and m.cov[i, i] <= 1e-12 * max(m.m[i] ** 2, 1.0)
+    counted = abs(k - round(k)) < 1e-6
+    if counted and (same_stake or m.n == 1) and abs(v - cut * (1.0 - round(k) / m.n)) <= 1e-9 * max(cut, 1e-300):
+        # every hand stakes the same: the share of the stakes in decided hands is 1 - P(drawn)
+        lo_p, hi_p = clopper_pearson_interval(round(k), m.n, confidence)
+        lo, hi = cut * (1.0 - float(hi_p)), cut * (1.0 - float(lo_p))
+        return Estimate(v, min(lo, v), max(hi, v))
+    lo, hi = est[1], est[2]
+    if math.isnan(lo) or math.isnan(hi):
+        return est
+    if hi - lo <= 1e-7 * abs(v) and counted and round(k) == 0:
+        # no drawn hand sampled and no other spread: the stakes of a drawn hand could still dilute the cut
+        hi_p = float(clopper_pearson_interval(0, m.n, confidence)[1])
+        lo = cut * (1.0 - hi_p)
+    return Estimate(v, max(min(lo, v), 0.0), min(max(hi, v), cut))
 
 
 def share_of(num: Estimate | tuple, den: Estimate | tuple) -> Estimate:
@@ -1136,6 +1176,12 @@ class AtlasFeed:
         A cap on the hands of that seat table (the adaptive bidders are slow).
     adaptive_chunk_hands : int, optional
         Hands per chunk of the seat table (default ``chunk_hands``).
+    pot_cut : callable, optional
+        ``pot_cut(variant) -> float or None``: in a pot game whose drawn hands are refunded (their
+        antes staked, nothing taken), the house's cut of the stakes of a decided hand; then
+        ``house_edge_staked`` = cut x the share of the stakes in decided hands, a sampled figure
+        whose interval stays within ``[0, cut]`` (:func:`table_measures`).  None: the house's take
+        per stake is the plain ratio of means.
     """
 
     game: str
@@ -1162,6 +1208,7 @@ class AtlasFeed:
     adaptive_bidding: str | None = None
     adaptive_hands: int | None = None
     adaptive_chunk_hands: int | None = None
+    pot_cut: Callable[[AtlasVariant], float | None] | None = None
 
     def __post_init__(self) -> None:
         if self.roles and self.roles[0].name != self.reference_seat:
@@ -1279,12 +1326,19 @@ def split_joint(joint: Mapping[str, np.ndarray], sizes: Sequence[Sequence[tuple[
     return out
 
 
+#: Measures whose interval is not the delta method's (:func:`table_measures` with a pot cut): their paired
+#: difference is taken from the two intervals (:func:`independent_difference`), not the joint moments.
+_NOT_DELTA = ("house_edge_staked",)
+
+
 def _values(moments: Mapping[str, np.ndarray], sitting_out: Sequence[int], roles: Sequence[AtlasRole],
-            ) -> dict[tuple[str, str | None], tuple[float, str]]:
-    out: dict[tuple[str, str | None], tuple[float, str]] = {}
-    for r in table_measures(moments, 0.95, sitting_out=sitting_out, roles=roles):
+            pot_cut: float | None = None, confidence: float = 0.95,
+            ) -> dict[tuple[str, str | None], tuple[float, str, float, float]]:
+    out: dict[tuple[str, str | None], tuple[float, str, float, float]] = {}
+    for r in table_measures(moments, confidence, sitting_out=sitting_out, roles=roles, pot_cut=pot_cut):
         if r["seat"] is None:
-            out[(r["measure"], r.get("relative_to"))] = (float(r["value"]), r.get("method", "monte_carlo"))
+            out[(r["measure"], r.get("relative_to"))] = (float(r["value"]), r.get("method", "monte_carlo"),
+                                                         float(r["ci_low"]), float(r["ci_high"]))
     return out
 
 
@@ -1294,6 +1348,7 @@ def paired_differences(
     roles: Sequence[AtlasRole] = (),
     sitting_out: Sequence[Sequence[int]] | None = None,
     confidence: float = 0.95,
+    pot_cuts: Sequence[float | None] | None = None,
 ) -> list[dict[str, Any]]:
     """Every measure without a seat of :func:`table_measures`, differenced between each pair of the
     variants of one deal group, with its paired interval.
@@ -1305,6 +1360,10 @@ def paired_differences(
     ``g`` the gradient of ``f_a - f_b`` over the joint means, taken numerically (central
     differences, a step of 1e-5 of each feature's SD).  A measure exact in both variants and
     equal (a rotating role's luck after a rotation) gives ``(0, 0, 0)``, ``method='exact'``.
+    ``pot_cuts``: each variant's :attr:`AtlasFeed.pot_cut`; the house's take per stake of a
+    variant with a cut has an interval that is not the delta method's (:func:`table_measures`),
+    so its difference is that of the two intervals (:func:`independent_difference`,
+    ``method='independent'``).
 
     Returns
     -------
@@ -1338,16 +1397,17 @@ def paired_differences(
     z2 = np.asarray(joint["z2"], dtype=np.float64)
     K = len(sizes)
     sitting = [tuple(x) for x in (sitting_out or [()] * K)]
+    cuts = list(pot_cuts) if pot_cuts is not None else [None] * K
     m, cov = _mean_cov(n, z1, z2)
     starts = np.cumsum([0] + [sum(s for _, s in part) for part in sizes])
     if starts[-1] != z1.size:
         raise RulesError(f"paired_differences: the blocks cover {starts[-1]} columns of {z1.size}")
     z = z_value(confidence)
-    base: list[dict[tuple[str, str | None], tuple[float, str]]] = []
+    base: list[dict[tuple[str, str | None], tuple[float, str, float, float]]] = []
     grads: list[dict[tuple[str, str | None], np.ndarray]] = []
     for k in range(K):
         mom = split_joint(joint, sizes, k)
-        vals = _values(mom, sitting[k], roles)
+        vals = _values(mom, sitting[k], roles, cuts[k], confidence)
         base.append(vals)
         g = {key: np.zeros(z1.size) for key in vals}
         if n > 1:
@@ -1361,7 +1421,7 @@ def paired_differences(
                     zz = z1.copy()
                     zz[i] += sign * h * n
                     got.append(_values(split_joint({"n": joint["n"], "z1": zz, "z2": z2}, sizes, k), sitting[k],
-                                       roles))
+                                       roles, cuts[k], confidence))
                 for key in vals:
                     if key in got[0] and key in got[1]:
                         g[key][i] = (got[0][key][0] - got[1][key][0]) / (2 * h)
@@ -1372,11 +1432,14 @@ def paired_differences(
             for key in base[a]:
                 if key not in base[b]:
                     continue
-                (va, ma), (vb, mb) = base[a][key], base[b][key]
+                (va, ma, la, ha), (vb, mb, lb, hb) = base[a][key], base[b][key]
                 diff = va - vb
                 if ma == mb == "exact":
                     lo = hi = diff
                     method = "exact"
+                elif key[0] in _NOT_DELTA and (cuts[a] or cuts[b]):
+                    diff, lo, hi = independent_difference((va, la, ha), (vb, lb, hb))
+                    method = "independent"
                 elif n > 1 and math.isfinite(diff):
                     g = grads[a][key] - grads[b][key]
                     if not np.isfinite(g).all():
@@ -1397,21 +1460,36 @@ def independent_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
     """``a - b`` of two independent estimates ``(value, ci_low, ci_high)``, with the interval of the
     difference from their own intervals (MOVER, the method of variance estimates recovery:
     ``d - sqrt((v_a - lo_a)**2 + (hi_b - v_b)**2)``, ``d + sqrt((hi_a - v_a)**2 + (v_b - lo_b)**2)``;
-    for symmetric normal intervals it is the usual ``z sqrt(se_a**2 + se_b**2)``).  An infinite
-    end gives an infinite end.
+    for symmetric normal intervals it is the usual ``z sqrt(se_a**2 + se_b**2)``).
+
+    Where a value or an interval end is infinite (skill that never shows, or may never show) the
+    difference has no normal interval: its interval is that of the two intervals themselves,
+    ``[lo_a - hi_b, hi_a - lo_b]`` (an end of ``inf - inf`` open: ``-inf`` below, ``+inf`` above), so
+    it excludes 0 only where the two intervals do not overlap (the rule of :func:`kaptai.atlas.ranking`
+    for infinite values); the value is ``a - b``, NaN for ``inf - inf``.
 
     >>> from kaptai.core.atlas import independent_difference
     >>> tuple(round(x, 4) for x in independent_difference((1.0, 0.7, 1.3), (0.5, 0.1, 0.9)))
     (0.5, 0.0, 1.0)
+    >>> tuple(independent_difference((math.inf, 165.0, math.inf), (10874.0, 111.0, math.inf)))   # overlapping
+    (inf, -inf, inf)
+    >>> tuple(independent_difference((1699.0, 78.0, math.inf), (math.inf, 165.0, math.inf)))
+    (-inf, -inf, inf)
+    >>> tuple(independent_difference((math.inf, 900.0, math.inf), (50.0, 40.0, 60.0)))      # apart
+    (inf, 840.0, inf)
     """
     va, la, ha = (float(x) for x in a)
     vb, lb, hb = (float(x) for x in b)
-    d = va - vb
+    with np.errstate(invalid="ignore"):
+        d = va - vb if not (math.isinf(va) and math.isinf(vb) and va == vb) else math.nan
+    if any(math.isinf(x) for x in (va, la, ha, vb, lb, hb)):
+        if any(math.isnan(x) for x in (la, ha, lb, hb)):
+            return Estimate(d, math.nan, math.nan)
+        lo = la - hb if not (math.isinf(la) and math.isinf(hb) and la == hb) else -math.inf
+        hi = ha - lb if not (math.isinf(ha) and math.isinf(lb) and ha == lb) else math.inf
+        return Estimate(d, lo, hi)
     if not (math.isfinite(va) and math.isfinite(vb)):
-        if va == vb and math.isinf(va):
-            return Estimate(math.nan, math.nan, math.nan)
-        return Estimate(d, math.nan, math.nan) if math.isnan(d) else Estimate(d, d if math.isinf(d) else math.nan,
-                                                                              d if math.isinf(d) else math.nan)
+        return Estimate(d, math.nan, math.nan)
     with np.errstate(invalid="ignore"):
         lo = d - math.sqrt((va - la) ** 2 + (hb - vb) ** 2) if not (math.isnan(la) or math.isnan(hb)) else math.nan
         hi = d + math.sqrt((ha - va) ** 2 + (vb - lb) ** 2) if not (math.isnan(ha) or math.isnan(lb)) else math.nan

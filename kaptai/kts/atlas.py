@@ -322,8 +322,22 @@ ROLES: tuple[AtlasRole, ...] = (
               "dealer"),
 )
 
+def pot_cut(variant: AtlasVariant) -> float | None:
+    """The house's cut of a decided hand's pot (:attr:`kaptai.core.atlas.AtlasFeed.pot_cut`) in the pot
+    game, whose drawn hands are refunded: the house's take per ante staked is the cut x P(decided),
+    at most the cut; None under advanced scoring (the cut there is a share of what the losers pay,
+    the same share of the staked money in every hand).
+
+    >>> [pot_cut(v) for v in VARIANTS]
+    [0.05, None, 0.05]
+    """
+    rules = _config(variant).rules
+    return float(rules.house_cut) if rules.settlement == "pot" else None
+
+
 FEED = AtlasFeed(
     game=_GAME,
+    pot_cut=pot_cut,
     variants=VARIANTS,
     reference_seat="dealer",
     roles=ROLES,

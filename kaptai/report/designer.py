@@ -211,6 +211,22 @@ def _row(df: pd.DataFrame, game: str, variant: str, measure: str, level: str | N
     return None if sub.empty else sub.iloc[0]
 
 
+def _same_table(df: pd.DataFrame, row: pd.Series | None, measure: str) -> pd.Series | None:
+    """The row of ``measure`` (no seat) from the same table as ``row``: the same game, variant, level
+    and bidders (a role's luck measured on the adaptive seat table is read with that table's swing,
+    not the default table's); None where that table has no such row."""
+    if row is None:
+        return None
+    sub = df[(df.game == row.game) & (df.variant == row.variant) & (df.measure == measure) & df.seat.isna()]
+    lev = row.get("level")
+    sub = sub[sub.level.isna()] if lev is None or (isinstance(lev, float) and math.isnan(lev)) else sub[sub.level == lev]
+    if "bidders" in sub.columns:
+        bid = row.get("bidders")
+        none = bid is None or (isinstance(bid, float) and math.isnan(bid))
+        sub = sub[sub.bidders.isna()] if none else sub[sub.bidders.astype(object) == bid]
+    return None if sub.empty else sub.iloc[0]
+
+
 def _pair_policies(df: pd.DataFrame, game: str, variant: str | None, level: str) -> str:
     """`` (search − greedy)``: the policies of a skill pair (the variant's, or every variant's when
     they differ and ``variant`` is None); '' when the table does not name them."""
@@ -406,6 +422,9 @@ def recommendations(df: pd.DataFrame, differences: pd.DataFrame | None = None) -
             else:
                 sub = _pick(sub, m)
                 who = "the whole table"
+            candidates = len(sub)
+            # a variant whose skill never shows (an infinite estimate) is not recommended, but it stays among the
+            # others: its difference to the pick decides how sure the pick is (:func:`_sure`)
             sub = sub[np.isfinite(sub.value.to_numpy(float))] if m == "hands_until_skill_shows" else sub
             if sub.empty:
                 continue
@@ -415,8 +434,11 @@ def recommendations(df: pd.DataFrame, differences: pd.DataFrame | None = None) -
             d = diffs[(diffs.game == game) & (diffs.measure == m)]
             if level is not None:
                 d = d[d.level == level]
-            if len(order) == 1:
+            if candidates == 1:
                 sure, nxt, dtext = "only one variant has this measure", "", ""
+            elif len(order) == 1:
+                sure, _ = _sure(d, best.variant, lower)
+                nxt, dtext = "", ""
             elif (order.value.nunique() == 1 and (order.ci_low == order.value).all()
                   and (order.ci_high == order.value).all()):
                 sure, nxt, dtext = "every variant has the same value (exactly): no choice to make", "", ""
@@ -563,6 +585,10 @@ def luck_hands_table(df: pd.DataFrame, share: float = LUCK_SHARE) -> pd.DataFram
             after = _row(df, game, variant, "role_luck_after_rotation", role=name)
             if luck is None or after is None:
                 continue
+            # the swing of the table the role's rows come from (the adaptive seat table's, where they do)
+            sw = _same_table(df, after, "swing")
+            if sw is None:
+                continue
             e, lo, hi = _role_evs(df, game, variant, name, P)
             n = seat_luck_hands(e, float(sw.value), assigned, share, float(after.value))
             if assigned == "rotation":
@@ -634,10 +660,14 @@ def money_table(df: pd.DataFrame, game: str, stake: float = 1.0) -> pd.DataFrame
             name = role["name"]
             after = _row(df, game, variant, "role_luck_after_rotation", role=name)
             spread = _row(df, game, variant, "role_spread", role=name)
-            if after is not None and sw is not None:
-                k = float(sw.value) * math.sqrt(n)
+            # the swing of the table the role's rows come from: the adaptive seat table's where the role's
+            # luck is measured there, not the default table's
+            sw_role = _same_table(df, after, "swing")
+            if after is not None and sw_role is not None:
+                k = float(sw_role.value) * math.sqrt(n)
                 add("seat luck over the session: SD of a player's expected total from where the role fell",
-                    f"role: the {name} ({role['assigned']})" + (" — the role that varies" if name == principal else ""),
+                    f"role: the {name} ({role['assigned']})" + (" — the role that varies" if name == principal else "")
+                    + (f"; the {_level_text(after.level)} table's luck and swing" if _level_text(after.level) else ""),
                     after.value * k, after.ci_low * k, after.ci_high * k, 1.0, per_hand=False)
             if spread is not None:
                 add("best place relative to the role over the worst, if kept every hand",
@@ -1247,7 +1277,11 @@ def _sweep_table(sweep: pd.DataFrame, game: str) -> pd.DataFrame:
                 q = q[q.relative_to == principal]
             who = (f"role: the {principal}" if m.startswith("role_") else "pair: default - random"
                    if m.startswith(("value_of", "hands")) else "the house")
-            row[f"{_title(m)} ({who}; {_unit_label(m).replace(' (log scale)', '')})"] = _est(q.iloc[0]) if len(q) else ""
+            # a sampled figure carries its interval; one the rules fix (method 'exact') says so
+            cell = _est(q.iloc[0]) if len(q) else ""
+            if len(q) and str(q.iloc[0].get("method", "")) == "exact":
+                cell += " (exact)"
+            row[f"{_title(m)} ({who}; {_unit_label(m).replace(' (log scale)', '')})"] = cell
         rows.append(row)
     return pd.DataFrame(rows)
 
