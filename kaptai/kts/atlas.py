@@ -364,7 +364,9 @@ FEED = AtlasFeed(
     length_unit="turns (turn 1 = the first hand's opening turn; the turn the hand ended in)",
     notes=(
         "Seat 0 is the dealer; the first hand (先手, by the dice) is the second role; every hand is independent and settled on its own (drawn hands refunded, "
-        "no dealer streak). Staked = the antes paid into the pot, one per player every hand, drawn "
+        "no dealer streak: the advanced preset's 連莊, dealer_keeps_on_win, is not played, so under advanced a "
+        "full rotation of the deal cancels the dealer's advantage here, which it does not where a winning "
+        "dealer keeps the deal; kaptai play plays it). Staked = the antes paid into the pot, one per player every hand, drawn "
         "hands included (so the pot's 5% cut is a house edge of 5% x P(decided)); under advanced "
         "scoring staked = what the losers pay the winner, (players - 1) x score. Length = the turn "
         "in which the hand ended; natural = the first hand's dealt tiles already win."
