@@ -79,6 +79,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -95,7 +96,7 @@ from kaptai._version import __version__
 from kaptai.core.atlas import AtlasFeed, AtlasVariant
 from kaptai.core.options import as_tuple as _as_tuple
 from kaptai.core.options import check_count, check_seed
-from kaptai.core.runner import Job, LazyTasks, plan_chunks, run_jobs
+from kaptai.core.runner import Chunk, Job, LazyTasks, plan_chunks, run_jobs
 from kaptai.core.stats import z_value
 from kaptai.errors import RulesError, UsageError, first_repeat, quote_token
 
@@ -227,11 +228,94 @@ def _label(game: LeagueGame, rules: Any) -> str:
     return str(rules.name) + (" + " + ", ".join(changed) if changed else "")
 
 
-def _deal_seed(entropy: int, game: str, rules: Mapping[str, Any], players: int, part: int) -> int:
-    """Seed of the deals of one table (not of its policies, nor of run order)."""
+#: How the league seeds and lays out its deals (in its checkpoint manifest): 2 since deal ``i``'s seed
+#: is a function of the seed, the table and ``i`` alone (before, of the chunk and the part of the
+#: table a capped policy cut, so the deals changed with the policies played); a checkpoint of the
+#: older layout is refused, not merged.
+DEAL_LAYOUT = 2
+
+
+def _table_seed(entropy: int, game: str, rules: Mapping[str, Any], players: int) -> np.random.SeedSequence:
+    """The seed of one table's deals (not of its policies, nor of run order): deal ``i`` is its
+    child ``(0, i)`` (:func:`deal_seeds`)."""
     key = zlib.crc32(json.dumps({"game": game, "rules": rules}, sort_keys=True, default=str).encode())
-    ss = np.random.SeedSequence([entropy & (2**128 - 1), key], spawn_key=(players, 0xDEA1, part))
-    return int.from_bytes(ss.generate_state(4, np.uint32).tobytes(), "little")
+    return np.random.SeedSequence([entropy & (2**128 - 1), key], spawn_key=(players, 0xDEA1))
+
+
+def deal_grid(feed: AtlasFeed, players: int) -> int:
+    """Deals per chunk of a table's deal grid: a multiple of ``players`` fixed by the feed and the
+    player count alone (never by the policies played, their caps or the workers).  Chunk ``k`` of
+    the grid holds deals ``k G .. (k + 1) G - 1``; the feeds whose engine reads one stream per
+    chunk (Big Two's redeal decks and policy draws) read it per grid chunk, so deal ``i`` and
+    every arrangement's play of it are the same whatever else the league plays.  Sized so that
+    one arrangement of the slowest policy (the feed's strong one) makes a chunk of about its
+    chunk size; the faster arrangements share a chunk's deals, as many a task as fit theirs.
+
+    >>> from kaptai.nineten.atlas import FEED
+    >>> deal_grid(FEED, 4), deal_grid(FEED, 3)
+    (500, 498)
+    """
+    fast = int(feed.chunk_hands)
+    slow = int(feed.strong_chunk_hands or fast)
+    return players * max(1, min(fast, slow) // players)
+
+
+@dataclass(frozen=True)
+class DealChunk(Chunk):
+    """A piece of a league table's deals: deals ``start .. start + size - 1`` of the table, in
+    chunk ``index`` of its :func:`deal_grid`.  ``deals`` is the table's seed (deal ``i`` is its
+    child ``(0, i)``); ``span`` is the piece's nominal length (what :func:`chunk_decks` draws, so
+    a piece cut short by a cap reads the same decks as the whole piece); ``seed`` is the piece's
+    own stream (child ``(3, start)`` of ``deals``)."""
+
+    deals: np.random.SeedSequence
+    span: int
+
+
+class _Pieces(Sequence):
+    """The pieces of deals ``0 .. cap - 1`` of a table: each grid chunk of ``grid`` deals cut in
+    pieces of ``piece`` deals (built when read: flat memory for any run)."""
+
+    def __init__(self, deals: np.random.SeedSequence, grid: int, piece: int, cap: int):
+        self.deals, self.grid, self.piece, self.cap = deals, int(grid), int(piece), int(cap)
+        self.per = -(-self.grid // self.piece)
+        full, rest = divmod(self.cap, self.grid)
+        self.n = full * self.per + -(-rest // self.piece)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.n))]
+        i = int(index) + (self.n if int(index) < 0 else 0)
+        if not 0 <= i < self.n:
+            raise IndexError(f"piece {index} of {self.n}")
+        k, j = divmod(i, self.per)
+        lo = k * self.grid + j * self.piece
+        end = min(lo + self.piece, (k + 1) * self.grid)
+        return DealChunk(k, lo, min(end, self.cap) - lo, child_seed(self.deals, 3, lo), self.deals, end - lo)
+
+    def __iter__(self):
+        return (self[i] for i in range(self.n))
+
+
+class _PieceSizes(Sequence):
+    """The hands of each task: a piece's deals times the arrangements played on it."""
+
+    def __init__(self, pieces: _Pieces, arrangements: int):
+        self.pieces, self.arrangements = pieces, int(arrangements)
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return int(self.pieces[index].size) * self.arrangements
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
 
 
 @dataclass
@@ -246,42 +330,81 @@ class _Plan:
     chunk_hands: dict[str, int]
 
 
+def _refuse_old_layout(checkpoint: Any, kind: str) -> None:
+    """A checkpoint a league of the older deal layout wrote is refused, saying so (not merged,
+    not reported as a list of differing parameters)."""
+    if checkpoint is None:
+        return
+    from kaptai.core.runner import CheckpointError, read_manifest
+
+    manifest = read_manifest(checkpoint)
+    if manifest is None:
+        return
+    fp = manifest["fingerprint"]
+    if fp.get("kind") == kind and fp.get("deal_layout") != DEAL_LAYOUT:
+        raise CheckpointError(
+            f"checkpoint {os.fspath(checkpoint)} was written by an older kaptai league, whose deals were seeded "
+            f"per chunk (deal layout {fp.get('deal_layout', 1)}; this kaptai seeds deal i from the seed, the table "
+            f"and i alone, layout {DEAL_LAYOUT}): its chunks cannot be resumed. Use another directory (or rerun "
+            "the old version to finish it).")
+
+
 def _play(game: LeagueGame, plans: Sequence[_Plan], entropy: int, rules_dict: Mapping[str, Any], *, kind: str,
           hands: int, workers: int, executor, scheduler, checkpoint, progress, desc: str) -> list[np.ndarray]:
     """Play every table's deals under its arrangements; per table the ``(deals, A, 2P)`` array (NaN
-    where a capped policy's arrangement was not played)."""
+    where a capped policy's arrangement was not played).
+
+    Deal ``i`` of a table is seeded from ``(seed, game, rules, players, i)`` alone
+    (:func:`deal_seeds` of a :class:`DealChunk`), and laid out on the table's fixed
+    :func:`deal_grid`: an arrangement plays the first ``cap`` deals of that one sequence (every
+    deal when not capped), in pieces of the grid (smaller for an arrangement whose slowest
+    policy asks for smaller chunks), with as many arrangements a task as fit the chunk sizes.
+    So the deals, and each arrangement's play of them, do not depend on the other policies, the
+    caps, the workers or a resumed checkpoint."""
     feed = game.feed
     assert feed.deal_rows is not None  # LeagueGame.of refuses a feed without it
+    _refuse_old_layout(checkpoint, kind)
     jobs, where = [], []
     for t, pl in enumerate(plans):
-        A = len(pl.arrangements)
-        cap_of = [min([pl.caps.get(p, pl.deals) for p in arr] + [pl.deals]) for arr in pl.arrangements]
-        bounds = sorted({0, pl.deals, *cap_of})
-        for part, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
-            idx = [a for a in range(A) if cap_of[a] >= hi]
-            if not idx:  # deals past every arrangement's cap (a cross-play of capped rows): not played
-                continue
-            arrs = tuple(pl.arrangements[a] for a in idx)
-            # deals per chunk: each arrangement costs 1 / its slowest policy's chunk size per hand
-            cost = sum(max(1.0 / pl.chunk_hands.get(p, feed.chunk_hands) for p in arr) for arr in arrs)
-            size = max(1, int(1.0 / cost)) if cost > 0 else feed.chunk_hands
-            s = _deal_seed(entropy, game.name, rules_dict, pl.P, part)
-            plan = plan_chunks(hi - lo, size, s)
-            fp = {"kind": kind, "game": game.name, "players": pl.P, "deals": [lo, hi], "seed": s,
-                  "chunk_deals": size, "arrangements": [list(a) for a in arrs]}
-            if feed.players_version is not None:  # a deal_rows that changed what it plays
-                fp["deal_rows_version"] = feed.players_version
-            jobs.append(Job(_deal_chunk, LazyTasks(_Make(feed.deal_rows, pl.variant, arrs), plan), merge=_concat,
-                            fingerprint=fp, sizes=[c.size * len(arrs) for c in plan]))
-            where.append((t, lo, hi, idx))
+        G = deal_grid(feed, pl.P)
+        deals_ss = _table_seed(entropy, game.name, rules_dict, pl.P)
+        groups: dict[tuple[int, int], list[int]] = {}
+        speed: list[int] = []
+        for a, arr in enumerate(pl.arrangements):
+            cap = min([pl.caps.get(p, pl.deals) for p in arr] + [pl.deals])
+            c = max(1, min(pl.chunk_hands.get(p, feed.chunk_hands) for p in arr))  # hands a chunk, slowest policy
+            speed.append(c)
+            piece = G if c >= G else max(pl.P, c // pl.P * pl.P)
+            groups.setdefault((piece, cap), []).append(a)
+        for (piece, cap), members in groups.items():
+            batches: list[list[int]] = []
+            load = math.inf
+            for a in members:  # as many arrangements a task as fit one chunk's hands
+                cost = piece / speed[a]
+                if batches and load + cost <= 1.0:
+                    batches[-1].append(a)
+                    load += cost
+                else:
+                    batches.append([a])
+                    load = cost
+            pieces = _Pieces(deals_ss, G, piece, cap)
+            for idx in batches:
+                arrs = tuple(pl.arrangements[a] for a in idx)
+                fp = {"kind": kind, "game": game.name, "players": pl.P, "deals": cap, "grid": G, "piece": piece,
+                      "arrangements": [list(a) for a in arrs]}
+                if feed.players_version is not None:  # a deal_rows that changed what it plays
+                    fp["deal_rows_version"] = feed.players_version
+                jobs.append(Job(_deal_chunk, LazyTasks(_Make(feed.deal_rows, pl.variant, arrs), pieces),
+                                merge=_concat, fingerprint=fp, sizes=_PieceSizes(pieces, len(arrs))))
+                where.append((t, cap, idx))
     fingerprint = {"kind": kind, "version": __version__, "game": game.name, "rules": rules_dict, "seed": entropy,
-                   "hands": hands}
+                   "hands": hands, "deal_layout": DEAL_LAYOUT}
     results = run_jobs(jobs, workers=workers, executor=executor, scheduler=scheduler, checkpoint=checkpoint,
                        fingerprint=fingerprint, progress=progress, desc=desc)
     out = [np.full((pl.deals, len(pl.arrangements), 2 * pl.P), np.nan) for pl in plans]
-    for (t, lo, hi, idx), res in zip(where, results):
-        if hi > lo:
-            out[t][lo:hi, idx, :] = np.asarray(res["y"])
+    for (t, cap, idx), res in zip(where, results):
+        if cap > 0:
+            out[t][:cap, idx, :] = np.asarray(res["y"])
     return out
 
 
@@ -304,8 +427,13 @@ def _mean_var(v: np.ndarray) -> tuple[float, float, int]:
 
 
 def _interval(v: float, var: float, z: float, lo: float = -math.inf, hi: float = math.inf) -> tuple[float, float]:
+    """The normal interval ``v -+ z sqrt(var)`` clipped to ``[lo, hi]`` and always holding ``v``
+    (a value one rounding step past its clip -- the seat average of a mean of thirds -- widens its
+    interval to itself, never the other way round); NaN ends where there is no variance."""
     half = z * math.sqrt(var) if math.isfinite(var) else math.nan
-    return max(v - half, lo), min(v + half, hi)
+    if not math.isfinite(half) or not math.isfinite(v):
+        return math.nan, math.nan
+    return min(max(v - half, lo), v), max(min(v + half, hi), v)
 
 
 def _paired(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
@@ -955,6 +1083,11 @@ def scope_args(args: Any, cross: bool) -> tuple[str, ...] | None:
     for flag in ("challenger_seats", "challenger"):
         if getattr(args, flag, None) is not None and not cross:
             raise UsageError(f"--{flag.replace('_', '-')} chooses the rows of a cross-play: give it with --cross")
+    if getattr(args, "percent", False) and (cross or getattr(args, "diff", False)):
+        table = "cross-play (--cross)" if cross else "pairwise (--diff)"
+        raise UsageError(f"--percent shows probabilities as percentages, and the {table} table has none (its values "
+                         "are differences per hand in the game's unit): give it without --percent, or --percent "
+                         "without " + ("--cross" if cross else "--diff"))
     see = f" (see kaptai {getattr(args, 'command', None) or 'league'} {getattr(args, 'game', None) or ''}".rstrip() \
         + " --help)"
     held = getattr(args, "challenger_seats", None)
@@ -1025,6 +1158,9 @@ CROSS_TEXT_LEGEND = (
 )
 #: What every text table's ``±`` is.
 INTERVAL_LEGEND = "±: half the width of the 95% interval ([low, high] where the interval is not symmetric)"
+#: The legend line of a table with a value that has no interval (one deal: no variance).
+NO_INTERVAL_LEGEND = ("±n/a: no interval (a value from a single deal has no variance to estimate): an estimate, not "
+                      "an exact value")
 
 
 def text_view(df: pd.DataFrame, kind: str) -> tuple[pd.DataFrame, list[str]]:
@@ -1033,7 +1169,14 @@ def text_view(df: pd.DataFrame, kind: str) -> tuple[pd.DataFrame, list[str]]:
     one cell (:func:`kaptai.core.output.interval_cell`), short column names, ``rules`` and
     ``players`` only where they vary, ``unit`` where the money units do.  ``kind``: ``'league'``,
     ``'diff'`` or ``'cross'``.  Returns the view (its header wrapped too) and its columns."""
-    from kaptai.core.output import HANDS_TEXT_ATTR, TEXT_WIDTH_ATTR, interval_cell, league_hands_text, sig3
+    from kaptai.core.output import (
+        HANDS_TEXT_ATTR,
+        PERCENT_CELLS_ATTR,
+        TEXT_WIDTH_ATTR,
+        interval_cell,
+        league_hands_text,
+        sig3,
+    )
 
     def cells(v: str, lo: str, hi: str) -> list[str]:
         return [interval_cell(a, b, c) for a, b, c in zip(df[v], df[lo], df[hi])]
@@ -1060,6 +1203,11 @@ def text_view(df: pd.DataFrame, kind: str) -> tuple[pd.DataFrame, list[str]]:
             out["unit"] = [str(u) if m else "" for u, m in zip(df["unit"], money)]
     view = pd.DataFrame(out)
     view.attrs = {**df.attrs, TEXT_WIDTH_ATTR: text_width()}
+    if kind == "league" and "unit" in df.columns:  # --percent: the probabilities (win) as percentages
+        prob = df["unit"].astype(str) == "probability"
+        view.attrs[PERCENT_CELLS_ATTR] = {"value": [
+            interval_cell(a, b, c, percent=bool(p)) if p else t
+            for a, b, c, p, t in zip(df["value"], df["ci_low"], df["ci_high"], prob, out["value"])]}
     hands_text = league_hands_text(df)
     if hands_text:
         view.attrs[HANDS_TEXT_ATTR] = hands_text
@@ -1106,7 +1254,10 @@ def league_output(df: pd.DataFrame, kind: str, cols: Sequence[str], *, text: boo
         plain = "\n".join(legend)
     if text:
         view, shown = text_view(df, kind)
-        return Output(view, title, shown, legend=wrap_legend([*legend, INTERVAL_LEGEND]))
+        notes = [INTERVAL_LEGEND]
+        if any("±n/a" in str(x) for c in view.columns for x in view[c]):
+            notes.append(NO_INTERVAL_LEGEND)
+        return Output(view, title, shown, legend=wrap_legend([*legend, *notes]))
     return Output(df, title, list(cols), legend=plain)
 
 
@@ -1137,10 +1288,13 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
 
     g = _game_of(game)
     options = dict(getattr(args, "option", None) or [])
-    if "players" in options:
-        raise RulesError("-o players=... does not apply to a league: give the player counts with --players")
-    rules = g.resolve_rules(getattr(args, "rules", None), **options)
     players = getattr(args, "players", None)
+    if "players" in options:  # the same table size twice passes, as elsewhere; the sizes are --players
+        n = options.pop("players")
+        if not players or [int(x) for x in players] != [int(n)]:
+            raise RulesError(f"-o players={n} does not match --players {','.join(map(str, players or []))}: a "
+                             "league's table sizes are --players (one or several); give them there")
+    rules = g.resolve_rules(getattr(args, "rules", None), **options)
     cross, diff, plot = getattr(args, "cross", False), getattr(args, "diff", False), getattr(args, "plot", None)
     if cross and diff:
         raise RulesError("--cross and --diff are two different tables: give one of them")
@@ -1192,35 +1346,56 @@ def child_seed(ss: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
 
 
 def deal_seeds(chunk: Any) -> list[np.random.SeedSequence]:
-    """One :class:`numpy.random.SeedSequence` per deal of a chunk (child ``(0, i)`` of the chunk's
-    seed, which is not spawned from): a feed whose engine draws the whole deal before any policy
-    acts plays deal ``i`` on ``PCG64`` of it, the same cards in every arrangement.
+    """One :class:`numpy.random.SeedSequence` per deal of a chunk: for a league's
+    :class:`DealChunk`, deal ``i`` of the table is child ``(0, i)`` of the table's seed (a
+    function of the league's seed, the table and ``i`` alone: the same deal whatever the
+    chunk); for any other chunk, child ``(0, j)`` of the chunk's seed for its ``j``-th deal
+    (not spawned from).  A feed whose engine draws the whole deal before any policy acts plays
+    each deal on ``PCG64`` of its seed, the same cards in every arrangement.
 
     >>> from kaptai.core.runner import plan_chunks
     >>> c = plan_chunks(3, 3, 5)[0]
     >>> [s.spawn_key[-2:] for s in deal_seeds(c)] == [(0, 0), (0, 1), (0, 2)], deal_seeds(c)[1].entropy == 5
     (True, True)
+    >>> t = np.random.SeedSequence(5)
+    >>> [s.spawn_key for s in deal_seeds(DealChunk(0, 7, 2, child_seed(t, 3, 7), t, 4))]
+    [(0, 7), (0, 8)]
     """
+    if isinstance(chunk, DealChunk):
+        return [child_seed(chunk.deals, 0, int(chunk.start) + i) for i in range(int(chunk.size))]
     return [child_seed(chunk.seed, 0, i) for i in range(int(chunk.size))]
 
 
 def policy_stream(chunk: Any) -> np.random.BitGenerator:
-    """A fresh ``PCG64`` for the policies' own draws in one arrangement of a chunk (child ``(1,)``:
-    the same for every arrangement, never the deals' stream)."""
+    """A fresh ``PCG64`` for the policies' own draws in one arrangement of a chunk (child ``(1,)``
+    of the chunk's seed; of a league's :class:`DealChunk`, child ``(1, start)`` of the table's
+    seed, so a piece's stream depends on where it starts alone): the same for every
+    arrangement, never the deals' stream."""
+    if isinstance(chunk, DealChunk):
+        return np.random.PCG64(child_seed(chunk.deals, 1, int(chunk.start)))
     return np.random.PCG64(child_seed(chunk.seed, 1))
 
 
 def chunk_decks(chunk: Any, cards: int, extra: int = 0) -> np.ndarray:
-    """``(chunk.size + extra, cards)`` decks: deck ``i < chunk.size`` a uniform permutation drawn
-    from :func:`deal_seeds` ``[i]``, the ``extra`` ones (redeals) from the chunk's child ``(2,)``.
+    """Decks for a chunk's deals, then ``extra`` spares (redeals): deck ``i`` a uniform permutation
+    drawn from :func:`deal_seeds` ``[i]``, the spares from the chunk's child ``(2,)``.  Of a
+    league's :class:`DealChunk`, the decks of its whole ``span`` (a piece cut short by a cap
+    reads the same decks, spares after them, as the whole piece), the spares from child
+    ``(2, start)`` of the table's seed: ``(span + extra, cards)``; else ``(chunk.size + extra, cards)``.
 
     >>> from kaptai.core.runner import plan_chunks
     >>> d = chunk_decks(plan_chunks(4, 4, 1)[0], 52, extra=2)
     >>> d.shape, sorted(d[5].tolist()) == list(range(52))
     ((6, 52), True)
     """
-    rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(chunk)]
+    if isinstance(chunk, DealChunk):
+        whole = dataclasses.replace(chunk, size=int(chunk.span))
+        rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(whole)]
+        spare = child_seed(chunk.deals, 2, int(chunk.start))
+    else:
+        rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(chunk)]
+        spare = child_seed(chunk.seed, 2)
     if extra:
-        rng = np.random.Generator(np.random.PCG64(child_seed(chunk.seed, 2)))
+        rng = np.random.Generator(np.random.PCG64(spare))
         rows.extend(rng.permutation(cards) for _ in range(extra))
     return np.array(rows, dtype=np.int64).reshape(-1, cards)

@@ -75,6 +75,9 @@ __all__ = [
 
 #: Magnitudes below this print as 0 in a Monte Carlo table (float cancellation, not data).
 NOISE: float = 1e-12
+#: An interval whose half-width is at most this fraction of its value is floating-point noise: shown
+#: as the value alone (:func:`interval_cell`).
+INTERVAL_NOISE: float = 1e-9
 _ATTRS_KEY = b"kaptai.attrs"
 _WHOLE = re.compile(r"^(-?\d+)/1$")
 
@@ -231,14 +234,18 @@ def league_hands_text(df: pd.DataFrame) -> str | None:
     full, capped = [], []
     for P, part in t.groupby("players", sort=True):
         P, most = int(P), int(part.hands.max())
-        full.append(f"{most:,} hands a policy ({most // P:,} deals x {P} seats)"
+        full.append(f"{most:,} hands a policy ({_deals(most // P)} x {P} seats)"
                     + (f" at {P} players" if t.players.nunique() > 1 else ""))
         for pol, rows in part.groupby("policy", sort=False):
             n = int(rows.hands.max())
             if n < most:
-                capped.append(f"{pol} capped at {n:,} ({n // P:,} deals)"
+                capped.append(f"{pol} capped at {n:,} ({_deals(n // P)})"
                               + (f" at {P} players" if t.players.nunique() > 1 else ""))
     return "; ".join(full + capped)
+
+
+def _deals(n: int) -> str:
+    return f"{n:,} deal" + ("" if n == 1 else "s")
 
 
 def wrap_comment(text: str, width: int = 100, indent: str = "  ") -> str:
@@ -259,27 +266,39 @@ def wrap_comment(text: str, width: int = 100, indent: str = "  ") -> str:
     return "\n".join(out)
 
 
-def interval_cell(value: float, ci_low: float, ci_high: float) -> str:
+def interval_cell(value: float, ci_low: float, ci_high: float, percent: bool = False) -> str:
     """An estimate and its interval in one narrow cell: ``value ±half`` when the interval is
     symmetric, else ``value [low, high]``, with the decimals the interval supports
-    (:func:`interval_decimals`; 3 significant digits when it has no width).
+    (:func:`interval_decimals`).  An interval of no width -- or only floating-point noise wide,
+    a half-width below :data:`INTERVAL_NOISE` of the value -- prints as the value alone to 3
+    significant digits (an exact value); a missing interval (one deal) as ``value ±n/a``.
+    ``percent``: the value and its interval as percentages (a probability).
 
     >>> interval_cell(0.8, 0.75, 0.85), interval_cell(0.25, 0.2, 0.31), interval_cell(-1.5, -1.5, -1.5)
     ('0.800 ±0.050', '0.250 [0.200, 0.310]', '-1.50')
     >>> interval_cell(2.8e-17, -1.35e-16, 1.9e-16)    # rounding noise of a zero-sum table
     '0'
+    >>> interval_cell(1.8999999999999997, 1.8999999999999995, 1.9), interval_cell(0.25, float("nan"), float("nan"))
+    ('1.90', '0.250 ±n/a')
+    >>> interval_cell(0.25, 0.2, 0.3, percent=True)
+    '25.0% ±5.0%'
     """
-    v, lo, hi = (0.0 if abs(float(x)) < NOISE else float(x) for x in (value, ci_low, ci_high))  # rounding noise
+    scale, pct = (100.0, "%") if percent else (1.0, "")
+    v, lo, hi = (0.0 if abs(float(x)) < NOISE else float(x) * scale for x in (value, ci_low, ci_high))  # noise
     if not math.isfinite(v):
         return ""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{sig3(v)}{pct} ±n/a"
+    half = (hi - lo) / 2
+    if half <= INTERVAL_NOISE * max(abs(v), abs(lo), abs(hi)):
+        return sig3(v) + pct
     d = interval_decimals(lo, hi)
     if d is None:
-        return sig3(v)
-    half = (hi - lo) / 2
+        return sig3(v) + pct
     text = "0" if round(v, d) == 0 else f"{v:.{d}f}"
-    if math.isclose(v - lo, hi - v, rel_tol=1e-6, abs_tol=1e-12):
-        return f"{text} ±{half:.{d}f}"
-    return f"{text} [{lo:.{d}f}, {hi:.{d}f}]"
+    if math.isclose(v - lo, hi - v, rel_tol=1e-6, abs_tol=1e-12 * scale):
+        return f"{text}{pct} ±{half:.{d}f}{pct}"
+    return f"{text}{pct} [{lo:.{d}f}{pct}, {hi:.{d}f}{pct}]"
 
 
 def provenance_line(df: pd.DataFrame) -> str:
@@ -344,6 +363,9 @@ TEXT_WIDTH_ATTR = "text_width"
 #: ``df.attrs`` key of a text view: what its league played, as the header says it (the view may
 #: have dropped the columns :func:`provenance` reads it from).
 HANDS_TEXT_ATTR = "hands_text"
+#: ``df.attrs`` key of a text view whose cells are text already (a value and its interval in one
+#: cell): ``{column: cells}``, what the column shows with ``percent=True`` (:func:`format_table`).
+PERCENT_CELLS_ATTR = "percent_cells"
 
 
 def _fixed(x: float, digits: int, strip: bool = True) -> str:
@@ -464,6 +486,10 @@ def format_table(
         shown = [100 * v if p else v for v, p in zip(values, pcts) if isinstance(v, float) and not math.isnan(v)]
         sci = is_float and _scientific_column(shown)
         cells[str(c)] = [_cell(v, p, sci) for v, p in zip(values, pcts)]
+    if percent:  # a text view's cells already laid out, with their percentage reading beside them
+        for c, alt in dict(df.attrs.get(PERCENT_CELLS_ATTR) or {}).items():
+            if c in cells and len(alt) == len(cells[c]):
+                cells[c] = [str(x) for x in alt]
     text_frame = pd.DataFrame(cells, columns=list(cells))
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 200):
         body = text_frame.to_string(index=False) if len(text_frame.columns) else ""

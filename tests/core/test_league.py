@@ -9,6 +9,7 @@ qishou and a recording policy's first hand).
 from __future__ import annotations
 
 import math
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -51,9 +52,13 @@ def toy_deal_rows(variant, arrangements, chunk, noise: float = 0.2):
     luck = np.array([np.random.default_rng(s).normal(size=P) for s in deal_seeds(chunk)])
     luck -= luck.mean(axis=1, keepdims=True)
     out = []
-    for k, arr in enumerate(arrangements):
+    for arr in arrangements:
         sk = np.array([SKILL[p] for p in arr])
-        eps = np.random.default_rng([chunk.index, k, 7]).normal(scale=noise, size=luck.shape)
+        # the policies' own draws: another stream for each arrangement (keyed by the arrangement
+        # itself and where the chunk starts, not by its place in the call: the league batches the
+        # arrangements of a chunk's deals as their costs fit)
+        code = zlib.crc32("|".join(arr).encode())
+        eps = np.random.default_rng([int(chunk.start), code, 7]).normal(scale=noise, size=luck.shape)
         eps -= eps.mean(axis=1, keepdims=True)
         net = 3 * luck + (sk - sk.mean())[None, :] + eps
         win = (net == net.max(axis=1, keepdims=True)).astype(float)
