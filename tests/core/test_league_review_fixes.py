@@ -17,6 +17,7 @@ from kaptai.core.league import LeagueGame, deal_seeds, policy_league
 from kaptai.core.output import interval_cell, league_hands_text
 from kaptai.core.runner import CheckpointError
 from kaptai.league import policy_league as league_by_name
+from tests.core.test_league import _resolve
 
 # --------------------------------------------------------------------------------------
 # 1. Deal i is a function of (seed, table, i): the same whatever else the league plays
@@ -125,17 +126,6 @@ def test_deal_seeds_are_global_and_other_chunks_unchanged():
 # A toy whose every draw is per deal (its results are a function of the deal and the arrangement)
 
 SKILL = {"a": 0.0, "b": 0.3, "random": -1.0}
-
-
-class _Rules:
-    name = "toy"
-
-    def to_dict(self):
-        return {"name": "toy"}
-
-
-def _resolve(rules=None, **_):
-    return _Rules()
 
 
 def _toy_rows(variant, arrangements, chunk):
