@@ -529,7 +529,7 @@ def policy_league(
     >>> df = policy_league(players=4, rules="traditional", hands=400, seed=2,
     ...                    policies=("random", "greedy"), progress=False)
     >>> df[df.metric == "ev_per_hand"][["policy", "value"]].round(3).values.tolist()
-    [['random', -0.824], ['greedy', -0.05]]
+    [['random', -0.816], ['greedy', -0.05]]
     >>> policy_league(players=1, hands=10)
     Traceback (most recent call last):
     ...
