@@ -323,7 +323,9 @@ def _seats_held(text: str) -> str:
     for t in parts:
         if t not in ("1", "2"):
             raise ValueError(f"{quote_token(t)} is not 1 or 2 (comma-separated)")
-    return ",".join(dict.fromkeys(parts))
+    if len(set(parts)) < len(parts):
+        raise ValueError(f"{quote_token(next(t for t in parts if parts.count(t) > 1))} is named twice")
+    return ",".join(parts)
 
 
 def league_scope() -> tuple[Opt, ...]:

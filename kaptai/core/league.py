@@ -1111,6 +1111,9 @@ def scope_args(args: Any, cross: bool) -> tuple[str, ...] | None:
                              f"(--policies): {', '.join(map(quote_token, played))}" + see)
     if not names:
         raise UsageError("argument --challenger: empty: give at least one of the policies played" + see)
+    twice = first_repeat(names)
+    if twice is not None:
+        raise UsageError(f"argument --challenger: {quote_token(twice)} is named twice" + see)
     return names
 
 
@@ -1302,6 +1305,11 @@ def league_command(args: Any, game: Any, *, caps: Mapping[str, int] | None = Non
     held = getattr(args, "challenger_seats", None)
     strong = getattr(args, "strong_hands", None)
     if strong is not None:
+        played = [t.strip() for t in str(args.policies).split(",")]
+        if g.feed.strong_policy not in played:
+            raise UsageError(f"--strong-hands {strong} sets the hands of {g.feed.strong_policy}, which --policies does "
+                             f"not play ({', '.join(played)}): give it with {g.feed.strong_policy} in --policies, or "
+                             "leave it out")
         caps = {**(caps or {}), g.feed.strong_policy: int(strong)}
     kw = dict(players=tuple(players) if isinstance(players, (list, tuple)) else players, rules=rules,
               hands=args.hands, seed=args.seed, policies=tuple(args.policies.split(",")), workers=args.workers,
