@@ -179,15 +179,13 @@ def atlas_refusal(name: str) -> str | None:
 def feed_of(name: str) -> AtlasFeed:
     """The :class:`~kaptai.core.atlas.AtlasFeed` of a game id or alias (a RulesError naming the games
     the atlas covers for any other name)."""
-    try:
-        spec = game_spec(name)
-    except RulesError:
-        raise RulesError(f"unknown game {quote_token(name)}: expected some of {', '.join(atlas_games())}") from None
-    if not spec.atlas:
-        raise RulesError(atlas_refusal(name) or f"{spec.name} has no atlas feed")
-    feed = load_entry(spec.atlas)
+    why = atlas_refusal(name)
+    entry = game_spec(name).atlas if why is None else None
+    if entry is None:
+        raise RulesError(why or f"{name} has no atlas feed")
+    feed = load_entry(entry)
     if not isinstance(feed, AtlasFeed):  # pragma: no cover - a registry mistake
-        raise TypeError(f"{spec.atlas} is not an AtlasFeed")
+        raise TypeError(f"{entry} is not an AtlasFeed")
     return feed
 
 

@@ -503,7 +503,7 @@ def _check_choices(cfg: Any, info: Any, hm: int, left: tuple[int, ...], by_seat:
     * ``pass_only_if_unable``: a pass facing a play that those cards beat.
     * ``top_rule='mandatory'`` (頂大) with the next seat holding one card: leading a single below one
       of those cards; facing a single one of them beats, a pass or a single below one of them."""
-    from kaptai.bigtwo._moves import legal_entries
+    from kaptai.bigtwo._moves import _bits, legal_entries
 
     r, N = cfg.rules, cfg.players
     if not (r.pass_only_if_unable or r.top_rule == "mandatory"):
@@ -545,10 +545,6 @@ def _check_choices(cfg: Any, info: Any, hm: int, left: tuple[int, ...], by_seat:
             if t and t.bit_count() == 1 and st[hi] > st[_low_bit(t)] and (not c or st[hi] > st[_low_bit(c)]):
                 raise RulesError(f'history item {i} ("{text}"): {who} held "{format_cards([hi])}", which beats '
                                  f'"{info.text(t)}", and had to play it ({rule})')
-
-
-def _bits(m: int) -> list[int]:
-    return [c for c in range(N_CARDS) if m >> c & 1]
 
 
 def _low_bit(m: int) -> int:

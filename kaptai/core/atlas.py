@@ -1480,14 +1480,15 @@ def independent_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
     """
     va, la, ha = (float(x) for x in a)
     vb, lb, hb = (float(x) for x in b)
-    with np.errstate(invalid="ignore"):
-        d = va - vb if not (math.isinf(va) and math.isinf(vb) and va == vb) else math.nan
+
+    def minus(x: float, y: float, same: float) -> float:  # x - y, with `same` for an infinity less itself
+        return same if math.isinf(x) and x == y else x - y
+
+    d = minus(va, vb, math.nan)
     if any(math.isinf(x) for x in (va, la, ha, vb, lb, hb)):
         if any(math.isnan(x) for x in (la, ha, lb, hb)):
             return Estimate(d, math.nan, math.nan)
-        lo = la - hb if not (math.isinf(la) and math.isinf(hb) and la == hb) else -math.inf
-        hi = ha - lb if not (math.isinf(ha) and math.isinf(lb) and ha == lb) else math.inf
-        return Estimate(d, lo, hi)
+        return Estimate(d, minus(la, hb, -math.inf), minus(ha, lb, math.inf))
     if not (math.isfinite(va) and math.isfinite(vb)):
         return Estimate(d, math.nan, math.nan)
     with np.errstate(invalid="ignore"):

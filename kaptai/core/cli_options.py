@@ -323,8 +323,9 @@ def _seats_held(text: str) -> str:
     for t in parts:
         if t not in ("1", "2"):
             raise ValueError(f"{quote_token(t)} is not 1 or 2 (comma-separated)")
-    if len(set(parts)) < len(parts):
-        raise ValueError(f"{quote_token(next(t for t in parts if parts.count(t) > 1))} is named twice")
+    twice = first_repeat(parts)
+    if twice is not None:
+        raise ValueError(f"{quote_token(twice)} is named twice")
     return ",".join(parts)
 
 

@@ -1397,12 +1397,10 @@ def chunk_decks(chunk: Any, cards: int, extra: int = 0) -> np.ndarray:
     ((6, 52), True)
     """
     if isinstance(chunk, DealChunk):
-        whole = dataclasses.replace(chunk, size=int(chunk.span))
-        rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(whole)]
-        spare = child_seed(chunk.deals, 2, int(chunk.start))
+        chunk, spare = dataclasses.replace(chunk, size=int(chunk.span)), child_seed(chunk.deals, 2, int(chunk.start))
     else:
-        rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(chunk)]
         spare = child_seed(chunk.seed, 2)
+    rows = [np.random.Generator(np.random.PCG64(s)).permutation(cards) for s in deal_seeds(chunk)]
     if extra:
         rng = np.random.Generator(np.random.PCG64(spare))
         rows.extend(rng.permutation(cards) for _ in range(extra))

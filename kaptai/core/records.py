@@ -729,6 +729,15 @@ class HandCursor:
         for e in events:
             self.expect(e)
 
+    def seats_named_throughout(self, carry: Any) -> None:
+        """A record whose deal rotates says the table's seats (``seats``) in every hand's ``deal``, or
+        none does: refused otherwise.  ``carry``: what the replay of the hand before carried, ``()``
+        where its deal named no seats, None where it is not known (the first hand, a review)."""
+        named = self.hand.deal.get("seats") is not None
+        if carry is not None and (carry == ()) == named:
+            raise self.error("seats", "a record says the table's seats in every hand's deal or in none"
+                             + (f" (hand {self.hand.index - 1}'s deal says them)" if carry != () else ""))
+
     def finish(self) -> None:
         """The hand is over: every recorded event must have been replayed."""
         if self.pos < len(self.hand.events):

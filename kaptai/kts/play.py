@@ -83,7 +83,6 @@ def advice(view: PlayerView, *, offered: int | None = None, table: Sequence[int]
                   offered=None if offered is None else format_tile(offered))
 
 
-
 def _name(view: PlayerView) -> str:
     return "Kap Shap" if view.n == 3 else "Kap Tai Shap"
 
@@ -140,9 +139,6 @@ class HumanPolicy(Policy):
         """The table's seat of the hand's seat ``seat`` (what the person is told)."""
         return seat if self.table is None else self.table[seat]
 
-    def _who(self, seat: int, me: int) -> str:
-        return "you" if seat == me else f"seat {self._t(seat)}"
-
     # ------------------------------------------------------------------ what the others do
     def notice(self, me: int, seat: int, action: str, tile: int, value: int, hand: int = -1) -> None:
         """One event of hand ``hand``, as the engine logs it; seat ``me`` is this policy's.  The
@@ -152,7 +148,7 @@ class HumanPolicy(Policy):
             self._last, self._drew = None, -1
             head = f"hand {hand}: " if hand >= 0 else ""
             head += self.deal_note
-            self.console.say("", f"{head}dice {value}, {self._who(seat, me)} {'are' if seat == me else 'is'} the "
+            self.console.say("", f"{head}dice {value}, {_seat(self._t(seat), self._t(me))} {'are' if seat == me else 'is'} the "
                                  "first hand")
         elif action == "draw":
             self._drew = seat if seat != me else -1
@@ -745,12 +741,12 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     r = cfg.rules
     say = (lambda text: con.say(without_asides(text))) if con.ascii else con.say
     say(f"{title}, {N} players, you are seat {args.seat}; the others: {', '.join(opp)}. Seat 0 deals the first "
-            "hand; the deal passes to the next seat after every hand"
-            + (" unless the dealer wins and keeps it (連莊); a dealer's win after a streak of k such wins "
-               "scores +2k" if r.dealer_keeps_on_win else "")
-            + ("; a drawn hand's pot is carried into the next hand" if r.drawn_hand == "carry" else "")
-            + ". Type a tile (6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal "
-              "moves, hint asks the advisor for its best moves, quit stops.")
+        "hand; the deal passes to the next seat after every hand"
+        + (" unless the dealer wins and keeps it (連莊); a dealer's win after a streak of k such wins "
+           "scores +2k" if r.dealer_keeps_on_win else "")
+        + ("; a drawn hand's pot is carried into the next hand" if r.drawn_hand == "carry" else "")
+        + ". Type a tile (6-6, 66, or its name) to discard or claim, no to decline a claim; ? lists the legal "
+          "moves, hint asks the advisor for its best moves, quit stops.")
     human = pols[args.seat]
 
     def before(_i: int, state: Any) -> None:  # as each hand starts: who deals, the streak, the pot
@@ -763,9 +759,10 @@ def play_command(args: Any, game: Any, console: Console | None = None) -> Any:
     # a person's seat makes this the reference engine: its search seats roll out in the compiled
     # twin (the same moves from the same stream, seconds faster a decision); narrated, the
     # person hears the other seats' discards and claims as they happen
+    def describe(evs: list[dict[str, Any]], seat: int) -> str:
+        tev = table_events(evs)  # the record numbers a hand's seats from its dealer; the person, the table's
+        return "\n   ".join([hand_result(tev, seat, unit, con.ascii), *hand_settlement(tev, seat, r, unit, con.ascii)])
+
     with compiled_rollouts(), narrate():
-        df = run_session(con, header, events, seat=args.seat, record=args.record,
-                         describe=lambda evs, seat: "\n   ".join(
-                             [hand_result(table_events(evs), seat, unit, con.ascii),
-                              *hand_settlement(table_events(evs), seat, cfg.rules, unit, con.ascii)]))
+        df = run_session(con, header, events, seat=args.seat, record=args.record, describe=describe)
     return Output(df, f"your results at seat {args.seat} ({unit})", list(df.columns))

@@ -171,14 +171,20 @@ class Passing:
         """The table's seat of each of the hand's seats (the engine's: 0 deals), the dealer first."""
         return [(self.dealer + e) % players for e in range(players)]
 
+    @staticmethod
+    def keeps(cfg: EngineConfig, winner: int) -> bool:
+        """Whether a win by the hand's seat ``winner`` keeps the deal (0, the dealer, wins under
+        ``dealer_keeps_on_win``): the streak goes on, and the win scores it."""
+        return winner == 0 and bool(cfg.rules.dealer_keeps_on_win)
+
     def bonus(self, cfg: EngineConfig, winner: int) -> int:
         """The streak's points in the score of a win by the hand's seat ``winner`` (0: the dealer)."""
-        return 2 * self.streak if winner == 0 and cfg.rules.dealer_keeps_on_win else 0
+        return 2 * self.streak if self.keeps(cfg, winner) else 0
 
     def after(self, cfg: EngineConfig, winner: int, pot: float) -> Passing:
         """Where the session stands after a hand won by the hand's seat ``winner`` (-1: drawn) that
         left ``pot`` antes in the pot."""
-        if winner == 0 and cfg.rules.dealer_keeps_on_win:
+        if self.keeps(cfg, winner):
             return Passing(self.dealer, self.streak + 1, float(pot))
         return Passing((self.dealer + 1) % cfg.players, 0, float(pot))
 
@@ -476,9 +482,7 @@ def _check_passing(cfg: EngineConfig, cur: HandCursor, carry: Any) -> Passing | 
     seats) the deal, the streak and the pot are where that hand left them (:class:`Passing`)."""
     d = cur.hand.deal
     seats = d.get("seats")
-    if carry is not None and (isinstance(carry, tuple) and carry == ()) != (seats is None):
-        raise cur.error("seats", "a record says the table's seats in every hand's deal or in none"
-                        + (f" (hand {cur.hand.index - 1}'s deal says them)" if carry != () else ""))
+    cur.seats_named_throughout(carry)
     if seats is None:
         for key in ("streak", "pot"):
             if key in d:
@@ -496,7 +500,7 @@ def _check_passing(cfg: EngineConfig, cur: HandCursor, carry: Any) -> Passing | 
                          ("pot", r.drawn_hand == "carry", "drawn_hand='carry'")):
         if (key in d) != bool(on):
             raise cur.error(key, f"a deal says its {key} exactly when the rules have {why}"
-                                 + (f" (they do not)" if not on else " (they do, and it says none)"))
+                                 + (" (they do not)" if not on else " (they do, and it says none)"))
     got = Passing(dealer, int(d.get("streak", 0)), float(d.get("pot", 0.0)))
     want = carry if isinstance(carry, Passing) else (Passing() if cur.hand.index == 0 else None)
     if want is not None:

@@ -398,9 +398,7 @@ def _check_seats(cfg: EngineConfig, cur: HandCursor, carry: Any) -> list[int] | 
     the last dealer's 下家, the sitter the dealer's 上家, and every hand with ``seats`` or none."""
     seats = cur.hand.deal.get("seats")
     P, A = cfg.players, cfg.active
-    if carry is not None and (not carry) != (seats is None):
-        raise cur.error("seats", "a record says the table's seats in every hand's deal or in none"
-                        + (f" (hand {cur.hand.index - 1}'s deal says them)" if carry else ""))
+    cur.seats_named_throughout(carry)
     if seats is None:
         return None
     if sorted(seats) != list(range(P)):

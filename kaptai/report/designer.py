@@ -219,11 +219,10 @@ def _same_table(df: pd.DataFrame, row: pd.Series | None, measure: str) -> pd.Ser
         return None
     sub = df[(df.game == row.game) & (df.variant == row.variant) & (df.measure == measure) & df.seat.isna()]
     lev = row.get("level")
-    sub = sub[sub.level.isna()] if lev is None or (isinstance(lev, float) and math.isnan(lev)) else sub[sub.level == lev]
+    sub = sub[sub.level.isna()] if pd.isna(lev) else sub[sub.level == lev]
     if "bidders" in sub.columns:
         bid = row.get("bidders")
-        none = bid is None or (isinstance(bid, float) and math.isnan(bid))
-        sub = sub[sub.bidders.isna()] if none else sub[sub.bidders.astype(object) == bid]
+        sub = sub[sub.bidders.isna()] if pd.isna(bid) else sub[sub.bidders.astype(object) == bid]
     return None if sub.empty else sub.iloc[0]
 
 
